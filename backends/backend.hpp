@@ -1,0 +1,31 @@
+// Where a case's call goes. The worker's timing loop drives any backend
+// through these four steps and knows nothing else about it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <mpi.h>
+
+#include "core/case.hpp"
+
+namespace pico {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Allocates buffers and binds the call for `c` on `comm`. Collective over comm. Outside timing.
+  virtual void prepare(const Case& c, MPI_Comm comm) = 0;
+  // One call of the collective: the only thing timed.
+  virtual void run_once() = 0;
+  // Fills the closed-form inputs, runs once, returns this rank's mismatching element count.
+  virtual std::uint64_t validate() = 0;
+  // Frees what prepare allocated.
+  virtual void release() = 0;
+};
+
+// The backend named by c.backend; throws std::invalid_argument for an unknown name.
+std::unique_ptr<Backend> make_backend(const Case& c);
+
+}  // namespace pico

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <string>
+
+#include "backends/mpi/mpi_backend.hpp"
+
+namespace pico {
+
+class FaultBackend : public MpiBackend {
+ public:
+  explicit FaultBackend(std::string fault);
+  void prepare(const Case& c, MPI_Comm comm) override;
+  std::uint64_t validate() override;
+
+ private:
+  std::string fault_;
+};
+
+}  // namespace pico

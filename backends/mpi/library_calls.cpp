@@ -1,0 +1,60 @@
+// One thin adapter per collective from MpiCallArgs to the MPI library call,
+// and where each collective takes MPI_IN_PLACE.
+#include "backends/mpi/library_calls.hpp"
+
+namespace pico {
+namespace {
+
+int allreduce(const MpiCallArgs& a) { return MPI_Allreduce(a.send, a.recv, a.count, a.type, a.op, a.comm); }
+int bcast(const MpiCallArgs& a) { return MPI_Bcast(a.recv, a.count, a.type, a.root, a.comm); }
+int reduce(const MpiCallArgs& a) { return MPI_Reduce(a.send, a.recv, a.count, a.type, a.op, a.root, a.comm); }
+int allgather(const MpiCallArgs& a) {
+  return MPI_Allgather(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm);
+}
+int gather(const MpiCallArgs& a) {
+  return MPI_Gather(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm);
+}
+int scatter(const MpiCallArgs& a) {
+  return MPI_Scatter(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm);
+}
+int alltoall(const MpiCallArgs& a) { return MPI_Alltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm); }
+int reduce_scatter(const MpiCallArgs& a) {
+  return MPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
+}
+int barrier(const MpiCallArgs& a) { return MPI_Barrier(a.comm); }
+
+}  // namespace
+
+MpiCall library_call(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return allreduce;
+    case Collective::bcast: return bcast;
+    case Collective::reduce: return reduce;
+    case Collective::allgather: return allgather;
+    case Collective::gather: return gather;
+    case Collective::scatter: return scatter;
+    case Collective::alltoall: return alltoall;
+    case Collective::reduce_scatter: return reduce_scatter;
+    case Collective::barrier: return barrier;
+  }
+  return barrier;
+}
+
+InPlaceSide in_place_side(const Case& c, int rank) {
+  if (!c.in_place) return InPlaceSide::none;
+  const bool is_root = rank == c.root;
+  switch (c.collective) {
+    case Collective::allreduce:
+    case Collective::allgather:
+    case Collective::alltoall:
+    case Collective::reduce_scatter: return InPlaceSide::send;
+    case Collective::reduce:
+    case Collective::gather: return is_root ? InPlaceSide::send : InPlaceSide::none;
+    case Collective::scatter: return is_root ? InPlaceSide::recv : InPlaceSide::none;
+    case Collective::bcast:
+    case Collective::barrier: break;
+  }
+  return InPlaceSide::none;
+}
+
+}  // namespace pico

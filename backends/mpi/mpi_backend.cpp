@@ -1,0 +1,79 @@
+#include "backends/mpi/mpi_backend.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+#include "backends/mpi/library_calls.hpp"
+
+namespace pico {
+
+MPI_Datatype mpi_datatype(Dtype d) {
+  switch (d) {
+    case Dtype::int8: return MPI_INT8_T;
+    case Dtype::uint8: return MPI_UINT8_T;
+    case Dtype::int16: return MPI_INT16_T;
+    case Dtype::int32: return MPI_INT32_T;
+    case Dtype::int64: return MPI_INT64_T;
+    case Dtype::float32: return MPI_FLOAT;
+    case Dtype::float64: return MPI_DOUBLE;
+    case Dtype::none: break;
+  }
+  return MPI_BYTE;
+}
+
+MPI_Op mpi_op(Op o) {
+  switch (o) {
+    case Op::sum: return MPI_SUM;
+    case Op::prod: return MPI_PROD;
+    case Op::min: return MPI_MIN;
+    case Op::max: return MPI_MAX;
+    case Op::none: break;
+  }
+  return MPI_OP_NULL;
+}
+
+void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
+  if (c.count > static_cast<std::uint64_t>(INT_MAX))
+    throw std::invalid_argument("count exceeds the MPI int count range");
+  case_ = c;
+  MPI_Comm_rank(comm, &rank_);
+  const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, rank_);
+  const std::size_t element = dtype_size(c.dtype);
+  // Touch every page now so that first-touch faults stay out of the timed loop.
+  send_.assign(sizes.send * element, std::byte{0});
+  recv_.assign(sizes.recv * element, std::byte{0});
+
+  const InPlaceSide side = in_place_side(c, rank_);
+  args_ = MpiCallArgs{
+      .send = side == InPlaceSide::send ? MPI_IN_PLACE : send_.data(),
+      .recv = side == InPlaceSide::recv ? MPI_IN_PLACE : recv_.data(),
+      .count = static_cast<int>(c.count),
+      .type = mpi_datatype(c.dtype),
+      .op = mpi_op(c.op),
+      .root = c.root,
+      .comm = comm,
+  };
+  call_ = library_call(c.collective);
+}
+
+void MpiBackend::fill_inputs() {
+  spec_for(case_.collective).fill(RankBuffers{case_, rank_, send_.data(), recv_.data()});
+}
+
+std::uint64_t MpiBackend::count_mismatches() {
+  return spec_for(case_.collective).check(RankBuffers{case_, rank_, send_.data(), recv_.data()});
+}
+
+std::uint64_t MpiBackend::validate() {
+  fill_inputs();
+  run_once();
+  return count_mismatches();
+}
+
+void MpiBackend::release() {
+  std::vector<std::byte>().swap(send_);
+  std::vector<std::byte>().swap(recv_);
+  call_ = nullptr;
+}
+
+}  // namespace pico

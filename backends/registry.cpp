@@ -1,0 +1,15 @@
+#include <stdexcept>
+
+#include "backends/backend.hpp"
+#include "backends/fault/fault_backend.hpp"
+#include "backends/mpi/mpi_backend.hpp"
+
+namespace pico {
+
+std::unique_ptr<Backend> make_backend(const Case& c) {
+  if (c.backend == "mpi") return std::make_unique<MpiBackend>();
+  if (c.backend == "fault") return std::make_unique<FaultBackend>(c.algorithm);
+  throw std::invalid_argument("unknown backend '" + c.backend + "'");
+}
+
+}  // namespace pico

@@ -1,0 +1,34 @@
+// allgather: every rank contributes count elements; all receive all np blocks in rank order.
+#include "collectives/spec_helpers.hpp"
+
+namespace pico::spec {
+namespace {
+
+BufferSizes sizes(const Case& c, int) { return {c.count, c.count * static_cast<std::uint64_t>(c.np)}; }
+
+// In place, each rank's own block starts at its position in the receive buffer.
+void fill(const RankBuffers& b) {
+  visit_dtype(b.c.dtype, [&]<class T>() {
+    if (!b.c.in_place) fill_payload<T>(b.send, 0, b.rank, 0, b.c.count);
+    for (int q = 0; q < b.c.np; ++q) {
+      if (b.c.in_place && q == b.rank)
+        fill_payload<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+      else
+        fill_payload_sentinel<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+    }
+  });
+}
+
+std::uint64_t check(const RankBuffers& b) {
+  return visit_dtype(b.c.dtype, [&]<class T>() {
+    std::uint64_t bad = 0;
+    for (int q = 0; q < b.c.np; ++q) bad += count_payload_mismatches<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+    return bad;
+  });
+}
+
+}  // namespace
+
+extern const CollectiveSpec allgather_spec{Collective::allgather, sizes, factor_np, factor_ring, fill, check};
+
+}  // namespace pico::spec

@@ -1,0 +1,36 @@
+// gather: every rank contributes count elements; the root receives all np blocks in rank order.
+#include "collectives/spec_helpers.hpp"
+
+namespace pico::spec {
+namespace {
+
+BufferSizes sizes(const Case& c, int) { return {c.count, c.count * static_cast<std::uint64_t>(c.np)}; }
+
+// In place, the root's own block starts at its position in the receive buffer.
+void fill(const RankBuffers& b) {
+  visit_dtype(b.c.dtype, [&]<class T>() {
+    const bool root_in_place = b.c.in_place && b.rank == b.c.root;
+    if (!root_in_place) fill_payload<T>(b.send, 0, b.rank, 0, b.c.count);
+    for (int q = 0; q < b.c.np; ++q) {
+      if (root_in_place && q == b.rank)
+        fill_payload<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+      else
+        fill_payload_sentinel<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+    }
+  });
+}
+
+std::uint64_t check(const RankBuffers& b) {
+  if (b.rank != b.c.root) return 0;
+  return visit_dtype(b.c.dtype, [&]<class T>() {
+    std::uint64_t bad = 0;
+    for (int q = 0; q < b.c.np; ++q) bad += count_payload_mismatches<T>(b.recv, q * b.c.count, q, 0, b.c.count);
+    return bad;
+  });
+}
+
+}  // namespace
+
+extern const CollectiveSpec gather_spec{Collective::gather, sizes, factor_np, factor_ring, fill, check};
+
+}  // namespace pico::spec

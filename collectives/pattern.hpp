@@ -1,0 +1,111 @@
+// Validation inputs whose exact result is known in closed form.
+//
+// Every value is a small integer, so float sums and products are exact in any
+// reduction order, and integer arithmetic wraps identically in any order
+// (C++20 and the MPI libraries' C code both reduce modulo 2^bits on gcc).
+// The inputs depend on rank and element index, so a block delivered to the
+// wrong place or from the wrong rank shows up as a mismatch.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/types.hpp"
+
+namespace pico::pattern {
+
+constexpr std::uint64_t kSumPeriod = 17;
+
+// Payload of a data-moving collective: what rank `rank` contributes at `index`.
+// Values 0..126 are exact in every datatype.
+template <class T>
+T payload(int rank, std::uint64_t index) {
+  return static_cast<T>((static_cast<std::uint64_t>(rank) * 31 + index * 7) % 127);
+}
+
+// Offset that makes sum/min/max inputs signed where the type is.
+template <class T>
+constexpr std::int64_t sum_offset() {
+  return std::is_unsigned_v<T> ? 0 : -static_cast<std::int64_t>(kSumPeriod / 2);
+}
+
+// The factor a prod input uses besides 1 and 2: -1 where the type has a sign,
+// 3 for unsigned types (odd, so products never collapse to zero modulo 2^bits).
+template <class T>
+constexpr std::int64_t prod_factor() {
+  return std::is_unsigned_v<T> ? 3 : -1;
+}
+
+// Input of a reducing collective at rank `rank`, element `index`.
+template <class T>
+T reduce_input(Op op, int rank, int np, std::uint64_t index) {
+  if (op == Op::prod) {
+    if (index % static_cast<std::uint64_t>(np) == static_cast<std::uint64_t>(rank)) return static_cast<T>(2);
+    return static_cast<T>((rank + index) % 3 == 0 ? prod_factor<T>() : 1);
+  }
+  return static_cast<T>(static_cast<std::int64_t>((rank + index) % kSumPeriod) + sum_offset<T>());
+}
+
+namespace detail {
+// Sum over r in [0, np) of (r + index) mod kSumPeriod.
+inline std::int64_t cyclic_sum(int np, std::uint64_t index) {
+  const auto n = static_cast<std::uint64_t>(np);
+  const std::uint64_t start = index % kSumPeriod;
+  std::int64_t total = static_cast<std::int64_t>(n / kSumPeriod * (kSumPeriod * (kSumPeriod - 1) / 2));
+  for (std::uint64_t t = 0; t < n % kSumPeriod; ++t) total += static_cast<std::int64_t>((start + t) % kSumPeriod);
+  return total;
+}
+
+// Number of ranks r in [0, np) whose prod input is prod_factor: (r + index) % 3 == 0, r != index % np.
+inline std::uint64_t prod_factor_count(int np, std::uint64_t index) {
+  const auto n = static_cast<std::uint64_t>(np);
+  const std::uint64_t first = (3 - index % 3) % 3;
+  std::uint64_t k = first < n ? (n - 1 - first) / 3 + 1 : 0;
+  if ((index % n + index) % 3 == 0) --k;
+  return k;
+}
+
+inline std::uint64_t pow_mod_2_64(std::uint64_t base, std::uint64_t exp) {
+  std::uint64_t result = 1;
+  for (; exp != 0; exp >>= 1, base *= base)
+    if (exp & 1) result *= base;
+  return result;
+}
+}  // namespace detail
+
+// The exact result of reducing reduce_input over ranks 0..np-1 at `index`.
+template <class T>
+T reduce_expected(Op op, int np, std::uint64_t index) {
+  const std::uint64_t span = static_cast<std::uint64_t>(np);
+  const std::uint64_t start = index % kSumPeriod;
+  switch (op) {
+    case Op::sum:
+      return static_cast<T>(detail::cyclic_sum(np, index) + static_cast<std::int64_t>(np) * sum_offset<T>());
+    case Op::min:
+    case Op::max: {
+      const bool wraps = start + span > kSumPeriod;
+      const std::int64_t lo = wraps ? 0 : static_cast<std::int64_t>(start);
+      const std::int64_t hi = wraps ? static_cast<std::int64_t>(kSumPeriod - 1)
+                                    : static_cast<std::int64_t>(start + span - 1);
+      return static_cast<T>((op == Op::min ? lo : hi) + sum_offset<T>());
+    }
+    case Op::prod: {
+      const std::uint64_t k = detail::prod_factor_count(np, index);
+      if constexpr (std::is_unsigned_v<T>) {
+        return static_cast<T>(2 * detail::pow_mod_2_64(static_cast<std::uint64_t>(prod_factor<T>()), k));
+      } else {
+        return static_cast<T>(k % 2 == 0 ? 2 : -2);
+      }
+    }
+    case Op::none: break;
+  }
+  return T{};
+}
+
+// A value guaranteed to differ from `expected`: what untouched output buffers hold.
+template <class T>
+T sentinel_for(T expected) {
+  return static_cast<T>(expected + 1);
+}
+
+}  // namespace pico::pattern

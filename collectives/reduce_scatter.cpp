@@ -1,0 +1,31 @@
+// reduce_scatter (MPI_Reduce_scatter_block): every rank contributes np blocks
+// of count elements; rank r receives the reduction of block r.
+#include "collectives/spec_helpers.hpp"
+
+namespace pico::spec {
+namespace {
+
+std::uint64_t all_blocks(const Case& c) { return c.count * static_cast<std::uint64_t>(c.np); }
+
+// In place, the input (all blocks) is in the receive buffer and the result lands in its first block.
+BufferSizes sizes(const Case& c, int) { return {all_blocks(c), c.in_place ? all_blocks(c) : c.count}; }
+
+void fill(const RankBuffers& b) {
+  visit_dtype(b.c.dtype, [&]<class T>() {
+    fill_reduce_input<T>(b.c, b.c.in_place ? b.recv : b.send, b.rank, all_blocks(b.c));
+    if (!b.c.in_place) fill_reduce_sentinel<T>(b.c, b.recv, b.rank * b.c.count, b.c.count);
+  });
+}
+
+std::uint64_t check(const RankBuffers& b) {
+  return visit_dtype(b.c.dtype, [&]<class T>() {
+    return count_reduce_mismatches<T>(b.c, b.recv, b.rank * b.c.count, b.c.count);
+  });
+}
+
+}  // namespace
+
+extern const CollectiveSpec reduce_scatter_spec{Collective::reduce_scatter, sizes, factor_np, factor_ring, fill,
+                                                check};
+
+}  // namespace pico::spec

@@ -1,0 +1,60 @@
+#include "instrumentation/provenance.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <ctime>
+#include <string_view>
+
+#include "core/build_info.hpp"
+
+extern char** environ;
+
+namespace pico {
+
+bool is_relevant_env_name(const std::string& name) {
+  static constexpr std::array<std::string_view, 9> prefixes{"OMPI_", "MPICH_", "MPIR_CVAR_", "NCCL_", "UCX_",
+                                                            "FI_",   "SLURM_", "PMIX_",      "PICO_"};
+  for (auto p : prefixes)
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
+nlohmann::json relevant_environment() {
+  nlohmann::json env = nlohmann::json::object();
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string key(entry.substr(0, eq));
+    if (is_relevant_env_name(key)) env[key] = std::string(entry.substr(eq + 1));
+  }
+  return env;
+}
+
+std::string host_name() {
+  std::array<char, 256> buf{};
+  if (gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
+  return buf.data();
+}
+
+namespace {
+std::string utc_format(const char* format) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::array<char, 64> buf{};
+  std::strftime(buf.data(), buf.size(), format, &tm);
+  return buf.data();
+}
+}  // namespace
+
+std::string utc_timestamp_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
+std::string utc_timestamp_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
+
+nlohmann::json build_provenance() {
+  return {{"version", build::version},   {"git_hash", build::git_hash},     {"compiler", build::compiler},
+          {"cxx_flags", build::cxx_flags}, {"build_type", build::build_type}};
+}
+
+}  // namespace pico

@@ -1,0 +1,19 @@
+// Text renderings of a report.json (format: docs/report.schema.json).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pico {
+
+// A human-readable table, one row per case, columns aligned to their widest
+// cell, followed by a "N cases: A ok, B failed, C skipped" summary line.
+// Times are shown in microseconds; null timing or bandwidth shows as "-".
+std::string render_table(const nlohmann::json& report);
+
+// RFC 4180 CSV (CRLF line ends, header row first), one record per case.
+// Null or missing values are empty fields; doubles keep full precision.
+std::string render_csv(const nlohmann::json& report);
+
+}  // namespace pico

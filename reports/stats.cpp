@@ -1,0 +1,102 @@
+#include "reports/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace pico {
+
+namespace {
+
+// z of the two-sided 95% normal quantile, as used by the order-statistic CI.
+constexpr double kZ95 = 1.96;
+
+std::size_t clamp_index(double index, std::size_t n) {
+  if (index <= 0.0) return 0;
+  const auto last = static_cast<double>(n - 1);
+  return static_cast<std::size_t>(std::min(index, last));
+}
+
+double mean_of(std::span<const double> xs) {
+  double sum = 0.0;
+  for (double x : xs) sum += x;
+  return sum / static_cast<double>(xs.size());
+}
+
+double sample_stddev(std::span<const double> xs, double mean) {
+  if (xs.size() < 2) return 0.0;
+  double sq = 0.0;
+  for (double x : xs) sq += (x - mean) * (x - mean);
+  return std::sqrt(sq / static_cast<double>(xs.size() - 1));
+}
+
+}  // namespace
+
+double percentile_sorted(std::span<const double> sorted, double p) {
+  if (sorted.empty()) return 0.0;
+  const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+MedianCi median_ci95_sorted(std::span<const double> sorted) {
+  if (sorted.empty()) return {};
+  const auto n = static_cast<double>(sorted.size());
+  const double half_width = kZ95 * std::sqrt(n) / 2.0;
+  const std::size_t lo = clamp_index(std::floor(n / 2.0 - half_width), sorted.size());
+  const std::size_t hi = clamp_index(std::ceil(n / 2.0 + half_width), sorted.size());
+  return {percentile_sorted(sorted, 50.0), sorted[lo], sorted[hi]};
+}
+
+double relative_ci_halfwidth(const MedianCi& ci) {
+  const double half = std::max(ci.median - ci.low, ci.high - ci.median);
+  if (half <= 0.0) return 0.0;
+  // A spread around a zero median cannot be called converged.
+  if (ci.median <= 0.0) return std::numeric_limits<double>::infinity();
+  return half / ci.median;
+}
+
+TimingStats compute_stats(std::span<const double> samples) {
+  TimingStats s;
+  if (samples.empty()) return s;
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+
+  s.iterations = static_cast<std::int64_t>(sorted.size());
+  s.min_s = sorted.front();
+  s.max_s = sorted.back();
+  s.mean_s = mean_of(sorted);
+  s.p5_s = percentile_sorted(sorted, 5.0);
+  s.p95_s = percentile_sorted(sorted, 95.0);
+  s.p99_s = percentile_sorted(sorted, 99.0);
+  s.stddev_s = sample_stddev(sorted, s.mean_s);
+  s.cv = s.mean_s == 0.0 ? 0.0 : s.stddev_s / s.mean_s;
+
+  const MedianCi ci = median_ci95_sorted(sorted);
+  s.median_s = ci.median;
+  s.ci95_low_s = ci.low;
+  s.ci95_high_s = ci.high;
+  return s;
+}
+
+nlohmann::json stats_to_json(const TimingStats& s) {
+  return {
+      {"min_s", s.min_s},
+      {"median_s", s.median_s},
+      {"mean_s", s.mean_s},
+      {"max_s", s.max_s},
+      {"p5_s", s.p5_s},
+      {"p95_s", s.p95_s},
+      {"p99_s", s.p99_s},
+      {"stddev_s", s.stddev_s},
+      {"cv", s.cv},
+      {"ci95_low_s", s.ci95_low_s},
+      {"ci95_high_s", s.ci95_high_s},
+  };
+}
+
+}  // namespace pico

@@ -1,0 +1,113 @@
+#include "analysis/report_builder.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/case.hpp"
+#include "core/jsonl.hpp"
+#include "launch/executor.hpp"
+
+namespace pico {
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
+  return nlohmann::json::parse(in);
+}
+
+// Launch info files in launch order; provenance comes from the first one, the rest are listed.
+std::vector<nlohmann::json> launch_infos(const fs::path& dir, int launches) {
+  std::vector<nlohmann::json> out;
+  for (int k = 0; k < launches; ++k) {
+    const auto p = dir / fmt::format("launch-{}.info.json", k);
+    if (fs::exists(p)) out.push_back(read_json(p));
+  }
+  return out;
+}
+
+nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann::json>& infos) {
+  nlohmann::json p = {{"mpi", {{"library_version", ""}, {"library", "unknown"}, {"version", ""}, {"mpi_standard", ""}}},
+                      {"hosts", nlohmann::json::array()},
+                      {"ranks", nlohmann::json::array()},
+                      {"topology", nlohmann::json::object()},
+                      {"env", nlohmann::json::object()}};
+  if (!infos.empty()) {
+    const auto& first = infos.front();
+    for (const char* key : {"mpi", "hosts", "ranks", "topology", "env"}) p[key] = first.at(key);
+  }
+  // Each np has its own placement; keep them all.
+  nlohmann::json per_launch = nlohmann::json::array();
+  for (const auto& info : infos)
+    per_launch.push_back({{"launch", info.value("launch", -1)}, {"hosts", info.at("hosts")}, {"ranks", info.at("ranks")}});
+  p["launches"] = per_launch;
+  p["front_end_env"] = run.at("front_end").at("env");
+  p["launch_commands"] = run.at("front_end").at("launch_commands");
+  p["user"] = run.at("front_end").at("user");
+  p["hostname"] = run.at("front_end").at("hostname");
+  p["started_utc"] = run.at("run").at("started_utc");
+  return p;
+}
+
+}  // namespace
+
+nlohmann::json build_report(const std::string& dir_string) {
+  const fs::path dir(dir_string);
+  const nlohmann::json run = read_json(dir / "run.json");
+  const nlohmann::json plan = read_json(dir / "plan.json");
+
+  // The last record of a case wins: a resumed run may have measured it again.
+  std::map<std::string, nlohmann::json> results;
+  for (auto& r : read_json_lines((dir / "cases.jsonl").string())) {
+    const std::string id = r.value("case_id", "");
+    results[id] = std::move(r);
+  }
+
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& planned : plan.at("cases")) {
+    const std::string id = planned.at("case_id");
+    if (auto it = results.find(id); it != results.end()) {
+      cases.push_back(it->second);
+    } else {
+      cases.push_back(failed_case_record(case_from_json(planned),
+                                         "no result: the run ended before this case finished", 0, 0));
+    }
+  }
+
+  const int launches = run.at("run").at("launches").get<int>();
+  return {{"schema", "pico-report/1"},
+          {"pico", run.at("pico")},
+          {"experiment", run.at("experiment")},
+          {"platform", run.at("platform")},
+          {"provenance", provenance(run, launch_infos(dir, launches))},
+          {"run", run.at("run")},
+          {"cases", cases}};
+}
+
+void write_json_atomically(const std::string& path, const nlohmann::json& j) {
+  const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  {
+    std::ofstream out(tmp);
+    out << j.dump(1) << "\n";
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", tmp));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(fmt::format("cannot rename {} to {}", tmp, path));
+}
+
+nlohmann::json load_report(const std::string& dir_or_file) {
+  fs::path p(dir_or_file);
+  if (fs::is_directory(p)) p /= "report.json";
+  if (!fs::exists(p)) throw std::runtime_error(fmt::format("{}: no such report (expected a results directory or report.json)", p.string()));
+  return read_json(p);
+}
+
+}  // namespace pico

@@ -1,0 +1,43 @@
+// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--dry-run]
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/run_output.hpp"
+#include "config/experiment.hpp"
+#include "config/platform.hpp"
+#include "launch/run.hpp"
+
+namespace pico::cli {
+
+void add_run(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("run", "Run an experiment on a platform and write a report");
+  struct Options {
+    std::string experiment, platform = "local", output = "results", output_dir;
+    std::vector<int> np;
+    bool dry_run = false, quiet = false;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("experiment", opts->experiment, "Experiment YAML file")->required();
+  cmd->add_option("-p,--platform", opts->platform, "Platform name (platforms/NAME.yaml) or file")->capture_default_str();
+  cmd->add_option("-o,--output", opts->output, "Base directory for results/<platform>/<timestamp>-<id>/")
+      ->capture_default_str();
+  cmd->add_option("--dir", opts->output_dir, "Exact results directory (instead of a new one under --output)");
+  cmd->add_option("--np", opts->np, "Override the experiment's process counts");
+  cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands, run nothing");
+  cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
+  cmd->callback([opts, &exit_code] {
+    RunRequest request;
+    request.experiment = load_experiment(opts->experiment);
+    if (!opts->np.empty()) request.experiment.processes = opts->np;
+    request.platform = resolve_platform(opts->platform);
+    request.output_base = opts->output;
+    request.output_dir = opts->output_dir;
+    request.progress = !opts->quiet;
+    exit_code = execute_and_print(request, opts->dry_run, opts->quiet);
+  });
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,321 @@
+#include "config/experiment.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "config/backends.hpp"
+#include "config/error.hpp"
+#include "config/units.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace pico {
+namespace {
+
+using yaml::Map;
+using yaml::Value;
+
+const std::vector<std::string> kExperimentKeys{"name",    "description", "collectives", "sizes",    "counts",
+                                               "dtypes",  "ops",         "processes",   "in_place", "backends",
+                                               "timing",  "validation"};
+const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
+const std::vector<std::string> kBackendKeys{"library", "algorithms"};
+const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
+                                           "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
+
+constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
+constexpr const char* kSizeHint = "use B, KiB, MiB, GiB (or KB, MB, GB)";
+
+// Rejects a repeated item at the repeat, since a duplicate would silently
+// measure the same case twice.
+template <class T>
+void add_unique(std::vector<T>& items, T item, const Value& where, std::string_view what, std::string_view shown) {
+  if (std::find(items.begin(), items.end(), item) != items.end())
+    where.fail(fmt::format("{} '{}' is listed twice", what, shown), "remove the repeated entry");
+  items.push_back(std::move(item));
+}
+
+std::vector<Value> nonempty_list(const Value& v, std::string_view what) {
+  auto items = v.as_list(what);
+  if (items.empty()) v.fail(fmt::format("{} must not be empty", what));
+  return items;
+}
+
+// ---- names: collectives, dtypes, ops ----------------------------------------
+
+// `all`, alone, stands for every value; otherwise each item must be one of the names.
+// key is the setting ("dtypes"), what one item of it ("dtype").
+template <class E>
+std::vector<E> parse_names(const Value& v, std::string_view key, std::string_view what, std::span<const E> every,
+                           std::optional<E> (*parse)(std::string_view)) {
+  const auto items = nonempty_list(v, key);
+  std::vector<std::string> allowed;
+  for (E e : every) allowed.emplace_back(name(e));
+  allowed.emplace_back("all");
+
+  std::vector<E> out;
+  for (const auto& item : items) {
+    const std::string word = item.as_choice(what, allowed);
+    if (word == "all") {
+      if (items.size() != 1) item.fail(fmt::format("'all' cannot be combined with other {} names", what));
+      return {every.begin(), every.end()};
+    }
+    add_unique(out, *parse(word), item, what, word);
+  }
+  return out;
+}
+
+// ---- sizes and counts ------------------------------------------------------
+
+// How one scalar of a sizes/counts setting is read: sizes take units, counts
+// are plain element counts.
+struct Quantity {
+  std::string_view what;  // "size" or "count"
+  std::uint64_t min;
+  std::function<std::uint64_t(const Value&)> read;
+};
+
+std::uint64_t read_size(const Value& v) {
+  std::string why;
+  const auto bytes = parse_size(v.as_string("size"), &why);
+  if (!bytes) v.fail(why, kSizeHint);
+  return *bytes;
+}
+
+std::uint64_t read_count(const Value& v) {
+  return static_cast<std::uint64_t>(v.as_int("count", 0, INT64_MAX));
+}
+
+std::vector<std::uint64_t> parse_range(const Value& v, const Quantity& q) {
+  const Map m = v.as_map(fmt::format("the {} range", q.what), kRangeKeys);
+  const Value from_node = m.require("from");
+  const Value to_node = m.require("to");
+  const std::uint64_t from = q.read(from_node);
+  const std::uint64_t to = q.read(to_node);
+  std::uint64_t factor = 2;
+  if (auto f = m.get("factor")) factor = static_cast<std::uint64_t>(f->as_int("factor", 2, INT64_MAX));
+  if (from < 1) from_node.fail(fmt::format("a {} range must start at 1 or more", q.what));
+  if (from > to) to_node.fail(fmt::format("'to' must not be below 'from' in a {} range", q.what));
+  return size_range(from, to, factor);
+}
+
+// A scalar such as "8B:1MiB" or "8B,4KiB" is the command-line list form.
+std::optional<std::vector<std::uint64_t>> parse_inline_size_list(const Value& v) {
+  if (!v.is_scalar()) return std::nullopt;
+  const std::string& text = v.node().Scalar();
+  if (text.find_first_of(":,") == std::string::npos) return std::nullopt;
+  std::string why;
+  auto sizes = parse_size_list(text, &why);
+  if (!sizes) v.fail(why, kSizeHint);
+  return sizes;
+}
+
+std::vector<std::uint64_t> parse_quantities(const Value& v, const Quantity& q, std::string_view key) {
+  if (v.is_map()) return parse_range(v, q);
+  std::vector<std::uint64_t> out;
+  if (q.what == "size") {
+    if (auto inline_list = parse_inline_size_list(v)) {
+      for (auto s : *inline_list) add_unique(out, s, v, q.what, format_size(s));
+      return out;
+    }
+  }
+  for (const auto& item : nonempty_list(v, key)) {
+    const std::uint64_t n = q.read(item);
+    if (n < q.min) item.fail(fmt::format("a {} must be at least {}, got {}", q.what, q.min, n));
+    add_unique(out, n, item, q.what, item.node().Scalar());
+  }
+  return out;
+}
+
+bool only_barrier(const std::vector<Collective>& cs) {
+  return std::all_of(cs.begin(), cs.end(), [](Collective c) { return !has_payload(c); });
+}
+
+void parse_payload(const Map& top, Experiment& e) {
+  const auto sizes = top.get("sizes");
+  const auto counts = top.get("counts");
+  if (sizes && counts)
+    top.key("counts")->fail("give either sizes or counts, not both",
+                            "sizes are bytes per rank block, counts are elements per rank block");
+  if (sizes) e.sizes = parse_quantities(*sizes, {"size", 1, read_size}, "sizes");
+  if (counts) e.counts = parse_quantities(*counts, {"count", 0, read_count}, "counts");
+  if (!sizes && !counts && !only_barrier(e.collectives))
+    top.self().fail("the experiment needs 'sizes' or 'counts'", "e.g. 'sizes: [8B, 4KiB, 1MiB]' or "
+                                                                "'sizes: {from: 8B, to: 1MiB}'");
+}
+
+// ---- other settings --------------------------------------------------------
+
+std::vector<int> parse_processes(const Value& v) {
+  std::vector<int> out;
+  for (const auto& item : nonempty_list(v, "processes")) {
+    const int np = static_cast<int>(item.as_int("processes", 1, INT_MAX));
+    add_unique(out, np, item, "process count", std::to_string(np));
+  }
+  return out;
+}
+
+std::vector<bool> parse_in_place(const Value& v) {
+  if (v.is_scalar() && v.node().Scalar() == "both") return {false, true};
+  bool flag = false;
+  if (!v.is_scalar() || !YAML::convert<bool>::decode(v.node(), flag))
+    v.fail(fmt::format("in_place must be false, true or both, got {}", v.describe()));
+  return {flag};
+}
+
+std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const BackendInfo& info,
+                                          const Value& library_node) {
+  if (!v) {
+    BackendSpec defaults;
+    for (const auto& a : defaults.algorithms)
+      if (std::find(info.algorithms.begin(), info.algorithms.end(), a) == info.algorithms.end())
+        library_node.fail(fmt::format("backend '{}' has no '{}' algorithm", info.library, a),
+                          fmt::format("name its algorithms: {}", yaml::join(info.algorithms)));
+    return defaults.algorithms;
+  }
+  std::vector<std::string> out;
+  const auto items = nonempty_list(*v, "algorithms");
+  for (const auto& item : items) {
+    const std::string a = item.as_nonempty_string("algorithm");
+    if (a == "all") {
+      if (items.size() != 1) item.fail("'all' cannot be combined with other algorithm names");
+      return info.algorithms;
+    }
+    if (std::find(info.algorithms.begin(), info.algorithms.end(), a) == info.algorithms.end())
+      item.fail(fmt::format("backend '{}' has no algorithm '{}'", info.library, a),
+                yaml::suggest_and_list(a, info.algorithms, fmt::format("available algorithms for '{}'", info.library)));
+    add_unique(out, a, item, "algorithm", a);
+  }
+  return out;
+}
+
+const BackendInfo& find_library(const Value& v) {
+  const std::string library = v.as_nonempty_string("library");
+  const BackendInfo* info = find_backend(library);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& b : known_backends())
+      if (!b.test_only || test_backends_enabled()) names.push_back(b.library);
+    v.fail(fmt::format("unknown backend library '{}'", library), yaml::suggest_and_list(library, names, "available"));
+  }
+  if (info->test_only && !test_backends_enabled())
+    v.fail(fmt::format("backend '{}' exists only for pico's own tests", library),
+           "set PICO_ENABLE_TEST_BACKENDS=1 (tests only)");
+  return *info;
+}
+
+std::vector<BackendSpec> parse_backends(const Value& v) {
+  std::vector<BackendSpec> out;
+  std::vector<std::string> seen;
+  for (const auto& item : nonempty_list(v, "backends")) {
+    const Map m = item.as_map("a backends entry", kBackendKeys);
+    const Value library_node = m.require("library");
+    const BackendInfo& info = find_library(library_node);
+    add_unique(seen, info.library, library_node, "backend", info.library);
+    out.push_back(BackendSpec{info.library, parse_algorithms(m.get("algorithms"), info, library_node)});
+  }
+  return out;
+}
+
+double parse_positive_duration(const Value& v, std::string_view what) {
+  std::string why;
+  const auto seconds = parse_duration_s(v.as_string(what), &why);
+  if (!seconds) v.fail(why, "write a duration such as 1s, 200ms, 50us or 2min");
+  if (*seconds <= 0) v.fail(fmt::format("{} must be longer than zero", what));
+  return *seconds;
+}
+
+double parse_ci(const Value& v) {
+  std::string why;
+  const auto f = parse_fraction(v.as_string("target_ci"), &why);
+  if (!f) v.fail(why);
+  if (*f <= 0 || *f >= 1)
+    v.fail(fmt::format("target_ci must lie strictly between 0 and 1 (0% and 100%), got {}", v.describe()));
+  return *f;
+}
+
+// The node to blame for a conflict between two settings: the second one if
+// the user wrote it, else the first (the other one then holds its default).
+Value blame(const Map& m, std::string_view second, std::string_view first) {
+  if (auto v = m.get(second)) return *v;
+  if (auto v = m.get(first)) return *v;
+  return m.self();
+}
+
+void check_timing(const Map& m, const TimingSpec& t) {
+  if (t.max_iterations < t.min_iterations)
+    blame(m, "max_iterations", "min_iterations")
+        .fail(fmt::format("max_iterations ({}) is below min_iterations ({})", t.max_iterations, t.min_iterations));
+  if (t.case_timeout_s <= t.time_budget_s)
+    blame(m, "case_timeout", "time_budget")
+        .fail(fmt::format("case_timeout ({}s) must be longer than time_budget ({}s)", t.case_timeout_s,
+                          t.time_budget_s),
+              "time_budget bounds only the timed loop of a case; case_timeout is the wall-time limit for the "
+              "whole case (set-up, warm-up and timed loop), after which it is killed, so it needs to be larger");
+}
+
+TimingSpec parse_timing(const Value& v) {
+  const Map m = v.as_map("timing", kTimingKeys);
+  TimingSpec t;
+  if (auto x = m.get("mode")) {
+    const std::vector<std::string> modes{std::string(name(TimingMode::latency)),
+                                         std::string(name(TimingMode::throughput))};
+    t.mode = *parse_timing_mode(x->as_choice("timing mode", modes));
+  }
+  if (auto x = m.get("warmup")) t.warmup = static_cast<int>(x->as_int("warmup", 0, INT_MAX));
+  if (auto x = m.get("min_iterations")) t.min_iterations = x->as_int("min_iterations", 1, kMaxIterationsLimit);
+  if (auto x = m.get("max_iterations")) t.max_iterations = x->as_int("max_iterations", 1, kMaxIterationsLimit);
+  if (auto x = m.get("time_budget")) t.time_budget_s = parse_positive_duration(*x, "time_budget");
+  if (auto x = m.get("target_ci")) t.target_ci = parse_ci(*x);
+  if (auto x = m.get("case_timeout")) t.case_timeout_s = parse_positive_duration(*x, "case_timeout");
+  if (auto x = m.get("keep_samples")) t.keep_samples = x->as_bool("keep_samples");
+  check_timing(m, t);
+  return t;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    const auto cwd = std::filesystem::current_path(ec);
+    throw ConfigError(path, 0, 0, "cannot open the experiment file",
+                      fmt::format("check the path (relative paths start at {})", cwd.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages) {
+  const Value doc = Value::parse_document(yaml_text, file_for_messages);
+  const Map top = doc.as_map("the experiment", kExperimentKeys);
+  Experiment e;
+  e.name = top.has("name") ? top.get("name")->as_nonempty_string("name")
+                           : std::filesystem::path(file_for_messages).stem().string();
+  if (auto v = top.get("description")) e.description = v->as_string("description");
+  e.collectives = parse_names<Collective>(top.require("collectives"), "collectives", "collective",
+                                          all_collectives(), parse_collective);
+  parse_payload(top, e);
+  if (auto v = top.get("dtypes")) e.dtypes = parse_names<Dtype>(*v, "dtypes", "dtype", all_dtypes(), parse_dtype);
+  if (auto v = top.get("ops")) e.ops = parse_names<Op>(*v, "ops", "op", all_ops(), parse_op);
+  if (auto v = top.get("processes")) e.processes = parse_processes(*v);
+  if (auto v = top.get("in_place")) e.in_place = parse_in_place(*v);
+  if (auto v = top.get("backends")) e.backends = parse_backends(*v);
+  if (auto v = top.get("timing")) e.timing = parse_timing(*v);
+  if (auto v = top.get("validation")) e.validation = v->as_bool("validation");
+  e.source_path = file_for_messages;
+  e.source_text = yaml_text;
+  return e;
+}
+
+Experiment load_experiment(const std::string& path) { return parse_experiment(read_file(path), path); }
+
+}  // namespace pico

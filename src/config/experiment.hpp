@@ -1,0 +1,50 @@
+// An experiment: what to measure, portable across platforms.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace pico {
+
+struct BackendSpec {
+  std::string library = "mpi";                        // "mpi", or the test-only "fault"
+  std::vector<std::string> algorithms{"default"};     // "all" is expanded at parse time
+};
+
+struct TimingSpec {
+  TimingMode mode = TimingMode::latency;
+  int warmup = 5;
+  std::int64_t min_iterations = 10;
+  std::int64_t max_iterations = 100000;
+  double time_budget_s = 1.0;     // per case, timed loop only
+  double target_ci = 0.02;        // stop when the 95% CI of the median is within this fraction
+  double case_timeout_s = 60.0;   // wall time after which a case is killed and recorded failed
+  bool keep_samples = false;      // keep raw per-iteration samples in the report
+};
+
+struct Experiment {
+  std::string name;
+  std::string description;
+  std::vector<Collective> collectives;
+  std::vector<std::uint64_t> sizes;   // bytes per rank block; exactly one of sizes / counts is set
+  std::vector<std::uint64_t> counts;  // elements per rank block
+  std::vector<Dtype> dtypes{Dtype::float32};
+  std::vector<Op> ops{Op::sum};
+  std::vector<int> processes{2};
+  std::vector<bool> in_place{false};  // in_place: false | true | both
+  std::vector<BackendSpec> backends{BackendSpec{}};
+  TimingSpec timing;
+  bool validation = true;
+
+  std::string source_path;  // where it was read from ("" for one built in memory)
+  std::string source_text;  // the file as given, kept for provenance
+};
+
+// Throws ConfigError naming file, line and column.
+Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages);
+Experiment load_experiment(const std::string& path);
+
+}  // namespace pico

@@ -1,0 +1,138 @@
+#include "config/platform.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "config/error.hpp"
+#include "config/yaml_reader.hpp"
+#include "core/build_info.hpp"
+
+namespace pico {
+namespace {
+
+namespace fs = std::filesystem;
+using yaml::Map;
+using yaml::Value;
+
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "launcher", "env", "worker"};
+const std::vector<std::string> kLauncherKeys{"kind", "command", "args", "allow_run_as_root", "oversubscribe"};
+constexpr const char* kEmbeddedLocalName = "<embedded>/platforms/local.yaml";
+
+std::string parse_scheduler(const Value& v) {
+  const std::string s = v.as_nonempty_string("scheduler");
+  if (s != "local")
+    v.fail(fmt::format("unsupported scheduler '{}'", s),
+           "only 'local' is supported for now; Slurm platforms are not supported yet");
+  return s;
+}
+
+std::vector<std::string> parse_args(const Value& v) {
+  std::vector<std::string> args;
+  for (const auto& item : v.as_list("args")) args.push_back(item.as_string("a launcher argument"));
+  return args;
+}
+
+LauncherSpec parse_launcher(const Value& v) {
+  const Map m = v.as_map("launcher", kLauncherKeys);
+  LauncherSpec l;
+  if (auto x = m.get("kind")) {
+    const std::vector<std::string> kinds{"mpirun"};
+    l.kind = x->as_choice("launcher kind", kinds);
+  }
+  if (auto x = m.get("command")) l.command = x->as_nonempty_string("launcher command");
+  if (auto x = m.get("args")) l.args = parse_args(*x);
+  if (auto x = m.get("allow_run_as_root")) l.allow_run_as_root = x->as_bool("allow_run_as_root");
+  if (auto x = m.get("oversubscribe")) l.oversubscribe = x->as_bool("oversubscribe");
+  return l;
+}
+
+// Shells and setenv disagree on odd names; holding to POSIX names avoids a
+// variable that silently never reaches the worker.
+bool is_env_name(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
+std::map<std::string, std::string> parse_env(const Value& v) {
+  std::map<std::string, std::string> env;
+  for (const auto& [key, value] : v.as_entries("env")) {
+    const std::string& k = key.node().Scalar();
+    if (!is_env_name(k))
+      key.fail(fmt::format("'{}' is not a valid environment variable name", k),
+               "use letters, digits and '_', not starting with a digit");
+    // Numbers and booleans are kept as written, which is what the worker's environment sees.
+    env[k] = value.as_string(fmt::format("env variable {}", k));
+  }
+  return env;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path, 0, 0, "cannot open the platform file",
+                      "check the path, or give a platform name such as 'local'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos || s.ends_with(".yaml") || s.ends_with(".yml");
+}
+
+// Where a platform name is looked up, most specific first.
+std::vector<fs::path> candidate_files(const std::string& name) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  if (auto cwd = fs::current_path(ec); !ec) dirs.push_back(cwd);
+  dirs.emplace_back(std::string(build::source_dir));
+  std::vector<fs::path> files;
+  for (const auto& dir : dirs) {
+    fs::path f = dir / "platforms" / (name + ".yaml");
+    if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+  }
+  return files;
+}
+
+}  // namespace
+
+Platform parse_platform(const std::string& yaml_text, const std::string& file_for_messages) {
+  const Value doc = Value::parse_document(yaml_text, file_for_messages);
+  const Map top = doc.as_map("the platform", kPlatformKeys);
+  Platform p;
+  p.name = top.require("name").as_nonempty_string("name");
+  if (auto v = top.get("description")) p.description = v->as_string("description");
+  if (auto v = top.get("scheduler")) p.scheduler = parse_scheduler(*v);
+  if (auto v = top.get("launcher")) p.launcher = parse_launcher(*v);
+  if (auto v = top.get("env")) p.env = parse_env(*v);
+  if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
+  p.source_path = file_for_messages;
+  p.source_text = yaml_text;
+  return p;
+}
+
+Platform load_platform(const std::string& path) { return parse_platform(read_file(path), path); }
+
+Platform resolve_platform(const std::string& name_or_path) {
+  if (name_or_path.empty()) throw ConfigError("<platform>", 0, 0, "empty platform name", "try 'local'");
+  if (looks_like_path(name_or_path)) return load_platform(name_or_path);
+  const auto files = candidate_files(name_or_path);
+  for (const auto& f : files) {
+    std::error_code ec;
+    if (fs::is_regular_file(f, ec)) return load_platform(f.string());
+  }
+  // An installed pico may have neither tree around; it still runs locally.
+  if (name_or_path == "local") return parse_platform(std::string(build::embedded_local_platform), kEmbeddedLocalName);
+  std::vector<std::string> tried;
+  for (const auto& f : files) tried.push_back(f.string());
+  throw ConfigError(name_or_path, 0, 0, fmt::format("unknown platform '{}'", name_or_path),
+                    fmt::format("looked for {}; give a path to a platform file instead", yaml::join(tried)));
+}
+
+}  // namespace pico

@@ -1,0 +1,38 @@
+// A platform: where and how the worker is launched. Site-specific, kept apart
+// from experiments so the same experiment runs anywhere.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pico {
+
+struct LauncherSpec {
+  std::string kind = "mpirun";          // only "mpirun" on the local scheduler for now
+  std::string command = "mpirun";       // executable to run
+  std::vector<std::string> args;        // extra arguments placed before the worker
+  bool allow_run_as_root = true;        // add --allow-run-as-root when pico runs as root
+  bool oversubscribe = true;            // add --oversubscribe when ranks exceed local cores
+};
+
+struct Platform {
+  std::string name;
+  std::string description;
+  std::string scheduler = "local";
+  LauncherSpec launcher;
+  std::map<std::string, std::string> env;  // set in the worker's environment
+  std::string worker;                      // path to pico-worker; "" = next to pico
+
+  std::string source_path;
+  std::string source_text;
+};
+
+Platform parse_platform(const std::string& yaml_text, const std::string& file_for_messages);
+Platform load_platform(const std::string& path);
+// A name ("local") is looked up as platforms/<name>.yaml under the current
+// directory and pico's install/source tree; "local" falls back to the copy
+// embedded in the binary. Anything containing '/' or ending in .yaml is a path.
+Platform resolve_platform(const std::string& name_or_path);
+
+}  // namespace pico

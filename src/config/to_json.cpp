@@ -1,0 +1,48 @@
+#include "config/to_json.hpp"
+
+#include "plan/plan.hpp"
+
+namespace pico {
+namespace {
+template <class Range>
+nlohmann::json names(const Range& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& v : values) out.push_back(name(v));
+  return out;
+}
+}  // namespace
+
+nlohmann::json experiment_to_json(const Experiment& e) {
+  nlohmann::json backends = nlohmann::json::array();
+  for (const auto& b : e.backends) backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}});
+  nlohmann::json in_place = nlohmann::json::array();
+  for (bool v : e.in_place) in_place.push_back(v);
+  return {{"name", e.name},
+          {"description", e.description},
+          {"collectives", names(e.collectives)},
+          {"sizes", e.sizes},
+          {"counts", e.counts},
+          {"dtypes", names(e.dtypes)},
+          {"ops", names(e.ops)},
+          {"processes", e.processes},
+          {"in_place", in_place},
+          {"backends", backends},
+          {"timing", timing_to_json(e.timing)},
+          {"validation", e.validation}};
+}
+
+nlohmann::json platform_to_json(const Platform& p) {
+  return {{"name", p.name},
+          {"description", p.description},
+          {"scheduler", p.scheduler},
+          {"launcher",
+           {{"kind", p.launcher.kind},
+            {"command", p.launcher.command},
+            {"args", p.launcher.args},
+            {"allow_run_as_root", p.launcher.allow_run_as_root},
+            {"oversubscribe", p.launcher.oversubscribe}}},
+          {"env", p.env},
+          {"worker", p.worker}};
+}
+
+}  // namespace pico

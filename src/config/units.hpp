@@ -1,0 +1,28 @@
+// Parsing and printing of the quantities users write: byte sizes, durations, percentages.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pico {
+
+// "8", "8B", "4KiB", "1MiB", "2GiB", "1KB" (=1000), "1MB", "1GB". Whitespace between
+// number and unit is allowed. Returns nullopt with *why set on error.
+std::optional<std::uint64_t> parse_size(std::string_view text, std::string* why = nullptr);
+// "1s", "200ms", "50us", "10ns", "2min", "1.5s"; a bare number means seconds.
+std::optional<double> parse_duration_s(std::string_view text, std::string* why = nullptr);
+// "2%" -> 0.02, "0.02" -> 0.02.
+std::optional<double> parse_fraction(std::string_view text, std::string* why = nullptr);
+
+// Sizes from..to multiplying by factor (factor >= 2), inclusive of 'to' when reached.
+std::vector<std::uint64_t> size_range(std::uint64_t from, std::uint64_t to, std::uint64_t factor);
+// "8B:64MiB" (factor 2), "8B:64MiB:4", or a comma list "8B,4KiB,1MiB".
+std::optional<std::vector<std::uint64_t>> parse_size_list(std::string_view text, std::string* why = nullptr);
+
+// 1048576 -> "1MiB", 1000 -> "1000B", 1536 -> "1.5KiB".
+std::string format_size(std::uint64_t bytes);
+
+}  // namespace pico

@@ -1,0 +1,212 @@
+#include "config/yaml_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "config/error.hpp"
+
+namespace pico::yaml {
+namespace {
+
+// yaml-cpp marks are 0-based, with -1 for "no position".
+int one_based(int zero_based) { return zero_based < 0 ? 0 : zero_based + 1; }
+
+ConfigError syntax_error(const YAML::Exception& e, const std::string& file) {
+  const bool known = !e.mark.is_null();
+  return ConfigError(file, known ? one_based(e.mark.line) : 0, known ? one_based(e.mark.column) : 0,
+                     fmt::format("invalid YAML: {}", e.msg),
+                     "check the indentation (keys of one map must line up) and the quoting near this spot");
+}
+
+std::string list_hint(std::span<const std::string> candidates, std::string_view label) {
+  return fmt::format("{}: {}", label, join(candidates));
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> closest(std::string_view word, std::span<const std::string> candidates) {
+  // Two edits cover a transposition ("flaot32"); requiring fewer edits than the
+  // word has letters keeps "x" from "matching" every short name.
+  constexpr std::size_t kMaxDistance = 2;
+  std::optional<std::string> best;
+  std::size_t best_distance = kMaxDistance + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance && d < word.size()) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string suggest(std::string_view word, std::span<const std::string> candidates, std::string_view label) {
+  if (auto c = closest(word, candidates)) return fmt::format("did you mean '{}'?", *c);
+  return list_hint(candidates, label);
+}
+
+std::string suggest_and_list(std::string_view word, std::span<const std::string> candidates,
+                             std::string_view label) {
+  if (auto c = closest(word, candidates)) return fmt::format("did you mean '{}'? {}", *c, list_hint(candidates, label));
+  return list_hint(candidates, label);
+}
+
+std::string join(std::span<const std::string> items) { return fmt::format("{}", fmt::join(items, ", ")); }
+
+// ---- Value ----------------------------------------------------------------
+
+Value::Value(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
+
+Value Value::parse_document(const std::string& text, const std::string& file) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(e, file);
+  }
+  if (docs.empty() || docs.front().IsNull())
+    throw ConfigError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
+  if (docs.size() > 1)
+    Value(docs[1], file).fail("the file holds more than one YAML document", "remove the extra '---' separator");
+  return Value(docs.front(), file);
+}
+
+int Value::line() const {
+  if (is_null() && key_line_ > 0) return key_line_;
+  return node_.IsDefined() ? one_based(node_.Mark().line) : 0;
+}
+int Value::column() const {
+  if (is_null() && key_line_ > 0) return key_column_;
+  return node_.IsDefined() ? one_based(node_.Mark().column) : 0;
+}
+
+void Value::fail(const std::string& message, const std::string& hint) const {
+  throw ConfigError(file_, line(), column(), message, hint);
+}
+
+std::string Value::describe() const {
+  if (is_null()) return "nothing";
+  if (is_list()) return "a list";
+  if (is_map()) return "a map";
+  return fmt::format("'{}'", node_.Scalar());
+}
+
+std::string Value::as_string(std::string_view what) const {
+  if (is_null()) fail(fmt::format("{} needs a value", what));
+  if (!is_scalar()) fail(fmt::format("{} must be a single value, got {}", what, describe()));
+  return node_.Scalar();
+}
+
+std::string Value::as_nonempty_string(std::string_view what) const {
+  std::string s = as_string(what);
+  if (s.empty()) fail(fmt::format("{} must not be empty", what));
+  return s;
+}
+
+std::int64_t Value::as_int(std::string_view what, std::int64_t min, std::int64_t max) const {
+  const std::string& s = as_string(what);
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range) fail(fmt::format("{} is out of range: {}", what, s));
+  if (ec != std::errc() || ptr != s.data() + s.size())
+    fail(fmt::format("{} must be an integer, got {}", what, describe()));
+  if (v < min) fail(fmt::format("{} must be at least {}, got {}", what, min, v));
+  if (v > max) fail(fmt::format("{} must be at most {}, got {}", what, max, v));
+  return v;
+}
+
+bool Value::as_bool(std::string_view what) const {
+  as_string(what);  // rejects lists, maps and missing values with the usual message
+  bool v = false;
+  if (!YAML::convert<bool>::decode(node_, v))
+    fail(fmt::format("{} must be true or false, got {}", what, describe()));
+  return v;
+}
+
+std::string Value::as_choice(std::string_view what, std::span<const std::string> allowed) const {
+  std::string s = as_string(what);
+  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+    fail(fmt::format("unknown {} '{}'", what, s), suggest_and_list(s, allowed, "allowed"));
+  return s;
+}
+
+std::vector<Value> Value::as_list(std::string_view what) const {
+  if (is_null()) fail(fmt::format("{} needs a value", what));
+  if (!is_list()) return {*this};
+  std::vector<Value> items;
+  for (const auto& item : node_) items.emplace_back(item, file_);
+  return items;
+}
+
+std::vector<std::pair<Value, Value>> Value::as_entries(std::string_view context) const {
+  if (!is_map()) fail(fmt::format("{} must be a map of 'key: value' lines, got {}", context, describe()));
+  std::vector<std::pair<Value, Value>> entries;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    Value key(it->first, file_);
+    if (!key.is_scalar()) key.fail(fmt::format("keys in {} must be plain names, got {}", context, key.describe()));
+    for (const auto& [seen, unused] : entries)
+      if (seen.node().Scalar() == key.node().Scalar())
+        key.fail(fmt::format("'{}' is given twice in {}", key.node().Scalar(), context),
+                 fmt::format("it was first given at line {}", seen.line()));
+    Value value(it->second, file_);
+    value.key_line_ = key.line();
+    value.key_column_ = key.column();
+    entries.emplace_back(std::move(key), std::move(value));
+  }
+  return entries;
+}
+
+Map Value::as_map(std::string_view context, std::span<const std::string> allowed) const {
+  auto entries = as_entries(context);
+  for (const auto& [key, unused] : entries) {
+    const std::string& k = key.node().Scalar();
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+      key.fail(fmt::format("unknown key '{}' in {}", k, context), suggest(k, allowed, "allowed keys"));
+  }
+  return Map(*this, std::string(context), std::move(entries));
+}
+
+// ---- Map ------------------------------------------------------------------
+
+Map::Map(Value self, std::string context, std::vector<std::pair<Value, Value>> entries)
+    : self_(std::move(self)), context_(std::move(context)), entries_(std::move(entries)) {}
+
+const std::pair<Value, Value>* Map::find(std::string_view key) const {
+  for (const auto& entry : entries_)
+    if (entry.first.node().Scalar() == key) return &entry;
+  return nullptr;
+}
+
+std::optional<Value> Map::get(std::string_view key) const {
+  if (const auto* e = find(key)) return e->second;
+  return std::nullopt;
+}
+
+Value Map::require(std::string_view key) const {
+  if (const auto* e = find(key)) return e->second;
+  self_.fail(fmt::format("{} is missing the required key '{}'", context_, key));
+}
+
+std::optional<Value> Map::key(std::string_view key) const {
+  if (const auto* e = find(key)) return e->first;
+  return std::nullopt;
+}
+
+}  // namespace pico::yaml

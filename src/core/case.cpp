@@ -1,0 +1,69 @@
+#include "core/case.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace pico {
+
+std::string compute_case_id(const Case& c) {
+  const std::string canonical = fmt::format(
+      "backend={};collective={};algorithm={};dtype={};op={};count={};np={};in_place={};mode={};root={};",
+      c.backend, name(c.collective), c.algorithm, name(c.dtype), name(c.op), c.count, c.np,
+      c.in_place ? 1 : 0, name(c.mode), c.root);
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : canonical) {
+    hash ^= ch;
+    hash *= 0x100000001b3ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+nlohmann::json case_to_json(const Case& c) {
+  return {
+      {"case_id", c.case_id},
+      {"index", c.index},
+      {"backend", c.backend},
+      {"collective", name(c.collective)},
+      {"algorithm", c.algorithm},
+      {"dtype", name(c.dtype)},
+      {"op", name(c.op)},
+      {"count", c.count},
+      {"bytes", c.bytes},
+      {"np", c.np},
+      {"in_place", c.in_place},
+      {"mode", name(c.mode)},
+      {"root", c.root},
+  };
+}
+
+Case case_from_json(const nlohmann::json& j) {
+  try {
+    Case c;
+    c.case_id = j.at("case_id").get<std::string>();
+    c.index = j.at("index").get<int>();
+    c.backend = j.at("backend").get<std::string>();
+    c.algorithm = j.at("algorithm").get<std::string>();
+    auto collective = parse_collective(j.at("collective").get<std::string>());
+    auto mode = parse_timing_mode(j.at("mode").get<std::string>());
+    const auto dtype_name = j.at("dtype").get<std::string>();
+    const auto op_name = j.at("op").get<std::string>();
+    auto dtype = dtype_name == "none" ? std::optional<Dtype>(Dtype::none) : parse_dtype(dtype_name);
+    auto op = op_name == "none" ? std::optional<Op>(Op::none) : parse_op(op_name);
+    if (!collective || !mode || !dtype || !op) throw std::runtime_error("unknown enumeration value");
+    c.collective = *collective;
+    c.mode = *mode;
+    c.dtype = *dtype;
+    c.op = *op;
+    c.count = j.at("count").get<std::uint64_t>();
+    c.bytes = j.at("bytes").get<std::uint64_t>();
+    c.np = j.at("np").get<int>();
+    c.in_place = j.at("in_place").get<bool>();
+    c.root = j.value("root", 0);
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("malformed case object: {}", e.what()));
+  }
+}
+
+}  // namespace pico

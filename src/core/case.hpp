@@ -1,0 +1,39 @@
+// A case is one measurement. Its case_id is a stable hash of the fields that
+// define it, so a re-run can recognise cases already measured.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+
+namespace pico {
+
+struct Case {
+  std::string case_id;
+  int index = 0;                 // position in the plan, for stable ordering
+  std::string backend = "mpi";   // the experiment's backend library name
+  Collective collective = Collective::allreduce;
+  std::string algorithm = "default";
+  Dtype dtype = Dtype::float32;  // none for barrier
+  Op op = Op::none;              // none for collectives without a reduction
+  std::uint64_t count = 0;       // elements per rank block (see docs/methodology.md)
+  std::uint64_t bytes = 0;       // count * dtype size
+  int np = 1;
+  bool in_place = false;
+  TimingMode mode = TimingMode::latency;
+  int root = 0;                  // for bcast, reduce, gather, scatter
+};
+
+// 16 hex digits of FNV-1a 64 over the canonical "key=value;" form of the
+// defining fields (index and case_id excluded).
+std::string compute_case_id(const Case& c);
+
+// The case's defining fields as they appear in plan.json, cases.jsonl and report.json.
+nlohmann::json case_to_json(const Case& c);
+// Inverse of case_to_json; throws std::runtime_error on a malformed object.
+Case case_from_json(const nlohmann::json& j);
+
+}  // namespace pico

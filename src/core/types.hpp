@@ -1,0 +1,61 @@
+// The vocabulary every part of pico shares: collectives, datatypes, reduction
+// operations and timing modes, with their canonical names as they appear in
+// experiment files and reports.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace pico {
+
+enum class Collective { allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier };
+enum class Dtype { int8, uint8, int16, int32, int64, float32, float64, none };
+enum class Op { sum, prod, min, max, none };
+enum class TimingMode { latency, throughput };
+
+std::span<const Collective> all_collectives();
+std::span<const Dtype> all_dtypes();  // excludes Dtype::none
+std::span<const Op> all_ops();        // excludes Op::none
+
+std::string_view name(Collective c);
+std::string_view name(Dtype d);
+std::string_view name(Op o);
+std::string_view name(TimingMode m);
+
+std::optional<Collective> parse_collective(std::string_view s);
+std::optional<Dtype> parse_dtype(std::string_view s);
+std::optional<Op> parse_op(std::string_view s);
+std::optional<TimingMode> parse_timing_mode(std::string_view s);
+
+std::size_t dtype_size(Dtype d);  // 0 for none
+bool is_integer(Dtype d);
+bool is_signed(Dtype d);
+
+// Does the collective combine data with a reduction operation?
+bool has_op(Collective c);
+// Does the collective move a payload (everything but barrier)?
+bool has_payload(Collective c);
+// Does MPI define an MPI_IN_PLACE form of this collective?
+bool supports_in_place(Collective c);
+
+// Calls f.template operator()<T>() with T the C++ type of d (d must not be none).
+template <class F>
+decltype(auto) visit_dtype(Dtype d, F&& f) {
+  switch (d) {
+    case Dtype::int8: return f.template operator()<std::int8_t>();
+    case Dtype::uint8: return f.template operator()<std::uint8_t>();
+    case Dtype::int16: return f.template operator()<std::int16_t>();
+    case Dtype::int32: return f.template operator()<std::int32_t>();
+    case Dtype::int64: return f.template operator()<std::int64_t>();
+    case Dtype::float32: return f.template operator()<float>();
+    case Dtype::float64: return f.template operator()<double>();
+    case Dtype::none: break;
+  }
+  return f.template operator()<std::uint8_t>();  // unreachable for valid input
+}
+
+}  // namespace pico

@@ -1,0 +1,270 @@
+#include "launch/executor.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "config/units.hpp"
+#include "core/jsonl.hpp"
+#include "launch/launcher.hpp"
+#include "launch/process.hpp"
+
+namespace pico {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Reads the complete lines appended to a file since the last call.
+class JsonLinesTail {
+ public:
+  explicit JsonLinesTail(std::string path) : path_(std::move(path)) {
+    std::ifstream in(path_, std::ios::ate);
+    if (in) offset_ = in.tellg();
+  }
+  std::vector<nlohmann::json> read_new() {
+    std::vector<nlohmann::json> out;
+    std::ifstream in(path_);
+    if (!in) return out;
+    in.seekg(offset_);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (in.eof()) break;  // no newline yet: the writer is mid-line
+      offset_ += static_cast<std::streamoff>(line.size() + 1);
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_discarded()) out.push_back(std::move(j));
+    }
+    return out;
+  }
+
+ private:
+  std::string path_;
+  std::streamoff offset_ = 0;
+};
+
+std::string describe_case(const Case& c) {
+  if (!has_payload(c.collective)) return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
+  return fmt::format("{} {}{} {} np={} {}/{}{}", name(c.collective), name(c.dtype),
+                     c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np, c.backend,
+                     c.algorithm, c.in_place ? " in-place" : "");
+}
+
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
+  void advance(std::size_t n) { done_ += n; }
+  void show(const std::string& current) {
+    if (!enabled_) return;
+    const std::string line = fmt::format("[{:>{}}/{}] {}", done_, std::to_string(total_).size(), total_, current);
+    if (tty_) {
+      fmt::print(stderr, "\r\033[K{}", line);
+    } else if (seconds_since(last_) >= 5.0) {
+      fmt::print(stderr, "{}\n", line);
+      last_ = Clock::now();
+    }
+  }
+  void finish() {
+    if (enabled_ && tty_) fmt::print(stderr, "\r\033[K");
+    if (enabled_) fmt::print(stderr, "[{}/{}] done\n", done_, total_);
+  }
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool enabled_, tty_;
+  Clock::time_point last_ = Clock::now() - std::chrono::hours(1);
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct LaunchOutcome {
+  ExitStatus exit;
+  std::set<std::string> finished;        // case ids with a result line
+  std::optional<std::string> in_flight;  // started, no result
+  double in_flight_s = 0;
+  bool timed_out = false;
+  bool startup_timed_out = false;
+  double wall_s = 0;
+};
+
+class GroupRunner {
+ public:
+  GroupRunner(const Plan& plan, const Platform& platform, const std::string& dir, const ExecutorOptions& options,
+              ExecutionLog& log, Progress& progress)
+      : plan_(plan), platform_(platform), dir_(dir), options_(options), log_(log), progress_(progress) {}
+
+  void run(const LaunchGroup& group) {
+    std::vector<Case> remaining = group.cases;
+    while (!remaining.empty()) {
+      const int launch = log_.launches++;
+      LaunchOutcome out = launch_once(launch, group.np, remaining);
+      std::vector<Case> next;
+      for (const auto& c : remaining) {
+        if (out.finished.contains(c.case_id)) continue;
+        if (out.in_flight == c.case_id) {
+          record_failure(c, in_flight_reason(out, launch), launch, out.in_flight_s);
+          continue;
+        }
+        next.push_back(c);
+      }
+      // Without a case in flight the launch itself is broken: relaunching would fail the same way.
+      if (!out.in_flight && !next.empty()) {
+        const std::string reason = fmt::format("launch {} ended ({}) before this case ran; see launch-{}.log",
+                                               launch, out.exit.describe(), launch);
+        for (const auto& c : next) record_failure(c, reason, launch, 0);
+        next.clear();
+      }
+      remaining = std::move(next);
+    }
+  }
+
+ private:
+  LaunchOutcome launch_once(int launch, int np, const std::vector<Case>& cases) {
+    const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
+    const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
+    LaunchRequest request{launch, np, plan_.timing, plan_.validation, cases};
+    std::ofstream(launch_file) << launch_request_to_json(request).dump(1) << "\n";
+    const LaunchCommand cmd = launch_command(platform_, np, worker_path(platform_), launch_file, dir_, this_host());
+    log_.launch_commands.push_back(cmd.argv);
+
+    std::map<std::string, const Case*> by_id;
+    for (const auto& c : cases) by_id[c.case_id] = &c;
+    JsonLinesTail results(dir_ + "/cases.jsonl"), starts(dir_ + "/progress.jsonl");
+    LaunchOutcome out;
+    const auto launch_start = Clock::now();
+    Clock::time_point case_start = launch_start;
+    bool any_started = false;
+
+    ChildProcess child(cmd.argv, cmd.env, log_file);
+    auto consume = [&] {
+      for (const auto& s : starts.read_new()) {
+        const std::string id = s.value("case_id", "");
+        if (!by_id.contains(id)) continue;
+        out.in_flight = id;
+        case_start = Clock::now();
+        any_started = true;
+        progress_.show(describe_case(*by_id[id]));
+      }
+      for (const auto& r : results.read_new()) {
+        const std::string id = r.value("case_id", "");
+        if (!by_id.contains(id) || !out.finished.insert(id).second) continue;
+        if (out.in_flight == id) out.in_flight.reset();
+        progress_.advance(1);
+      }
+    };
+    for (;;) {
+      consume();
+      if (auto status = child.poll()) {
+        out.exit = *status;
+        break;
+      }
+      if (out.in_flight && seconds_since(case_start) > plan_.timing.case_timeout_s) {
+        out.timed_out = true;
+        out.exit = child.terminate(5.0);
+        break;
+      }
+      if (!any_started && seconds_since(launch_start) > options_.startup_timeout_s) {
+        out.startup_timed_out = true;
+        out.exit = child.terminate(5.0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    consume();
+    out.in_flight_s = out.in_flight ? seconds_since(case_start) : 0;
+    out.wall_s = seconds_since(launch_start);
+    log_.launch_log.push_back({{"launch", launch},
+                               {"np", np},
+                               {"command", cmd.argv},
+                               {"exit", out.exit.describe()},
+                               {"log", fmt::format("launch-{}.log", launch)},
+                               {"cases_requested", cases.size()},
+                               {"cases_done", out.finished.size()},
+                               {"wall_s", out.wall_s}});
+    return out;
+  }
+
+  std::string in_flight_reason(const LaunchOutcome& out, int launch) const {
+    if (out.timed_out)
+      return fmt::format("timeout: the case ran longer than case_timeout {}s and was killed", plan_.timing.case_timeout_s);
+    const std::string detail = crash_detail_from_log(read_file(fmt::format("{}/launch-{}.log", dir_, launch)));
+    return fmt::format("crash: the worker died during this case ({}{}); see launch-{}.log",
+                       detail.empty() ? "" : detail + ", ", "launcher " + out.exit.describe(), launch);
+  }
+
+  void record_failure(const Case& c, const std::string& reason, int launch, double elapsed_s) {
+    JsonLinesFile(dir_ + "/cases.jsonl").append(failed_case_record(c, reason, launch, elapsed_s));
+    progress_.advance(1);
+  }
+
+  const Plan& plan_;
+  const Platform& platform_;
+  const std::string& dir_;
+  const ExecutorOptions& options_;
+  ExecutionLog& log_;
+  Progress& progress_;
+};
+
+}  // namespace
+
+nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s) {
+  nlohmann::json r = case_to_json(c);
+  r.update({{"library", ""},
+            {"status", "failed"},
+            {"reason", reason},
+            {"iterations", 0},
+            {"warmup", 0},
+            {"stop_reason", ""},
+            {"timing", nullptr},
+            {"algbw_GBps", nullptr},
+            {"busbw_GBps", nullptr},
+            {"validation", {{"status", "skipped"}, {"mismatches", 0}}},
+            {"elapsed_s", elapsed_s},
+            {"launch", launch}});
+  return r;
+}
+
+std::string crash_detail_from_log(const std::string& log_text) {
+  std::smatch m;
+  if (std::regex_search(log_text, m, std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+) \(([^)]*)\))")))
+    return fmt::format("rank {} exited on signal {} ({})", m[1].str(), m[2].str(), m[3].str());
+  if (std::regex_search(log_text, m, std::regex(R"(MPI_ABORT was invoked on rank (\d+))")))
+    return fmt::format("rank {} called MPI_Abort", m[1].str());
+  return "";
+}
+
+ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std::string& dir,
+                          const ExecutorOptions& options) {
+  ExecutionLog log;
+  Progress progress(plan.cases.size(), options.progress);
+  {
+    JsonLinesFile cases(dir + "/cases.jsonl");
+    for (const auto& s : plan.skipped) {
+      nlohmann::json r = failed_case_record(s.c, s.reason, -1, 0);
+      r["status"] = "skipped";
+      r["launch"] = 0;
+      cases.append(r);
+      progress.advance(1);
+    }
+  }
+  for (const auto& group : plan.groups) GroupRunner(plan, platform, dir, options, log, progress).run(group);
+  progress.finish();
+  return log;
+}
+
+}  // namespace pico

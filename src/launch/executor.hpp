@@ -1,0 +1,37 @@
+// Runs a plan's launch groups on a platform inside a results directory:
+// starts the worker, follows progress, kills a case that hangs past its
+// timeout, records the case in flight as failed when the worker dies, and
+// relaunches the rest of the group so one bad case never costs a sweep.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/platform.hpp"
+#include "plan/plan.hpp"
+
+namespace pico {
+
+struct ExecutionLog {
+  int launches = 0;
+  nlohmann::json launch_log = nlohmann::json::array();       // one object per launch
+  nlohmann::json launch_commands = nlohmann::json::array();  // argv of each launch
+};
+
+struct ExecutorOptions {
+  double startup_timeout_s = 120;  // from launch to the first case starting
+  bool progress = true;            // progress line on stderr
+};
+
+ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std::string& dir,
+                          const ExecutorOptions& options);
+
+// The result record pico writes itself for a case that never reported one.
+nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s);
+
+// "rank 0 exited on signal 11 (Segmentation fault)" from an mpirun log, or "".
+std::string crash_detail_from_log(const std::string& log_text);
+
+}  // namespace pico

@@ -1,0 +1,33 @@
+// The exact command that starts one launch of the worker on a platform.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config/platform.hpp"
+
+namespace pico {
+
+struct LaunchCommand {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // added to the launcher's environment
+};
+
+struct HostFacts {
+  bool is_root = false;
+  int cores = 1;
+};
+HostFacts this_host();
+
+// mpirun -np N [--allow-run-as-root] [--oversubscribe] ARGS... WORKER --launch FILE --out DIR
+LaunchCommand launch_command(const Platform& platform, int np, const std::string& worker,
+                             const std::string& launch_file, const std::string& out_dir, const HostFacts& host);
+
+// The platform's worker path, or pico-worker next to the running pico executable.
+std::string worker_path(const Platform& platform);
+
+std::string shell_quote(const std::string& s);
+std::string shell_join(const std::vector<std::string>& argv);
+
+}  // namespace pico

@@ -1,0 +1,52 @@
+// Expanding experiment x platform into cases and launch groups.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/experiment.hpp"
+#include "core/case.hpp"
+
+namespace pico {
+
+// A case the plan already knows cannot run, with the reason.
+struct SkippedCase {
+  Case c;
+  std::string reason;
+};
+
+// Cases that share a process count and a pre-MPI_Init environment, so one
+// launch of the worker runs them all.
+struct LaunchGroup {
+  int np = 1;
+  std::vector<Case> cases;
+};
+
+struct Plan {
+  std::vector<Case> cases;  // every case in plan order, skipped ones included
+  std::vector<SkippedCase> skipped;
+  std::vector<LaunchGroup> groups;
+  TimingSpec timing;
+  bool validation = true;
+};
+
+Plan make_plan(const Experiment& e);
+
+nlohmann::json timing_to_json(const TimingSpec& t);
+TimingSpec timing_from_json(const nlohmann::json& j);
+nlohmann::json plan_to_json(const Plan& p);
+
+// What one launch of the worker is asked to do (launch-<k>.json).
+struct LaunchRequest {
+  int launch = 0;
+  int np = 1;
+  TimingSpec timing;
+  bool validation = true;
+  std::vector<Case> cases;
+};
+nlohmann::json launch_request_to_json(const LaunchRequest& r);
+LaunchRequest launch_request_from_json(const nlohmann::json& j);
+
+}  // namespace pico

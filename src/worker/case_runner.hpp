@@ -1,0 +1,27 @@
+// One case, start to finish: prepare, time, validate, release, summarise.
+#pragma once
+
+#include <string>
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include "config/experiment.hpp"
+#include "core/case.hpp"
+
+namespace pico {
+
+struct CaseContext {
+  MPI_Comm harness;   // barriers and result gathering; never forced, never timed
+  MPI_Comm measured;  // what the backend runs the collective on
+  TimingSpec timing;
+  bool validation = true;
+  std::string library;  // the MPI library's short name, recorded per case
+  int launch = 0;
+};
+
+// Collective over both communicators. Returns the case's result object
+// (meaningful on rank 0 of harness).
+nlohmann::json run_case(const Case& c, const CaseContext& ctx);
+
+}  // namespace pico

@@ -1,0 +1,99 @@
+// pico-worker: the MPI program mpirun/srun starts. Runs the cases of one
+// launch request and streams one JSON line per case to cases.jsonl.
+//
+//   pico-worker --launch DIR/launch-<k>.json --out DIR
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/build_info.hpp"
+#include "core/jsonl.hpp"
+#include "plan/plan.hpp"
+#include "worker/case_runner.hpp"
+#include "worker/launch_info.hpp"
+#include "worker/mpi_handles.hpp"
+
+namespace {
+
+struct Args {
+  std::string launch_file;
+  std::string out_dir;
+};
+
+bool parse_args(int argc, char** argv, Args& args) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--version") {
+      fmt::print("pico-worker {} ({})\n", pico::build::version, pico::build::git_hash);
+      std::exit(0);
+    }
+    if (i + 1 < argc && a == "--launch") args.launch_file = argv[++i];
+    else if (i + 1 < argc && a == "--out") args.out_dir = argv[++i];
+    else return false;
+  }
+  return !args.launch_file.empty() && !args.out_dir.empty();
+}
+
+int run(const Args& args) {
+  using namespace pico;
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  std::ifstream in(args.launch_file);
+  const LaunchRequest request = launch_request_from_json(nlohmann::json::parse(in));
+  if (request.np != size) {
+    if (rank == 0) fmt::print(stderr, "pico-worker: launch asks for {} ranks but MPI started {}\n", request.np, size);
+    return 2;
+  }
+
+  // The harness communicator exists before any algorithm forcing and is the
+  // only one used for barriers, timing reductions and provenance.
+  DupComm harness(MPI_COMM_WORLD);
+  DupComm measured(MPI_COMM_WORLD);
+
+  const MpiLibrary library = detect_mpi_library();
+  nlohmann::json info = collect_launch_info(harness.get(), args.out_dir, library);
+  if (rank == 0) {
+    info["launch"] = request.launch;
+    std::ofstream(fmt::format("{}/launch-{}.info.json", args.out_dir, request.launch)) << info.dump(1) << "\n";
+  }
+
+  std::unique_ptr<JsonLinesFile> cases_log, progress_log;
+  if (rank == 0) {
+    cases_log = std::make_unique<JsonLinesFile>(args.out_dir + "/cases.jsonl");
+    progress_log = std::make_unique<JsonLinesFile>(args.out_dir + "/progress.jsonl");
+  }
+  const CaseContext ctx{harness.get(), measured.get(), request.timing, request.validation, library.name,
+                        request.launch};
+  for (const Case& c : request.cases) {
+    if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
+    const nlohmann::json result = run_case(c, ctx);
+    if (rank == 0) cases_log->append(result);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!parse_args(argc, argv, args)) {
+    std::fprintf(stderr, "usage: pico-worker --launch LAUNCH.json --out DIR   (started by pico run)\n");
+    return 2;
+  }
+  pico::MpiSession mpi(&argc, &argv);
+  try {
+    return run(args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pico-worker: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  return 3;
+}

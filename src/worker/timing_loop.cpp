@@ -1,0 +1,85 @@
+#include "worker/timing_loop.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "reports/stats.hpp"
+
+namespace pico {
+namespace {
+
+// The hot loop: nothing but the call and two clock reads (and, in latency
+// mode, an untimed barrier on the harness communicator before each call).
+template <bool kBarrierBeforeCall>
+void timed_batch(Backend& backend, MPI_Comm harness, double* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    if constexpr (kBarrierBeforeCall) MPI_Barrier(harness);
+    const double start = MPI_Wtime();
+    backend.run_once();
+    out[i] = MPI_Wtime() - start;
+  }
+}
+
+using BatchFn = void (*)(Backend&, MPI_Comm, double*, std::int64_t);
+
+// Every rank must take the same decision, so it is computed from data that
+// the batch's MAX-allreduce made identical everywhere.
+bool precise_enough(const std::vector<double>& samples, std::int64_t n, double target, std::vector<double>& scratch) {
+  scratch.assign(samples.begin(), samples.begin() + n);
+  std::sort(scratch.begin(), scratch.end());
+  const MedianCi ci = median_ci95_sorted(scratch);
+  return ci.median > 0 && relative_ci_halfwidth(ci) <= target;
+}
+
+}  // namespace
+
+TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness) {
+  const BatchFn batch = spec.mode == TimingMode::latency ? timed_batch<true> : timed_batch<false>;
+  const auto max_n = spec.max_iterations;
+  // One slot past the last sample carries the loop's elapsed time through the batch allreduce.
+  std::vector<double> samples(static_cast<std::size_t>(max_n) + 1);
+  std::vector<double> scratch;
+  scratch.reserve(static_cast<std::size_t>(max_n));
+
+  batch(backend, harness, samples.data(), spec.warmup);
+  MPI_Barrier(harness);
+
+  TimedSamples result;
+  std::int64_t done = 0;
+  std::int64_t next = std::min(spec.min_iterations, max_n);
+  const double loop_start = MPI_Wtime();
+  for (;;) {
+    batch(backend, harness, samples.data() + done, next);
+    done += next;
+    samples[done] = MPI_Wtime() - loop_start;
+    MPI_Allreduce(MPI_IN_PLACE, samples.data() + done - next, static_cast<int>(next + 1), MPI_DOUBLE, MPI_MAX,
+                  harness);
+    const double elapsed = samples[done];
+
+    if (done >= spec.min_iterations) {
+      if (precise_enough(samples, done, spec.target_ci, scratch)) {
+        result.stop_reason = "target_ci";
+        break;
+      }
+      if (elapsed >= spec.time_budget_s) {
+        result.stop_reason = "time_budget";
+        break;
+      }
+      if (done >= max_n) {
+        result.stop_reason = "max_iterations";
+        break;
+      }
+    }
+    // Double the sample, but do not overshoot the budget by more than one iteration.
+    const double per_iteration = elapsed / static_cast<double>(done);
+    const double affordable = per_iteration > 0 ? (spec.time_budget_s - elapsed) / per_iteration : 1e18;
+    next = std::max<std::int64_t>(spec.min_iterations - done, done);
+    next = std::min<std::int64_t>(next, static_cast<std::int64_t>(std::max(1.0, std::ceil(affordable))));
+    next = std::clamp<std::int64_t>(next, 1, max_n - done);
+  }
+  samples.resize(static_cast<std::size_t>(done));
+  result.samples_s = std::move(samples);
+  return result;
+}
+
+}  // namespace pico

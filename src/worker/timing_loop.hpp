@@ -1,0 +1,25 @@
+// The timed loop and its adaptive stopping rule (docs/methodology.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "backends/backend.hpp"
+#include "config/experiment.hpp"
+
+namespace pico {
+
+struct TimedSamples {
+  std::vector<double> samples_s;  // per iteration, the slowest rank's time
+  std::string stop_reason;        // target_ci | time_budget | max_iterations
+};
+
+// Runs spec.warmup untimed calls, then timed batches until the stopping rule
+// holds. Collective over `harness` (which the backend never uses); every rank
+// returns the same samples and reason.
+TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness);
+
+}  // namespace pico

@@ -1,0 +1,494 @@
+// Experiment and platform files: what they mean, and how mistakes are reported
+// (src/config/experiment.hpp, platform.hpp, error.hpp).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/error.hpp"
+#include "config/experiment.hpp"
+#include "config/platform.hpp"
+#include "core/build_info.hpp"
+
+using namespace pico;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kDataDir = std::string(PICO_TEST_DATA_DIR) + "/config";
+
+// Sets (or, with nullptr, unsets) an environment variable for one test and
+// restores the previous state afterwards, so tests stay independent.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    set(value);
+  }
+  ~ScopedEnv() { set(old_ ? old_->c_str() : nullptr); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  void set(const char* value) {
+    if (value != nullptr)
+      setenv(name_, value, 1);
+    else
+      unsetenv(name_);
+  }
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// The error parse_experiment raises for text; fails the test if it accepts it.
+ConfigError experiment_error(const std::string& text) {
+  try {
+    parse_experiment(text, "exp.yaml");
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("parse_experiment accepted:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+ConfigError platform_error(const std::string& text) {
+  try {
+    parse_platform(text, "plat.yaml");
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("parse_platform accepted:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+// Every payload collective needs sizes; tests about other keys start from this.
+const std::string kBase = "collectives: [allreduce]\nsizes: [8B]\n";
+
+}  // namespace
+
+// ---- ConfigError -----------------------------------------------------------
+
+TEST_CASE("ConfigError renders compiler-style messages", "[config]") {
+  const ConfigError with_hint("exp.yaml", 3, 8, "unknown size unit 'Q' in '8Q'", "use B, KiB");
+  CHECK(std::string(with_hint.what()) == "exp.yaml:3:8: error: unknown size unit 'Q' in '8Q'\n  hint: use B, KiB");
+  CHECK(with_hint.file == "exp.yaml");
+  CHECK(with_hint.line == 3);
+  CHECK(with_hint.column == 8);
+  CHECK(with_hint.message == "unknown size unit 'Q' in '8Q'");
+  CHECK(with_hint.hint == "use B, KiB");
+
+  CHECK(std::string(ConfigError("a.yaml", 2, 1, "bad").what()) == "a.yaml:2:1: error: bad");
+  CHECK(std::string(ConfigError("a.yaml", 0, 0, "missing").what()) == "a.yaml: error: missing");
+  CHECK(std::string(ConfigError("a.yaml", 0, 0, "missing", "look").what()) == "a.yaml: error: missing\n  hint: look");
+}
+
+// ---- experiments: valid documents ------------------------------------------
+
+TEST_CASE("a full experiment file sets every field", "[config]") {
+  const std::string path = kDataDir + "/experiment_full.yaml";
+  const Experiment e = load_experiment(path);
+  CHECK(e.name == "full-example");
+  CHECK(e.description == "every setting given");
+  CHECK(e.collectives == std::vector<Collective>{Collective::allreduce, Collective::bcast, Collective::barrier});
+  CHECK(e.sizes == std::vector<std::uint64_t>{8, 4096, 1048576});
+  CHECK(e.counts.empty());
+  CHECK(e.dtypes == std::vector<Dtype>{Dtype::int32, Dtype::float64});
+  CHECK(e.ops == std::vector<Op>{Op::sum, Op::max});
+  CHECK(e.processes == std::vector<int>{2, 4});
+  CHECK(e.in_place == std::vector<bool>{false, true});
+  REQUIRE(e.backends.size() == 1);
+  CHECK(e.backends[0].library == "mpi");
+  CHECK(e.backends[0].algorithms == std::vector<std::string>{"default"});
+  CHECK(e.timing.mode == TimingMode::throughput);
+  CHECK(e.timing.warmup == 3);
+  CHECK(e.timing.min_iterations == 20);
+  CHECK(e.timing.max_iterations == 5000);
+  CHECK(e.timing.time_budget_s == Approx(0.5));
+  CHECK(e.timing.target_ci == Approx(0.05));
+  CHECK(e.timing.case_timeout_s == Approx(30.0));
+  CHECK(e.timing.keep_samples);
+  CHECK_FALSE(e.validation);
+  CHECK(e.source_path == path);
+  CHECK_THAT(e.source_text, Contains("name: full-example") && Contains("validation: false"));
+}
+
+TEST_CASE("a minimal experiment takes the defaults and is named after its file", "[config]") {
+  const Experiment e = parse_experiment(kBase, "dir/latency-sweep.yaml");
+  const Experiment defaults;
+  CHECK(e.name == "latency-sweep");
+  CHECK(e.description.empty());
+  CHECK(e.collectives == std::vector<Collective>{Collective::allreduce});
+  CHECK(e.sizes == std::vector<std::uint64_t>{8});
+  CHECK(e.dtypes == std::vector<Dtype>{Dtype::float32});
+  CHECK(e.ops == std::vector<Op>{Op::sum});
+  CHECK(e.processes == std::vector<int>{2});
+  CHECK(e.in_place == std::vector<bool>{false});
+  REQUIRE(e.backends.size() == 1);
+  CHECK(e.backends[0].library == "mpi");
+  CHECK(e.backends[0].algorithms == std::vector<std::string>{"default"});
+  CHECK(e.timing.mode == defaults.timing.mode);
+  CHECK(e.timing.warmup == defaults.timing.warmup);
+  CHECK(e.timing.min_iterations == defaults.timing.min_iterations);
+  CHECK(e.timing.max_iterations == defaults.timing.max_iterations);
+  CHECK(e.timing.time_budget_s == defaults.timing.time_budget_s);
+  CHECK(e.timing.target_ci == defaults.timing.target_ci);
+  CHECK(e.timing.case_timeout_s == defaults.timing.case_timeout_s);
+  CHECK(e.timing.keep_samples == defaults.timing.keep_samples);
+  CHECK(e.validation);
+  CHECK(e.source_path == "dir/latency-sweep.yaml");
+  CHECK(e.source_text == kBase);
+}
+
+TEST_CASE("single values stand for one-item lists, and 'all' expands", "[config]") {
+  const Experiment e = parse_experiment(
+      "collectives: all\nsizes: 4KiB\ndtypes: all\nops: all\nprocesses: 4\nin_place: true\n", "x.yaml");
+  CHECK(e.collectives.size() == 9);
+  CHECK(e.sizes == std::vector<std::uint64_t>{4096});
+  CHECK(e.dtypes.size() == 7);
+  CHECK(e.ops == std::vector<Op>{Op::sum, Op::prod, Op::min, Op::max});
+  CHECK(e.processes == std::vector<int>{4});
+  CHECK(e.in_place == std::vector<bool>{true});
+
+  const Experiment listed = parse_experiment("collectives: [all]\nsizes: [4KiB]\ndtypes: [float32]\n", "x.yaml");
+  CHECK(listed.collectives.size() == 9);
+  CHECK(listed.dtypes == std::vector<Dtype>{Dtype::float32});
+}
+
+TEST_CASE("sizes and counts come as lists, ranges or command-line strings", "[config]") {
+  const auto range = parse_experiment("collectives: [allreduce]\nsizes: {from: 8B, to: 1MiB}\n", "x.yaml");
+  CHECK(range.sizes.size() == 18);
+  CHECK(range.sizes.back() == 1048576u);
+
+  const auto by4 = parse_experiment("collectives: [allreduce]\nsizes:\n  from: 8\n  to: 1KiB\n  factor: 4\n", "x.yaml");
+  CHECK(by4.sizes == std::vector<std::uint64_t>{8, 32, 128, 512});
+
+  CHECK(parse_experiment("collectives: [allreduce]\nsizes: 8B:1KiB:4\n", "x.yaml").sizes ==
+        std::vector<std::uint64_t>{8, 32, 128, 512});
+  CHECK(parse_experiment("collectives: [allreduce]\nsizes: 8B,4KiB\n", "x.yaml").sizes ==
+        std::vector<std::uint64_t>{8, 4096});
+  CHECK(parse_experiment("collectives: [allreduce]\nsizes: [8, 1KB]\n", "x.yaml").sizes ==
+        std::vector<std::uint64_t>{8, 1000});
+
+  const auto counts = parse_experiment("collectives: [allreduce]\ncounts: [0, 1, 1024]\n", "x.yaml");
+  CHECK(counts.sizes.empty());
+  CHECK(counts.counts == std::vector<std::uint64_t>{0, 1, 1024});
+  CHECK(parse_experiment("collectives: [allreduce]\ncounts: {from: 1, to: 16}\n", "x.yaml").counts ==
+        std::vector<std::uint64_t>{1, 2, 4, 8, 16});
+
+  const auto barrier = parse_experiment("collectives: [barrier]\n", "x.yaml");
+  CHECK(barrier.sizes.empty());
+  CHECK(barrier.counts.empty());
+}
+
+TEST_CASE("timing accepts plain numbers for durations and fractions", "[config]") {
+  const auto e =
+      parse_experiment(kBase + "timing:\n  time_budget: 2\n  target_ci: 0.01\n  case_timeout: 1min\n", "x.yaml");
+  CHECK(e.timing.time_budget_s == Approx(2.0));
+  CHECK(e.timing.target_ci == Approx(0.01));
+  CHECK(e.timing.case_timeout_s == Approx(60.0));
+}
+
+TEST_CASE("test-only backends are accepted when enabled", "[config]") {
+  ScopedEnv enable("PICO_ENABLE_TEST_BACKENDS", "1");
+  const auto e = parse_experiment(kBase +
+                                      "backends:\n"
+                                      "  - library: mpi\n"
+                                      "  - library: fault\n"
+                                      "    algorithms: all\n",
+                                  "x.yaml");
+  REQUIRE(e.backends.size() == 2);
+  CHECK(e.backends[0].library == "mpi");
+  CHECK(e.backends[0].algorithms == std::vector<std::string>{"default"});
+  CHECK(e.backends[1].library == "fault");
+  CHECK(e.backends[1].algorithms == std::vector<std::string>{"corrupt", "crash", "hang"});
+}
+
+// ---- experiments: errors point at the offending spot -------------------------
+
+TEST_CASE("a YAML syntax error reports the parser's line and column", "[config]") {
+  const auto e = experiment_error(
+      "collectives: [allreduce]\n"  // 1
+      "sizes: [8B]\n"               // 2
+      "timing:\n"                   // 3
+      "  mode: latency\n"           // 4
+      " warmup: 3\n");              // 5: indented less than 'mode', more than 'timing'
+  CHECK(e.file == "exp.yaml");
+  CHECK(e.line == 5);
+  CHECK(e.column == 2);
+  CHECK_THAT(e.message, Contains("invalid YAML"));
+  CHECK_THAT(e.hint, Contains("indentation"));
+}
+
+TEST_CASE("an unknown key is reported at the key with a did-you-mean", "[config]") {
+  const auto e = experiment_error("collectives: [allreduce]\nsizez: [8B]\n");
+  CHECK(e.line == 2);
+  CHECK(e.column == 1);
+  CHECK(e.message == "unknown key 'sizez' in the experiment");
+  CHECK(e.hint == "did you mean 'sizes'?");
+
+  const auto far = experiment_error(kBase + "timing:\n  colour: blue\n");
+  CHECK(far.line == 4);
+  CHECK(far.column == 3);
+  CHECK(far.message == "unknown key 'colour' in timing");
+  CHECK_THAT(far.hint, Contains("allowed keys: mode, warmup,") && Contains("keep_samples"));
+}
+
+TEST_CASE("a bad size unit is reported at the scalar", "[config]") {
+  const auto scalar = experiment_error("collectives: [allreduce]\nsizes: 8Q\n");
+  CHECK(scalar.line == 2);
+  CHECK(scalar.column == 8);
+  CHECK(scalar.message == "unknown size unit 'Q' in '8Q'");
+  CHECK(scalar.hint == "use B, KiB, MiB, GiB (or KB, MB, GB)");
+
+  const auto listed = experiment_error("collectives: [allreduce]\nsizes: [8B, 8Q]\n");
+  CHECK(listed.line == 2);
+  CHECK(listed.column == 13);
+  CHECK(listed.message == "unknown size unit 'Q' in '8Q'");
+  CHECK(listed.hint == "use B, KiB, MiB, GiB (or KB, MB, GB)");
+}
+
+TEST_CASE("wrong types and out-of-range numbers are reported at the value", "[config]") {
+  const auto word = experiment_error(kBase + "processes: two\n");
+  CHECK(word.line == 3);
+  CHECK(word.column == 12);
+  CHECK(word.message == "processes must be an integer, got 'two'");
+
+  const auto zero = experiment_error(kBase + "processes: [2, 0]\n");
+  CHECK(zero.line == 3);
+  CHECK(zero.column == 16);
+  CHECK(zero.message == "processes must be at least 1, got 0");
+
+  const auto map = experiment_error(kBase + "validation: {a: 1}\n");
+  CHECK(map.line == 3);
+  CHECK(map.column == 13);
+  CHECK(map.message == "validation must be a single value, got a map");
+
+  const auto empty = experiment_error(kBase + "description:\n");
+  CHECK(empty.line == 3);  // at the key, not where yaml-cpp puts the missing value
+  CHECK(empty.column == 1);
+  CHECK(empty.message == "description needs a value");
+}
+
+TEST_CASE("values outside the allowed set name it, with a did-you-mean", "[config]") {
+  const auto dtype = experiment_error(kBase + "dtypes: [flaot32]\n");
+  CHECK(dtype.line == 3);
+  CHECK(dtype.column == 10);
+  CHECK(dtype.message == "unknown dtype 'flaot32'");
+  CHECK(dtype.hint == "did you mean 'float32'? allowed: int8, uint8, int16, int32, int64, float32, float64, all");
+
+  const auto op = experiment_error(kBase + "ops: [average]\n");
+  CHECK(op.message == "unknown op 'average'");
+  CHECK(op.hint == "allowed: sum, prod, min, max, all");
+
+  const auto coll = experiment_error("collectives: [allreduce, alltoal]\nsizes: [8B]\n");
+  CHECK(coll.line == 1);
+  CHECK(coll.column == 26);
+  CHECK_THAT(coll.hint, Contains("did you mean 'alltoall'?"));
+
+  const auto mode = experiment_error(kBase + "timing: {mode: bandwidth}\n");
+  CHECK(mode.message == "unknown timing mode 'bandwidth'");
+
+  const auto in_place = experiment_error(kBase + "in_place: sometimes\n");
+  CHECK(in_place.message == "in_place must be false, true or both, got 'sometimes'");
+}
+
+TEST_CASE("duplicates in lists are errors at the repeat", "[config]") {
+  const auto dtypes = experiment_error(kBase + "dtypes: [int32, float32, int32]\n");
+  CHECK(dtypes.line == 3);
+  CHECK(dtypes.column == 26);
+  CHECK(dtypes.message == "dtype 'int32' is listed twice");
+
+  const auto sizes = experiment_error("collectives: [allreduce]\nsizes: [8B, 8]\n");
+  CHECK(sizes.column == 13);
+  CHECK(sizes.message == "size '8' is listed twice");
+
+  const auto keys = experiment_error(kBase + "sizes: [16B]\n");
+  CHECK(keys.line == 3);
+  CHECK(keys.message == "'sizes' is given twice in the experiment");
+
+  const auto all = experiment_error("collectives: [allreduce, all]\nsizes: [8B]\n");
+  CHECK(all.message == "'all' cannot be combined with other collective names");
+}
+
+TEST_CASE("sizes and counts are checked for shape and presence", "[config]") {
+  const auto neither = experiment_error("collectives: [allreduce, barrier]\n");
+  CHECK(neither.line == 1);
+  CHECK(neither.message == "the experiment needs 'sizes' or 'counts'");
+
+  const auto both = experiment_error(kBase + "counts: [1]\n");
+  CHECK(both.line == 3);
+  CHECK(both.column == 1);
+  CHECK(both.message == "give either sizes or counts, not both");
+
+  const auto reversed = experiment_error("collectives: [allreduce]\nsizes: {from: 1MiB, to: 8B}\n");
+  CHECK(reversed.column == 25);
+  CHECK(reversed.message == "'to' must not be below 'from' in a size range");
+
+  CHECK(experiment_error("collectives: [allreduce]\nsizes: {from: 8B, to: 1MiB, factor: 1}\n").message ==
+        "factor must be at least 2, got 1");
+  CHECK(experiment_error("collectives: [allreduce]\nsizes: {from: 8B}\n").message ==
+        "the size range is missing the required key 'to'");
+  CHECK(experiment_error("collectives: [allreduce]\nsizes: [0]\n").message == "a size must be at least 1, got 0");
+  CHECK(experiment_error("collectives: [allreduce]\nsizes: []\n").message == "sizes must not be empty");
+  CHECK(experiment_error("collectives: [allreduce]\ncounts: [1KiB]\n").message ==
+        "count must be an integer, got '1KiB'");
+}
+
+TEST_CASE("backends are checked against the known libraries and algorithms", "[config]") {
+  SECTION("a test-only backend needs PICO_ENABLE_TEST_BACKENDS") {
+    ScopedEnv disable("PICO_ENABLE_TEST_BACKENDS", nullptr);
+    const auto e = experiment_error(kBase +
+                                    "backends:\n"               // 3
+                                    "  - library: fault\n"      // 4
+                                    "    algorithms: [crash]\n");
+    CHECK(e.line == 4);
+    CHECK(e.column == 14);
+    CHECK(e.message == "backend 'fault' exists only for pico's own tests");
+    CHECK(e.hint == "set PICO_ENABLE_TEST_BACKENDS=1 (tests only)");
+  }
+  SECTION("an unknown algorithm lists the available ones") {
+    const auto e = experiment_error(kBase +
+                                    "backends:\n"
+                                    "  - library: mpi\n"
+                                    "    algorithms: [ring]\n");  // 5
+    CHECK(e.line == 5);
+    CHECK(e.column == 18);
+    CHECK(e.message == "backend 'mpi' has no algorithm 'ring'");
+    CHECK(e.hint == "available algorithms for 'mpi': default");
+  }
+  SECTION("an unknown library") {
+    const auto e = experiment_error(kBase + "backends: [{library: mpii}]\n");
+    CHECK(e.line == 3);
+    CHECK(e.column == 22);
+    CHECK(e.message == "unknown backend library 'mpii'");
+    CHECK_THAT(e.hint, Contains("did you mean 'mpi'?"));
+  }
+  SECTION("the same library twice") {
+    const auto e = experiment_error(kBase + "backends: [{library: mpi}, {library: mpi}]\n");
+    CHECK(e.column == 38);
+    CHECK(e.message == "backend 'mpi' is listed twice");
+  }
+}
+
+TEST_CASE("timing settings are range-checked against each other", "[config]") {
+  const auto iters = experiment_error(kBase + "timing:\n  min_iterations: 100\n  max_iterations: 50\n");
+  CHECK(iters.line == 5);
+  CHECK(iters.column == 19);
+  CHECK(iters.message == "max_iterations (50) is below min_iterations (100)");
+
+  CHECK(experiment_error(kBase + "timing: {max_iterations: 10000001}\n").message ==
+        "max_iterations must be at most 10000000, got 10000001");
+  CHECK(experiment_error(kBase + "timing: {warmup: -1}\n").message == "warmup must be at least 0, got -1");
+  CHECK(experiment_error(kBase + "timing: {time_budget: 0s}\n").message == "time_budget must be longer than zero");
+  CHECK(experiment_error(kBase + "timing: {target_ci: 100%}\n").message ==
+        "target_ci must lie strictly between 0 and 1 (0% and 100%), got '100%'");
+  CHECK(experiment_error(kBase + "timing: {keep_samples: maybe}\n").message ==
+        "keep_samples must be true or false, got 'maybe'");
+
+  const auto timeout = experiment_error(kBase + "timing:\n  time_budget: 10s\n  case_timeout: 5s\n");
+  CHECK(timeout.line == 5);
+  CHECK(timeout.column == 17);
+  CHECK(timeout.message == "case_timeout (5s) must be longer than time_budget (10s)");
+  CHECK_THAT(timeout.hint, Contains("whole case"));
+}
+
+TEST_CASE("empty files, non-map documents and missing files are errors", "[config]") {
+  const auto empty = experiment_error("");
+  CHECK(empty.line == 0);
+  CHECK(empty.message == "the file is empty");
+  CHECK(experiment_error("# just a comment\n").message == "the file is empty");
+
+  const auto list = experiment_error("- allreduce\n- bcast\n");
+  CHECK(list.line == 1);
+  CHECK(list.column == 1);
+  CHECK(list.message == "the experiment must be a map of 'key: value' lines, got a list");
+
+  CHECK(experiment_error("sizes: [8B]\n").message == "the experiment is missing the required key 'collectives'");
+
+  try {
+    load_experiment(kDataDir + "/no-such-file.yaml");
+    FAIL("load_experiment accepted a missing file");
+  } catch (const ConfigError& e) {
+    CHECK(e.line == 0);
+    CHECK(e.file == kDataDir + "/no-such-file.yaml");
+    CHECK(e.message == "cannot open the experiment file");
+    CHECK_FALSE(e.hint.empty());
+  }
+}
+
+// ---- platforms -------------------------------------------------------------
+
+TEST_CASE("a full platform file sets every field", "[config]") {
+  const std::string path = kDataDir + "/platform_test.yaml";
+  const Platform p = load_platform(path);
+  CHECK(p.name == "test-host");
+  CHECK(p.description == "a platform for the unit tests");
+  CHECK(p.scheduler == "local");
+  CHECK(p.launcher.kind == "mpirun");
+  CHECK(p.launcher.command == "/opt/mpi/bin/mpirun");
+  CHECK(p.launcher.args == std::vector<std::string>{"--bind-to", "core"});
+  CHECK_FALSE(p.launcher.allow_run_as_root);
+  CHECK_FALSE(p.launcher.oversubscribe);
+  CHECK(p.env == std::map<std::string, std::string>{{"OMP_NUM_THREADS", "1"}, {"UCX_TLS", "self,sm"}});
+  CHECK(p.worker == "/opt/pico/bin/pico-worker");
+  CHECK(p.source_path == path);
+  CHECK_THAT(p.source_text, Contains("name: test-host"));
+}
+
+TEST_CASE("platform mistakes are reported at the value", "[config]") {
+  const auto slurm = platform_error("name: cluster\nscheduler: slurm\n");
+  CHECK(slurm.line == 2);
+  CHECK(slurm.column == 12);
+  CHECK(slurm.message == "unsupported scheduler 'slurm'");
+  CHECK_THAT(slurm.hint, Contains("Slurm platforms are not supported yet"));
+
+  const auto kind = platform_error("name: x\nlauncher:\n  kind: srun\n");
+  CHECK(kind.line == 3);
+  CHECK(kind.column == 9);
+  CHECK(kind.message == "unknown launcher kind 'srun'");
+
+  const auto key = platform_error("name: x\nlauncher:\n  comand: mpiexec\n");
+  CHECK(key.line == 3);
+  CHECK(key.column == 3);
+  CHECK(key.hint == "did you mean 'command'?");
+
+  const auto env = platform_error("name: x\nenv:\n  BAD-NAME: 1\n");
+  CHECK(env.line == 3);
+  CHECK(env.message == "'BAD-NAME' is not a valid environment variable name");
+
+  CHECK(platform_error("description: nameless\n").message == "the platform is missing the required key 'name'");
+  CHECK(platform_error("name: x\nenv: [A]\n").message == "env must be a map of 'key: value' lines, got a list");
+}
+
+TEST_CASE("resolve_platform finds 'local' by name", "[config]") {
+  const Platform p = resolve_platform("local");
+  CHECK(p.name == "local");
+  CHECK(p.scheduler == "local");
+  CHECK(p.launcher.kind == "mpirun");
+  CHECK(p.launcher.command == "mpirun");
+  CHECK(p.launcher.args.empty());
+  CHECK(p.env.empty());
+  CHECK_THAT(p.source_path, Contains("platforms/local.yaml"));
+
+  // The copy built into the binary says the same, for installs without the source tree.
+  const Platform embedded =
+      parse_platform(std::string(build::embedded_local_platform), "<embedded>/platforms/local.yaml");
+  CHECK(embedded.name == p.name);
+  CHECK(embedded.launcher.command == p.launcher.command);
+  CHECK(embedded.scheduler == p.scheduler);
+  CHECK(embedded.source_path == "<embedded>/platforms/local.yaml");
+}
+
+TEST_CASE("resolve_platform takes paths and reports where it looked", "[config]") {
+  CHECK(resolve_platform(kDataDir + "/platform_test.yaml").name == "test-host");
+  try {
+    resolve_platform("no-such-platform");
+    FAIL("resolve_platform accepted an unknown name");
+  } catch (const ConfigError& e) {
+    CHECK(e.line == 0);
+    CHECK(e.message == "unknown platform 'no-such-platform'");
+    CHECK_THAT(e.hint, Contains("platforms/no-such-platform.yaml"));
+  }
+}

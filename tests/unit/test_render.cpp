@@ -1,0 +1,121 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/render.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json load_example_report() {
+  std::ifstream in(PICO_TEST_DATA_DIR "/report-example.json");
+  REQUIRE(in.good());
+  return json::parse(in);
+}
+
+std::vector<std::string> split(std::string_view text, std::string_view separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find(separator, start)) != std::string_view::npos; start = end + separator.size())
+    parts.emplace_back(text.substr(start, end - start));
+  if (start < text.size()) parts.emplace_back(text.substr(start));
+  return parts;
+}
+
+json report_with_one_case(json c) { return json{{"schema", "pico-report/1"}, {"cases", json::array({std::move(c)})}}; }
+
+const char* const kCsvHeader =
+    "case_id,status,reason,backend,library,collective,algorithm,dtype,op,count,bytes,np,in_place,mode,"
+    "iterations,min_s,median_s,mean_s,max_s,p5_s,p95_s,p99_s,stddev_s,ci95_low_s,ci95_high_s,algbw_GBps,"
+    "busbw_GBps,validation,mismatches,elapsed_s";
+
+}  // namespace
+
+TEST_CASE("render_table of the example report", "[render]") {
+  const auto lines = split(pico::render_table(load_example_report()), "\n");
+  REQUIRE(lines.size() == 6);  // header, rule, 3 cases, summary
+  CHECK(lines[0] ==
+        "collective  backend/algorithm  dtype    op    np  size  in_place  iterations  median(us)  p95(us)  "
+        "busbw(GB/s)  status                                            validation");
+  CHECK(lines[1] == std::string(lines[0].size(), '-'));
+  CHECK(lines[2] ==
+        "allreduce   mpi/default        float32  sum    4  4KiB  no               200       16.00    19.00  "
+        "       0.38  ok                                                passed");
+  CHECK(lines[3] ==
+        "bcast       mpi/default        int32    none   4  1MiB  no                50      125.00   150.00  "
+        "       8.39  failed: validation: 1 mismatching element         failed (1)");
+  // Null timing and bandwidth print as "-"; the long reason is cut to 40 characters.
+  CHECK(lines[4] ==
+        "alltoall    mpi/default        float64  none   4   64B  no                 0           -        -  "
+        "          -  failed: launch 1 exited with signal 9 before ...  skipped");
+  CHECK(lines[5] == "3 cases: 1 ok, 2 failed, 0 skipped");
+}
+
+TEST_CASE("render_table cells for sizes, in_place and skipped cases", "[render]") {
+  json c = load_example_report()["cases"][0];
+  c["bytes"] = 1536;
+  c["in_place"] = true;
+  c["status"] = "skipped";
+  c["reason"] = "not supported";
+  c["validation"] = {{"status", "skipped"}, {"mismatches", 0}};
+  const auto lines = split(pico::render_table(report_with_one_case(c)), "\n");
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[2].find("  1.5KiB  yes  ") != std::string::npos);
+  CHECK(lines[2].ends_with("  skipped  skipped"));
+  CHECK(lines[3] == "1 cases: 0 ok, 0 failed, 1 skipped");
+
+  c["bytes"] = 1000;  // not a multiple of 1024: stays in bytes
+  CHECK(pico::render_table(report_with_one_case(c)).find("  1000B  ") != std::string::npos);
+}
+
+TEST_CASE("render_table of a report without cases", "[render]") {
+  const auto lines = split(pico::render_table(json{{"cases", json::array()}}), "\n");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].starts_with("collective  backend/algorithm  dtype  op  np  size"));
+  CHECK(lines[2] == "0 cases: 0 ok, 0 failed, 0 skipped");
+}
+
+TEST_CASE("render_csv header and records of the example report", "[render]") {
+  const std::string csv = pico::render_csv(load_example_report());
+  CHECK(csv.ends_with("\r\n"));
+  const auto records = split(csv, "\r\n");
+  REQUIRE(records.size() == 4);
+  CHECK(records[0] == kCsvHeader);
+  CHECK(records[1] ==
+        "a1b2c3d4e5f60718,ok,,mpi,openmpi,allreduce,default,float32,sum,1024,4096,4,false,latency,200,"
+        "1.2e-05,1.6e-05,1.65e-05,4.1e-05,1.3e-05,1.9e-05,2.5e-05,2.5e-06,1.58e-05,1.62e-05,0.256,0.384,"
+        "passed,0,0.0042");
+  // Null timing and bandwidths are empty fields.
+  CHECK(records[3] ==
+        "fedcba9876543210,failed,launch 1 exited with signal 9 before the case ran,mpi,openmpi,alltoall,"
+        "default,float64,none,8,64,4,false,throughput,0,,,,,,,,,,,,,skipped,0,0");
+}
+
+TEST_CASE("render_csv quotes fields with commas, quotes and newlines", "[render]") {
+  json c = load_example_report()["cases"][1];
+  c["reason"] = "validation: \"x\" differs, 1 element";
+  auto records = split(pico::render_csv(report_with_one_case(c)), "\r\n");
+  REQUIRE(records.size() == 2);
+  CHECK(records[1].starts_with("0f1e2d3c4b5a6978,failed,\"validation: \"\"x\"\" differs, 1 element\",mpi,"));
+
+  c["reason"] = "line one\nline two";
+  CHECK(pico::render_csv(report_with_one_case(c)).find(",\"line one\nline two\",") != std::string::npos);
+}
+
+TEST_CASE("render_csv keeps doubles at full precision", "[render]") {
+  json c = load_example_report()["cases"][0];
+  c["timing"]["median_s"] = 0.1 + 0.2;
+  c["busbw_GBps"] = 1.0 / 3.0;
+  const auto records = split(pico::render_csv(report_with_one_case(c)), "\r\n");
+  REQUIRE(records.size() == 2);
+  const auto fields = split(records[1], ",");
+  REQUIRE(fields.size() == 30);
+  CHECK(fields[16] == "0.30000000000000004");  // median_s
+  CHECK(fields[26] == "0.3333333333333333");   // busbw_GBps
+}
