@@ -134,6 +134,7 @@ constexpr std::array<Column, 13> kTableColumns = {{
 }};
 
 using Row = std::array<std::string, kTableColumns.size()>;
+using Widths = std::array<std::size_t, kTableColumns.size()>;
 
 Row table_row(const json& c) {
   return {
@@ -159,14 +160,14 @@ Row header_row() {
   return row;
 }
 
-std::array<std::size_t, kTableColumns.size()> column_widths(const std::vector<Row>& rows) {
-  std::array<std::size_t, kTableColumns.size()> widths{};
+Widths column_widths(const std::vector<Row>& rows) {
+  Widths widths{};
   for (const Row& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   return widths;
 }
 
-std::string format_row(const Row& row, const std::array<std::size_t, kTableColumns.size()>& widths) {
+std::string format_row(const Row& row, const Widths& widths) {
   std::string line;
   for (std::size_t i = 0; i < row.size(); ++i) {
     if (i > 0) line += "  ";
@@ -176,6 +177,12 @@ std::string format_row(const Row& row, const std::array<std::size_t, kTableColum
   // Padding after the last column is noise for diffs and terminals.
   line.erase(line.find_last_not_of(' ') + 1);
   return line + '\n';
+}
+
+std::string rule_line(const Widths& widths) {
+  std::size_t total = 2 * (widths.size() - 1);  // the column separators
+  for (std::size_t w : widths) total += w;
+  return std::string(total, '-') + '\n';
 }
 
 std::string summary_line(const json& cases) {
@@ -247,10 +254,7 @@ std::string render_table(const json& report) {
   for (const json& c : cases) rows.push_back(table_row(c));
   const auto widths = column_widths(rows);
 
-  std::string out = format_row(rows.front(), widths);
-  std::size_t rule_width = 2 * (widths.size() - 1);
-  for (std::size_t w : widths) rule_width += w;
-  out += std::string(rule_width, '-') + '\n';
+  std::string out = format_row(rows.front(), widths) + rule_line(widths);
   for (std::size_t i = 1; i < rows.size(); ++i) out += format_row(rows[i], widths);
   return out + summary_line(cases);
 }

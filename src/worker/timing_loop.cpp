@@ -28,7 +28,7 @@ bool precise_enough(const std::vector<double>& samples, std::int64_t n, double t
   scratch.assign(samples.begin(), samples.begin() + n);
   std::sort(scratch.begin(), scratch.end());
   const MedianCi ci = median_ci95_sorted(scratch);
-  return ci.median > 0 && relative_ci_halfwidth(ci) <= target;
+  return ci.median > 0 && relative_ci_halfwidth(ci) < target;
 }
 
 }  // namespace

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the quickstart experiment on the
+# local platform: prints the result table and the report's path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh
+./build/pico run configs/quickstart.yaml "$@"

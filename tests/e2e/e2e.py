@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""End-to-end tests: the real `pico` and `pico-worker` on the local platform.
+
+usage: e2e.py TEST   (PICO = path of the pico binary, PICO_SOURCE_DIR = the source tree)
+
+Each test runs pico as a user would, in a fresh temporary directory, and
+asserts on exit codes, messages and the report (validated against
+docs/report.schema.json).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+PICO = os.environ["PICO"]
+SRC = os.environ["PICO_SOURCE_DIR"]
+SCHEMA = os.path.join(SRC, "docs", "report.schema.json")
+CHECK_REPORT = os.path.join(SRC, "tests", "tools", "check_report.py")
+
+# Small, fast timing for tests: correctness is what is asserted, not speed.
+FAST_TIMING = "timing: {warmup: 1, min_iterations: 3, max_iterations: 50, time_budget: 20ms, case_timeout: 60s}\n"
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def pico(*args, env=None, cwd=None):
+    full_env = dict(os.environ, **(env or {}))
+    proc = subprocess.run([PICO, *args], capture_output=True, text=True, env=full_env, cwd=cwd, timeout=280)
+    return proc
+
+
+def write(directory, name, text):
+    path = os.path.join(directory, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+def report_path(proc):
+    m = re.search(r"^report: (.+)$", proc.stdout, re.M)
+    expect(m, f"no 'report:' line in output:\n{proc.stdout}\n{proc.stderr}")
+    return m.group(1)
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def check_schema(path, *expectations):
+    proc = subprocess.run([sys.executable, CHECK_REPORT, SCHEMA, path, *expectations], capture_output=True, text=True)
+    expect(proc.returncode == 0, f"report check failed:\n{proc.stdout}{proc.stderr}")
+
+
+def run_experiment(tmp, yaml_text, *extra, env=None, timing=FAST_TIMING):
+    path = write(tmp, "experiment.yaml", textwrap.dedent(yaml_text) + timing)
+    return pico("run", path, "-o", os.path.join(tmp, "results"), *extra, env=env, cwd=tmp)
+
+
+def cases_by(report, **fields):
+    return [c for c in report["cases"] if all(c[k] == v for k, v in fields.items())]
+
+
+TEST_BACKENDS = {"PICO_ENABLE_TEST_BACKENDS": "1"}
+
+
+def test_quickstart(tmp):
+    proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-o", os.path.join(tmp, "results"), cwd=tmp)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    path = report_path(proc)
+    check_schema(path, "--expect-status", "ok", "--expect-cases", "145")
+    report = load(path)
+    expect(report["schema"] == "pico-report/1", "schema tag")
+    expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
+           "every payload case validated")
+    expect(report["run"]["launches"] == 1, "one launch")
+    expect(report["provenance"]["mpi"]["library_version"].startswith("Open MPI")
+           or "MPICH" in report["provenance"]["mpi"]["library_version"], "library version recorded")
+    expect(len(report["provenance"]["ranks"]) == 2, "two ranks placed")
+    host = report["provenance"]["hosts"][0]
+    expect(host["topology"]["pus"] >= 1 and os.path.exists(os.path.join(os.path.dirname(path), host["topology_xml"])),
+           "topology summary and XML")
+    expect("OMPI_COMM_WORLD_SIZE" in report["provenance"]["env"] or report["provenance"]["mpi"]["library"] != "openmpi",
+           "worker environment captured")
+    expect("mpirun" in report["provenance"]["launch_commands"][0][0], "launch command recorded")
+    expect(report["run"]["wall_s"] < 60, f"quickstart took {report['run']['wall_s']} s")
+    results_dir = os.path.dirname(path)
+    for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
+        expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
+    # The table is what the user sees, and pico report renders the same report.
+    expect("145 cases: 145 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
+    table = pico("report", results_dir)
+    expect(table.returncode == 0 and "allreduce" in table.stdout, "pico report table")
+    csv = pico("report", results_dir, "--format", "csv")
+    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 146, "csv has header + 145 rows")
+    js = pico("report", path, "--format", "json")
+    expect(json.loads(js.stdout)["cases"][0]["case_id"] == report["cases"][0]["case_id"], "json output")
+
+
+def test_np_sweep(tmp):
+    # np 1..4 (3 is not a power of two, 3 and 4 oversubscribe 2 cores), counts below np and not divisible by it.
+    proc = run_experiment(tmp, """\
+        collectives: all
+        counts: [1, 3, 7]
+        dtypes: [int8, uint8, int64, float64]
+        ops: all
+        processes: [1, 2, 3, 4]
+        in_place: both
+        """)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path, "--expect-status", "ok")
+    report = load(path)
+    # Per np: 4 dtypes x 3 counts x (3 reducing x 4 ops x 2 + 4 x 2 + 1) + 1 barrier = 12 x 33 + 1.
+    expect(len(report["cases"]) == 4 * (12 * 33 + 1), f"{len(report['cases'])} cases")
+    expect(report["run"]["launches"] == 4, "one launch per process count")
+    expect({c["np"] for c in report["cases"]} == {1, 2, 3, 4}, "all process counts")
+    expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
+           "all validated")
+
+
+def test_corrupt(tmp):
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, allgather]
+        sizes: [64B, 4KiB]
+        backends:
+          - {library: fault, algorithms: [corrupt]}
+          - {library: mpi}
+        """, env=TEST_BACKENDS)
+    expect(proc.returncode == 1, f"a failed case gives exit 1, got {proc.returncode}\n{proc.stderr}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    corrupt = cases_by(report, backend="fault")
+    expect(len(corrupt) == 4, "four corrupt cases")
+    for c in corrupt:
+        expect(c["status"] == "failed", "corrupt case failed")
+        expect(c["validation"] == {"status": "failed", "mismatches": 1}, f"one mismatch: {c['validation']}")
+        expect(c["reason"] == "validation: 1 mismatching element", c["reason"])
+        expect(c["timing"] is not None, "timing kept for a case that ran")
+    ok = cases_by(report, backend="mpi")
+    expect(len(ok) == 4 and all(c["status"] == "ok" for c in ok), "the run went on after the corrupt cases")
+
+
+def test_crash(tmp):
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B, 1KiB]
+        backends:
+          - {library: mpi}
+          - {library: fault, algorithms: [crash]}
+        processes: [2]
+        """, env=TEST_BACKENDS)
+    # Plan order: mpi (2 cases), then fault crash (2 cases). Each crash costs a launch.
+    expect(proc.returncode == 1, f"exit {proc.returncode}")
+    report = load(report_path(proc))
+    check_schema(report_path(proc))
+    expect([c["status"] for c in cases_by(report, backend="mpi")] == ["ok", "ok"], "cases before the crash kept")
+    crashed = cases_by(report, backend="fault")
+    for c in crashed:
+        expect(c["status"] == "failed", "crashed case failed")
+        expect(c["reason"].startswith("crash: the worker died during this case"), c["reason"])
+        expect("signal 11" in c["reason"], f"the signal is named: {c['reason']}")
+    expect(report["run"]["launches"] == 2, f"relaunched after the first crash: {report['run']['launches']}")
+
+
+def test_hang(tmp):
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B]
+        backends:
+          - {library: fault, algorithms: [hang]}
+          - {library: mpi}
+        """, env=TEST_BACKENDS,
+        timing="timing: {warmup: 1, min_iterations: 3, max_iterations: 50, time_budget: 20ms, case_timeout: 3s}\n")
+    expect(proc.returncode == 1, f"exit {proc.returncode}")
+    report = load(report_path(proc))
+    hung = cases_by(report, backend="fault")[0]
+    expect(hung["status"] == "failed" and hung["reason"].startswith("timeout:"), hung["reason"])
+    expect(hung["elapsed_s"] >= 3, "elapsed covers the timeout")
+    expect(cases_by(report, backend="mpi")[0]["status"] == "ok", "the case after the hang ran in a relaunch")
+    expect(report["run"]["launches"] == 2, "one relaunch")
+
+
+def test_bad_input(tmp):
+    cases = {
+        "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),
+        "unknown.yaml": ("collectives: [allreduce]\nsizez: [8B]\n", r"unknown\.yaml:2:1: error: .*\n  hint: .*'sizes'"),
+        "unit.yaml": ("collectives: [allreduce]\nsizes: 8Q\n", r"unit\.yaml:2:8: error: .*'Q'"),
+        "np.yaml": ("collectives: [allreduce]\nsizes: [8B]\nprocesses: [0]\n", r"np\.yaml:3:13: error"),
+        "testonly.yaml": ("collectives: [allreduce]\nsizes: [8B]\nbackends: [{library: fault, algorithms: [crash]}]\n",
+                          r"PICO_ENABLE_TEST_BACKENDS"),
+    }
+    env = {"PICO_ENABLE_TEST_BACKENDS": ""}
+    for name, (text, pattern) in cases.items():
+        path = write(tmp, name, text)
+        for verb in (["validate", path], ["run", path, "-o", os.path.join(tmp, "results")]):
+            proc = pico(*verb, env=env, cwd=tmp)
+            expect(proc.returncode == 2, f"{' '.join(verb)}: exit {proc.returncode}, want 2\n{proc.stderr}")
+            expect(re.search(pattern, proc.stderr), f"{' '.join(verb)}: message {proc.stderr!r} !~ {pattern!r}")
+    expect(not os.path.exists(os.path.join(tmp, "results")), "bad input runs nothing")
+    ok = pico("validate", os.path.join(SRC, "configs", "quickstart.yaml"), os.path.join(SRC, "platforms", "local.yaml"))
+    expect(ok.returncode == 0 and ok.stdout.count(": ok") == 2, ok.stdout + ok.stderr)
+    missing = pico("run", os.path.join(tmp, "nope.yaml"))
+    expect(missing.returncode == 2, "missing file is bad input")
+    no_verb = pico()
+    expect(no_verb.returncode == 2, "no verb is bad input")
+    expect(pico("--version").stdout.startswith("pico "), "--version")
+    expect(pico("run", "--help").returncode == 0, "--help")
+
+
+def test_dry_run(tmp):
+    proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
+    expect(proc.returncode == 0, proc.stderr)
+    expect("145 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
+           or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
+    expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")
+
+
+def test_bench(tmp):
+    proc = pico("bench", "allreduce", "--np", "2", "--sizes", "8B:64B", "--dtype", "int32", "--op", "max",
+                "--time-budget", "20ms", "-o", os.path.join(tmp, "results"), cwd=tmp)
+    expect(proc.returncode == 0, proc.stderr)
+    report = load(report_path(proc))
+    expect([c["bytes"] for c in report["cases"]] == [8, 16, 32, 64], "four sizes")
+    expect(all(c["dtype"] == "int32" and c["op"] == "max" and c["status"] == "ok" for c in report["cases"]), "flags")
+    # The equivalent experiment is kept, so `pico run` can repeat the bench.
+    again = pico("validate", os.path.join(os.path.dirname(report_path(proc)), "experiment.yaml"))
+    expect(again.returncode == 0, again.stderr)
+    bad = pico("bench", "allreduce", "--sizes", "8Q")
+    expect(bad.returncode == 2, "bad --sizes is bad input")
+
+
+def main():
+    name = sys.argv[1]
+    test = globals().get(f"test_{name}")
+    if test is None:
+        print(f"unknown test {name}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix=f"pico-e2e-{name}-") as tmp:
+        try:
+            test(tmp)
+        except Failure as e:
+            print(f"FAIL {name}: {e}", file=sys.stderr)
+            return 1
+    print(f"PASS {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

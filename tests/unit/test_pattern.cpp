@@ -1,0 +1,96 @@
+// The closed forms the validator trusts, checked against brute force.
+#include <catch2/catch.hpp>
+
+#include "collectives/pattern.hpp"
+#include "collectives/spec.hpp"
+
+using namespace pico;
+
+namespace {
+
+// Reduction in the type's own arithmetic, in rank order (integers wrap modulo 2^bits).
+template <class T>
+T brute_force(Op op, int np, std::uint64_t index) {
+  T acc = pattern::reduce_input<T>(op, 0, np, index);
+  for (int r = 1; r < np; ++r) {
+    const T x = pattern::reduce_input<T>(op, r, np, index);
+    switch (op) {
+      case Op::sum: acc = static_cast<T>(acc + x); break;
+      case Op::prod: acc = static_cast<T>(acc * x); break;
+      case Op::min: acc = std::min(acc, x); break;
+      case Op::max: acc = std::max(acc, x); break;
+      case Op::none: break;
+    }
+  }
+  return acc;
+}
+
+}  // namespace
+
+TEST_CASE("closed-form reduction results equal brute force", "[pattern]") {
+  for (Dtype d : all_dtypes()) {
+    visit_dtype(d, [&]<class T>() {
+      for (Op op : all_ops()) {
+        for (int np : {1, 2, 3, 4, 5, 7, 8, 16, 17, 18, 33, 100, 257}) {
+          for (std::uint64_t i = 0; i < 60; ++i) {
+            INFO(name(d) << " " << name(op) << " np=" << np << " i=" << i);
+            REQUIRE(pattern::reduce_expected<T>(op, np, i) == brute_force<T>(op, np, i));
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("inputs differ across ranks and elements, and sentinels differ from results", "[pattern]") {
+  CHECK(pattern::reduce_input<float>(Op::sum, 0, 4, 0) != pattern::reduce_input<float>(Op::sum, 1, 4, 0));
+  CHECK(pattern::reduce_input<float>(Op::sum, 0, 4, 0) != pattern::reduce_input<float>(Op::sum, 0, 4, 1));
+  CHECK(pattern::payload<std::int8_t>(0, 0) != pattern::payload<std::int8_t>(1, 0));
+  CHECK(pattern::payload<std::int8_t>(0, 0) != pattern::payload<std::int8_t>(0, 1));
+  for (int r = 0; r < 300; ++r)
+    for (std::uint64_t i = 0; i < 300; ++i) REQUIRE(pattern::payload<std::uint8_t>(r, i) <= 126);
+  CHECK(pattern::sentinel_for<std::uint8_t>(255) != 255);
+  CHECK(pattern::sentinel_for<float>(2.0f) != 2.0f);
+  // Signed inputs take negative values, so sign handling is exercised.
+  CHECK(pattern::reduce_input<std::int32_t>(Op::sum, 0, 2, 0) == -8);
+  CHECK(pattern::reduce_input<std::uint8_t>(Op::sum, 0, 2, 0) == 0);
+}
+
+TEST_CASE("bandwidth factors follow nccl-tests", "[pattern]") {
+  Case c;
+  c.bytes = 1000000000;
+  c.np = 4;
+  c.collective = Collective::allreduce;
+  CHECK(algbw_GBps(c, 1.0) == Approx(1.0));
+  CHECK(busbw_GBps(c, 1.0) == Approx(1.5));  // 2(n-1)/n
+  c.collective = Collective::allgather;  // S = n x per-rank block
+  CHECK(algbw_GBps(c, 1.0) == Approx(4.0));
+  CHECK(busbw_GBps(c, 1.0) == Approx(3.0));  // (n-1)/n
+  c.collective = Collective::reduce_scatter;
+  CHECK(busbw_GBps(c, 2.0) == Approx(1.5));
+  c.collective = Collective::alltoall;
+  CHECK(busbw_GBps(c, 1.0) == Approx(3.0));
+  c.collective = Collective::bcast;
+  CHECK(busbw_GBps(c, 0.5) == Approx(2.0));
+  c.collective = Collective::reduce;
+  CHECK(busbw_GBps(c, 1.0) == Approx(1.0));
+  c.collective = Collective::barrier;
+  c.bytes = 0;
+  CHECK(busbw_GBps(c, 1.0) == 0.0);
+}
+
+TEST_CASE("buffer sizes per collective", "[pattern]") {
+  Case c;
+  c.count = 10;
+  c.np = 3;
+  c.collective = Collective::allgather;
+  CHECK(spec_for(c.collective).buffer_sizes(c, 0).send == 10);
+  CHECK(spec_for(c.collective).buffer_sizes(c, 0).recv == 30);
+  c.collective = Collective::reduce_scatter;
+  CHECK(spec_for(c.collective).buffer_sizes(c, 0).send == 30);
+  CHECK(spec_for(c.collective).buffer_sizes(c, 0).recv == 10);
+  c.in_place = true;
+  CHECK(spec_for(c.collective).buffer_sizes(c, 0).recv == 30);
+  c.collective = Collective::alltoall;
+  CHECK(spec_for(c.collective).buffer_sizes(c, 2).recv == 30);
+}
