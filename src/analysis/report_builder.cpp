@@ -79,7 +79,7 @@ nlohmann::json build_report(const std::string& dir_string) {
       cases.push_back(it->second);
     } else {
       cases.push_back(failed_case_record(case_from_json(planned),
-                                         "no result: the run ended before this case finished", 0, 0));
+                                         "no result: the run ended before this case finished", -1, 0));
     }
   }
 

@@ -47,6 +47,8 @@ void add_bench(CLI::App& app, int& exit_code) {
       throw ConfigError("--sizes", 0, 0, fmt::format("bad size list '{}': {}", opts->sizes, sizes_why),
                         "write FROM:TO[:FACTOR] such as 8B:64MiB, or a list such as 8B,4KiB,1MiB");
     const auto sizes = *parse_size_list(opts->sizes);
+    // A long budget needs a longer per-case timeout: budget plus a minute for warm-up and validation.
+    const double case_timeout_s = parse_duration_s(opts->time_budget).value_or(1.0) + 60.0;
     const std::string yaml = fmt::format(
         "name: bench-{0}\n"
         "collectives: [{0}]\n"
@@ -56,9 +58,10 @@ void add_bench(CLI::App& app, int& exit_code) {
         "processes: [{4}]\n"
         "in_place: {5}\n"
         "backends:\n  - library: {6}\n    algorithms: [{7}]\n"
-        "timing: {{mode: {8}, time_budget: {9}}}\n",
+        "timing: {{mode: {8}, time_budget: {9}, case_timeout: {10}s}}\n",
         opts->collective, fmt::join(sizes, ", "), opts->dtype, opts->op, fmt::join(opts->np, ", "),
-        opts->in_place ? "true" : "false", opts->backend, opts->algorithm, opts->mode, opts->time_budget);
+        opts->in_place ? "true" : "false", opts->backend, opts->algorithm, opts->mode, opts->time_budget,
+        case_timeout_s);
     RunRequest request;
     request.experiment = parse_experiment(yaml, "<pico bench flags>");
     request.platform = resolve_platform(opts->platform);

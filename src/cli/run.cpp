@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
+#include "config/error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "launch/run.hpp"
@@ -31,6 +32,9 @@ void add_run(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     RunRequest request;
     request.experiment = load_experiment(opts->experiment);
+    for (int np : opts->np)
+      if (np < 1) throw ConfigError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
+                                    "give one or more process counts >= 1, e.g. --np 2 --np 4");
     if (!opts->np.empty()) request.experiment.processes = opts->np;
     request.platform = resolve_platform(opts->platform);
     request.output_base = opts->output;

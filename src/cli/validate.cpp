@@ -17,11 +17,11 @@
 namespace pico::cli {
 namespace {
 
-// A platform says where to run (scheduler/launcher); anything else is an experiment.
+// Keys only a platform has (scheduler, launcher, env, worker) tell the two kinds apart.
 bool looks_like_platform(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && (root["scheduler"] || root["launcher"]);
+    return root.IsMap() && (root["scheduler"] || root["launcher"] || root["env"] || root["worker"]);
   } catch (const std::exception&) {
     return false;  // the real parser reports the error with its position
   }

@@ -31,7 +31,7 @@ struct Platform {
 Platform parse_platform(const std::string& yaml_text, const std::string& file_for_messages);
 Platform load_platform(const std::string& path);
 // A name ("local") is looked up as platforms/<name>.yaml under the current
-// directory and pico's install/source tree; "local" falls back to the copy
+// directory, then under the source tree pico was built from; "local" falls back to the copy
 // embedded in the binary. Anything containing '/' or ending in .yaml is a path.
 Platform resolve_platform(const std::string& name_or_path);
 

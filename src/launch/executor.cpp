@@ -1,6 +1,9 @@
 #include "launch/executor.hpp"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
 
 #include <chrono>
 #include <fstream>
@@ -21,6 +24,10 @@
 
 namespace pico {
 namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_termination_signal(int) { g_interrupted = true; }
 
 using Clock = std::chrono::steady_clock;
 
@@ -99,6 +106,7 @@ struct LaunchOutcome {
   double in_flight_s = 0;
   bool timed_out = false;
   bool startup_timed_out = false;
+  bool interrupted = false;
   double wall_s = 0;
 };
 
@@ -121,6 +129,10 @@ class GroupRunner {
           continue;
         }
         next.push_back(c);
+      }
+      if (out.interrupted) {
+        for (const auto& c : next) record_failure(c, "not run: pico was interrupted", launch, 0);
+        next.clear();
       }
       // Without a case in flight the launch itself is broken: relaunching would fail the same way.
       if (!out.in_flight && !next.empty()) {
@@ -164,6 +176,7 @@ class GroupRunner {
         const std::string id = r.value("case_id", "");
         if (!by_id.contains(id) || !out.finished.insert(id).second) continue;
         if (out.in_flight == id) out.in_flight.reset();
+        case_start = Clock::now();
         progress_.advance(1);
       }
     };
@@ -175,6 +188,15 @@ class GroupRunner {
       }
       if (out.in_flight && seconds_since(case_start) > plan_.timing.case_timeout_s) {
         out.timed_out = true;
+        out.exit = child.terminate(5.0);
+        break;
+      }
+      if (out.finished.size() == cases.size() && seconds_since(case_start) > options_.finalize_timeout_s) {
+        out.exit = child.terminate(5.0);  // every case is recorded; only MPI_Finalize or mpirun hangs
+        break;
+      }
+      if (interrupt_requested()) {
+        out.interrupted = true;
         out.exit = child.terminate(5.0);
         break;
       }
@@ -200,6 +222,7 @@ class GroupRunner {
   }
 
   std::string in_flight_reason(const LaunchOutcome& out, int launch) const {
+    if (out.interrupted) return "interrupted: pico received a termination signal during this case";
     if (out.timed_out)
       return fmt::format("timeout: the case ran longer than case_timeout {}s and was killed", plan_.timing.case_timeout_s);
     const std::string detail = crash_detail_from_log(read_file(fmt::format("{}/launch-{}.log", dir_, launch)));
@@ -221,6 +244,15 @@ class GroupRunner {
 };
 
 }  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_termination_signal;
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &action, nullptr);
+}
+
+bool interrupt_requested() { return g_interrupted; }
 
 nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s) {
   nlohmann::json r = case_to_json(c);
@@ -257,12 +289,18 @@ ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std:
     for (const auto& s : plan.skipped) {
       nlohmann::json r = failed_case_record(s.c, s.reason, -1, 0);
       r["status"] = "skipped";
-      r["launch"] = 0;
       cases.append(r);
       progress.advance(1);
     }
   }
-  for (const auto& group : plan.groups) GroupRunner(plan, platform, dir, options, log, progress).run(group);
+  for (const auto& group : plan.groups) {
+    if (interrupt_requested()) {
+      for (const auto& c : group.cases)
+        JsonLinesFile(dir + "/cases.jsonl").append(failed_case_record(c, "not run: pico was interrupted", -1, 0));
+      continue;
+    }
+    GroupRunner(plan, platform, dir, options, log, progress).run(group);
+  }
   progress.finish();
   return log;
 }

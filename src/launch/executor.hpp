@@ -22,11 +22,19 @@ struct ExecutionLog {
 
 struct ExecutorOptions {
   double startup_timeout_s = 120;  // from launch to the first case starting
+  double finalize_timeout_s = 60;  // from the last case's result to the worker's exit
   bool progress = true;            // progress line on stderr
 };
 
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std::string& dir,
                           const ExecutorOptions& options);
+
+// SIGINT, SIGTERM and SIGHUP stop the run cleanly: the worker is killed, the
+// case in flight and the cases not run are recorded failed, the report is
+// written. (The worker runs in its own process group, so a terminal's Ctrl-C
+// reaches only pico, which then stops it.)
+void install_interrupt_handlers();
+bool interrupt_requested();
 
 // The result record pico writes itself for a case that never reported one.
 nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s);

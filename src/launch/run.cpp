@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "config/error.hpp"
 #include "config/to_json.hpp"
 #include "config/units.hpp"
 #include "instrumentation/provenance.hpp"
@@ -43,6 +44,9 @@ RunResult run_experiment(const RunRequest& request) {
   const Plan plan = make_plan(request.experiment);
   RunResult result;
   result.dir = new_results_dir(request);
+  if (fs::exists(result.dir) && !fs::is_empty(result.dir))
+    throw ConfigError(result.dir, 0, 0, "the results directory already exists and is not empty",
+                      "choose a new directory, or leave out --dir to get a fresh one under --output");
   fs::create_directories(result.dir);
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started = utc_timestamp_iso();
@@ -51,7 +55,8 @@ RunResult run_experiment(const RunRequest& request) {
   std::ofstream(fs::path(result.dir) / "platform.yaml") << request.platform.source_text;
   std::ofstream(fs::path(result.dir) / "plan.json") << plan_to_json(plan).dump(1) << "\n";
 
-  const ExecutionLog log = execute_plan(plan, request.platform, result.dir, ExecutorOptions{120, request.progress});
+  install_interrupt_handlers();
+  const ExecutionLog log = execute_plan(plan, request.platform, result.dir, ExecutorOptions{.progress = request.progress});
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const nlohmann::json run = {
@@ -65,6 +70,7 @@ RunResult run_experiment(const RunRequest& request) {
         {"finished_utc", utc_timestamp_iso()},
         {"wall_s", wall_s},
         {"launches", log.launches},
+        {"interrupted", interrupt_requested()},
         {"results_dir", result.dir},
         {"launch_log", log.launch_log}}},
       {"front_end",

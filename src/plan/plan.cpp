@@ -1,5 +1,6 @@
 #include "plan/plan.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <set>
@@ -72,14 +73,18 @@ struct PlanBuilder {
       for (Op op : has_op(coll) ? e.ops : no_op) {
         base.op = op;
         for (bool in_place : e.in_place) {
-          if (in_place && !supports_in_place(coll)) continue;
+          std::string in_place_reason;
+          if (in_place && !supports_in_place(coll)) {
+            if (std::find(e.in_place.begin(), e.in_place.end(), false) != e.in_place.end()) continue;
+            in_place_reason = fmt::format("MPI defines no in-place form of {}", name(coll));
+          }
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, dtype)) {
             base.count = choice.count;
             base.bytes = choice.count * dtype_size(dtype);
-            std::string reason = choice.skip_reason;
-            if (reason.empty() && choice.count * static_cast<std::uint64_t>(base.np) > static_cast<std::uint64_t>(INT_MAX))
-              reason = "count x processes exceeds the MPI int count range";
+            std::string reason = in_place_reason.empty() ? choice.skip_reason : in_place_reason;
+            if (reason.empty() && choice.count > static_cast<std::uint64_t>(INT_MAX))
+              reason = "count exceeds the MPI int count range";
             add(base, reason);
           }
         }

@@ -73,8 +73,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
     // Double the sample, but do not overshoot the budget by more than one iteration.
     const double per_iteration = elapsed / static_cast<double>(done);
     const double affordable = per_iteration > 0 ? (spec.time_budget_s - elapsed) / per_iteration : 1e18;
-    next = std::max<std::int64_t>(spec.min_iterations - done, done);
-    next = std::min<std::int64_t>(next, static_cast<std::int64_t>(std::max(1.0, std::ceil(affordable))));
+    next = std::min<std::int64_t>(done, static_cast<std::int64_t>(std::max(1.0, std::ceil(affordable))));
     next = std::clamp<std::int64_t>(next, 1, max_n - done);
   }
   samples.resize(static_cast<std::size_t>(done));

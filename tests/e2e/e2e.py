@@ -11,10 +11,12 @@ docs/report.schema.json).
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 
 PICO = os.environ["PICO"]
 SRC = os.environ["PICO_SOURCE_DIR"]
@@ -193,6 +195,39 @@ def test_hang(tmp):
     expect(report["run"]["launches"] == 2, "one relaunch")
 
 
+def test_interrupt(tmp):
+    # SIGTERM while a case hangs: the worker is stopped, what finished is kept, the rest is recorded, the report written.
+    path = write(tmp, "experiment.yaml", textwrap.dedent("""\
+        collectives: [allreduce]
+        sizes: [64B]
+        processes: [2, 3]
+        backends:
+          - {library: mpi}
+          - {library: fault, algorithms: [hang]}
+        """) + FAST_TIMING)
+    results = os.path.join(tmp, "results")
+    proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, **TEST_BACKENDS))
+    deadline = time.time() + 60
+    progress = os.path.join(results, "progress.jsonl")
+    while time.time() < deadline:
+        if os.path.exists(progress) and open(progress).read().count("start") >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    expect(proc.returncode == 1, f"exit {proc.returncode}\n{stderr}")
+    report = load(os.path.join(results, "report.json"))
+    check_schema(os.path.join(results, "report.json"))
+    expect(report["run"]["interrupted"] is True, "interruption recorded")
+    statuses = [(c["backend"], c["np"], c["status"], c["reason"].split(":")[0]) for c in report["cases"]]
+    expect(statuses == [("mpi", 2, "ok", ""), ("fault", 2, "failed", "interrupted"),
+                        ("mpi", 3, "failed", "not run"), ("fault", 3, "failed", "not run")], str(statuses))
+    out = subprocess.run(["pgrep", "-f", "pico-worker --launch " + results], capture_output=True)
+    expect(out.returncode == 1, "no worker left running")
+
+
 def test_bad_input(tmp):
     cases = {
         "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),
@@ -218,6 +253,8 @@ def test_bad_input(tmp):
     expect(no_verb.returncode == 2, "no verb is bad input")
     expect(pico("--version").stdout.startswith("pico "), "--version")
     expect(pico("run", "--help").returncode == 0, "--help")
+    expect(pico("report", "--version").stdout.startswith("pico "), "--version on a verb")
+    expect(pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--np", "0").returncode == 2, "--np 0")
 
 
 def test_dry_run(tmp):

@@ -110,3 +110,13 @@ TEST_CASE("crash details are read from the mpirun log", "[launch]") {
         "rank 2 called MPI_Abort");
   CHECK(crash_detail_from_log("nothing here").empty());
 }
+
+TEST_CASE("an in-place-only experiment records collectives without an in-place form as skipped", "[plan]") {
+  const Plan plan = make_plan(parse_experiment("collectives: [bcast, allreduce]\nsizes: [8B]\nin_place: true\n", "t.yaml"));
+  REQUIRE(plan.cases.size() == 2);
+  REQUIRE(plan.skipped.size() == 1);
+  CHECK(plan.skipped[0].c.collective == Collective::bcast);
+  CHECK(plan.skipped[0].reason == "MPI defines no in-place form of bcast");
+  CHECK(plan.groups[0].cases.size() == 1);
+  CHECK(plan.groups[0].cases[0].in_place);
+}
