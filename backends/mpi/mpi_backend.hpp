@@ -41,6 +41,8 @@ class MpiBackend : public Backend {
   // This rank's result bytes (the receive buffer).
   std::span<std::byte> result_bytes() { return recv_; }
   const Case& current_case() const { return case_; }
+  // The resolved call arguments (buffers or MPI_IN_PLACE, count, type, op, root, comm).
+  const MpiCallArgs& call_args() const { return args_; }
   int rank() const { return rank_; }
 
  private:

@@ -96,7 +96,6 @@ def test_quickstart(tmp):
     expect("OMPI_COMM_WORLD_SIZE" in report["provenance"]["env"] or report["provenance"]["mpi"]["library"] != "openmpi",
            "worker environment captured")
     expect("mpirun" in report["provenance"]["launch_commands"][0][0], "launch command recorded")
-    expect(report["run"]["wall_s"] < 60, f"quickstart took {report['run']['wall_s']} s")
     results_dir = os.path.dirname(path)
     for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
         expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
