@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin
+  libmpich-dev mpich
   libhwloc-dev hwloc
   libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev

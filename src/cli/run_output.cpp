@@ -4,13 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "launch/mpi_detect.hpp"
 #include "reports/render.hpp"
 
 namespace pico::cli {
 
 int execute_and_print(const RunRequest& request, bool dry_run, bool quiet) {
   if (dry_run) {
-    fmt::print("{}", dry_run_text(make_plan(request.experiment), request.platform,
+    const PlanTarget target = plan_target_for(request.platform);
+    fmt::print("{}", dry_run_text(make_plan(request.experiment, target), request.platform, target,
                                   request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir));
     return 0;
   }

@@ -12,6 +12,7 @@
 #include "config/error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "launch/mpi_detect.hpp"
 #include "plan/plan.hpp"
 
 namespace pico::cli {
@@ -21,7 +22,7 @@ namespace {
 bool looks_like_platform(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && (root["scheduler"] || root["launcher"] || root["env"] || root["worker"]);
+    return root.IsMap() && (root["scheduler"] || root["launcher"] || root["env"] || root["worker"] || root["mpi"]);
   } catch (const std::exception&) {
     return false;  // the real parser reports the error with its position
   }
@@ -32,15 +33,19 @@ bool looks_like_platform(const std::string& path) {
 void add_validate(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("validate", "Check experiment and platform files without running anything");
   auto files = std::make_shared<std::vector<std::string>>();
+  auto platform = std::make_shared<std::string>("local");
   cmd->add_option("files", *files, "Experiment or platform YAML files")->required();
-  cmd->callback([files, &exit_code] {
+  cmd->add_option("-p,--platform", *platform, "Platform the experiments are planned for (its MPI's catalogue)")
+      ->capture_default_str();
+  cmd->callback([files, platform, &exit_code] {
+    const PlanTarget target = plan_target_for(resolve_platform(*platform));
     for (const auto& f : *files) {
       try {
         if (looks_like_platform(f)) {
           const Platform p = load_platform(f);
           fmt::print("{}: ok (platform '{}', scheduler {})\n", f, p.name, p.scheduler);
         } else {
-          const Plan plan = make_plan(load_experiment(f));
+          const Plan plan = make_plan(load_experiment(f), target);
           fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
         }
       } catch (const ConfigError& e) {

@@ -1,17 +1,47 @@
 #include "config/backends.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
+#include "config/catalog.hpp"
+
 namespace pico {
+namespace {
+
+void add_unique(std::vector<std::string>& to, const std::string& name) {
+  if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+}
+
+BackendInfo from_catalogs(std::string library, std::vector<std::string> catalogs, bool has_default,
+                          std::string description) {
+  BackendInfo info{std::move(library), std::move(catalogs), {}, {}, has_default, false, std::move(description)};
+  if (has_default) info.algorithms.push_back("default");
+  for (const auto& file : info.catalogs) {
+    for (const auto& [coll, entry] : catalog_for(file).collectives) {
+      for (const auto& a : entry.algorithms) {
+        add_unique(info.algorithms, a.name);
+        for (const auto& p : a.parameters) add_unique(info.parameters, p);
+      }
+    }
+  }
+  return info;
+}
+
+}  // namespace
 
 std::span<const BackendInfo> known_backends() {
   static const std::vector<BackendInfo> backends{
-      {"mpi", {"default"}, false, "the MPI library's own collectives (MPI_Allreduce, ...)"},
-      {"fault",
-       {"corrupt", "crash", "hang"},
-       true,
-       "test-only: the MPI library's collective with an injected fault (one wrong element, a crash, a hang)"},
+      from_catalogs("mpi", {"openmpi", "mpich"}, true,
+                    "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced"),
+      BackendInfo{"fault",
+                  {},
+                  {"corrupt", "crash", "hang"},
+                  {},
+                  false,
+                  true,
+                  "test-only: the MPI library's collective with an injected fault (one wrong element, a crash, a "
+                  "hang)"},
   };
   return backends;
 }

@@ -1,5 +1,7 @@
 #include "config/experiment.hpp"
 
+#include "config/data_files.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <filesystem>
@@ -25,7 +27,7 @@ const std::vector<std::string> kExperimentKeys{"name",    "description", "collec
                                                "dtypes",  "ops",         "processes",   "in_place", "backends",
                                                "timing",  "validation"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
-const std::vector<std::string> kBackendKeys{"library", "algorithms"};
+const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
                                            "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
 
@@ -185,14 +187,39 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
     const std::string a = item.as_nonempty_string("algorithm");
     if (a == "all") {
       if (items.size() != 1) item.fail("'all' cannot be combined with other algorithm names");
-      return info.algorithms;
+      // Catalogue backends expand 'all' per collective and library version when the run is planned.
+      return info.catalogs.empty() ? info.algorithms : std::vector<std::string>{"all"};
     }
     if (std::find(info.algorithms.begin(), info.algorithms.end(), a) == info.algorithms.end())
       item.fail(fmt::format("backend '{}' has no algorithm '{}'", info.library, a),
                 yaml::suggest_and_list(a, info.algorithms, fmt::format("available algorithms for '{}'", info.library)));
     add_unique(out, a, item, "algorithm", a);
   }
+  // Every library sweep keeps its baseline.
+  if (info.has_default && std::find(out.begin(), out.end(), "default") == out.end()) out.insert(out.begin(), "default");
   return out;
+}
+
+std::map<std::string, std::vector<std::int64_t>> parse_params(const Value& v, const BackendInfo& info) {
+  std::map<std::string, std::vector<std::int64_t>> params;
+  for (const auto& [key, value] : v.as_entries("params")) {
+    const std::string name = key.as_nonempty_string("parameter");
+    if (std::find(info.parameters.begin(), info.parameters.end(), name) == info.parameters.end())
+      key.fail(fmt::format("backend '{}' has no algorithm parameter '{}'", info.library, name),
+               info.parameters.empty() ? std::string("this backend's algorithms take no parameters")
+                                       : yaml::suggest_and_list(name, info.parameters, "parameters"));
+    std::vector<std::int64_t> values;
+    for (const auto& item : nonempty_list(value, "parameter values")) {
+      std::string why;
+      const auto n = parse_size(item.as_string(name), &why);
+      if (!n) item.fail(why, "write a number, or a size such as 64KiB");
+      if (std::find(values.begin(), values.end(), static_cast<std::int64_t>(*n)) != values.end())
+        item.fail(fmt::format("value {} is listed twice", *n));
+      values.push_back(static_cast<std::int64_t>(*n));
+    }
+    params[name] = std::move(values);
+  }
+  return params;
 }
 
 const BackendInfo& find_library(const Value& v) {
@@ -218,7 +245,9 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     const Value library_node = m.require("library");
     const BackendInfo& info = find_library(library_node);
     add_unique(seen, info.library, library_node, "backend", info.library);
-    out.push_back(BackendSpec{info.library, parse_algorithms(m.get("algorithms"), info, library_node)});
+    BackendSpec spec{info.library, parse_algorithms(m.get("algorithms"), info, library_node), {}};
+    if (auto params = m.get("params")) spec.params = parse_params(*params, info);
+    out.push_back(std::move(spec));
   }
   return out;
 }
@@ -279,19 +308,6 @@ TimingSpec parse_timing(const Value& v) {
   return t;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    const auto cwd = std::filesystem::current_path(ec);
-    throw ConfigError(path, 0, 0, "cannot open the experiment file",
-                      fmt::format("check the path (relative paths start at {})", cwd.string()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages) {
@@ -316,6 +332,12 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   return e;
 }
 
-Experiment load_experiment(const std::string& path) { return parse_experiment(read_file(path), path); }
+Experiment load_experiment(const std::string& path) {
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec);
+  return parse_experiment(
+      read_config_file(path, "the experiment file", fmt::format("check the path (relative paths start at {})", cwd.string())),
+      path);
+}
 
 }  // namespace pico

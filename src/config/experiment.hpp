@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,8 +11,9 @@
 namespace pico {
 
 struct BackendSpec {
-  std::string library = "mpi";                        // "mpi", or the test-only "fault"
-  std::vector<std::string> algorithms{"default"};     // "all" is expanded at parse time
+  std::string library = "mpi";                     // "mpi", "reference", or the test-only "fault"
+  std::vector<std::string> algorithms{"default"};  // {"all"}: every catalogue algorithm, expanded by the plan
+  std::map<std::string, std::vector<std::int64_t>> params;  // e.g. segment_size: [0, 65536]
 };
 
 struct TimingSpec {

@@ -1,5 +1,7 @@
 #include "config/platform.hpp"
 
+#include "config/data_files.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -18,7 +20,8 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "launcher", "env", "worker"};
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "launcher", "env", "worker", "mpi"};
+const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind", "command", "args", "allow_run_as_root", "oversubscribe"};
 constexpr const char* kEmbeddedLocalName = "<embedded>/platforms/local.yaml";
 
@@ -34,6 +37,15 @@ std::vector<std::string> parse_args(const Value& v) {
   std::vector<std::string> args;
   for (const auto& item : v.as_list("args")) args.push_back(item.as_string("a launcher argument"));
   return args;
+}
+
+MpiSpec parse_mpi(const Value& v) {
+  const Map m = v.as_map("mpi", kMpiKeys);
+  MpiSpec mpi;
+  const std::vector<std::string> libraries{"auto", "openmpi", "mpich"};
+  if (auto x = m.get("library")) mpi.library = x->as_choice("mpi library", libraries);
+  if (auto x = m.get("version")) mpi.version = x->as_string("mpi version");
+  return mpi;
 }
 
 LauncherSpec parse_launcher(const Value& v) {
@@ -72,32 +84,8 @@ std::map<std::string, std::string> parse_env(const Value& v) {
   return env;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path, 0, 0, "cannot open the platform file",
-                      "check the path, or give a platform name such as 'local'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool looks_like_path(const std::string& s) {
   return s.find('/') != std::string::npos || s.ends_with(".yaml") || s.ends_with(".yml");
-}
-
-// Where a platform name is looked up, most specific first.
-std::vector<fs::path> candidate_files(const std::string& name) {
-  std::vector<fs::path> dirs;
-  std::error_code ec;
-  if (auto cwd = fs::current_path(ec); !ec) dirs.push_back(cwd);
-  dirs.emplace_back(std::string(build::source_dir));
-  std::vector<fs::path> files;
-  for (const auto& dir : dirs) {
-    fs::path f = dir / "platforms" / (name + ".yaml");
-    if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
-  }
-  return files;
 }
 
 }  // namespace
@@ -112,17 +100,20 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   if (auto v = top.get("launcher")) p.launcher = parse_launcher(*v);
   if (auto v = top.get("env")) p.env = parse_env(*v);
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
+  if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);
   p.source_path = file_for_messages;
   p.source_text = yaml_text;
   return p;
 }
 
-Platform load_platform(const std::string& path) { return parse_platform(read_file(path), path); }
+Platform load_platform(const std::string& path) {
+  return parse_platform(read_config_file(path, "the platform file", "check the path, or give a platform name such as 'local'"), path);
+}
 
 Platform resolve_platform(const std::string& name_or_path) {
   if (name_or_path.empty()) throw ConfigError("<platform>", 0, 0, "empty platform name", "try 'local'");
   if (looks_like_path(name_or_path)) return load_platform(name_or_path);
-  const auto files = candidate_files(name_or_path);
+  const auto files = data_file_candidates(fs::path("platforms") / (name_or_path + ".yaml"));
   for (const auto& f : files) {
     std::error_code ec;
     if (fs::is_regular_file(f, ec)) return load_platform(f.string());

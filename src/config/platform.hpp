@@ -16,13 +16,21 @@ struct LauncherSpec {
   bool oversubscribe = true;            // add --oversubscribe when ranks exceed local cores
 };
 
+// Which MPI the launcher starts. "auto" asks the launcher (mpirun --version)
+// when a run is planned; a cluster platform names it, since srun cannot tell.
+struct MpiSpec {
+  std::string library = "auto";  // auto | openmpi | mpich
+  std::string version;           // "" = detect (auto) or any
+};
+
 struct Platform {
   std::string name;
   std::string description;
   std::string scheduler = "local";
   LauncherSpec launcher;
   std::map<std::string, std::string> env;  // set in the worker's environment
-  std::string worker;                      // path to pico-worker; "" = next to pico
+  std::string worker;                      // path to the worker; "" = the one built for `mpi`, next to pico
+  MpiSpec mpi;
 
   std::string source_path;
   std::string source_text;

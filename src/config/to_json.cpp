@@ -42,7 +42,8 @@ nlohmann::json platform_to_json(const Platform& p) {
             {"allow_run_as_root", p.launcher.allow_run_as_root},
             {"oversubscribe", p.launcher.oversubscribe}}},
           {"env", p.env},
-          {"worker", p.worker}};
+          {"worker", p.worker},
+          {"mpi", {{"library", p.mpi.library}, {"version", p.mpi.version}}}};
 }
 
 }  // namespace pico

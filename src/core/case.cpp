@@ -7,10 +7,16 @@
 namespace pico {
 
 std::string compute_case_id(const Case& c) {
-  const std::string canonical = fmt::format(
+  std::string canonical = fmt::format(
       "backend={};collective={};algorithm={};dtype={};op={};count={};np={};in_place={};mode={};root={};",
       c.backend, name(c.collective), c.algorithm, name(c.dtype), name(c.op), c.count, c.np,
       c.in_place ? 1 : 0, name(c.mode), c.root);
+  // Appended only when present, so cases without parameters keep their ids.
+  if (!c.params.empty()) {
+    canonical += "params=";
+    for (const auto& [k, v] : c.params) canonical += fmt::format("{}:{},", k, v);
+    canonical += ";";
+  }
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (unsigned char ch : canonical) {
     hash ^= ch;
@@ -34,6 +40,13 @@ nlohmann::json case_to_json(const Case& c) {
       {"in_place", c.in_place},
       {"mode", name(c.mode)},
       {"root", c.root},
+      {"params", c.params},
+      {"selection",
+       {{"mechanism", c.selection.mechanism},
+        {"variable", c.selection.variable},
+        {"value", c.selection.value},
+        {"readback", c.selection.readback},
+        {"parameters", c.selection.parameters}}},
   };
 }
 
@@ -60,6 +73,15 @@ Case case_from_json(const nlohmann::json& j) {
     c.np = j.at("np").get<int>();
     c.in_place = j.at("in_place").get<bool>();
     c.root = j.value("root", 0);
+    if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, std::int64_t>>();
+    if (j.contains("selection")) {
+      const auto& s = j.at("selection");
+      c.selection.mechanism = s.value("mechanism", "none");
+      c.selection.variable = s.value("variable", "");
+      c.selection.value = s.value("value", "");
+      c.selection.readback = s.value("readback", "");
+      if (s.contains("parameters")) c.selection.parameters = s.at("parameters").get<std::map<std::string, std::string>>();
+    }
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("malformed case object: {}", e.what()));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,16 @@
 #include "core/types.hpp"
 
 namespace pico {
+
+// How a case's algorithm is put in force, decided when the run is planned
+// from the library's catalogue. Not part of the case's identity.
+struct Selection {
+  std::string mechanism = "none";  // none | mpi_t (written at run time) | env (set at launch) | builtin
+  std::string variable;            // the cvar or environment variable
+  std::string value;
+  std::string readback;  // what the library reports for `variable` once it took effect, if not `value`
+  std::map<std::string, std::string> parameters;  // further variables (segment size, fan-out) and values
+};
 
 struct Case {
   std::string case_id;
@@ -25,6 +36,8 @@ struct Case {
   bool in_place = false;
   TimingMode mode = TimingMode::latency;
   int root = 0;                  // for bcast, reduce, gather, scatter
+  std::map<std::string, std::int64_t> params;  // algorithm parameters (segment_size, ...)
+  Selection selection;
 };
 
 // 16 hex digits of FNV-1a 64 over the canonical "key=value;" form of the

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "config/units.hpp"
+#include "config/catalog.hpp"
 #include "core/jsonl.hpp"
 #include "launch/launcher.hpp"
 #include "launch/process.hpp"
@@ -102,6 +103,7 @@ std::string read_file(const std::string& path) {
 struct LaunchOutcome {
   ExitStatus exit;
   std::set<std::string> finished;        // case ids with a result line
+  std::set<std::string> refused;         // the library refused their run-time selection
   std::optional<std::string> in_flight;  // started, no result
   double in_flight_s = 0;
   bool timed_out = false;
@@ -112,15 +114,19 @@ struct LaunchOutcome {
 
 class GroupRunner {
  public:
-  GroupRunner(const Plan& plan, const Platform& platform, const std::string& dir, const ExecutorOptions& options,
-              ExecutionLog& log, Progress& progress)
-      : plan_(plan), platform_(platform), dir_(dir), options_(options), log_(log), progress_(progress) {}
+  GroupRunner(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
+              const ExecutorOptions& options, ExecutionLog& log, Progress& progress)
+      : plan_(plan), platform_(platform), target_(target), dir_(dir), options_(options), log_(log),
+        progress_(progress) {}
 
   void run(const LaunchGroup& group) {
     std::vector<Case> remaining = group.cases;
+    std::vector<Case> refused;
     while (!remaining.empty()) {
       const int launch = log_.launches++;
-      LaunchOutcome out = launch_once(launch, group.np, remaining);
+      LaunchOutcome out = launch_once(launch, group, remaining);
+      for (const auto& c : remaining)
+        if (out.refused.contains(c.case_id)) refused.push_back(c);
       std::vector<Case> next;
       for (const auto& c : remaining) {
         if (out.finished.contains(c.case_id)) continue;
@@ -143,15 +149,43 @@ class GroupRunner {
       }
       remaining = std::move(next);
     }
+    run_fallback(group, std::move(refused));
   }
 
  private:
-  LaunchOutcome launch_once(int launch, int np, const std::vector<Case>& cases) {
+  // Cases whose run-time selection the library refused run again, one launch
+  // per algorithm, with the selection in the environment before MPI_Init.
+  void run_fallback(const LaunchGroup& group, std::vector<Case> refused) {
+    if (refused.empty()) return;
+    const std::string prefix = catalog_for(target_.mpi_library).env_prefix;
+    std::vector<LaunchGroup> groups;
+    for (Case c : refused) {
+      Selection env_selection;
+      env_selection.mechanism = "env";
+      env_selection.variable = prefix + c.selection.variable;
+      env_selection.value = c.selection.value;
+      for (const auto& [var, value] : c.selection.parameters) env_selection.parameters[prefix + var] = value;
+      c.selection = env_selection;
+      auto env = group.env;
+      env[c.selection.variable] = c.selection.value;
+      for (const auto& [var, value] : c.selection.parameters) env[var] = value;
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const LaunchGroup& g) { return g.env == env; });
+      if (it == groups.end()) it = groups.insert(groups.end(), LaunchGroup{group.np, env, {}});
+      it->cases.push_back(c);
+    }
+    for (const auto& g : groups) run(g);
+  }
+
+  LaunchOutcome launch_once(int launch, const LaunchGroup& group, const std::vector<Case>& cases) {
+    const int np = group.np;
     const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
     const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
-    LaunchRequest request{launch, np, plan_.timing, plan_.validation, cases};
+    LaunchRequest request{launch, np, group.env, plan_.timing, plan_.validation, cases};
     std::ofstream(launch_file) << launch_request_to_json(request).dump(1) << "\n";
-    const LaunchCommand cmd = launch_command(platform_, np, worker_path(platform_), launch_file, dir_, this_host());
+    LaunchCommand cmd = launch_command(platform_, target_.mpi_library, np, worker_path(platform_, target_.mpi_library),
+                                       launch_file, dir_, this_host());
+    // The plan's variables win over the platform's: they are what makes the selection true.
+    for (const auto& [k, v] : group.env) cmd.env[k] = v;
     log_.launch_commands.push_back(cmd.argv);
 
     std::map<std::string, const Case*> by_id;
@@ -177,7 +211,10 @@ class GroupRunner {
         if (!by_id.contains(id) || !out.finished.insert(id).second) continue;
         if (out.in_flight == id) out.in_flight.reset();
         case_start = Clock::now();
-        progress_.advance(1);
+        if (r.contains("selection") && r["selection"].value("refused", false))
+          out.refused.insert(id);  // it will run again: count it then
+        else
+          progress_.advance(1);
       }
     };
     for (;;) {
@@ -237,6 +274,7 @@ class GroupRunner {
 
   const Plan& plan_;
   const Platform& platform_;
+  const PlanTarget& target_;
   const std::string& dir_;
   const ExecutorOptions& options_;
   ExecutionLog& log_;
@@ -280,7 +318,7 @@ std::string crash_detail_from_log(const std::string& log_text) {
   return "";
 }
 
-ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std::string& dir,
+ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
                           const ExecutorOptions& options) {
   ExecutionLog log;
   Progress progress(plan.cases.size(), options.progress);
@@ -299,7 +337,7 @@ ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std:
         JsonLinesFile(dir + "/cases.jsonl").append(failed_case_record(c, "not run: pico was interrupted", -1, 0));
       continue;
     }
-    GroupRunner(plan, platform, dir, options, log, progress).run(group);
+    GroupRunner(plan, platform, target, dir, options, log, progress).run(group);
   }
   progress.finish();
   return log;

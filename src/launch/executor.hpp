@@ -26,7 +26,7 @@ struct ExecutorOptions {
   bool progress = true;            // progress line on stderr
 };
 
-ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const std::string& dir,
+ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
                           const ExecutorOptions& options);
 
 // SIGINT, SIGTERM and SIGHUP stop the run cleanly: the worker is killed, the

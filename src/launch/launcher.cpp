@@ -14,27 +14,30 @@ HostFacts this_host() {
   return h;
 }
 
-LaunchCommand launch_command(const Platform& platform, int np, const std::string& worker,
-                             const std::string& launch_file, const std::string& out_dir, const HostFacts& host) {
+LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
+                             const std::string& worker, const std::string& launch_file, const std::string& out_dir,
+                             const HostFacts& host) {
   LaunchCommand cmd;
   cmd.argv = {platform.launcher.command, "-np", std::to_string(np)};
-  if (platform.launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
-  if (platform.launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");
+  const bool open_mpi = mpi_library == "openmpi" || mpi_library == "unknown";
+  if (open_mpi && platform.launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
+  if (open_mpi && platform.launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");
   cmd.argv.insert(cmd.argv.end(), platform.launcher.args.begin(), platform.launcher.args.end());
   cmd.argv.insert(cmd.argv.end(), {worker, "--launch", launch_file, "--out", out_dir});
   cmd.env = platform.env;
   return cmd;
 }
 
-std::string worker_path(const Platform& platform) {
+std::string worker_path(const Platform& platform, const std::string& mpi_library) {
   if (!platform.worker.empty()) return platform.worker;
+  const std::string name = mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const auto candidate = self.parent_path() / "pico-worker";
+    const auto candidate = self.parent_path() / name;
     if (std::filesystem::exists(candidate)) return candidate.string();
   }
-  return "pico-worker";
+  return name;
 }
 
 std::string shell_quote(const std::string& s) {

@@ -21,11 +21,14 @@ struct HostFacts {
 HostFacts this_host();
 
 // mpirun -np N [--allow-run-as-root] [--oversubscribe] ARGS... WORKER --launch FILE --out DIR
-LaunchCommand launch_command(const Platform& platform, int np, const std::string& worker,
-                             const std::string& launch_file, const std::string& out_dir, const HostFacts& host);
+// The two flags are Open MPI's; other libraries run as root and oversubscribe without them.
+LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
+                             const std::string& worker, const std::string& launch_file, const std::string& out_dir,
+                             const HostFacts& host);
 
-// The platform's worker path, or pico-worker next to the running pico executable.
-std::string worker_path(const Platform& platform);
+// The platform's worker path, or the worker built for the library next to
+// the running pico executable (pico-worker for Open MPI, pico-worker-mpich).
+std::string worker_path(const Platform& platform, const std::string& mpi_library);
 
 std::string shell_quote(const std::string& s);
 std::string shell_join(const std::vector<std::string>& argv);

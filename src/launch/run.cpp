@@ -15,6 +15,7 @@
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
+#include "launch/mpi_detect.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -41,7 +42,8 @@ std::string env_or(const char* name, const char* fallback) {
 }  // namespace
 
 RunResult run_experiment(const RunRequest& request) {
-  const Plan plan = make_plan(request.experiment);
+  const PlanTarget target = plan_target_for(request.platform);
+  const Plan plan = make_plan(request.experiment, target);
   RunResult result;
   result.dir = new_results_dir(request);
   if (fs::exists(result.dir) && !fs::is_empty(result.dir))
@@ -56,7 +58,7 @@ RunResult run_experiment(const RunRequest& request) {
   std::ofstream(fs::path(result.dir) / "plan.json") << plan_to_json(plan).dump(1) << "\n";
 
   install_interrupt_handlers();
-  const ExecutionLog log = execute_plan(plan, request.platform, result.dir, ExecutorOptions{.progress = request.progress});
+  const ExecutionLog log = execute_plan(plan, request.platform, target, result.dir, ExecutorOptions{.progress = request.progress});
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const nlohmann::json run = {
@@ -70,6 +72,7 @@ RunResult run_experiment(const RunRequest& request) {
         {"finished_utc", utc_timestamp_iso()},
         {"wall_s", wall_s},
         {"launches", log.launches},
+        {"mpi_target", {{"library", target.mpi_library}, {"version", target.mpi_version}}},
         {"interrupted", interrupt_requested()},
         {"results_dir", result.dir},
         {"launch_log", log.launch_log}}},
@@ -87,9 +90,11 @@ RunResult run_experiment(const RunRequest& request) {
   return result;
 }
 
-std::string dry_run_text(const Plan& plan, const Platform& platform, const std::string& dir_placeholder) {
-  std::string out = fmt::format("{} cases ({} skipped) in {} launch group(s) on platform '{}'\n\n", plan.cases.size(),
-                                plan.skipped.size(), plan.groups.size(), platform.name);
+std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
+                         const std::string& dir_placeholder) {
+  std::string out = fmt::format("{} cases ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
+                                plan.cases.size(), plan.skipped.size(), plan.groups.size(), platform.name,
+                                target.mpi_library, target.mpi_version);
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
                      "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
   for (const auto& c : plan.cases) {
@@ -102,8 +107,9 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const std::
   for (std::size_t k = 0; k < plan.groups.size(); ++k) {
     const auto& g = plan.groups[k];
     const std::string dir = dir_placeholder;
-    const auto cmd = launch_command(platform, g.np, worker_path(platform), fmt::format("{}/launch-{}.json", dir, k),
-                                    dir, this_host());
+    auto cmd = launch_command(platform, target.mpi_library, g.np, worker_path(platform, target.mpi_library),
+                              fmt::format("{}/launch-{}.json", dir, k), dir, this_host());
+    for (const auto& [key, value] : g.env) cmd.env[key] = value;
     std::string env;
     for (const auto& [key, value] : cmd.env) env += fmt::format("{}={} ", key, shell_quote(value));
     out += fmt::format("  [{} cases, np={}] {}{}\n", g.cases.size(), g.np, env, shell_join(cmd.argv));

@@ -28,6 +28,7 @@ struct RunResult {
 RunResult run_experiment(const RunRequest& request);
 
 // What --dry-run prints: every case and the exact launch commands.
-std::string dry_run_text(const Plan& plan, const Platform& platform, const std::string& dir_placeholder);
+std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
+                         const std::string& dir_placeholder);
 
 }  // namespace pico

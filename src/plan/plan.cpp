@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "config/catalog.hpp"
+#include "config/data_files.hpp"
 #include "config/units.hpp"
 
 namespace pico {
@@ -36,13 +39,89 @@ std::vector<CountChoice> counts_for(const Experiment& e, Dtype dtype) {
   return out;
 }
 
+// The catalogue a backend's algorithms come from on this target, if any.
+const Catalog* catalog_of(const std::string& backend, const PlanTarget& target) {
+  // The fault backend wraps the library's own collective, so it launches like the mpi backend.
+  if (backend == "mpi" || backend == "fault")
+    return target.mpi_library == "openmpi" || target.mpi_library == "mpich" ? &catalog_for(target.mpi_library) : nullptr;
+  return &catalog_for(backend);
+}
+
+std::string library_label(const Catalog& cat, const PlanTarget& target) {
+  if (cat.mechanism == "builtin") return cat.library;
+  return fmt::format("{} {}", cat.library, target.mpi_version.empty() ? "(version unknown)" : target.mpi_version);
+}
+
+// One algorithm of one collective, resolved against the catalogue: how it is
+// selected, or why it cannot run here.
+struct ResolvedAlgorithm {
+  const Catalog* cat = nullptr;
+  const AlgorithmEntry* entry = nullptr;  // null for "default" or backends without catalogue
+  Selection selection;
+  std::string skip_reason;
+};
+
+ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, const PlanTarget& target) {
+  ResolvedAlgorithm r;
+  r.cat = cat;
+  if (cat == nullptr) return r;
+  const auto coll_it = cat->collectives.find(coll);
+  const CollectiveCatalog* cc = coll_it == cat->collectives.end() ? nullptr : &coll_it->second;
+  if (algorithm == "default") {
+    if (cat->mechanism == "mpi_t" && cc != nullptr) {
+      r.selection.mechanism = "mpi_t";
+      r.selection.variable = cc->variable;
+      r.selection.value = cat->default_value;
+    } else if (cat->mechanism == "env") {
+      r.selection.mechanism = "env";  // nothing set: the library's own choice
+    }
+    return r;
+  }
+  r.entry = cat->find(coll, algorithm);
+  if (r.entry == nullptr) {
+    r.skip_reason = fmt::format("{} has no algorithm '{}' for {}", library_label(*cat, target), algorithm, name(coll));
+    return r;
+  }
+  if (!version_in_range(target.mpi_version, r.entry->versions)) {
+    r.skip_reason = fmt::format("'{}' for {} needs {} {}; this is {}", algorithm, name(coll), cat->library,
+                                r.entry->versions, target.mpi_version);
+    return r;
+  }
+  r.selection.mechanism = cat->mechanism;
+  if (cc != nullptr) r.selection.variable = cc->variable;
+  r.selection.value = r.entry->value;
+  r.selection.readback = r.entry->readback;
+  return r;
+}
+
+// Every combination of the experiment's values for the parameters an algorithm takes.
+std::vector<std::map<std::string, std::int64_t>> parameter_combinations(const AlgorithmEntry* entry,
+                                                                        const BackendSpec& backend) {
+  std::vector<std::map<std::string, std::int64_t>> combos{{}};
+  if (entry == nullptr) return combos;
+  for (const auto& p : entry->parameters) {
+    auto it = backend.params.find(p);
+    if (it == backend.params.end()) continue;  // the library's own value
+    std::vector<std::map<std::string, std::int64_t>> next;
+    for (const auto& combo : combos) {
+      for (auto v : it->second) {
+        auto c = combo;
+        c[p] = v;
+        next.push_back(std::move(c));
+      }
+    }
+    combos = std::move(next);
+  }
+  return combos;
+}
+
 struct PlanBuilder {
   const Experiment& e;
+  const PlanTarget& target;
   Plan plan;
   std::set<std::string> seen;
-  std::map<int, std::size_t> group_of_np;
 
-  void add(Case c, const std::string& skip_reason) {
+  void add(Case c, const std::string& skip_reason, const std::map<std::string, std::string>& env) {
     c.case_id = compute_case_id(c);
     if (!seen.insert(c.case_id).second) return;  // two sizes that round to the same count
     c.index = static_cast<int>(plan.cases.size());
@@ -51,20 +130,62 @@ struct PlanBuilder {
       plan.skipped.push_back({c, skip_reason});
       return;
     }
-    auto [it, inserted] = group_of_np.try_emplace(c.np, plan.groups.size());
-    if (inserted) plan.groups.push_back(LaunchGroup{c.np, {}});
-    plan.groups[it->second].cases.push_back(c);
+    auto it = std::find_if(plan.groups.begin(), plan.groups.end(),
+                           [&](const LaunchGroup& g) { return g.np == c.np && g.env == env; });
+    if (it == plan.groups.end()) it = plan.groups.insert(plan.groups.end(), LaunchGroup{c.np, env, {}});
+    it->cases.push_back(c);
   }
 
-  void add_collective(Case base, Collective coll) {
-    base.collective = coll;
+  // The environment a case's launch needs: the catalogue's launch variables,
+  // plus the selection itself where it can only be made before MPI_Init.
+  std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s) const {
+    if (cat == nullptr || cat->mechanism == "builtin") return {};
+    auto env = cat->launch_env_for(target.mpi_version);
+    if (s.mechanism == "env") {
+      if (!s.variable.empty()) env[s.variable] = s.value;
+      for (const auto& [k, v] : s.parameters) env[k] = v;
+    }
+    return env;
+  }
+
+  // Why the library would not run this algorithm as itself for this case, or "".
+  std::string constraint_violation(const Catalog* cat, const AlgorithmEntry* entry, const Case& c) const {
+    if (entry == nullptr) return "";
+    const auto segment = c.params.find("segment_size");
+    const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place,
+                                           segment == c.params.end() ? 0 : segment->second);
+    for (const auto* list : {&cat->constraints, &entry->constraints})
+      for (const auto& k : *list)
+        if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());
+    return "";
+  }
+
+  void add_algorithm(Case base, const Catalog* cat, const BackendSpec& backend, const std::string& algorithm) {
+    base.algorithm = algorithm;
+    // A fault rides on the library's default algorithm.
+    const ResolvedAlgorithm r = resolve(cat, base.collective, backend.library == "fault" ? "default" : algorithm, target);
+    const CollectiveCatalog* cc = nullptr;
+    if (cat != nullptr)
+      if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
+    for (const auto& combo : parameter_combinations(r.entry, backend)) {
+      base.params = combo;
+      base.selection = r.selection;
+      for (const auto& [p, v] : combo)
+        if (cc != nullptr && cc->parameter_variables.contains(p))
+          base.selection.parameters[cc->parameter_variables.at(p)] = std::to_string(v);
+      add_payloads(base, r, launch_env(cat, base.selection));
+    }
+  }
+
+  void add_payloads(Case base, const ResolvedAlgorithm& r, const std::map<std::string, std::string>& env) {
+    const Collective coll = base.collective;
     if (!has_payload(coll)) {
       base.dtype = Dtype::none;
       base.op = Op::none;
       base.count = 0;
       base.bytes = 0;
       base.in_place = false;
-      add(base, "");
+      add(base, r.skip_reason.empty() ? constraint_violation(r.cat, r.entry, base) : r.skip_reason, env);
       return;
     }
     const std::vector<Op> no_op{Op::none};
@@ -82,34 +203,45 @@ struct PlanBuilder {
           for (const auto& choice : counts_for(e, dtype)) {
             base.count = choice.count;
             base.bytes = choice.count * dtype_size(dtype);
-            std::string reason = in_place_reason.empty() ? choice.skip_reason : in_place_reason;
+            std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
+            if (reason.empty()) reason = r.skip_reason;
             if (reason.empty() && choice.count > static_cast<std::uint64_t>(INT_MAX))
               reason = "count exceeds the MPI int count range";
-            add(base, reason);
+            if (reason.empty()) reason = constraint_violation(r.cat, r.entry, base);
+            add(base, reason, env);
           }
         }
       }
     }
   }
+
+  std::vector<std::string> algorithms_for(const BackendSpec& backend, const Catalog* cat, Collective coll) const {
+    if (backend.algorithms != std::vector<std::string>{"all"}) return backend.algorithms;
+    if (cat == nullptr) return {"default"};
+    auto names = cat->algorithm_names(coll, target.mpi_version);
+    if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
+    return names;
+  }
 };
 
 }  // namespace
 
-Plan make_plan(const Experiment& e) {
-  PlanBuilder b{e, {}, {}, {}};
+Plan make_plan(const Experiment& e, const PlanTarget& target) {
+  PlanBuilder b{e, target, {}, {}};
   b.plan.timing = e.timing;
   b.plan.validation = e.validation;
   for (int np : e.processes) {
     for (const auto& backend : e.backends) {
-      for (const auto& algorithm : backend.algorithms) {
-        for (Collective coll : e.collectives) {
+      const Catalog* cat = catalog_of(backend.library, target);
+      for (Collective coll : e.collectives) {
+        for (const auto& algorithm : b.algorithms_for(backend, cat, coll)) {
           Case base;
           base.backend = backend.library;
-          base.algorithm = algorithm;
+          base.collective = coll;
           base.np = np;
           base.mode = e.timing.mode;
           base.root = 0;
-          b.add_collective(base, coll);
+          b.add_algorithm(base, cat, backend, algorithm);
         }
       }
     }
@@ -150,7 +282,7 @@ nlohmann::json plan_to_json(const Plan& p) {
   for (const auto& g : p.groups) {
     nlohmann::json ids = nlohmann::json::array();
     for (const auto& c : g.cases) ids.push_back(c.case_id);
-    groups.push_back({{"np", g.np}, {"cases", ids}});
+    groups.push_back({{"np", g.np}, {"env", g.env}, {"cases", ids}});
   }
   return {{"timing", timing_to_json(p.timing)},
           {"validation", p.validation},
@@ -164,6 +296,7 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
   for (const auto& c : r.cases) cases.push_back(case_to_json(c));
   return {{"launch", r.launch},
           {"np", r.np},
+          {"env", r.env},
           {"timing", timing_to_json(r.timing)},
           {"validation", r.validation},
           {"cases", cases}};
@@ -173,6 +306,7 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   LaunchRequest r;
   r.launch = j.at("launch").get<int>();
   r.np = j.at("np").get<int>();
+  r.env = j.value("env", std::map<std::string, std::string>{});
   r.timing = timing_from_json(j.at("timing"));
   r.validation = j.at("validation").get<bool>();
   for (const auto& c : j.at("cases")) r.cases.push_back(case_from_json(c));

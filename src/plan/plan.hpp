@@ -1,6 +1,7 @@
 // Expanding experiment x platform into cases and launch groups.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,15 @@ struct SkippedCase {
 // launch of the worker runs them all.
 struct LaunchGroup {
   int np = 1;
+  std::map<std::string, std::string> env;  // set before MPI_Init (catalogue launch env, MPICH CVARs)
   std::vector<Case> cases;
+};
+
+// What the plan needs to know about the platform: which MPI library (and
+// version) the `mpi` backend will meet, to pick its catalogue.
+struct PlanTarget {
+  std::string mpi_library = "unknown";  // openmpi | mpich | unknown
+  std::string mpi_version;
 };
 
 struct Plan {
@@ -32,7 +41,7 @@ struct Plan {
   bool validation = true;
 };
 
-Plan make_plan(const Experiment& e);
+Plan make_plan(const Experiment& e, const PlanTarget& target = {});
 
 nlohmann::json timing_to_json(const TimingSpec& t);
 TimingSpec timing_from_json(const nlohmann::json& j);
@@ -42,6 +51,7 @@ nlohmann::json plan_to_json(const Plan& p);
 struct LaunchRequest {
   int launch = 0;
   int np = 1;
+  std::map<std::string, std::string> env;
   TimingSpec timing;
   bool validation = true;
   std::vector<Case> cases;

@@ -7,28 +7,22 @@
 #include "backends/backend.hpp"
 #include "collectives/spec.hpp"
 #include "reports/stats.hpp"
+#include "worker/algorithm_selector.hpp"
+#include "worker/harness.hpp"
 #include "worker/timing_loop.hpp"
 
 namespace pico {
 namespace {
 
 // True on every rank when every rank succeeded; the first failing rank's message otherwise.
-bool all_ranks_ok(MPI_Comm harness, const std::string& local_error, std::string& error_out) {
-  int local_failed = local_error.empty() ? 0 : 1;
-  int failed = 0;
-  MPI_Allreduce(&local_failed, &failed, 1, MPI_INT, MPI_MAX, harness);
-  if (failed == 0) return true;
-  // The lowest failing rank's message travels to everyone.
+bool all_ranks_ok(MPI_Comm comm, const std::string& local_error, std::string& error_out) {
   int rank = 0;
-  MPI_Comm_rank(harness, &rank);
-  int reporter = local_failed ? rank : INT32_MAX;
-  int first = 0;
-  MPI_Allreduce(&reporter, &first, 1, MPI_INT, MPI_MIN, harness);
-  int length = rank == first ? static_cast<int>(local_error.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, harness);
-  error_out = rank == first ? local_error : std::string(static_cast<std::size_t>(length), ' ');
-  MPI_Bcast(error_out.data(), length, MPI_CHAR, first, harness);
-  error_out = fmt::format("rank {}: {}", first, error_out);
+  MPI_Comm_rank(comm, &rank);
+  // The lowest failing rank's message travels to everyone.
+  int first_failed = local_error.empty() ? INT32_MAX : rank;
+  harness::allreduce(comm, &first_failed, 1, harness::Reduction::min);
+  if (first_failed == INT32_MAX) return true;
+  error_out = fmt::format("rank {}: {}", first_failed, harness::broadcast_string(comm, local_error, first_failed));
   return false;
 }
 
@@ -58,11 +52,19 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
     return r;
   };
 
+  const AppliedSelection selection = ctx.selector->apply(c.selection);
+  r["selection"] = selection_to_json(c.selection, selection);
+  if (selection.refused) {
+    r["status"] = "failed";
+    r["reason"] = "selection: " + selection.note;
+    return finish();
+  }
+
   std::unique_ptr<Backend> backend;
   std::string local_error;
   try {
     backend = make_backend(c);
-    backend->prepare(c, ctx.measured);
+    backend->prepare(c, selection.comm);
   } catch (const std::exception& e) {
     local_error = e.what();
   }
@@ -83,10 +85,9 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
   if (ctx.timing.keep_samples) r["samples_s"] = timed.samples_s;
 
   if (ctx.validation && has_payload(c.collective)) {
-    MPI_Barrier(ctx.harness);
-    unsigned long long local = backend->validate();
-    unsigned long long total = 0;
-    MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, ctx.harness);
+    harness::barrier(ctx.harness);
+    unsigned long long total = backend->validate();
+    harness::allreduce(ctx.harness, &total, 1, harness::Reduction::sum);
     r["validation"] = {{"status", total == 0 ? "passed" : "failed"}, {"mismatches", total}};
     if (total != 0) {
       r["status"] = "failed";

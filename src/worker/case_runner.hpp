@@ -11,9 +11,11 @@
 
 namespace pico {
 
+class AlgorithmSelector;
+
 struct CaseContext {
   MPI_Comm harness;   // barriers and result gathering; never forced, never timed
-  MPI_Comm measured;  // what the backend runs the collective on
+  AlgorithmSelector* selector;  // gives the communicator the case is measured on
   TimingSpec timing;
   bool validation = true;
   std::string library;  // the MPI library's short name, recorded per case

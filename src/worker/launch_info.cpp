@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <regex>
 #include <vector>
 
@@ -9,39 +10,23 @@
 
 #include "instrumentation/provenance.hpp"
 #include "instrumentation/topology.hpp"
+#include "worker/harness.hpp"
 
 namespace pico {
 namespace {
 
-// Gathers one string per rank at rank 0 of comm.
-std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine) {
-  int rank = 0, size = 0;
+// The lowest rank on each host exports its topology. Decided from host names
+// over the harness, not MPI_Comm_split_type, whose internal collectives a
+// forced MPICH algorithm would reach.
+bool is_host_leader(MPI_Comm comm, const std::string& host) {
+  const auto hosts = harness::gather_strings(comm, host);
+  std::string leaders;  // one '1' or '0' per rank
+  for (std::size_t r = 0; r < hosts.size(); ++r)
+    leaders += std::find(hosts.begin(), hosts.begin() + static_cast<long>(r), hosts[r]) == hosts.begin() + static_cast<long>(r) ? '1' : '0';
+  leaders = harness::broadcast_string(comm, leaders, 0);
+  int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
-  std::vector<int> offsets(lengths.size());
-  int total = 0;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    offsets[i] = total;
-    total += lengths[i];
-  }
-  std::string all(static_cast<std::size_t>(total), '\0');
-  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, comm);
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < lengths.size(); ++i)
-    out.push_back(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
-  return out;
-}
-
-bool is_host_leader(MPI_Comm comm) {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_rank = 0;
-  MPI_Comm_rank(node, &node_rank);
-  MPI_Comm_free(&node);
-  return node_rank == 0;
+  return leaders[static_cast<std::size_t>(rank)] == '1';
 }
 
 }  // namespace
@@ -84,7 +69,7 @@ nlohmann::json collect_launch_info(MPI_Comm comm, const std::string& out_dir, co
 
   nlohmann::json topology = nullptr;
   std::string xml_name;
-  if (is_host_leader(comm)) {
+  if (is_host_leader(comm, host)) {
     xml_name = fmt::format("topology-{}.xml", host);
     topology = host_topology(out_dir + "/" + xml_name);
     if (topology.is_null()) xml_name.clear();
@@ -96,7 +81,7 @@ nlohmann::json collect_launch_info(MPI_Comm comm, const std::string& out_dir, co
                                {"cpuset", cpu_list_string(cpus)},
                                {"topology", topology},
                                {"topology_xml", xml_name}};
-  const auto all = gather_strings(comm, mine.dump());
+  const auto all = harness::gather_strings(comm, mine.dump());
   if (rank != 0) return nullptr;
 
   nlohmann::json ranks = nlohmann::json::array();

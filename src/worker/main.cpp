@@ -15,6 +15,7 @@
 #include "core/build_info.hpp"
 #include "core/jsonl.hpp"
 #include "plan/plan.hpp"
+#include "worker/algorithm_selector.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/mpi_handles.hpp"
@@ -70,8 +71,9 @@ int run(const Args& args) {
     cases_log = std::make_unique<JsonLinesFile>(args.out_dir + "/cases.jsonl");
     progress_log = std::make_unique<JsonLinesFile>(args.out_dir + "/progress.jsonl");
   }
-  const CaseContext ctx{harness.get(), measured.get(), request.timing, request.validation, library.name,
-                        request.launch};
+  MpiToolsSession tools;  // after the MPI session: MPI_T must finalize first
+  AlgorithmSelector selector(harness.get(), measured.get());
+  const CaseContext ctx{harness.get(), &selector, request.timing, request.validation, library.name, request.launch};
   for (const Case& c : request.cases) {
     if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
     const nlohmann::json result = run_case(c, ctx);

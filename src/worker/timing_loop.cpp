@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "reports/stats.hpp"
+#include "worker/harness.hpp"
 
 namespace pico {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 template <bool kBarrierBeforeCall>
 void timed_batch(Backend& backend, MPI_Comm harness, double* out, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
-    if constexpr (kBarrierBeforeCall) MPI_Barrier(harness);
+    if constexpr (kBarrierBeforeCall) harness::barrier(harness);
     const double start = MPI_Wtime();
     backend.run_once();
     out[i] = MPI_Wtime() - start;
@@ -42,7 +43,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   scratch.reserve(static_cast<std::size_t>(max_n));
 
   batch(backend, harness, samples.data(), spec.warmup);
-  MPI_Barrier(harness);
+  harness::barrier(harness);
 
   TimedSamples result;
   std::int64_t done = 0;
@@ -52,8 +53,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
     batch(backend, harness, samples.data() + done, next);
     done += next;
     samples[done] = MPI_Wtime() - loop_start;
-    MPI_Allreduce(MPI_IN_PLACE, samples.data() + done - next, static_cast<int>(next + 1), MPI_DOUBLE, MPI_MAX,
-                  harness);
+    harness::allreduce(harness, samples.data() + done - next, static_cast<int>(next + 1), harness::Reduction::max);
     const double elapsed = samples[done];
 
     if (done >= spec.min_iterations) {

@@ -14,6 +14,7 @@
 
 using namespace pico;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 
 namespace {
 
@@ -352,11 +353,13 @@ TEST_CASE("backends are checked against the known libraries and algorithms", "[c
     const auto e = experiment_error(kBase +
                                     "backends:\n"
                                     "  - library: mpi\n"
-                                    "    algorithms: [ring]\n");  // 5
+                                    "    algorithms: [rnig]\n");  // 5
     CHECK(e.line == 5);
     CHECK(e.column == 18);
-    CHECK(e.message == "backend 'mpi' has no algorithm 'ring'");
-    CHECK(e.hint == "available algorithms for 'mpi': default");
+    CHECK(e.message == "backend 'mpi' has no algorithm 'rnig'");
+    // The names come from the Open MPI and MPICH catalogues.
+    CHECK_THAT(e.hint, StartsWith("did you mean 'ring'? available algorithms for 'mpi': default, basic_linear"));
+    CHECK_THAT(e.hint, Contains("scatter_recursive_doubling_allgather"));
   }
   SECTION("an unknown library") {
     const auto e = experiment_error(kBase + "backends: [{library: mpii}]\n");

@@ -79,9 +79,10 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
 
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   const Plan plan = make_plan(quickstart());
-  LaunchRequest r{3, 2, plan.timing, true, plan.groups[0].cases};
+  LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
   CHECK(back.launch == 3);
+  CHECK(back.env.at("X") == "1");
   CHECK(back.cases.size() == r.cases.size());
   CHECK(back.timing.time_budget_s == r.timing.time_budget_s);
   CHECK(back.cases[17].case_id == r.cases[17].case_id);
@@ -89,15 +90,14 @@ TEST_CASE("launch requests round-trip through JSON", "[plan]") {
 
 TEST_CASE("mpirun command lines", "[launch]") {
   Platform p;
-  p.name = "t";
   p.launcher.args = {"--bind-to", "core"};
   p.env = {{"UCX_TLS", "self,sm"}};
-  const auto as_root = launch_command(p, 4, "/w", "/d/launch-0.json", "/d", HostFacts{true, 2});
+  const auto as_root = launch_command(p, "openmpi", 4, "/w", "/d/launch-0.json", "/d", HostFacts{true, 2});
   CHECK(as_root.argv == std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe",
                                                  "--bind-to", "core", "/w", "--launch", "/d/launch-0.json", "--out",
                                                  "/d"});
   CHECK(as_root.env.at("UCX_TLS") == "self,sm");
-  const auto user = launch_command(p, 2, "/w", "f", "d", HostFacts{false, 2});
+  const auto user = launch_command(p, "openmpi", 2, "/w", "f", "d", HostFacts{false, 2});
   CHECK(user.argv == std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "core", "/w", "--launch", "f",
                                               "--out", "d"});
   CHECK(shell_join({"a b", "it's", "plain"}) == "'a b' 'it'\\''s' plain");

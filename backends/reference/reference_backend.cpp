@@ -1,0 +1,50 @@
+#include "backends/reference/reference_backend.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "collectives/reference/algorithms.hpp"
+#include "collectives/reference/table.hpp"
+
+namespace pico {
+
+void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
+  const auto* entry = reference::find_algorithm<Transport>(c.collective, c.algorithm);
+  if (entry == nullptr)
+    throw std::invalid_argument(fmt::format("no reference {} algorithm '{}' (known: {})", name(c.collective),
+                                            c.algorithm, fmt::join(reference_algorithm_names(c.collective), ", ")));
+  int np = 1;
+  MPI_Comm_size(comm, &np);
+  // One message may carry p blocks (gathers, alltoall, reduce_scatter folds) and MPI counts are int.
+  if (c.count * static_cast<std::uint64_t>(np) > static_cast<std::uint64_t>(INT_MAX))
+    throw std::invalid_argument("count x np exceeds the MPI int count range of one message");
+  MpiBackend::prepare(c, comm);
+
+  const MpiCallArgs& m = call_args();
+  const std::size_t element = c.dtype == Dtype::none ? 1 : dtype_size(c.dtype);
+  const std::size_t segment = segment_bytes_ == 0 ? 0 : std::max<std::size_t>(1, segment_bytes_ / element);
+  transport_.emplace(comm, c.dtype, m.type, has_op(c.collective) ? c.op : Op::none);
+  transport_->reserve(entry->traits.scratch(c.count, np, segment), 2 * static_cast<std::size_t>(np));
+  run_ = entry->run;
+  const bool send_absent = m.send == MPI_IN_PLACE, recv_absent = m.recv == MPI_IN_PLACE;
+  args_ = reference::CallArgs{
+      .send = send_absent ? nullptr : m.send,
+      .recv = recv_absent ? nullptr : m.recv,
+      .count = c.count,
+      .root = m.root,
+      .in_place = send_absent || recv_absent,
+      .segment = segment,
+  };
+}
+
+void ReferenceBackend::release() {
+  transport_.reset();
+  run_ = nullptr;
+  MpiBackend::release();
+}
+
+}  // namespace pico

@@ -1,0 +1,104 @@
+#include "collectives/reference/recording.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "collectives/reference/algorithms.hpp"
+#include "collectives/reference/table.hpp"
+#include "collectives/spec.hpp"
+
+namespace pico::reference {
+namespace {
+
+using transport::RecordingTransport;
+
+std::size_t element_bytes(const ScheduleRequest& req) {
+  return req.dtype == Dtype::none ? 1 : dtype_size(req.dtype);
+}
+
+std::size_t segment_elements(const ScheduleRequest& req) {
+  if (req.segment_bytes == 0) return 0;
+  return std::max<std::size_t>(1, req.segment_bytes / element_bytes(req));
+}
+
+Case as_case(const ScheduleRequest& req) {
+  Case c;
+  c.backend = "reference";
+  c.collective = req.collective;
+  c.algorithm = req.algorithm;
+  c.dtype = req.dtype;
+  c.count = req.count;
+  c.bytes = req.count * element_bytes(req);
+  c.np = req.np;
+  c.in_place = req.in_place;
+  c.root = req.root;
+  return c;
+}
+
+}  // namespace
+
+void check_request(const ScheduleRequest& req) {
+  if (req.np < 1) throw std::invalid_argument(fmt::format("np must be at least 1, got {}", req.np));
+  if (!reference_algorithm_exists(req.collective, req.algorithm))
+    throw std::invalid_argument(fmt::format("no reference {} algorithm '{}' (known: {})", name(req.collective),
+                                            req.algorithm, fmt::join(reference_algorithm_names(req.collective), ", ")));
+  if (req.root < 0 || req.root >= req.np)
+    throw std::invalid_argument(fmt::format("root {} is outside [0, {})", req.root, req.np));
+  if (req.in_place && !supports_in_place(req.collective))
+    throw std::invalid_argument(fmt::format("MPI defines no in-place form of {}", name(req.collective)));
+  if (has_payload(req.collective) && req.dtype == Dtype::none)
+    throw std::invalid_argument(fmt::format("{} needs a datatype", name(req.collective)));
+}
+
+bool rank_in_place(const ScheduleRequest& req, int rank) {
+  if (!req.in_place) return false;
+  switch (req.collective) {
+    case Collective::allreduce:
+    case Collective::allgather:
+    case Collective::alltoall:
+    case Collective::reduce_scatter: return true;
+    case Collective::reduce:
+    case Collective::gather:
+    case Collective::scatter: return rank == req.root;
+    case Collective::bcast:
+    case Collective::barrier: break;
+  }
+  return false;
+}
+
+void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& out) {
+  const auto* entry = find_algorithm<RecordingTransport>(req.collective, req.algorithm);
+  if (entry == nullptr) {
+    check_request(req);  // throws with the list of known names
+    throw std::invalid_argument("unknown reference algorithm");
+  }
+  const Case c = as_case(req);
+  const BufferSizes sizes = spec_for(req.collective).buffer_sizes(c, rank);
+  const std::size_t segment = segment_elements(req);
+  const transport::BufferCapacity capacity{sizes.send, sizes.recv,
+                                           entry->traits.scratch(req.count, req.np, segment)};
+  RecordingTransport t(rank, req.np, element_bytes(req), capacity, out);
+  const bool in_place = rank_in_place(req, rank);
+  const bool recv_absent = in_place && req.collective == Collective::scatter;
+  const CallArgs args{
+      .send = in_place && !recv_absent ? nullptr : t.send_buffer(),
+      .recv = recv_absent ? nullptr : t.recv_buffer(),
+      .count = req.count,
+      .root = req.root,
+      .in_place = in_place,
+      .segment = segment,
+  };
+  entry->run(t, args);
+  t.finish();
+}
+
+std::vector<transport::RankSchedule> record_all(const ScheduleRequest& req) {
+  check_request(req);
+  std::vector<transport::RankSchedule> all(static_cast<std::size_t>(req.np));
+  for (int r = 0; r < req.np; ++r) record_rank(req, r, all[static_cast<std::size_t>(r)]);
+  return all;
+}
+
+}  // namespace pico::reference

@@ -1,0 +1,103 @@
+// pico schedule COLLECTIVE --algorithm A --np P --size BYTES [--dtype float32]
+//               [--format goal|json] [-o FILE]
+// Records a reference algorithm's schedule for all P ranks without MPI and
+// writes it for a network simulator (collectives/schedule_export.hpp).
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/commands.hpp"
+#include "collectives/reference/algorithms.hpp"
+#include "collectives/schedule_export.hpp"
+#include "config/error.hpp"
+#include "config/units.hpp"
+
+namespace pico::cli {
+namespace {
+
+struct ScheduleOptions {
+  std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB";
+  int np = 0, root = 0;
+  bool in_place = false;
+};
+
+[[noreturn]] void bad(const std::string& option, const std::string& message, const std::string& hint) {
+  throw ConfigError(option, 0, 0, message, hint);
+}
+
+reference::ScheduleRequest to_request(const ScheduleOptions& o) {
+  reference::ScheduleRequest req;
+  const auto coll = parse_collective(o.collective);
+  if (!coll) bad("COLLECTIVE", fmt::format("unknown collective '{}'", o.collective),
+                 "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
+  req.collective = *coll;
+  const auto names = reference_algorithm_names(req.collective);
+  if (!reference_algorithm_exists(req.collective, o.algorithm))
+    bad("--algorithm", fmt::format("no reference {} algorithm '{}'", o.collective, o.algorithm),
+        fmt::format("one of {}", fmt::join(names, ", ")));
+  req.algorithm = o.algorithm;
+  if (o.np < 1) bad("--np", fmt::format("--np must be at least 1, got {}", o.np), "give the number of ranks, e.g. --np 16");
+  req.np = o.np;
+  if (o.root < 0 || o.root >= o.np)
+    bad("--root", fmt::format("root {} is outside [0, {})", o.root, o.np), "give a rank below --np");
+  req.root = o.root;
+  const auto dtype = parse_dtype(o.dtype);
+  if (!dtype) bad("--dtype", fmt::format("unknown datatype '{}'", o.dtype),
+                  "one of int8, uint8, int16, int32, int64, float32, float64");
+  req.dtype = has_payload(req.collective) ? *dtype : Dtype::none;
+  std::string why;
+  if (has_payload(req.collective)) {
+    if (o.size.empty()) bad("--size", "--size is required", "give the per-rank message size, e.g. --size 1MiB");
+    const auto bytes = parse_size(o.size, &why);
+    if (!bytes) bad("--size", fmt::format("bad size '{}': {}", o.size, why), "write e.g. 8B, 4KiB or 1MiB");
+    req.count = *bytes / dtype_size(req.dtype);  // as an experiment's sizes: whole elements
+  }
+  const auto segment = parse_size(o.segment_size, &why);
+  if (!segment) bad("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "write e.g. 64KiB");
+  req.segment_bytes = *segment;
+  if (o.in_place && !supports_in_place(req.collective))
+    bad("--in-place", fmt::format("MPI defines no in-place form of {}", o.collective), "leave out --in-place");
+  req.in_place = o.in_place;
+  return req;
+}
+
+}  // namespace
+
+void add_schedule(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("schedule", "Write a reference algorithm's schedule for a simulator (GOAL, JSON)");
+  auto opts = std::make_shared<ScheduleOptions>();
+  cmd->add_option("collective", opts->collective, "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, "
+                                                  "reduce_scatter or barrier")
+      ->required();
+  cmd->add_option("--algorithm", opts->algorithm, "Reference algorithm (configs/catalog/reference.yaml)")->required();
+  cmd->add_option("--np", opts->np, "Number of ranks")->required();
+  cmd->add_option("--size", opts->size, "Per-rank message size, e.g. 1MiB (as an experiment's sizes)");
+  cmd->add_option("--dtype", opts->dtype, "Datatype")->capture_default_str();
+  cmd->add_option("--root", opts->root, "Root rank of rooted collectives")->capture_default_str();
+  cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
+  cmd->add_flag("--in-place", opts->in_place, "Record the MPI_IN_PLACE form");
+  cmd->add_option("-f,--format", opts->format, "goal | json")
+      ->check(CLI::IsMember({"goal", "json"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
+  cmd->callback([opts, &exit_code] {
+    const reference::ScheduleRequest req = to_request(*opts);
+    const ScheduleFormat format = *parse_schedule_format(opts->format);
+    if (opts->output.empty()) {
+      write_schedule(req, format, std::cout);
+      std::cout.flush();
+    } else {
+      std::ofstream file(opts->output, std::ios::binary);
+      if (!file) bad(opts->output, "cannot open for writing", "check the directory exists and is writable");
+      write_schedule(req, format, file);
+      file.close();
+      if (!file) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
+    }
+    exit_code = 0;
+  });
+}
+
+}  // namespace pico::cli

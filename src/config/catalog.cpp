@@ -1,0 +1,242 @@
+#include "config/catalog.hpp"
+
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "config/data_files.hpp"
+#include "config/error.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace pico {
+namespace fs = std::filesystem;
+using yaml::Map;
+using yaml::Value;
+
+namespace {
+
+const std::vector<std::string> kTopKeys{"library", "description", "selection", "collectives"};
+const std::vector<std::string> kSelectionKeys{"mechanism", "default_value", "env_prefix", "launch_env",
+                                              "launch_env_by_version", "constraints"};
+const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
+const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms"};
+const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
+                                              "versions", "description", "cost"};
+const std::vector<std::string> kConstraintKeys{"require", "reason"};
+const std::vector<std::string> kVersionedKeys{"versions", "env"};
+
+std::map<std::string, std::string> parse_string_map(const Value& v, std::string_view what) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : v.as_entries(what)) out[key.as_string(what)] = value.as_string(what);
+  return out;
+}
+
+void check_versions(const Value& v) {
+  const std::string range = v.as_string("versions");
+  try {
+    version_in_range("1.0", range);
+  } catch (const std::invalid_argument& e) {
+    v.fail(e.what(), "write a range like \">=4.1\", \"<6.0\" or \">=4.1,<6.0\"");
+  }
+}
+
+std::vector<AlgorithmConstraint> parse_constraints(const Value& v) {
+  std::vector<AlgorithmConstraint> out;
+  for (const auto& c : v.as_list("constraints")) {
+    const Map cm = c.as_map("a constraint", kConstraintKeys);
+    const Value req = cm.require("require");
+    try {
+      out.push_back({Constraint(req.as_string("require")), cm.require("reason").as_string("reason")});
+    } catch (const std::invalid_argument& e) {
+      req.fail(e.what(), "see docs/algorithms.md for the constraint language");
+    }
+  }
+  return out;
+}
+
+AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
+  const Map m = v.as_map("an algorithm", kAlgorithmKeys);
+  AlgorithmEntry a;
+  a.name = m.require("name").as_nonempty_string("name");
+  if (a.name == "default") m.require("name").fail("'default' is implicit in every catalogue; do not list it");
+  if (auto x = m.get("value")) a.value = x->as_string("value");
+  if (auto x = m.get("readback")) a.readback = x->as_string("readback");
+  if (auto x = m.get("description")) a.description = x->as_string("description");
+  if (auto x = m.get("cost")) a.cost = x->as_string("cost");
+  if (auto x = m.get("versions")) {
+    check_versions(*x);
+    a.versions = x->as_string("versions");
+  }
+  if (auto x = m.get("parameters")) {
+    for (const auto& p : x->as_list("parameters")) {
+      std::string name = p.as_nonempty_string("parameter");
+      if (!coll.variable.empty() && !coll.parameter_variables.contains(name))
+        p.fail(fmt::format("parameter '{}' has no variable in this collective's 'parameters' map", name));
+      a.parameters.push_back(std::move(name));
+    }
+  }
+  if (auto x = m.get("constraints")) a.constraints = parse_constraints(*x);
+  return a;
+}
+
+CollectiveCatalog parse_collective_entry(const Value& v, const std::string& mechanism) {
+  const Map m = v.as_map("a collective", kCollectiveKeys);
+  CollectiveCatalog c;
+  if (auto x = m.get("variable")) c.variable = x->as_nonempty_string("variable");
+  if (mechanism != "builtin" && c.variable.empty())
+    m.self().fail("a collective needs the 'variable' that selects its algorithm");
+  if (auto x = m.get("parameters")) c.parameter_variables = parse_string_map(*x, "parameters");
+  for (const auto& a : m.require("algorithms").as_list("algorithms")) {
+    AlgorithmEntry entry = parse_algorithm(a, c);
+    if (mechanism != "builtin" && entry.value.empty()) a.fail(fmt::format("algorithm '{}' needs a 'value'", entry.name));
+    for (const auto& existing : c.algorithms)
+      if (existing.name == entry.name && existing.versions == entry.versions)
+        a.fail(fmt::format("algorithm '{}' is listed twice", entry.name));
+    c.algorithms.push_back(std::move(entry));
+  }
+  return c;
+}
+
+std::vector<int> parse_version(const std::string& text) {
+  std::vector<int> parts;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, '.')) {
+    std::size_t used = 0;
+    int n = 0;
+    try {
+      n = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0) break;  // "4.1.4rc1": compare the numeric prefix
+    parts.push_back(n);
+    if (used != item.size()) break;
+  }
+  return parts;
+}
+
+int compare_versions(const std::vector<int>& a, const std::vector<int>& b) {
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    const int x = i < a.size() ? a[i] : 0, y = i < b.size() ? b[i] : 0;
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool version_in_range(const std::string& version, const std::string& range) {
+  std::stringstream ss(range);
+  std::string clause;
+  bool ok = true;
+  while (std::getline(ss, clause, ',')) {
+    clause.erase(0, clause.find_first_not_of(' '));
+    clause.erase(clause.find_last_not_of(' ') + 1);
+    if (clause.empty()) continue;
+    std::string op;
+    for (const char* candidate : {">=", "<=", "==", ">", "<"}) {
+      if (clause.starts_with(candidate)) {
+        op = candidate;
+        break;
+      }
+    }
+    const auto bound = parse_version(clause.substr(op.size()));
+    if (op.empty() || bound.empty()) throw std::invalid_argument(fmt::format("bad version clause '{}'", clause));
+    if (version.empty()) continue;
+    const int cmp = compare_versions(parse_version(version), bound);
+    ok = ok && ((op == ">=" && cmp >= 0) || (op == "<=" && cmp <= 0) || (op == "==" && cmp == 0) ||
+                (op == ">" && cmp > 0) || (op == "<" && cmp < 0));
+  }
+  return ok;
+}
+
+const AlgorithmEntry* Catalog::find(Collective c, const std::string& algorithm) const {
+  auto it = collectives.find(c);
+  if (it == collectives.end()) return nullptr;
+  for (const auto& a : it->second.algorithms)
+    if (a.name == algorithm) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::algorithm_names(Collective c, const std::string& version) const {
+  std::vector<std::string> names{"default"};
+  auto it = collectives.find(c);
+  if (it == collectives.end()) return names;
+  for (const auto& a : it->second.algorithms)
+    if (version_in_range(version, a.versions)) names.push_back(a.name);
+  return names;
+}
+
+std::map<std::string, std::string> Catalog::launch_env_for(const std::string& version) const {
+  auto env = launch_env;
+  for (const auto& v : launch_env_by_version)
+    if (version_in_range(version, v.versions)) env.insert(v.env.begin(), v.env.end());
+  return env;
+}
+
+Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages) {
+  const Value doc = Value::parse_document(yaml_text, file_for_messages);
+  const Map top = doc.as_map("the catalogue", kTopKeys);
+  Catalog cat;
+  cat.source_path = file_for_messages;
+  cat.library = top.require("library").as_nonempty_string("library");
+  if (auto v = top.get("description")) cat.description = v->as_string("description");
+  const Map sel = top.require("selection").as_map("selection", kSelectionKeys);
+  cat.mechanism = sel.require("mechanism").as_choice("mechanism", kMechanisms);
+  if (auto v = sel.get("default_value")) cat.default_value = v->as_string("default_value");
+  if (auto v = sel.get("env_prefix")) cat.env_prefix = v->as_string("env_prefix");
+  if (auto v = sel.get("launch_env")) cat.launch_env = parse_string_map(*v, "launch_env");
+  if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
+  if (auto v = sel.get("launch_env_by_version")) {
+    for (const auto& item : v->as_list("launch_env_by_version")) {
+      const Map m = item.as_map("launch_env_by_version", kVersionedKeys);
+      check_versions(m.require("versions"));
+      cat.launch_env_by_version.push_back(
+          {m.require("versions").as_string("versions"), parse_string_map(m.require("env"), "env")});
+    }
+  }
+  std::vector<std::string> names;
+  for (Collective c : all_collectives()) names.emplace_back(name(c));
+  for (const auto& [key, value] : top.require("collectives").as_entries("collectives")) {
+    const std::string coll_name = key.as_choice("collective", names);
+    cat.collectives[*parse_collective(coll_name)] = parse_collective_entry(value, cat.mechanism);
+  }
+  return cat;
+}
+
+std::vector<std::string> catalog_libraries() {
+  std::vector<std::string> names;
+  for (const auto& dir : data_file_candidates("configs/catalog")) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    break;
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const Catalog& catalog_for(const std::string& library) {
+  static std::mutex mutex;
+  static std::map<std::string, Catalog> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(library); it != cache.end()) return it->second;
+  const auto files = data_file_candidates(fs::path("configs/catalog") / (library + ".yaml"));
+  for (const auto& f : files) {
+    std::error_code ec;
+    if (!fs::is_regular_file(f, ec)) continue;
+    return cache[library] =
+               parse_catalog(read_config_file(f.string(), "the algorithm catalogue", "reinstall pico"), f.string());
+  }
+  std::vector<std::string> tried;
+  for (const auto& f : files) tried.push_back(f.string());
+  throw ConfigError(library, 0, 0, fmt::format("no algorithm catalogue for library '{}'", library),
+                    fmt::format("looked for {}", yaml::join(tried)));
+}
+
+}  // namespace pico

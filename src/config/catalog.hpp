@@ -1,0 +1,70 @@
+// Algorithm catalogues: per library, the algorithms of each collective, how
+// each is selected, the library versions it exists in and its constraints.
+// Data in configs/catalog/<library>.yaml; adding an algorithm is a data edit.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/constraint.hpp"
+#include "core/types.hpp"
+
+namespace pico {
+
+struct AlgorithmConstraint {
+  Constraint require;  // must hold for the algorithm to run as itself
+  std::string reason;  // why, shown when a case is skipped
+};
+
+struct AlgorithmEntry {
+  std::string name;
+  std::string value;                    // what the selection variable is set to (id or name)
+  std::string readback;                 // what MPI_T reports once it took effect, where that differs
+  std::vector<std::string> parameters;  // parameter names it takes (segment_size, ...)
+  std::vector<AlgorithmConstraint> constraints;
+  std::string versions;                 // "" = all, else ">=5.0", "<6.0", ">=4.1,<6.0"
+  std::string description;
+  std::string cost;                     // alpha-beta cost, for humans
+};
+
+struct CollectiveCatalog {
+  std::string variable;                               // selection variable (cvar / env name)
+  std::map<std::string, std::string> parameter_variables;  // segment_size -> its variable
+  std::vector<AlgorithmEntry> algorithms;             // "default" not listed: always available
+};
+
+struct VersionedEnv {
+  std::string versions;
+  std::map<std::string, std::string> env;
+};
+
+struct Catalog {
+  std::string library;
+  std::string description;
+  std::string mechanism;                    // mpi_t | env | builtin
+  std::string default_value;                // mpi_t: value that restores the library's own choice
+  std::string env_prefix;                   // env fallback for mpi_t: OMPI_MCA_ + variable
+  std::map<std::string, std::string> launch_env;  // set on every launch using this catalogue
+  std::vector<AlgorithmConstraint> constraints;   // hold for every algorithm but "default"
+  std::vector<VersionedEnv> launch_env_by_version;
+  std::map<Collective, CollectiveCatalog> collectives;
+  std::string source_path;
+
+  const AlgorithmEntry* find(Collective c, const std::string& algorithm) const;
+  // Algorithms of a collective available in `version` ("" = any), default first.
+  std::vector<std::string> algorithm_names(Collective c, const std::string& version) const;
+  std::map<std::string, std::string> launch_env_for(const std::string& version) const;
+};
+
+Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages);
+// configs/catalog/<library>.yaml under the current directory, then pico's source tree.
+const Catalog& catalog_for(const std::string& library);
+std::vector<std::string> catalog_libraries();
+
+// "4.1.4" satisfies ">=4.1,<6.0"? An empty range matches every version; an
+// empty version matches every range.
+bool version_in_range(const std::string& version, const std::string& range);
+
+}  // namespace pico

@@ -1,0 +1,43 @@
+// Constraints of algorithms, written as data in the catalogues:
+//   "count >= np", "power_of_two(np)", "np == 2", "!in_place", "count >= np_pow2 && commutative"
+// Variables: np, count (elements per rank block), dtype_size, bytes (count x
+// dtype_size), in_place (0/1), commutative (1 for every built-in op),
+// segment_size (bytes; 0 when not set), np_pow2 (largest power of two <= np).
+// Functions: power_of_two(x), even(x). Operators: || && ! == != < <= > >= + - * / % ( ).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace pico {
+
+using ConstraintVariables = std::map<std::string, std::int64_t>;
+
+class Constraint {
+ public:
+  // Throws std::invalid_argument with the position on a malformed expression
+  // or an unknown variable/function.
+  explicit Constraint(const std::string& expression);
+  ~Constraint();
+  Constraint(Constraint&&) noexcept;
+  Constraint& operator=(Constraint&&) noexcept;
+  Constraint(const Constraint& other);
+  Constraint& operator=(const Constraint& other);
+
+  bool holds(const ConstraintVariables& vars) const;
+  const std::string& expression() const { return expression_; }
+
+  struct Node;
+
+ private:
+  std::string expression_;
+  std::shared_ptr<const Node> root_;
+};
+
+// The variables for one case.
+ConstraintVariables constraint_variables(int np, std::uint64_t count, std::size_t dtype_size, bool in_place,
+                                         std::int64_t segment_size);
+
+}  // namespace pico

@@ -1,0 +1,34 @@
+#include "config/data_files.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config/error.hpp"
+#include "core/build_info.hpp"
+
+namespace pico {
+namespace fs = std::filesystem;
+
+std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, 0, 0, "cannot open " + std::string(what), std::string(hint));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<fs::path> data_file_candidates(const fs::path& relative) {
+  std::vector<fs::path> roots;
+  std::error_code ec;
+  if (auto cwd = fs::current_path(ec); !ec) roots.push_back(cwd);
+  roots.emplace_back(std::string(build::source_dir));
+  std::vector<fs::path> files;
+  for (const auto& root : roots) {
+    fs::path f = (root / relative).lexically_normal();
+    if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+  }
+  return files;
+}
+
+}  // namespace pico

@@ -1,0 +1,18 @@
+// Which MPI library a platform's launcher starts, known before anything runs,
+// so the plan can use that library's algorithm catalogue.
+#pragma once
+
+#include <string>
+
+#include "config/platform.hpp"
+#include "plan/plan.hpp"
+
+namespace pico {
+
+// "mpirun (Open MPI) 4.1.4" -> openmpi 4.1.4; MPICH's Hydra "Version: 4.0.2" -> mpich 4.0.2.
+PlanTarget parse_launcher_version(const std::string& output);
+
+// The platform's mpi setting, or for `auto` what `<launcher> --version` prints.
+PlanTarget plan_target_for(const Platform& platform);
+
+}  // namespace pico

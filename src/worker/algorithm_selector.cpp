@@ -1,0 +1,96 @@
+#include "worker/algorithm_selector.hpp"
+
+#include <fmt/format.h>
+
+#include "worker/harness.hpp"
+
+namespace pico {
+namespace {
+
+bool same_selection(const Selection& a, const Selection& b) {
+  return a.mechanism == b.mechanism && a.variable == b.variable && a.value == b.value &&
+         a.parameters == b.parameters;
+}
+
+// The library holds `wanted` for `variable`, as a number or as an enum item name.
+bool holds(ControlVariables& cvars, const std::string& variable, const std::string& wanted, std::string& applied) {
+  const auto value = cvars.read(variable);
+  if (!value) return false;
+  applied = *value;
+  if (*value == wanted) return true;
+  const auto enum_name = cvars.read_enum_name(variable);
+  if (enum_name) applied = *enum_name;
+  return enum_name && *enum_name == wanted;
+}
+
+bool all_ranks(MPI_Comm comm, bool mine) {
+  int all = mine ? 1 : 0;
+  harness::allreduce(comm, &all, 1, harness::Reduction::min);
+  return all == 1;
+}
+
+}  // namespace
+
+AlgorithmSelector::AlgorithmSelector(MPI_Comm harness, MPI_Comm shared) : harness_(harness), shared_(shared) {}
+
+AppliedSelection AlgorithmSelector::apply(const Selection& s) {
+  if (s.mechanism == "mpi_t") return apply_mpi_t(s);
+  AppliedSelection a;
+  a.comm = shared_;
+  if (s.mechanism != "env" || s.variable.empty()) {
+    a.verified = true;  // nothing was asked of the library
+    return a;
+  }
+  bool ok = holds(cvars_, s.variable, s.readback.empty() ? s.value : s.readback, a.applied);
+  for (const auto& [var, value] : s.parameters) {
+    std::string ignored;
+    ok = ok && holds(cvars_, var, value, ignored);
+  }
+  a.verified = all_ranks(harness_, ok);
+  if (!a.verified)
+    a.note = a.applied.empty() ? fmt::format("the library does not report '{}' through MPI_T", s.variable)
+                               : fmt::format("the library reports {}={}", s.variable, a.applied);
+  return a;
+}
+
+AppliedSelection AlgorithmSelector::apply_mpi_t(const Selection& s) {
+  AppliedSelection a;
+  if (forced_ && forced_selection_ && same_selection(*forced_selection_, s)) {
+    // Same forcing as the communicator in hand: reuse it, but still check the library agrees.
+    a.comm = forced_->get();
+    a.verified = all_ranks(harness_, holds(cvars_, s.variable, s.value, a.applied));
+    return a;
+  }
+  std::string error = cvars_.write(s.variable, s.value);
+  for (const auto& [var, value] : s.parameters)
+    if (error.empty()) error = cvars_.write(var, value);
+  if (!all_ranks(harness_, error.empty())) {
+    a.refused = true;
+    a.note = error.empty() ? "another rank could not write the control variables" : error;
+    return a;
+  }
+  bool ok = holds(cvars_, s.variable, s.value, a.applied);
+  for (const auto& [var, value] : s.parameters) {
+    std::string ignored;
+    ok = ok && holds(cvars_, var, value, ignored);
+  }
+  // The coll framework reads the forced values when a communicator is created.
+  forced_.reset();
+  forced_ = std::make_unique<DupComm>(shared_);
+  forced_selection_ = s;
+  a.comm = forced_->get();
+  a.verified = all_ranks(harness_, ok);
+  if (!a.verified) a.note = fmt::format("wrote {}={} but read back {}", s.variable, s.value, a.applied);
+  return a;
+}
+
+nlohmann::json selection_to_json(const Selection& s, const AppliedSelection& a) {
+  nlohmann::json j = {{"mechanism", s.mechanism}, {"variable", s.variable},   {"value", s.value},
+                      {"readback", s.readback},
+                      {"parameters", s.parameters}, {"verified", a.verified}, {"applied", a.applied}};
+  if (!a.note.empty()) j["note"] = a.note;
+  if (a.refused) j["refused"] = true;
+  return j;
+}
+
+}  // namespace pico
