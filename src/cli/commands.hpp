@@ -10,6 +10,7 @@ void add_run(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_validate(CLI::App& app, int& exit_code);
 void add_report(CLI::App& app, int& exit_code);
+void add_list(CLI::App& app, int& exit_code);
 void add_schedule(CLI::App& app, int& exit_code);
 
 

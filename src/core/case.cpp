@@ -46,7 +46,8 @@ nlohmann::json case_to_json(const Case& c) {
         {"variable", c.selection.variable},
         {"value", c.selection.value},
         {"readback", c.selection.readback},
-        {"parameters", c.selection.parameters}}},
+        {"parameters", c.selection.parameters},
+        {"fallback", c.selection.fallback}}},
   };
 }
 
@@ -80,6 +81,7 @@ Case case_from_json(const nlohmann::json& j) {
       c.selection.variable = s.value("variable", "");
       c.selection.value = s.value("value", "");
       c.selection.readback = s.value("readback", "");
+      c.selection.fallback = s.value("fallback", "");
       if (s.contains("parameters")) c.selection.parameters = s.at("parameters").get<std::map<std::string, std::string>>();
     }
     return c;

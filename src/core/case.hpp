@@ -20,6 +20,7 @@ struct Selection {
   std::string value;
   std::string readback;  // what the library reports for `variable` once it took effect, if not `value`
   std::map<std::string, std::string> parameters;  // further variables (segment size, fan-out) and values
+  std::string fallback;  // why this is not the catalogue's mechanism (e.g. MPI_T writing was refused)
 };
 
 struct Case {

@@ -154,21 +154,18 @@ class GroupRunner {
 
  private:
   // Cases whose run-time selection the library refused run again, one launch
-  // per algorithm, with the selection in the environment before MPI_Init.
+  // per algorithm, with the selection in the environment before MPI_Init
+  // (Open MPI: OMPI_MCA_<variable>); the worker still reads the variable back.
   void run_fallback(const LaunchGroup& group, std::vector<Case> refused) {
     if (refused.empty()) return;
     const std::string prefix = catalog_for(target_.mpi_library).env_prefix;
     std::vector<LaunchGroup> groups;
     for (Case c : refused) {
-      Selection env_selection;
-      env_selection.mechanism = "env";
-      env_selection.variable = prefix + c.selection.variable;
-      env_selection.value = c.selection.value;
-      for (const auto& [var, value] : c.selection.parameters) env_selection.parameters[prefix + var] = value;
-      c.selection = env_selection;
+      c.selection.mechanism = "env";
+      c.selection.fallback = "MPI_T writing was refused; selected through the environment at launch";
       auto env = group.env;
-      env[c.selection.variable] = c.selection.value;
-      for (const auto& [var, value] : c.selection.parameters) env[var] = value;
+      env[prefix + c.selection.variable] = c.selection.value;
+      for (const auto& [var, value] : c.selection.parameters) env[prefix + var] = value;
       auto it = std::find_if(groups.begin(), groups.end(), [&](const LaunchGroup& g) { return g.env == env; });
       if (it == groups.end()) it = groups.insert(groups.end(), LaunchGroup{group.np, env, {}});
       it->cases.push_back(c);

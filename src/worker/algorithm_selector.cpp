@@ -88,6 +88,7 @@ nlohmann::json selection_to_json(const Selection& s, const AppliedSelection& a) 
   nlohmann::json j = {{"mechanism", s.mechanism}, {"variable", s.variable},   {"value", s.value},
                       {"readback", s.readback},
                       {"parameters", s.parameters}, {"verified", a.verified}, {"applied", a.applied}};
+  if (!s.fallback.empty()) j["fallback"] = s.fallback;
   if (!a.note.empty()) j["note"] = a.note;
   if (a.refused) j["refused"] = true;
   return j;

@@ -227,6 +227,121 @@ def test_interrupt(tmp):
     expect(out.returncode == 1, "no worker left running")
 
 
+SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter]"
+
+
+def catalogue_names(library, collective):
+    """(every algorithm, those limited to some versions) in the library's catalogue."""
+    out = subprocess.run([PICO, "list", "algorithms", "--library", library, "--collective", collective],
+                         capture_output=True, text=True, check=True, cwd=SRC).stdout.splitlines()[1:]
+    rows = [line.split() for line in out]
+    return {r[2] for r in rows}, {r[2] for r in rows if r[5] != "all"}
+
+
+def check_sweep(report, library):
+    expect(report["run"]["mpi_target"]["library"] == library, f"planned for {report['run']['mpi_target']}")
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter"]:
+        seen = {c["algorithm"] for c in report["cases"] if c["collective"] == coll}
+        every, versioned = catalogue_names(library, coll)
+        expect(seen <= every and every - seen <= versioned, f"{coll}: {sorted(seen)} vs catalogue {sorted(every)}")
+    for c in report["cases"]:
+        if c["status"] == "skipped":
+            expect(c["reason"], "a skipped case says why")
+            continue
+        expect(c["status"] == "ok", f"{c['collective']} {c['algorithm']} {c['bytes']}: {c['reason']}")
+        expect(c["selection"]["verified"] is True, f"{c['collective']} {c['algorithm']}: {c['selection']}")
+        expect(c["validation"]["status"] == "passed", "validated")
+
+
+def test_openmpi_sweep(tmp):
+    proc = run_experiment(tmp, f"""\
+        collectives: {SWEEP_COLLECTIVES}
+        sizes: [8B, 1KiB, 64KiB]
+        processes: [4]
+        backends: [{{library: mpi, algorithms: all}}]
+        """)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    expect(report["run"]["launches"] == 1, f"one launch for the whole sweep, got {report['run']['launches']}")
+    check_sweep(report, "openmpi")
+    ring = [c for c in report["cases"] if c["collective"] == "allreduce" and c["algorithm"] == "ring" and c["count"] >= 4]
+    expect(len(ring) == 2 and all(c["status"] == "ok" for c in ring), "ring runs where count >= np")
+    expect(ring[0]["selection"]["variable"] == "coll_tuned_allreduce_algorithm" and ring[0]["selection"]["applied"] == "4",
+           str(ring[0]["selection"]))
+    tiny = [c for c in report["cases"] if c["collective"] == "allreduce" and c["algorithm"] == "ring" and c["count"] < 4]
+    expect(all(c["status"] == "skipped" and "falls back to recursive_doubling" in c["reason"] for c in tiny), "ring < np")
+    expect(all(c["status"] == "skipped" for c in report["cases"] if c["algorithm"] == "two_proc"), "two_proc at np=4")
+
+
+def test_mpich_sweep(tmp):
+    proc = run_experiment(tmp, f"""\
+        collectives: {SWEEP_COLLECTIVES}
+        sizes: [8B, 4KiB]
+        processes: [2]
+        backends: [{{library: mpi, algorithms: all}}]
+        """, "-p", os.path.join(SRC, "platforms", "local-mpich.yaml"))
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    check_sweep(report, "mpich")
+    groups = {json.dumps(c["selection"]["variable"] + "=" + c["selection"]["value"]) for c in report["cases"]
+              if c["status"] == "ok" and c["algorithm"] != "default"}
+    expect(report["run"]["launches"] == len(groups) + 1, f"{report['run']['launches']} launches for {len(groups)} algorithms + default")
+    expect("MPICH" in report["provenance"]["mpi"]["library_version"], "ran on MPICH")
+    env = load(os.path.join(os.path.dirname(path), "launch-1.json"))["env"]
+    expect(env.get("MPIR_CVAR_COLLECTIVE_FALLBACK") == "error" and env.get("MPIR_CVAR_DEVICE_COLLECTIVES") == "none", str(env))
+
+
+def test_mpi_t_fallback(tmp):
+    # A library that refuses MPI_T writes: the forced cases run again, one launch per algorithm, via the environment.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B, 1KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [ring, recursive_doubling]}]
+        """, env={"PICO_TEST_REFUSE_MPI_T": "1"})
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    report = load(report_path(proc))
+    check_schema(report_path(proc))
+    expect([c["algorithm"] for c in report["cases"]] == ["default"] * 2 + ["ring"] * 2 + ["recursive_doubling"] * 2,
+           "default is always part of the sweep")
+    for c in report["cases"]:
+        expect(c["status"] == "ok", c["reason"])
+        expect(c["selection"]["mechanism"] == "env" and c["selection"]["fallback"], str(c["selection"]))
+        expect(c["selection"]["verified"] is True, str(c["selection"]))
+    expect(report["run"]["launches"] == 4, f"1 refused launch + 3 fallback launches, got {report['run']['launches']}")
+
+
+def test_segment_params(tmp):
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [segmented_ring], params: {segment_size: [0, 4KiB]}}]
+        """)
+    expect(proc.returncode == 0, proc.stderr[-2000:])
+    cases = [c for c in load(report_path(proc))["cases"] if c["algorithm"] == "segmented_ring"]
+    expect([c["params"] for c in cases] == [{"segment_size": 0}, {"segment_size": 4096}], str([c["params"] for c in cases]))
+    expect(cases[0]["status"] == "skipped" and "plain ring" in cases[0]["reason"], cases[0]["reason"])
+    expect(cases[1]["status"] == "ok" and cases[1]["selection"]["verified"], str(cases[1]["selection"]))
+    expect(cases[1]["selection"]["parameters"] == {"coll_tuned_allreduce_algorithm_segmentsize": "4096"}, "parameter")
+    expect(cases[0]["case_id"] != cases[1]["case_id"], "parameters are part of the case id")
+
+
+def test_list(tmp):
+    libs = pico("list", "libraries")
+    expect(libs.returncode == 0 and "openmpi" in libs.stdout and "mpich" in libs.stdout, libs.stdout)
+    algs = pico("list", "algorithms", "--library", "openmpi", "--collective", "bcast")
+    expect("scatter_allgather_ring" in algs.stdout and "coll_tuned_bcast_algorithm=9" in algs.stdout, algs.stdout)
+    expect(pico("list", "algorithms", "--library", "nope").returncode == 2, "unknown library is bad input")
+    doc = subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen_algorithms_doc.py"), "--check", "--pico",
+                          PICO], capture_output=True, text=True)
+    expect(doc.returncode == 0, doc.stderr + doc.stdout)
+
+
 def test_bad_input(tmp):
     cases = {
         "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),

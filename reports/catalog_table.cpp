@@ -1,0 +1,89 @@
+#include "reports/catalog_table.hpp"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "config/catalog.hpp"
+
+namespace pico {
+namespace {
+
+struct Row {
+  std::string library, collective, algorithm, selection, parameters, versions, constraints;
+};
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const AlgorithmEntry* a) {
+  if (cat.mechanism == "builtin") return "built in";
+  const std::string value = a == nullptr ? (cat.mechanism == "mpi_t" ? cat.default_value : "(unset)") : a->value;
+  return fmt::format("{} {}={}", cat.mechanism == "mpi_t" ? "MPI_T" : "env", cc.variable, value);
+}
+
+std::vector<Row> rows(const std::string& library, const std::string& collective) {
+  std::vector<Row> out;
+  for (const auto& lib : catalog_libraries()) {
+    if (!library.empty() && lib != library) continue;
+    const Catalog& cat = catalog_for(lib);
+    for (Collective c : all_collectives()) {
+      if (!collective.empty() && name(c) != collective) continue;
+      auto it = cat.collectives.find(c);
+      if (it == cat.collectives.end()) continue;
+      const auto& cc = it->second;
+      std::vector<std::string> common;
+      for (const auto& k : cat.constraints) common.push_back(k.require.expression());
+      if (cat.mechanism != "builtin")
+        out.push_back({lib, std::string(name(c)), "default", selection_of(cat, cc, nullptr), "", "", ""});
+      for (const auto& a : cc.algorithms) {
+        std::vector<std::string> params;
+        for (const auto& p : a.parameters)
+          params.push_back(cc.parameter_variables.contains(p) ? fmt::format("{} ({})", p, cc.parameter_variables.at(p)) : p);
+        std::vector<std::string> constraints = common;
+        for (const auto& k : a.constraints) constraints.push_back(k.require.expression());
+        out.push_back({lib, std::string(name(c)), a.name, selection_of(cat, cc, &a), join(params, ", "),
+                       a.versions.empty() ? "all" : a.versions, join(constraints, "; ")});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_algorithms_text(const std::string& library, const std::string& collective) {
+  const auto all = rows(library, collective);
+  std::string out = fmt::format("{:<10} {:<15} {:<38} {:<58} {:<9} {}\n", "library", "collective", "algorithm",
+                                "selection", "versions", "constraints / parameters");
+  for (const auto& r : all) {
+    std::string extra = r.constraints;
+    if (!r.parameters.empty()) extra += (extra.empty() ? "" : "; ") + std::string("params: ") + r.parameters;
+    out += fmt::format("{:<10} {:<15} {:<38} {:<58} {:<9} {}\n", r.library, r.collective, r.algorithm, r.selection,
+                       r.versions.empty() ? "all" : r.versions, extra);
+  }
+  return out;
+}
+
+std::string render_algorithms_markdown(const std::string& library, const std::string& collective) {
+  std::string out;
+  std::string current;
+  for (const auto& r : rows(library, collective)) {
+    if (r.library != current) {
+      const Catalog& cat = catalog_for(r.library);
+      out += fmt::format("{}### {}\n\n{}\n\n", current.empty() ? "" : "\n", r.library, cat.description);
+      out += "| collective | algorithm | selection | parameters | versions | runs as itself only if |\n";
+      out += "|---|---|---|---|---|---|\n";
+      current = r.library;
+    }
+    out += fmt::format("| {} | {} | `{}` | {} | {} | {} |\n", r.collective, r.algorithm, r.selection,
+                       r.parameters.empty() ? "" : r.parameters, r.versions.empty() ? "all" : r.versions,
+                       r.constraints.empty() ? "" : "`" + r.constraints + "`");
+  }
+  return out;
+}
+
+}  // namespace pico

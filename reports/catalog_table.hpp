@@ -1,0 +1,13 @@
+// The algorithm catalogues as a text table (pico list algorithms) or as the
+// Markdown that docs/algorithms.md embeds and a test keeps in step.
+#pragma once
+
+#include <string>
+
+namespace pico {
+
+// library / collective: "" = all.
+std::string render_algorithms_text(const std::string& library, const std::string& collective);
+std::string render_algorithms_markdown(const std::string& library, const std::string& collective);
+
+}  // namespace pico

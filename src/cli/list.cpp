@@ -1,0 +1,65 @@
+// pico list libraries|algorithms|backends|collectives|platforms [--library L] [--collective C]
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/commands.hpp"
+#include "config/backends.hpp"
+#include "config/catalog.hpp"
+#include "config/data_files.hpp"
+#include "reports/catalog_table.hpp"
+
+namespace pico::cli {
+
+void add_list(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("list", "List libraries, algorithms, backends, collectives or platforms");
+  struct Options {
+    std::string what, library, collective, format = "text";
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("what", opts->what, "libraries | algorithms | backends | collectives | platforms")
+      ->required()
+      ->check(CLI::IsMember({"libraries", "algorithms", "backends", "collectives", "platforms"}));
+  cmd->add_option("--library", opts->library, "Only this library's catalogue (openmpi, mpich, reference)");
+  cmd->add_option("--collective", opts->collective, "Only this collective");
+  cmd->add_option("--format", opts->format, "text | markdown")->check(CLI::IsMember({"text", "markdown"}));
+  cmd->callback([opts, &exit_code] {
+    const auto libraries = catalog_libraries();
+    if (!opts->library.empty() && std::find(libraries.begin(), libraries.end(), opts->library) == libraries.end()) {
+      fmt::print(stderr, "pico list: no catalogue for library '{}' (have: {})\n", opts->library,
+                 fmt::join(libraries, ", "));
+      exit_code = 2;
+      return;
+    }
+    if (opts->what == "libraries") {
+      for (const auto& lib : libraries) {
+        const Catalog& cat = catalog_for(lib);
+        fmt::print("{:<10} selection: {:<8} {}\n", lib, cat.mechanism, cat.description);
+      }
+    } else if (opts->what == "algorithms") {
+      fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
+                                                  : render_algorithms_text(opts->library, opts->collective));
+    } else if (opts->what == "backends") {
+      for (const auto& b : known_backends())
+        fmt::print("{:<10} {}{}\n", b.library, b.description, b.test_only ? " [test only]" : "");
+    } else if (opts->what == "collectives") {
+      for (Collective c : all_collectives()) fmt::print("{}\n", name(c));
+    } else {
+      for (const auto& dir : data_file_candidates("platforms")) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) continue;
+        std::vector<std::string> names;
+        for (const auto& f : std::filesystem::directory_iterator(dir))
+          if (f.path().extension() == ".yaml") names.push_back(f.path().stem().string());
+        std::sort(names.begin(), names.end());
+        for (const auto& n : names) fmt::print("{:<16} {}\n", n, (dir / (n + ".yaml")).string());
+        break;
+      }
+    }
+  });
+}
+
+}  // namespace pico::cli

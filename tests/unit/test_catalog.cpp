@@ -1,0 +1,159 @@
+// Algorithm catalogues, their constraint language, and plans built from them.
+#include <set>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "config/catalog.hpp"
+#include "config/constraint.hpp"
+#include "config/error.hpp"
+#include "config/experiment.hpp"
+#include "launch/mpi_detect.hpp"
+#include "plan/plan.hpp"
+
+using namespace pico;
+
+TEST_CASE("constraint expressions evaluate like the libraries' own checks", "[catalog]") {
+  const auto vars = constraint_variables(6, 5, 4, false, 1024);
+  CHECK(vars.at("np_pow2") == 4);
+  CHECK(vars.at("bytes") == 20);
+  CHECK(Constraint("count >= np_pow2").holds(vars));
+  CHECK_FALSE(Constraint("count >= np").holds(vars));
+  CHECK_FALSE(Constraint("power_of_two(np)").holds(vars));
+  CHECK(Constraint("even(np) && !in_place").holds(vars));
+  CHECK(Constraint("np == 2 || (count * dtype_size) % 4 == 0").holds(vars));
+  CHECK(Constraint("segment_size / dtype_size + (segment_size % dtype_size > dtype_size / 2) == 256").holds(vars));
+  CHECK(Constraint("2 + 3 * 4 == 14").holds(vars));
+  CHECK_THROWS_WITH(Constraint("count >= nprocs"), Catch::Matchers::Contains("unknown variable 'nprocs'"));
+  CHECK_THROWS_WITH(Constraint("count >="), Catch::Matchers::Contains("at column 9"));
+  CHECK_THROWS_WITH(Constraint("pow2(np)"), Catch::Matchers::Contains("unknown function 'pow2'"));
+}
+
+TEST_CASE("version ranges", "[catalog]") {
+  CHECK(version_in_range("4.1.4", ""));
+  CHECK(version_in_range("4.1.4", ">=4.1"));
+  CHECK_FALSE(version_in_range("4.1.4", ">=5.0"));
+  CHECK(version_in_range("5.0.3", ">=5.0,<6.0"));
+  CHECK_FALSE(version_in_range("6.0.0", ">=5.0,<6.0"));
+  CHECK(version_in_range("4.0.2", "==4.0.2"));
+  CHECK(version_in_range("", ">=6.0"));  // unknown version: no filtering
+  CHECK_THROWS(version_in_range("4.1", "~4"));
+}
+
+TEST_CASE("the shipped catalogues load and name a value for every algorithm", "[catalog]") {
+  for (const char* lib : {"openmpi", "mpich"}) {
+    const Catalog& cat = catalog_for(lib);
+    CHECK(cat.library == lib);
+    CHECK(cat.collectives.size() == 9);
+    for (const auto& [coll, entry] : cat.collectives) {
+      CHECK_FALSE(entry.variable.empty());
+      for (const auto& a : entry.algorithms) CHECK_FALSE(a.value.empty());
+    }
+  }
+  const Catalog& ompi = catalog_for("openmpi");
+  CHECK(ompi.mechanism == "mpi_t");
+  CHECK(ompi.find(Collective::allreduce, "ring")->value == "4");
+  CHECK(ompi.collectives.at(Collective::reduce_scatter).variable == "coll_tuned_reduce_scatter_block_algorithm");
+  CHECK(ompi.launch_env_for("4.1.4") == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
+  CHECK(ompi.launch_env_for("5.0.3").at("OMPI_MCA_coll") == "^han");
+  const auto names = ompi.algorithm_names(Collective::allreduce, "4.1.4");
+  CHECK(names.front() == "default");
+  CHECK(std::find(names.begin(), names.end(), "allgather_reduce") == names.end());  // 6.0 only
+  CHECK(catalog_for("mpich").find(Collective::allgather, "recursive_doubling")->readback == "3");
+}
+
+TEST_CASE("catalogue mistakes are reported at their line", "[catalog]") {
+  const std::string head = "library: x\nselection: {mechanism: mpi_t}\ncollectives:\n  allreduce:\n";
+  try {
+    parse_catalog(head + "    variable: v\n    algorithms:\n      - {name: ring, value: '4', constraints: [{require: 'count >= nps', reason: r}]}\n", "c.yaml");
+    FAIL("accepted an unknown variable");
+  } catch (const ConfigError& e) {
+    CHECK(e.line == 7);
+    CHECK_THAT(e.message, Catch::Matchers::Contains("unknown variable 'nps'"));
+  }
+  CHECK_THROWS_AS(parse_catalog(head + "    algorithms:\n      - {name: ring, value: '4'}\n", "c.yaml"), ConfigError);
+  CHECK_THROWS_AS(parse_catalog(head + "    variable: v\n    algorithms:\n      - {name: default, value: '0'}\n", "c.yaml"),
+                  ConfigError);
+}
+
+TEST_CASE("the launcher tells which MPI it starts", "[catalog]") {
+  const auto ompi = parse_launcher_version("mpirun (Open MPI) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n");
+  CHECK(ompi.mpi_library == "openmpi");
+  CHECK(ompi.mpi_version == "4.1.4");
+  const auto mpich = parse_launcher_version("HYDRA build details:\n    Version:                                 4.0.2\n    Release Date: ...\n");
+  CHECK(mpich.mpi_library == "mpich");
+  CHECK(mpich.mpi_version == "4.0.2");
+  CHECK(parse_launcher_version("srun: unrecognized option").mpi_library == "unknown");
+}
+
+namespace {
+Experiment sweep(const std::string& algorithms, const std::string& extra = "") {
+  return parse_experiment("collectives: [allreduce, allgather]\nsizes: [8B, 64KiB]\nprocesses: [2, 3]\n"
+                          "backends: [{library: mpi, algorithms: " + algorithms + extra + "}]\n",
+                          "sweep.yaml");
+}
+}  // namespace
+
+TEST_CASE("an Open MPI sweep is one launch group per process count, with run-time selection", "[catalog]") {
+  const Plan plan = make_plan(sweep("all"), PlanTarget{"openmpi", "4.1.4"});
+  REQUIRE(plan.groups.size() == 2);
+  for (const auto& g : plan.groups) CHECK(g.env == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
+  // allreduce: default + 6 algorithms (allgather_reduce is 6.0+); allgather: default + 6; 2 sizes; 2 np.
+  CHECK(plan.cases.size() == 2 * 2 * (7 + 7));
+  const auto find = [&](const std::string& coll, const std::string& alg, int np, std::uint64_t bytes) {
+    for (const auto& c : plan.cases)
+      if (name(c.collective) == coll && c.algorithm == alg && c.np == np && c.bytes == bytes) return c;
+    FAIL("no case " << coll << " " << alg);
+    return Case{};
+  };
+  const Case ring = find("allreduce", "ring", 2, 65536);
+  CHECK(ring.selection.mechanism == "mpi_t");
+  CHECK(ring.selection.variable == "coll_tuned_allreduce_algorithm");
+  CHECK(ring.selection.value == "4");
+  CHECK(find("allreduce", "default", 2, 8).selection.value == "0");
+  auto skipped = [&](const Case& c) {
+    for (const auto& s : plan.skipped)
+      if (s.c.case_id == c.case_id) return s.reason;
+    return std::string();
+  };
+  CHECK(skipped(ring).empty());
+  CHECK(skipped(find("allreduce", "ring", 3, 8)) ==
+        "Open MPI's ring falls back to recursive_doubling when count < np (requires count >= np)");
+  CHECK_THAT(skipped(find("allgather", "recursive_doubling", 3, 8)), Catch::Matchers::Contains("bruck"));
+  CHECK(skipped(find("allgather", "recursive_doubling", 2, 8)).empty());
+  CHECK_THAT(skipped(find("allgather", "two_proc", 3, 8)), Catch::Matchers::Contains("unless np == 2"));
+}
+
+TEST_CASE("an MPICH sweep is one launch group per algorithm, with CVARs in the environment", "[catalog]") {
+  const Plan plan = make_plan(sweep("[ring, recursive_doubling]"), PlanTarget{"mpich", "4.0.2"});
+  std::set<std::string> algorithms_in_groups;
+  for (const auto& g : plan.groups) {
+    CHECK(g.env.at("MPIR_CVAR_COLLECTIVE_FALLBACK") == "error");
+    CHECK(g.env.at("MPIR_CVAR_DEVICE_COLLECTIVES") == "none");
+    for (const auto& c : g.cases) algorithms_in_groups.insert(std::string(name(c.collective)) + "/" + c.algorithm);
+  }
+  // Per np: default (no CVAR), allreduce recursive_doubling, allgather ring, allgather recursive_doubling (np=2 only).
+  CHECK(plan.groups.size() == 4 + 3);
+  CHECK(algorithms_in_groups.count("allreduce/ring") == 0);  // MPICH 4.0.2 has no allreduce ring: skipped
+  bool saw_ring_skip = false;
+  for (const auto& s : plan.skipped)
+    if (s.c.collective == Collective::allreduce && s.c.algorithm == "ring") {
+      CHECK(s.reason == "mpich 4.0.2 has no algorithm 'ring' for allreduce");
+      saw_ring_skip = true;
+    }
+  CHECK(saw_ring_skip);
+}
+
+TEST_CASE("algorithm parameters multiply the cases that take them", "[catalog]") {
+  const Experiment e = parse_experiment(
+      "collectives: [allreduce]\nsizes: [1MiB]\nprocesses: [4]\n"
+      "backends: [{library: mpi, algorithms: [ring, segmented_ring], params: {segment_size: [0, 64KiB]}}]\n",
+      "p.yaml");
+  const Plan plan = make_plan(e, PlanTarget{"openmpi", "4.1.4"});
+  // default, ring (takes no segment size), segmented_ring x 2.
+  REQUIRE(plan.cases.size() == 4);
+  CHECK(plan.cases[3].params.at("segment_size") == 65536);
+  CHECK(plan.cases[3].selection.parameters.at("coll_tuned_allreduce_algorithm_segmentsize") == "65536");
+  CHECK(plan.skipped.size() == 1);  // segment size 0: Open MPI runs the plain ring
+  CHECK(plan.skipped[0].c.params.at("segment_size") == 0);
+}
