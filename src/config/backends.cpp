@@ -34,6 +34,8 @@ std::span<const BackendInfo> known_backends() {
   static const std::vector<BackendInfo> backends{
       from_catalogs("mpi", {"openmpi", "mpich"}, true,
                     "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced"),
+      from_catalogs("reference", {"reference"}, false,
+                    "pico's plain-MPI reference algorithms over MPI point-to-point (collectives/reference/)"),
       BackendInfo{"fault",
                   {},
                   {"corrupt", "crash", "hang"},

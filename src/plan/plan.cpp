@@ -139,7 +139,10 @@ struct PlanBuilder {
   // The environment a case's launch needs: the catalogue's launch variables,
   // plus the selection itself where it can only be made before MPI_Init.
   std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s) const {
-    if (cat == nullptr || cat->mechanism == "builtin") return {};
+    // Backends without a library selection share the library's launch, so a
+    // mixed experiment still needs one launch per process count.
+    if (cat == nullptr || cat->mechanism == "builtin") cat = catalog_of("mpi", target);
+    if (cat == nullptr) return {};
     auto env = cat->launch_env_for(target.mpi_version);
     if (s.mechanism == "env") {
       if (!s.variable.empty()) env[s.variable] = s.value;

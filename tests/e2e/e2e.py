@@ -331,6 +331,30 @@ def test_segment_params(tmp):
     expect(cases[0]["case_id"] != cases[1]["case_id"], "parameters are part of the case id")
 
 
+def test_reference_backend(tmp):
+    # pico's own algorithms beside the library's, in the same launch, validated exactly.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast, allgather, reduce_scatter]
+        counts: [1, 5, 1000]
+        dtypes: [int32, float64]
+        processes: [3]
+        in_place: both
+        backends:
+          - {library: mpi}
+          - {library: reference, algorithms: all, params: {segment_size: [1KiB]}}
+        """)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    report = load(report_path(proc))
+    check_schema(report_path(proc))
+    expect(report["run"]["launches"] == 1, "library and reference cases share one launch")
+    reference = [c for c in report["cases"] if c["backend"] == "reference"]
+    expect({c["algorithm"] for c in reference if c["collective"] == "allreduce"} ==
+           {"recursive_doubling", "ring", "rabenseifner", "reduce_bcast", "segmented_ring"}, "all allreduce algorithms")
+    for c in reference:
+        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['algorithm']}: {c['reason']}")
+        expect(c["selection"]["mechanism"] == "builtin" and c["selection"]["verified"], str(c["selection"]))
+
+
 def test_list(tmp):
     libs = pico("list", "libraries")
     expect(libs.returncode == 0 and "openmpi" in libs.stdout and "mpich" in libs.stdout, libs.stdout)
