@@ -27,32 +27,24 @@ class CvarHandle {
   MPI_T_cvar_handle handle_ = MPI_T_CVAR_HANDLE_NULL;
 };
 
-std::optional<std::string> enum_item_name(MPI_T_enum enumtype, long long value) {
-  int items = 0;
-  char enum_name[256];
-  int enum_name_len = sizeof(enum_name);
-  if (MPI_T_enum_get_info(enumtype, &items, enum_name, &enum_name_len) != MPI_SUCCESS) return std::nullopt;
-  for (int i = 0; i < items; ++i) {
-    int item_value = 0;
-    char item_name[256];
-    int len = sizeof(item_name);
-    if (MPI_T_enum_get_item(enumtype, i, &item_value, item_name, &len) == MPI_SUCCESS && item_value == value)
-      return std::string(item_name);
-  }
-  return std::nullopt;
-}
+struct EnumItem {
+  int value;
+  std::string name;
+};
 
-std::optional<long long> enum_item_value(MPI_T_enum enumtype, const std::string& wanted) {
+// The first item of an MPI_T enumeration that `match` accepts.
+template <class Match>
+std::optional<EnumItem> find_enum_item(MPI_T_enum enumtype, Match match) {
   int items = 0;
   char enum_name[256];
   int enum_name_len = sizeof(enum_name);
   if (MPI_T_enum_get_info(enumtype, &items, enum_name, &enum_name_len) != MPI_SUCCESS) return std::nullopt;
   for (int i = 0; i < items; ++i) {
-    int item_value = 0;
-    char item_name[256];
-    int len = sizeof(item_name);
-    if (MPI_T_enum_get_item(enumtype, i, &item_value, item_name, &len) == MPI_SUCCESS && wanted == item_name)
-      return item_value;
+    EnumItem item{0, std::string(256, '\0')};
+    int len = static_cast<int>(item.name.size());
+    if (MPI_T_enum_get_item(enumtype, i, &item.value, item.name.data(), &len) != MPI_SUCCESS) continue;
+    item.name.resize(item.name.find('\0'));
+    if (match(item)) return item;
   }
   return std::nullopt;
 }
@@ -99,9 +91,9 @@ std::string ControlVariables::write(const std::string& name, const std::string& 
   number = std::strtoll(value.c_str(), &end, 10);
   if (end == value.c_str() || *end != '\0') {
     if (info->enumtype == MPI_T_ENUM_NULL) return fmt::format("'{}' is not a number", value);
-    const auto v = enum_item_value(info->enumtype, value);
-    if (!v) return fmt::format("'{}' is not a value of '{}'", value, name);
-    number = *v;
+    const auto item = find_enum_item(info->enumtype, [&](const EnumItem& i) { return i.name == value; });
+    if (!item) return fmt::format("'{}' is not a value of '{}'", value, name);
+    number = item->value;
   }
   CvarHandle handle(info->index);
   if (handle.get() == MPI_T_CVAR_HANDLE_NULL) return fmt::format("cannot allocate a handle for '{}'", name);
@@ -158,7 +150,10 @@ std::optional<std::string> ControlVariables::read_enum_name(const std::string& n
   if (!info || info->enumtype == MPI_T_ENUM_NULL) return std::nullopt;
   const auto v = read(name);
   if (!v) return std::nullopt;
-  return enum_item_name(info->enumtype, std::stoll(*v));
+  const long long number = std::stoll(*v);
+  const auto item = find_enum_item(info->enumtype, [&](const EnumItem& i) { return i.value == number; });
+  if (!item) return std::nullopt;
+  return item->name;
 }
 
 }  // namespace pico
