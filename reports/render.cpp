@@ -101,8 +101,22 @@ std::string validation_cell(const json& c) {
   return fmt::format("failed ({})", scalar_text(field(v, "mismatches")));
 }
 
+}  // namespace
+
+std::string params_text(const json& c) {
+  const auto it = c.find("params");
+  if (it == c.end() || !it->is_object()) return "";
+  std::string out;
+  for (const auto& [k, v] : it->items()) out += fmt::format("{}{}={}", out.empty() ? "" : ";", k, v.dump());
+  return out;
+}
+
+namespace {
+
 std::string backend_algorithm_cell(const json& c) {
-  return fmt::format("{}/{}", text(field(c, "backend")), text(field(c, "algorithm")));
+  const std::string params = params_text(c);
+  return fmt::format("{}/{}{}", text(field(c, "backend")), text(field(c, "algorithm")),
+                     params.empty() ? "" : "[" + params + "]");
 }
 
 std::string in_place_cell(const json& c) {
@@ -227,7 +241,7 @@ std::string csv_record(const std::vector<std::string>& fields) {
 std::vector<std::string> csv_header() {
   std::vector<std::string> header(kLeadingCaseKeys.begin(), kLeadingCaseKeys.end());
   header.insert(header.end(), kTimingKeys.begin(), kTimingKeys.end());
-  for (std::string_view key : {"algbw_GBps", "busbw_GBps", "validation", "mismatches", "elapsed_s"})
+  for (std::string_view key : {"algbw_GBps", "busbw_GBps", "validation", "mismatches", "elapsed_s", "params"})
     header.emplace_back(key);
   return header;
 }
@@ -243,6 +257,7 @@ std::vector<std::string> csv_values(const json& c) {
   values.push_back(scalar_text(field(validation, "status")));
   values.push_back(scalar_text(field(validation, "mismatches")));
   values.push_back(scalar_text(field(c, "elapsed_s")));
+  values.push_back(params_text(c));
   return values;
 }
 

@@ -14,6 +14,9 @@ std::string render_table(const nlohmann::json& report);
 
 // RFC 4180 CSV (CRLF line ends, header row first), one record per case.
 // Null or missing values are empty fields; doubles keep full precision.
+// "segment_size=65536;chain_fanout=2" from a case's params ("" when none).
+std::string params_text(const nlohmann::json& case_record);
+
 std::string render_csv(const nlohmann::json& report);
 
 }  // namespace pico

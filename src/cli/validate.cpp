@@ -1,5 +1,6 @@
 // pico validate FILE... : check experiment and platform files without running.
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -38,14 +39,16 @@ void add_validate(CLI::App& app, int& exit_code) {
   cmd->add_option("-p,--platform", *platform, "Platform the experiments are planned for (its MPI's catalogue)")
       ->capture_default_str();
   cmd->callback([files, platform, &exit_code] {
-    const PlanTarget target = plan_target_for(resolve_platform(*platform));
+    std::optional<PlanTarget> target;  // asked of the launcher only when an experiment needs planning
     for (const auto& f : *files) {
       try {
         if (looks_like_platform(f)) {
           const Platform p = load_platform(f);
           fmt::print("{}: ok (platform '{}', scheduler {})\n", f, p.name, p.scheduler);
         } else {
-          const Plan plan = make_plan(load_experiment(f), target);
+          const Experiment experiment = load_experiment(f);
+          if (!target) target = plan_target_for(resolve_platform(*platform));
+          const Plan plan = make_plan(experiment, *target);
           fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
         }
       } catch (const ConfigError& e) {

@@ -14,7 +14,8 @@ nlohmann::json names(const Range& values) {
 
 nlohmann::json experiment_to_json(const Experiment& e) {
   nlohmann::json backends = nlohmann::json::array();
-  for (const auto& b : e.backends) backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}});
+  for (const auto& b : e.backends)
+    backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}, {"params", b.params}});
   nlohmann::json in_place = nlohmann::json::array();
   for (bool v : e.in_place) in_place.push_back(v);
   return {{"name", e.name},

@@ -22,16 +22,18 @@ PlanTarget parse_launcher_version(const std::string& output) {
 }
 
 PlanTarget plan_target_for(const Platform& platform) {
-  if (platform.mpi.library != "auto") return {platform.mpi.library, platform.mpi.version};
+  if (platform.mpi.library != "auto" && !platform.mpi.version.empty())
+    return {platform.mpi.library, platform.mpi.version};
   const std::string command = shell_quote(platform.launcher.command) + " --version 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
   if (!pipe) return {};
   std::string output;
   char buf[4096];
   for (std::size_t n; (n = std::fread(buf, 1, sizeof(buf), pipe.get())) > 0;) output.append(buf, n);
-  PlanTarget t = parse_launcher_version(output);
-  if (!platform.mpi.version.empty()) t.mpi_version = platform.mpi.version;
-  return t;
+  const PlanTarget detected = parse_launcher_version(output);
+  if (platform.mpi.library == "auto") return detected;
+  // A named library takes the launcher's version only if the launcher is that library.
+  return {platform.mpi.library, detected.mpi_library == platform.mpi.library ? detected.mpi_version : ""};
 }
 
 }  // namespace pico

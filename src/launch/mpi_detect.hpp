@@ -12,7 +12,8 @@ namespace pico {
 // "mpirun (Open MPI) 4.1.4" -> openmpi 4.1.4; MPICH's Hydra "Version: 4.0.2" -> mpich 4.0.2.
 PlanTarget parse_launcher_version(const std::string& output);
 
-// The platform's mpi setting, or for `auto` what `<launcher> --version` prints.
+// The platform's mpi setting; for `auto`, or a library named without a
+// version, what `<launcher> --version` prints fills the gap.
 PlanTarget plan_target_for(const Platform& platform);
 
 }  // namespace pico

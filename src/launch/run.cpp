@@ -16,6 +16,7 @@
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "reports/render.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -98,8 +99,10 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
                      "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
   for (const auto& c : plan.cases) {
+    const std::string params = params_text(case_to_json(c));
     out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", c.case_id,
-                       name(c.collective), c.backend, c.algorithm, name(c.dtype), name(c.op), c.count,
+                       name(c.collective), c.backend, params.empty() ? c.algorithm : c.algorithm + "[" + params + "]",
+                       name(c.dtype), name(c.op), c.count,
                        format_size(c.bytes), c.np, c.in_place ? "yes" : "no");
   }
   for (const auto& s : plan.skipped) out += fmt::format("skipped {}: {}\n", s.c.case_id, s.reason);

@@ -64,7 +64,12 @@ struct ResolvedAlgorithm {
 ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, const PlanTarget& target) {
   ResolvedAlgorithm r;
   r.cat = cat;
-  if (cat == nullptr) return r;
+  if (cat == nullptr) {
+    if (algorithm != "default")
+      r.skip_reason = fmt::format("the platform's MPI library is not known, so '{}' cannot be selected; set the "
+                                  "platform's mpi: {{library: openmpi|mpich}}", algorithm);
+    return r;
+  }
   const auto coll_it = cat->collectives.find(coll);
   const CollectiveCatalog* cc = coll_it == cat->collectives.end() ? nullptr : &coll_it->second;
   if (algorithm == "default") {

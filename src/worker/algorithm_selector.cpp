@@ -59,6 +59,7 @@ AppliedSelection AlgorithmSelector::apply_mpi_t(const Selection& s) {
     // Same forcing as the communicator in hand: reuse it, but still check the library agrees.
     a.comm = forced_->get();
     a.verified = all_ranks(harness_, holds(cvars_, s.variable, s.value, a.applied));
+    if (!a.verified) a.note = fmt::format("{} reads back {}, not {}", s.variable, a.applied, s.value);
     return a;
   }
   std::string error = cvars_.write(s.variable, s.value);

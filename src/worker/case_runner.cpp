@@ -54,9 +54,10 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
 
   const AppliedSelection selection = ctx.selector->apply(c.selection);
   r["selection"] = selection_to_json(c.selection, selection);
-  if (selection.refused) {
+  if (selection.refused || !selection.verified) {
+    // A measurement under another algorithm than its label would mislead: none is made.
     r["status"] = "failed";
-    r["reason"] = "selection: " + selection.note;
+    r["reason"] = (selection.refused ? "selection refused: " : "selection not verified: ") + selection.note;
     return finish();
   }
 

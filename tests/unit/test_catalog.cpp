@@ -157,3 +157,14 @@ TEST_CASE("algorithm parameters multiply the cases that take them", "[catalog]")
   CHECK(plan.skipped.size() == 1);  // segment size 0: Open MPI runs the plain ring
   CHECK(plan.skipped[0].c.params.at("segment_size") == 0);
 }
+
+TEST_CASE("without a known library, only the default can be measured", "[catalog]") {
+  const Plan plan = make_plan(sweep("[default, ring]"), PlanTarget{});
+  for (const auto& s : plan.skipped) {
+    CHECK(s.c.algorithm == "ring");
+    CHECK_THAT(s.reason, Catch::Matchers::Contains("mpi: {library: openmpi|mpich}"));
+  }
+  CHECK(plan.skipped.size() == plan.cases.size() / 2);
+  for (const auto& g : plan.groups)
+    for (const auto& c : g.cases) CHECK(c.algorithm == "default");
+}

@@ -33,7 +33,7 @@ json report_with_one_case(json c) { return json{{"schema", "pico-report/1"}, {"c
 const char* const kCsvHeader =
     "case_id,status,reason,backend,library,collective,algorithm,dtype,op,count,bytes,np,in_place,mode,"
     "iterations,min_s,median_s,mean_s,max_s,p5_s,p95_s,p99_s,stddev_s,ci95_low_s,ci95_high_s,algbw_GBps,"
-    "busbw_GBps,validation,mismatches,elapsed_s";
+    "busbw_GBps,validation,mismatches,elapsed_s,params";
 
 }  // namespace
 
@@ -90,11 +90,11 @@ TEST_CASE("render_csv header and records of the example report", "[render]") {
   CHECK(records[1] ==
         "a1b2c3d4e5f60718,ok,,mpi,openmpi,allreduce,default,float32,sum,1024,4096,4,false,latency,200,"
         "1.2e-05,1.6e-05,1.65e-05,4.1e-05,1.3e-05,1.9e-05,2.5e-05,2.5e-06,1.58e-05,1.62e-05,0.256,0.384,"
-        "passed,0,0.0042");
+        "passed,0,0.0042,");
   // Null timing and bandwidths are empty fields.
   CHECK(records[3] ==
         "fedcba9876543210,failed,launch 1 exited with signal 9 before the case ran,mpi,openmpi,alltoall,"
-        "default,float64,none,8,64,4,false,throughput,0,,,,,,,,,,,,,skipped,0,0");
+        "default,float64,none,8,64,4,false,throughput,0,,,,,,,,,,,,,skipped,0,0,");
 }
 
 TEST_CASE("render_csv quotes fields with commas, quotes and newlines", "[render]") {
@@ -118,4 +118,10 @@ TEST_CASE("render_csv keeps doubles at full precision", "[render]") {
   REQUIRE(fields.size() == 30);
   CHECK(fields[16] == "0.30000000000000004");  // median_s
   CHECK(fields[26] == "0.3333333333333333");   // busbw_GBps
+}
+
+TEST_CASE("algorithm parameters show in the table and the CSV", "[render]") {
+  nlohmann::json c = {{"params", {{"segment_size", 4096}, {"chain_fanout", 2}}}};
+  CHECK(pico::params_text(c) == "chain_fanout=2;segment_size=4096");
+  CHECK(pico::params_text(nlohmann::json::object()).empty());
 }
