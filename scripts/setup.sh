@@ -10,6 +10,7 @@ packages=(
   libhwloc-dev hwloc
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema
+  iproute2
 )
 
 missing=()

@@ -22,7 +22,7 @@ using yaml::Value;
 
 const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "launcher", "env", "worker", "mpi"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
-const std::vector<std::string> kLauncherKeys{"kind", "command", "args", "allow_run_as_root", "oversubscribe"};
+const std::vector<std::string> kLauncherKeys{"kind", "command", "wrapper", "args", "allow_run_as_root", "oversubscribe"};
 constexpr const char* kEmbeddedLocalName = "<embedded>/platforms/local.yaml";
 
 std::string parse_scheduler(const Value& v) {
@@ -57,6 +57,7 @@ LauncherSpec parse_launcher(const Value& v) {
   }
   if (auto x = m.get("command")) l.command = x->as_nonempty_string("launcher command");
   if (auto x = m.get("args")) l.args = parse_args(*x);
+  if (auto x = m.get("wrapper")) l.wrapper = parse_args(*x);
   if (auto x = m.get("allow_run_as_root")) l.allow_run_as_root = x->as_bool("allow_run_as_root");
   if (auto x = m.get("oversubscribe")) l.oversubscribe = x->as_bool("oversubscribe");
   return l;

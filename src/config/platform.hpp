@@ -11,6 +11,7 @@ namespace pico {
 struct LauncherSpec {
   std::string kind = "mpirun";          // only "mpirun" on the local scheduler for now
   std::string command = "mpirun";       // executable to run
+  std::vector<std::string> wrapper;     // runs the launcher, e.g. [ip, netns, exec, pico-net]
   std::vector<std::string> args;        // extra arguments placed before the worker
   bool allow_run_as_root = true;        // add --allow-run-as-root when pico runs as root
   bool oversubscribe = true;            // add --oversubscribe when ranks exceed local cores

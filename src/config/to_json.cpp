@@ -39,6 +39,7 @@ nlohmann::json platform_to_json(const Platform& p) {
           {"launcher",
            {{"kind", p.launcher.kind},
             {"command", p.launcher.command},
+            {"wrapper", p.launcher.wrapper},
             {"args", p.launcher.args},
             {"allow_run_as_root", p.launcher.allow_run_as_root},
             {"oversubscribe", p.launcher.oversubscribe}}},

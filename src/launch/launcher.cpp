@@ -18,7 +18,8 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
                              const HostFacts& host) {
   LaunchCommand cmd;
-  cmd.argv = {platform.launcher.command, "-np", std::to_string(np)};
+  cmd.argv = platform.launcher.wrapper;
+  cmd.argv.insert(cmd.argv.end(), {platform.launcher.command, "-np", std::to_string(np)});
   const bool open_mpi = mpi_library == "openmpi" || mpi_library == "unknown";
   if (open_mpi && platform.launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
   if (open_mpi && platform.launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");

@@ -11,6 +11,7 @@ docs/report.schema.json).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -353,6 +354,35 @@ def test_reference_backend(tmp):
     for c in reference:
         expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['algorithm']}: {c['reason']}")
         expect(c["selection"]["mechanism"] == "builtin" and c["selection"]["verified"], str(c["selection"]))
+
+
+def test_emulated_network(tmp):
+    # The namespace recipe from scripts/emulated-net.sh, under a name of the test's own.
+    if os.geteuid() != 0 or not shutil.which("ip"):
+        print("SKIP emulated_network: needs root and iproute2")
+        sys.exit(77)
+    netns = f"pico-test-{os.getpid()}"
+    script = os.path.join(SRC, "scripts", "emulated-net.sh")
+    subprocess.run(["bash", script, "start", "1gbit", netns], check=True, capture_output=True)
+    try:
+        platform = write(tmp, "slow.yaml", f"""\
+            name: slow
+            launcher:
+              command: mpirun
+              wrapper: [ip, netns, exec, {netns}]
+              args: [--mca, btl, "self,tcp", --mca, btl_tcp_if_include, lo, --mca, pml, ob1]
+            mpi: {{library: openmpi}}
+            """)
+        proc = pico("bench", "allreduce", "--np", "2", "--sizes", "4MiB", "--time-budget", "300ms", "-p", platform,
+                    "-o", os.path.join(tmp, "results"), cwd=tmp)
+        expect(proc.returncode == 0, proc.stderr[-2000:])
+        report = load(report_path(proc))
+        expect(report["provenance"]["launch_commands"][0][:4] == ["ip", "netns", "exec", netns], "wrapped launcher")
+        case = report["cases"][0]
+        # 2 ranks x 4 MiB each way through one 1 Gbit/s bucket cannot take less than ~67 ms; shared memory takes ~3 ms.
+        expect(case["timing"]["median_s"] > 0.03, f"median {case['timing']['median_s']} s: not on the slow link")
+    finally:
+        subprocess.run(["bash", script, "stop", netns], capture_output=True)
 
 
 def test_list(tmp):
