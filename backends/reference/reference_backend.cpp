@@ -19,9 +19,13 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
                                             c.algorithm, fmt::join(reference_algorithm_names(c.collective), ", ")));
   int np = 1;
   MPI_Comm_size(comm, &np);
-  // One message may carry p blocks (gathers, alltoall, reduce_scatter folds) and MPI counts are int.
-  if (c.count * static_cast<std::uint64_t>(np) > static_cast<std::uint64_t>(INT_MAX))
-    throw std::invalid_argument("count x np exceeds the MPI int count range of one message");
+  // MPI counts are int. Where buffers hold p blocks, one message may carry
+  // them all (gather subtrees, alltoall packs, allgather and reduce_scatter folds).
+  const bool blocks_of_p = c.collective != Collective::allreduce && c.collective != Collective::bcast &&
+                           c.collective != Collective::reduce;
+  const std::uint64_t largest_message = blocks_of_p ? c.count * static_cast<std::uint64_t>(np) : c.count;
+  if (largest_message > static_cast<std::uint64_t>(INT_MAX))
+    throw std::invalid_argument("a message of this case would exceed MPI's int count range");
   MpiBackend::prepare(c, comm);
 
   const MpiCallArgs& m = call_args();

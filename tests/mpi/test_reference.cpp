@@ -6,8 +6,12 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <cmath>
+
 #include "backends/reference/reference_backend.hpp"
 #include "collectives/reference/algorithms.hpp"
+#include "collectives/reference/table.hpp"
+#include "collectives/transport/mpi_transport.hpp"
 
 namespace {
 
@@ -115,4 +119,35 @@ TEST_CASE("the default segment size validates too, and unknown algorithms are re
   bad.np = np;
   ReferenceBackend backend;
   CHECK_THROWS_AS(backend.prepare(bad, MPI_COMM_WORLD), std::invalid_argument);
+}
+
+namespace {
+// A phase policy that logs names: what an instrumentation hook plugs in.
+struct PhaseLog {
+  std::vector<std::string>* names;
+  void operator()(const char* name) const { names->emplace_back(name); }
+};
+}  // namespace
+
+TEST_CASE("MpiTransport runs an algorithm directly and calls its phase policy", "[mpi][reference]") {
+  int np = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<std::string> phases;
+  transport::MpiTransport<PhaseLog> t(MPI_COMM_WORLD, Dtype::int32, MPI_INT32_T, Op::sum, PhaseLog{&phases});
+  const std::size_t count = 10;
+  const auto* entry = reference::find_algorithm<decltype(t)>(Collective::allreduce, "rabenseifner");
+  REQUIRE(entry != nullptr);
+  t.reserve(entry->traits.scratch(count, np, 0), 2 * static_cast<std::size_t>(np));
+  std::vector<std::int32_t> buf(count, rank + 1);
+  entry->run(t, reference::CallArgs{.send = nullptr, .recv = buf.data(), .count = count, .in_place = true});
+  const auto expected = static_cast<std::int32_t>(np * (np + 1) / 2);
+  std::uint64_t wrong = 0;
+  for (std::int32_t x : buf) wrong += x != expected;
+  CHECK(sum_over_ranks(wrong) == 0);
+  const std::vector<std::string> all{"fold", "reduce-scatter", "allgather", "unfold"};
+  const std::vector<std::string> folded_out{"fold", "unfold"};
+  // Ranks folded out of the power-of-two core skip the core's phases.
+  const bool out = rank < 2 * (np - (1 << static_cast<int>(std::log2(np)))) && rank % 2 == 0;
+  CHECK(phases == (out ? folded_out : all));
 }
