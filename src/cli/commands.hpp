@@ -13,5 +13,4 @@ void add_report(CLI::App& app, int& exit_code);
 void add_list(CLI::App& app, int& exit_code);
 void add_schedule(CLI::App& app, int& exit_code);
 
-
 }  // namespace pico::cli
