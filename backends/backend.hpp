@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include <mpi.h>
 
 #include "core/case.hpp"
+#include "instrumentation/phase_recorder.hpp"
 
 namespace pico {
 
@@ -23,6 +25,13 @@ class Backend {
   virtual std::uint64_t validate() = 0;
   // Frees what prepare allocated.
   virtual void release() = 0;
+  // Runs `calls` instrumented calls, each after before_each(), recording the
+  // phases the algorithm marks. False when the backend has no phases (the
+  // library's own collectives are opaque).
+  virtual bool record_phases(int calls, PhaseRecorder& recorder, const std::function<void()>& before_each) {
+    (void)calls, (void)recorder, (void)before_each;
+    return false;
+  }
 };
 
 // The backend named by c.backend; throws std::invalid_argument for an unknown name.

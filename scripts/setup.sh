@@ -8,6 +8,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
   libhwloc-dev hwloc
+  libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema
   iproute2

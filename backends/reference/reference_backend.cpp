@@ -32,7 +32,8 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
   const std::size_t element = c.dtype == Dtype::none ? 1 : dtype_size(c.dtype);
   const std::size_t segment = segment_bytes_ == 0 ? 0 : std::max<std::size_t>(1, segment_bytes_ / element);
   transport_.emplace(comm, c.dtype, m.type, has_op(c.collective) ? c.op : Op::none);
-  transport_->reserve(entry->traits.scratch(c.count, np, segment), 2 * static_cast<std::size_t>(np));
+  scratch_elements_ = entry->traits.scratch(c.count, np, segment);
+  transport_->reserve(scratch_elements_, 2 * static_cast<std::size_t>(np));
   run_ = entry->run;
   const bool send_absent = m.send == MPI_IN_PLACE, recv_absent = m.recv == MPI_IN_PLACE;
   args_ = reference::CallArgs{
@@ -43,6 +44,26 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
       .in_place = send_absent || recv_absent,
       .segment = segment,
   };
+}
+
+// A transport of its own whose phase hook records, built outside the timed loop.
+bool ReferenceBackend::record_phases(int calls, PhaseRecorder& recorder, const std::function<void()>& before_each) {
+  using Recording = transport::MpiTransport<PhaseHook>;
+  const Case& c = current_case();
+  const auto* entry = reference::find_algorithm<Recording>(c.collective, c.algorithm);
+  if (entry == nullptr) return false;
+  const MPI_Comm comm = call_args().comm;
+  int np = 1;
+  MPI_Comm_size(comm, &np);
+  Recording t(comm, c.dtype, call_args().type, has_op(c.collective) ? c.op : Op::none, PhaseHook{&recorder});
+  t.reserve(scratch_elements_, 2 * static_cast<std::size_t>(np));
+  for (int i = 0; i < calls; ++i) {
+    before_each();
+    recorder.begin_call();
+    entry->run(t, args_);
+    recorder.end_call();
+  }
+  return true;
 }
 
 void ReferenceBackend::release() {

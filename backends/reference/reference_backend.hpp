@@ -24,6 +24,7 @@ class ReferenceBackend : public MpiBackend {
   void prepare(const Case& c, MPI_Comm comm) override;
   void run_once() override { run_(*transport_, args_); }
   void release() override;
+  bool record_phases(int calls, PhaseRecorder& recorder, const std::function<void()>& before_each) override;
 
  private:
   using Transport = transport::MpiTransport<>;
@@ -31,6 +32,7 @@ class ReferenceBackend : public MpiBackend {
   std::uint64_t segment_bytes_;
   std::optional<Transport> transport_;
   void (*run_)(Transport&, const reference::CallArgs&) = nullptr;
+  std::size_t scratch_elements_ = 0;
   reference::CallArgs args_;
 };
 

@@ -25,7 +25,8 @@ using yaml::Value;
 
 const std::vector<std::string> kExperimentKeys{"name",    "description", "collectives", "sizes",    "counts",
                                                "dtypes",  "ops",         "processes",   "in_place", "backends",
-                                               "timing",  "validation"};
+                                               "timing",  "validation", "instrumentation"};
+const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
@@ -289,6 +290,22 @@ void check_timing(const Map& m, const TimingSpec& t) {
               "whole case (set-up, warm-up and timed loop), after which it is killed, so it needs to be larger");
 }
 
+InstrumentationSpec parse_instrumentation(const Value& v) {
+  const Map m = v.as_map("instrumentation", kInstrumentationKeys);
+  InstrumentationSpec spec;
+  if (auto x = m.get("phases")) spec.phases = x->as_bool("phases");
+  if (auto x = m.get("calls")) spec.calls = static_cast<int>(x->as_int("calls", 1, 100000));
+  if (auto x = m.get("papi")) {
+    for (const auto& item : x->as_list("papi")) {
+      std::string event = item.as_nonempty_string("PAPI event");
+      add_unique(spec.papi, event, item, "PAPI event", event);
+    }
+    if (!spec.papi.empty() && !spec.phases)
+      x->fail("PAPI counters are read per phase", "set instrumentation: {phases: true} as well");
+  }
+  return spec;
+}
+
 TimingSpec parse_timing(const Value& v) {
   const Map m = v.as_map("timing", kTimingKeys);
   TimingSpec t;
@@ -327,6 +344,7 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("backends")) e.backends = parse_backends(*v);
   if (auto v = top.get("timing")) e.timing = parse_timing(*v);
   if (auto v = top.get("validation")) e.validation = v->as_bool("validation");
+  if (auto v = top.get("instrumentation")) e.instrumentation = parse_instrumentation(*v);
   e.source_path = file_for_messages;
   e.source_text = yaml_text;
   return e;

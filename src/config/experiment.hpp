@@ -16,6 +16,14 @@ struct BackendSpec {
   std::map<std::string, std::vector<std::int64_t>> params;  // e.g. segment_size: [0, 65536]
 };
 
+// Per-phase measurements, taken in a separate instrumented pass after the
+// timed loop, for backends whose algorithms mark phases (reference).
+struct InstrumentationSpec {
+  bool phases = false;
+  std::vector<std::string> papi;  // PAPI event names, e.g. perf::TASK-CLOCK
+  int calls = 10;                 // instrumented calls per case
+};
+
 struct TimingSpec {
   TimingMode mode = TimingMode::latency;
   int warmup = 5;
@@ -39,6 +47,7 @@ struct Experiment {
   std::vector<bool> in_place{false};  // in_place: false | true | both
   std::vector<BackendSpec> backends{BackendSpec{}};
   TimingSpec timing;
+  InstrumentationSpec instrumentation;
   bool validation = true;
 
   std::string source_path;  // where it was read from ("" for one built in memory)

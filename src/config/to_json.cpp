@@ -29,6 +29,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
           {"in_place", in_place},
           {"backends", backends},
           {"timing", timing_to_json(e.timing)},
+          {"instrumentation", instrumentation_to_json(e.instrumentation)},
           {"validation", e.validation}};
 }
 

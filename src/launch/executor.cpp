@@ -177,7 +177,7 @@ class GroupRunner {
     const int np = group.np;
     const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
     const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
-    LaunchRequest request{launch, np, group.env, plan_.timing, plan_.validation, cases};
+    LaunchRequest request{launch, np, group.env, plan_.timing, plan_.validation, cases, plan_.instrumentation};
     std::ofstream(launch_file) << launch_request_to_json(request).dump(1) << "\n";
     LaunchCommand cmd = launch_command(platform_, target_.mpi_library, np, worker_path(platform_, target_.mpi_library),
                                        launch_file, dir_, this_host());

@@ -238,6 +238,7 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   PlanBuilder b{e, target, {}, {}};
   b.plan.timing = e.timing;
   b.plan.validation = e.validation;
+  b.plan.instrumentation = e.instrumentation;
   for (int np : e.processes) {
     for (const auto& backend : e.backends) {
       const Catalog* cat = catalog_of(backend.library, target);
@@ -281,6 +282,20 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   return t;
 }
 
+nlohmann::json instrumentation_to_json(const InstrumentationSpec& i) {
+  return {{"phases", i.phases}, {"papi", i.papi}, {"calls", i.calls}};
+}
+
+namespace {
+InstrumentationSpec instrumentation_from_json(const nlohmann::json& j) {
+  InstrumentationSpec i;
+  i.phases = j.value("phases", false);
+  i.papi = j.value("papi", std::vector<std::string>{});
+  i.calls = j.value("calls", 10);
+  return i;
+}
+}  // namespace
+
 nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : p.cases) cases.push_back(case_to_json(c));
@@ -293,6 +308,7 @@ nlohmann::json plan_to_json(const Plan& p) {
     groups.push_back({{"np", g.np}, {"env", g.env}, {"cases", ids}});
   }
   return {{"timing", timing_to_json(p.timing)},
+          {"instrumentation", instrumentation_to_json(p.instrumentation)},
           {"validation", p.validation},
           {"cases", cases},
           {"skipped", skipped},
@@ -306,6 +322,7 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
           {"np", r.np},
           {"env", r.env},
           {"timing", timing_to_json(r.timing)},
+          {"instrumentation", instrumentation_to_json(r.instrumentation)},
           {"validation", r.validation},
           {"cases", cases}};
 }
@@ -317,6 +334,7 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   r.env = j.value("env", std::map<std::string, std::string>{});
   r.timing = timing_from_json(j.at("timing"));
   r.validation = j.at("validation").get<bool>();
+  if (j.contains("instrumentation")) r.instrumentation = instrumentation_from_json(j.at("instrumentation"));
   for (const auto& c : j.at("cases")) r.cases.push_back(case_from_json(c));
   return r;
 }

@@ -38,12 +38,14 @@ struct Plan {
   std::vector<SkippedCase> skipped;
   std::vector<LaunchGroup> groups;
   TimingSpec timing;
+  InstrumentationSpec instrumentation;
   bool validation = true;
 };
 
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});
 
 nlohmann::json timing_to_json(const TimingSpec& t);
+nlohmann::json instrumentation_to_json(const InstrumentationSpec& i);
 TimingSpec timing_from_json(const nlohmann::json& j);
 nlohmann::json plan_to_json(const Plan& p);
 
@@ -55,6 +57,7 @@ struct LaunchRequest {
   TimingSpec timing;
   bool validation = true;
   std::vector<Case> cases;
+  InstrumentationSpec instrumentation;
 };
 nlohmann::json launch_request_to_json(const LaunchRequest& r);
 LaunchRequest launch_request_from_json(const nlohmann::json& j);

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backends/backend.hpp"
 #include "collectives/spec.hpp"
@@ -24,6 +25,43 @@ bool all_ranks_ok(MPI_Comm comm, const std::string& local_error, std::string& er
   if (first_failed == INT32_MAX) return true;
   error_out = fmt::format("rank {}: {}", first_failed, harness::broadcast_string(comm, local_error, first_failed));
   return false;
+}
+
+// The instrumented pass: per phase, the median over calls on each rank, then
+// the slowest rank (max), as the report's `phases`.
+void record_phases(Backend& backend, const CaseContext& ctx, nlohmann::json& r) {
+  PhaseRecorder recorder(ctx.papi);
+  const bool recorded =
+      backend.record_phases(ctx.instrumentation.calls, recorder, [&] { harness::barrier(ctx.harness); });
+  if (!recorded) {
+    r["phases"] = nlohmann::json::array();
+    r["phases_note"] = "this backend's algorithms mark no phases (the library's collectives are opaque)";
+    return;
+  }
+  const std::size_t events = ctx.papi->events().size();
+  const auto phases = summarize_phases(recorder.calls(), events);
+  // Same phases on every rank (one algorithm), so values reduce position by position.
+  int shape[2] = {static_cast<int>(phases.size()), -static_cast<int>(phases.size())};
+  harness::allreduce(ctx.harness, shape, 2, harness::Reduction::max);
+  std::vector<double> values;
+  for (const auto& p : phases) {
+    values.push_back(p.seconds);
+    values.insert(values.end(), p.counters.begin(), p.counters.end());
+  }
+  if (shape[0] != -shape[1]) {
+    r["phases"] = phases_to_json(phases, ctx.papi->events());
+    r["phases_note"] = "ranks marked different phases: rank 0's values, not the maximum over ranks";
+    return;
+  }
+  harness::allreduce(ctx.harness, values.data(), static_cast<int>(values.size()), harness::Reduction::max);
+  auto slowest = phases;
+  std::size_t at = 0;
+  for (auto& p : slowest) {
+    p.seconds = values[at++];
+    for (auto& counter : p.counters) counter = values[at++];
+  }
+  r["phases"] = phases_to_json(slowest, ctx.papi->events());
+  if (!ctx.papi->warnings().empty()) r["phases_note"] = fmt::format("{}", fmt::join(ctx.papi->warnings(), "; "));
 }
 
 nlohmann::json base_result(const Case& c, const CaseContext& ctx) {
@@ -84,6 +122,8 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
   r["algbw_GBps"] = algbw_GBps(c, stats.median_s);
   r["busbw_GBps"] = busbw_GBps(c, stats.median_s);
   if (ctx.timing.keep_samples) r["samples_s"] = timed.samples_s;
+
+  if (ctx.instrumentation.phases) record_phases(*backend, ctx, r);
 
   if (ctx.validation && has_payload(c.collective)) {
     harness::barrier(ctx.harness);

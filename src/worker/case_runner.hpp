@@ -8,6 +8,7 @@
 
 #include "config/experiment.hpp"
 #include "core/case.hpp"
+#include "instrumentation/papi_counters.hpp"
 
 namespace pico {
 
@@ -20,6 +21,8 @@ struct CaseContext {
   bool validation = true;
   std::string library;  // the MPI library's short name, recorded per case
   int launch = 0;
+  InstrumentationSpec instrumentation;
+  PapiCounters* papi = nullptr;  // counters read at phase boundaries, shared by the launch
 };
 
 // Collective over both communicators. Returns the case's result object

@@ -73,7 +73,9 @@ int run(const Args& args) {
   }
   MpiToolsSession tools;  // after the MPI session: MPI_T must finalize first
   AlgorithmSelector selector(harness.get(), measured.get());
-  const CaseContext ctx{harness.get(), &selector, request.timing, request.validation, library.name, request.launch};
+  PapiCounters papi(request.instrumentation.phases ? request.instrumentation.papi : std::vector<std::string>{});
+  const CaseContext ctx{harness.get(),   &selector,      request.timing,           request.validation,
+                        library.name,    request.launch, request.instrumentation, &papi};
   for (const Case& c : request.cases) {
     if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
     const nlohmann::json result = run_case(c, ctx);

@@ -385,6 +385,30 @@ def test_emulated_network(tmp):
         subprocess.run(["bash", script, "stop", netns], capture_output=True)
 
 
+def test_phases(tmp):
+    # Rabenseifner's two phases, timed per phase, with a PAPI software counter; a missing event is a note.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [256KiB]
+        processes: [4]
+        backends:
+          - {library: mpi}
+          - {library: reference, algorithms: [rabenseifner]}
+        instrumentation: {phases: true, papi: [perf::TASK-CLOCK, PAPI_NO_SUCH_EVENT], calls: 5}
+        """)
+    expect(proc.returncode == 0, proc.stderr[-2000:])
+    check_schema(report_path(proc))
+    report = load(report_path(proc))
+    library, reference = report["cases"]
+    expect(library["phases"] == [] and "opaque" in library["phases_note"], "library collectives have no phases")
+    names = [p["name"] for p in reference["phases"]]
+    expect("reduce-scatter" in names and "allgather" in names, str(names))
+    for p in reference["phases"]:
+        if p["name"] in ("reduce-scatter", "allgather"):
+            expect(p["time_s"] > 0 and p["counters"]["perf::TASK-CLOCK"] > 0, str(p))
+    expect("PAPI_NO_SUCH_EVENT" in reference["phases_note"], reference.get("phases_note", ""))
+
+
 def test_list(tmp):
     libs = pico("list", "libraries")
     expect(libs.returncode == 0 and "openmpi" in libs.stdout and "mpich" in libs.stdout, libs.stdout)

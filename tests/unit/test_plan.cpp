@@ -79,10 +79,13 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
 
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   const Plan plan = make_plan(quickstart());
-  LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases};
+  LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7}};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
   CHECK(back.launch == 3);
   CHECK(back.env.at("X") == "1");
+  CHECK(back.instrumentation.phases);
+  CHECK(back.instrumentation.calls == 7);
+  CHECK(back.instrumentation.papi == std::vector<std::string>{"perf::TASK-CLOCK"});
   CHECK(back.cases.size() == r.cases.size());
   CHECK(back.timing.time_budget_s == r.timing.time_budget_s);
   CHECK(back.cases[17].case_id == r.cases[17].case_id);
