@@ -9,16 +9,13 @@
 #include "backends/mpi/mpi_backend.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/timing_loop.hpp"
+#include "mpi_test_util.hpp"
 
 namespace {
 
 using namespace pico;
 
-std::uint64_t global_sum(std::uint64_t local) {
-  unsigned long long in = local, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return out;
-}
+using test::sum_over_ranks;
 
 int world_size() {
   int size = 0;
@@ -41,7 +38,7 @@ Case make_case(Collective coll, Dtype dtype, Op op, std::uint64_t count, bool in
 
 std::uint64_t validate_with(Backend& backend, const Case& c) {
   backend.prepare(c, MPI_COMM_WORLD);
-  const std::uint64_t mismatches = global_sum(backend.validate());
+  const std::uint64_t mismatches = sum_over_ranks(backend.validate());
   backend.release();
   return mismatches;
 }

@@ -12,16 +12,13 @@
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
 #include "collectives/transport/mpi_transport.hpp"
+#include "mpi_test_util.hpp"
 
 namespace {
 
 using namespace pico;
 
-std::uint64_t sum_over_ranks(std::uint64_t local) {
-  unsigned long long in = local, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return out;
-}
+using test::sum_over_ranks;
 
 // 256 bytes: 32 float64 or 256 int8 elements, so a 1000-element chain bcast takes 4 to 32
 // segments and the segmented ring's blocks 2 to 11.
