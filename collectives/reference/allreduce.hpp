@@ -103,18 +103,12 @@ void allreduce_rabenseifner(T& t, const CallArgs& a) {
     const Partition part{a.count, fold.pof2};
     // Reduce-scatter: halve the window of blocks each step, keeping the half that holds block v.
     t.phase("reduce-scatter");
-    int lo = 0, hi = fold.pof2, step = 1;
-    for (int mask = fold.pof2 / 2; mask > 0; mask >>= 1, ++step) {
-      const int partner = fold.real(v ^ mask), mid = lo + mask;
-      const bool keep_low = (v & mask) == 0;
-      const int keep_lo = keep_low ? lo : mid, keep_hi = keep_low ? mid : hi;
-      const int give_lo = keep_low ? mid : lo, give_hi = keep_low ? hi : mid;
-      const Block tmp = part.blocks(t.scratch(), keep_lo, keep_hi);
-      t.sendrecv(partner, part.blocks(a.recv, give_lo, give_hi), partner, tmp, step);
-      t.reduce_local(part.blocks(a.recv, keep_lo, keep_hi), tmp);
-      lo = keep_lo;
-      hi = keep_hi;
-    }
+    int step = for_each_halving_step(fold.pof2, v, [&](const HalvingStep& s) {
+      const int partner = fold.real(s.partner_v);
+      const Block tmp = part.blocks(t.scratch(), s.keep_lo, s.keep_hi);
+      t.sendrecv(partner, part.blocks(a.recv, s.give_lo, s.give_hi), partner, tmp, s.step);
+      t.reduce_local(part.blocks(a.recv, s.keep_lo, s.keep_hi), tmp);
+    });
     // Allgather: the reverse, doubling the aligned window around block v.
     t.phase("allgather");
     for (int mask = 1; mask < fold.pof2; mask <<= 1, ++step) {

@@ -90,4 +90,31 @@ struct Fold {
   int first_real(int v) const { return v < rem ? 2 * v : v + rem; }
 };
 
+// One step of recursive halving on a power-of-two core: core index v trades
+// half of its window of blocks [lo, hi) with partner_v, keeping the half
+// that holds block v.
+struct HalvingStep {
+  int partner_v;
+  int keep_lo, keep_hi;
+  int give_lo, give_hi;
+  int step;  // message tag: 1, 2, ...
+};
+
+// Calls f(HalvingStep) for the log2(pof2) steps of core index v; returns the
+// tag after the last step, so a following phase can go on numbering.
+template <class F>
+int for_each_halving_step(int pof2, int v, F&& f) {
+  int lo = 0, hi = pof2, step = 1;
+  for (int mask = pof2 / 2; mask > 0; mask >>= 1, ++step) {
+    const int mid = lo + mask;
+    const bool keep_low = (v & mask) == 0;
+    const HalvingStep s{v ^ mask, keep_low ? lo : mid, keep_low ? mid : hi, keep_low ? mid : lo,
+                        keep_low ? hi : mid, step};
+    f(s);
+    lo = s.keep_lo;
+    hi = s.keep_hi;
+  }
+  return step;
+}
+
 }  // namespace pico::reference

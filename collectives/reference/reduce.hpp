@@ -54,18 +54,12 @@ void reduce_rabenseifner(T& t, const CallArgs& a) {
   if (const int v = fold.vrank(r); v >= 0) {
     const Partition part{a.count, fold.pof2};
     t.phase("reduce-scatter");
-    int lo = 0, hi = fold.pof2, step = 1;
-    for (int mask = fold.pof2 / 2; mask > 0; mask >>= 1, ++step) {
-      const int partner = fold.real(v ^ mask), mid = lo + mask;
-      const bool keep_low = (v & mask) == 0;
-      const int keep_lo = keep_low ? lo : mid, keep_hi = keep_low ? mid : hi;
-      const int give_lo = keep_low ? mid : lo, give_hi = keep_low ? hi : mid;
-      const Block in{t.scratch(), a.count + part.offset(keep_lo), part.span(keep_lo, keep_hi)};
-      t.sendrecv(partner, part.blocks(acc.base, give_lo, give_hi), partner, in, step);
-      t.reduce_local(part.blocks(acc.base, keep_lo, keep_hi), in);
-      lo = keep_lo;
-      hi = keep_hi;
-    }
+    int step = for_each_halving_step(fold.pof2, v, [&](const HalvingStep& s) {
+      const int partner = fold.real(s.partner_v);
+      const Block in{t.scratch(), a.count + part.offset(s.keep_lo), part.span(s.keep_lo, s.keep_hi)};
+      t.sendrecv(partner, part.blocks(acc.base, s.give_lo, s.give_hi), partner, in, s.step);
+      t.reduce_local(part.blocks(acc.base, s.keep_lo, s.keep_hi), in);
+    });
     // Gather: a binomial tree in the xor space around core_root; the window a
     // rank holds is always the aligned run of blocks around its own.
     t.phase("gather");

@@ -63,19 +63,13 @@ void reduce_scatter_recursive_halving(T& t, const CallArgs& a) {
   }
   t.phase("recursive-halving");
   if (const int v = fold.vrank(r); v >= 0) {
-    int lo = 0, hi = fold.pof2, step = 1;
-    for (int mask = fold.pof2 / 2; mask > 0; mask >>= 1, ++step) {
-      const int partner = fold.real(v ^ mask), mid = lo + mask;
-      const bool keep_low = (v & mask) == 0;
-      const int keep_lo = keep_low ? lo : mid, keep_hi = keep_low ? mid : hi;
-      const int give_lo = keep_low ? mid : lo, give_hi = keep_low ? hi : mid;
-      const Block keep = part.blocks(acc, fold.first_real(keep_lo), fold.first_real(keep_hi));
-      const Block give = part.blocks(acc, fold.first_real(give_lo), fold.first_real(give_hi));
-      t.sendrecv(partner, give, partner, tmp(keep), step);
+    for_each_halving_step(fold.pof2, v, [&](const HalvingStep& s) {
+      const int partner = fold.real(s.partner_v);
+      const Block keep = part.blocks(acc, fold.first_real(s.keep_lo), fold.first_real(s.keep_hi));
+      const Block give = part.blocks(acc, fold.first_real(s.give_lo), fold.first_real(s.give_hi));
+      t.sendrecv(partner, give, partner, tmp(keep), s.step);
       t.reduce_local(keep, tmp(keep));
-      lo = keep_lo;
-      hi = keep_hi;
-    }
+    });
   }
   t.phase("unfold");
   if (fold.folded_in(r)) t.send(r - 1, part.block(acc, r - 1), 0);
