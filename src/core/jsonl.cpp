@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace pico {
@@ -28,12 +29,6 @@ JsonLinesFile::~JsonLinesFile() {
 void JsonLinesFile::append(const nlohmann::json& record) {
   append_raw(record.dump() + "\n");
 }
-
-}  // namespace pico
-
-#include <fstream>
-
-namespace pico {
 
 std::vector<nlohmann::json> read_json_lines(const std::string& path) {
   std::vector<nlohmann::json> out;

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +24,6 @@ class JsonLinesFile {
   std::string path_;
 };
 
-}  // namespace pico
-
-#include <vector>
-
-namespace pico {
 // Every complete, parseable line of a JSON-lines file; a torn last line (the
 // writer was killed mid-write) is ignored. A missing file gives no records.
 std::vector<nlohmann::json> read_json_lines(const std::string& path);
