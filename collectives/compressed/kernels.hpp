@@ -1,0 +1,92 @@
+// The per-element work of compressed allreduce (Global-QSGD, Top-k): pure
+// functions over spans, no MPI, vectorised in the default build (no
+// -march=native), testable and benchmarkable alone. Random numbers come from
+// a counter-based generator keyed by (seed, stream) and indexed by the
+// element's position in the whole vector, so a call is reproducible from the
+// seed recorded in the report and any chunking draws the same numbers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace pico::compressed {
+
+// Philox4x32-10 (Salmon et al., SC'11) keyed by `seed`, with `stream` in
+// the high counter words. Element i uses output word i % 4 of counter block i / 4.
+struct RandomStream {
+  std::uint64_t seed = 0;
+  std::uint64_t stream = 0;  // e.g. (rank << 32) | call, so ranks and calls differ
+};
+
+// Four 32-bit words of Philox4x32-10 for counter {lo(block), hi(block), lo(stream), hi(stream)}.
+void philox4x32(std::uint64_t seed, std::uint64_t stream, std::uint64_t block, std::uint32_t out[4]);
+// The uniform in [0, 1) that element `index` of `rng` draws (24-bit resolution).
+float uniform_at(RandomStream rng, std::uint64_t index);
+
+// max |x[i]|; 0 for an empty span. NaN-free inputs assumed.
+float max_abs(std::span<const float> x);
+
+// ---- Global-QSGD, standard dithering -----------------------------------
+// Levels per rank such that the sum of `ranks` codes fits a signed `bits`-bit
+// integer: floor((2^(bits-1) - 1) / ranks). 0 when even one level overflows.
+int standard_levels(int bits, int ranks);
+// code[i] = sign(x) * (floor(|x|/scale * levels) + (u < frac ? 1 : 0)), u = uniform_at(rng, first_index + i):
+// unbiased, E[code] * scale / levels = x. scale == 0 gives all-zero codes.
+// Requires |x| <= scale, x.size() == codes.size().
+void quantize_standard(std::span<const float> x, float scale, int levels, RandomStream rng, std::uint64_t first_index,
+                       std::span<std::int8_t> codes);
+void quantize_standard(std::span<const float> x, float scale, int levels, RandomStream rng, std::uint64_t first_index,
+                       std::span<std::int16_t> codes);
+// out[i] = sums[i] * factor (factor = scale / (levels * ranks) gives the mean).
+void dequantize(std::span<const std::int8_t> sums, float factor, std::span<float> out);
+void dequantize(std::span<const std::int16_t> sums, float factor, std::span<float> out);
+
+// ---- Global-QSGD, exponential dithering -----------------------------------
+// An int8 code is 0 for zero, else sign in bit 7 and e in 1..kExponentLevels in
+// bits 0-6 for magnitude scale * 2^-(e-1). |x|/scale in (2^-(e), 2^-(e-1)]
+// rounds to one of its two neighbouring levels with the unbiased probability;
+// below the smallest level it rounds between 0 and the smallest level.
+inline constexpr int kExponentLevels = 32;
+void quantize_exponential(std::span<const float> x, float scale, RandomStream rng, std::uint64_t first_index,
+                          std::span<std::int8_t> codes);
+// acc[i] += value(codes[i]) * scale  (decode and accumulate, the reduction step).
+void accumulate_exponential(std::span<const std::int8_t> codes, float scale, std::span<float> acc);
+// out[i] = value(codes[i]) * scale.
+void dequantize_exponential(std::span<const std::int8_t> codes, float scale, std::span<float> out);
+
+// ---- Top-k -------------------------------------------------------------------
+// Reusable scratch so that selection allocates nothing after the first call of a size.
+struct TopkScratch {
+  std::vector<std::uint32_t> keys;
+  std::vector<std::uint32_t> candidates;
+};
+// The k entries of largest |x| (ties at the threshold go to the lower index),
+// written in increasing index order. Expected O(n), no full sort. k <= x.size().
+void topk_select(std::span<const float> x, std::size_t k, std::span<std::uint32_t> indices, std::span<float> values,
+                 TopkScratch& scratch);
+// dense[indices[j]] += values[j].
+void scatter_add(std::span<const std::uint32_t> indices, std::span<const float> values, std::span<float> dense);
+// Error feedback after a top-k compression of `corrected` (= input + previous
+// residual): residual = corrected with the selected entries zeroed.
+void residual_after_topk(std::span<const float> corrected, std::span<const std::uint32_t> indices,
+                         std::span<float> residual);
+// corrected[i] = x[i] + residual[i].
+void add_residual(std::span<const float> x, std::span<const float> residual, std::span<float> corrected);
+
+// ---- Inputs -------------------------------------------------------------------
+enum class Distribution { normal, laplace, student_t };
+enum class Correlation { identical, correlated, independent };
+struct InputSpec {
+  Distribution distribution = Distribution::normal;
+  Correlation correlation = Correlation::independent;
+  double rho = 0.5;       // correlated: x_r = sqrt(rho) z_common + sqrt(1 - rho) z_r
+  double dof = 3.0;       // student_t degrees of freedom
+  std::uint64_t seed = 1;
+};
+// Rank `rank`'s input vector (unit-variance draws of the distribution),
+// reproducible from (spec, rank) and independent of chunking.
+void generate_input(const InputSpec& spec, int rank, std::span<float> out);
+
+}  // namespace pico::compressed
