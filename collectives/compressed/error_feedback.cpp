@@ -1,0 +1,57 @@
+// Top-k's sparse scatter and error feedback (REFERENCE.md, TopkA): the
+// residual keeps exactly what was not sent, so sent + residual == corrected
+// bit for bit (each entry is either sent, residual 0, or kept, sent 0).
+#include <algorithm>
+#include <stdexcept>
+
+#include "collectives/compressed/kernels.hpp"
+#include "collectives/compressed/vector_clones.hpp"
+
+namespace pico::compressed {
+
+namespace {
+
+PICO_VECTOR_CLONES void add_arrays(const float* a, const float* b, std::size_t n, float* sum) {
+  for (std::size_t i = 0; i < n; ++i) {
+    sum[i] = a[i] + b[i];
+  }
+}
+
+void require_index_in(std::uint32_t index, std::size_t size, const char* what) {
+  if (index >= size) {
+    throw std::out_of_range(what);
+  }
+}
+
+}  // namespace
+
+void scatter_add(std::span<const std::uint32_t> indices, std::span<const float> values, std::span<float> dense) {
+  if (indices.size() != values.size()) {
+    throw std::invalid_argument("scatter_add: indices and values differ in size");
+  }
+  for (std::size_t j = 0; j < indices.size(); ++j) {
+    require_index_in(indices[j], dense.size(), "scatter_add: index beyond the dense vector");
+    dense[indices[j]] += values[j];
+  }
+}
+
+void residual_after_topk(std::span<const float> corrected, std::span<const std::uint32_t> indices,
+                         std::span<float> residual) {
+  if (corrected.size() != residual.size()) {
+    throw std::invalid_argument("residual_after_topk: corrected and residual differ in size");
+  }
+  std::copy(corrected.begin(), corrected.end(), residual.begin());
+  for (const std::uint32_t i : indices) {
+    require_index_in(i, residual.size(), "residual_after_topk: index beyond the vector");
+    residual[i] = 0.0f;
+  }
+}
+
+void add_residual(std::span<const float> x, std::span<const float> residual, std::span<float> corrected) {
+  if (x.size() != residual.size() || x.size() != corrected.size()) {
+    throw std::invalid_argument("add_residual: spans differ in size");
+  }
+  add_arrays(x.data(), residual.data(), x.size(), corrected.data());
+}
+
+}  // namespace pico::compressed

@@ -1,0 +1,28 @@
+// max |x| as an integer maximum over the bit patterns with the sign cleared:
+// for non-NaN floats that order equals the order of |x|, and an unsigned
+// max reduction vectorises without -ffast-math (a float one does not, since
+// fmax's NaN and signed-zero rules forbid reassociation).
+#include <bit>
+#include <cstdint>
+
+#include "collectives/compressed/kernels.hpp"
+#include "collectives/compressed/vector_clones.hpp"
+
+namespace pico::compressed {
+
+namespace {
+
+PICO_VECTOR_CLONES std::uint32_t max_magnitude_bits(const float* x, std::size_t n) {
+  std::uint32_t m = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(x[i]) & 0x7FFFFFFFu;
+    m = bits > m ? bits : m;
+  }
+  return m;
+}
+
+}  // namespace
+
+float max_abs(std::span<const float> x) { return std::bit_cast<float>(max_magnitude_bits(x.data(), x.size())); }
+
+}  // namespace pico::compressed
