@@ -8,6 +8,7 @@
 #include <string>
 
 #include <mpi.h>
+#include <nlohmann/json.hpp>
 
 #include "core/case.hpp"
 #include "instrumentation/phase_recorder.hpp"
@@ -31,6 +32,14 @@ class Backend {
   virtual bool record_phases(int calls, PhaseRecorder& recorder, const std::function<void()>& before_each) {
     (void)calls, (void)recorder, (void)before_each;
     return false;
+  }
+  // True when the report should carry `phases` even without `instrumentation: {phases: true}`
+  // (compressed allreduce: its time breakdown is part of its answer).
+  virtual bool always_records_phases() const { return false; }
+  // The report's `compression` object, computed outside timing; null for dense backends.
+  virtual nlohmann::json compression(MPI_Comm harness) {
+    (void)harness;
+    return nullptr;
   }
 };
 

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/text_table.hpp"
+
 namespace pico {
 
 namespace {
@@ -126,12 +128,7 @@ std::string in_place_cell(const json& c) {
 
 // ---------------------------------------------------------------- table layout
 
-struct Column {
-  std::string_view header;
-  bool right_aligned;  // numbers line up on their last digit
-};
-
-constexpr std::array<Column, 13> kTableColumns = {{
+constexpr std::array<TextColumn, 13> kTableColumns = {{
     {"collective", false},
     {"backend/algorithm", false},
     {"dtype", false},
@@ -147,8 +144,7 @@ constexpr std::array<Column, 13> kTableColumns = {{
     {"validation", false},
 }};
 
-using Row = std::array<std::string, kTableColumns.size()>;
-using Widths = std::array<std::size_t, kTableColumns.size()>;
+using Row = std::vector<std::string>;
 
 Row table_row(const json& c) {
   return {
@@ -166,37 +162,6 @@ Row table_row(const json& c) {
       status_cell(c),
       validation_cell(c),
   };
-}
-
-Row header_row() {
-  Row row;
-  for (std::size_t i = 0; i < row.size(); ++i) row[i] = std::string(kTableColumns[i].header);
-  return row;
-}
-
-Widths column_widths(const std::vector<Row>& rows) {
-  Widths widths{};
-  for (const Row& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  return widths;
-}
-
-std::string format_row(const Row& row, const Widths& widths) {
-  std::string line;
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    if (i > 0) line += "  ";
-    line += kTableColumns[i].right_aligned ? fmt::format("{:>{}}", row[i], widths[i])
-                                           : fmt::format("{:<{}}", row[i], widths[i]);
-  }
-  // Padding after the last column is noise for diffs and terminals.
-  line.erase(line.find_last_not_of(' ') + 1);
-  return line + '\n';
-}
-
-std::string rule_line(const Widths& widths) {
-  std::size_t total = 2 * (widths.size() - 1);  // the column separators
-  for (std::size_t w : widths) total += w;
-  return std::string(total, '-') + '\n';
 }
 
 std::string summary_line(const json& cases) {
@@ -218,25 +183,6 @@ constexpr std::array<std::string_view, 10> kTimingKeys = {
 constexpr std::array<std::string_view, 15> kLeadingCaseKeys = {
     "case_id", "status", "reason", "backend", "library", "collective", "algorithm", "dtype",
     "op",      "count",  "bytes",  "np",      "in_place", "mode",     "iterations"};
-
-std::string csv_field(std::string_view value) {
-  if (value.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(value);
-  std::string quoted = "\"";
-  for (char ch : value) {
-    if (ch == '"') quoted += '"';
-    quoted += ch;
-  }
-  return quoted + '"';
-}
-
-std::string csv_record(const std::vector<std::string>& fields) {
-  std::string line;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) line += ',';
-    line += csv_field(fields[i]);
-  }
-  return line + "\r\n";
-}
 
 std::vector<std::string> csv_header() {
   std::vector<std::string> header(kLeadingCaseKeys.begin(), kLeadingCaseKeys.end());
@@ -265,13 +211,9 @@ std::vector<std::string> csv_values(const json& c) {
 
 std::string render_table(const json& report) {
   const json& cases = cases_of(report);
-  std::vector<Row> rows{header_row()};
+  std::vector<Row> rows;
   for (const json& c : cases) rows.push_back(table_row(c));
-  const auto widths = column_widths(rows);
-
-  std::string out = format_row(rows.front(), widths) + rule_line(widths);
-  for (std::size_t i = 1; i < rows.size(); ++i) out += format_row(rows[i], widths);
-  return out + summary_line(cases);
+  return aligned_table(kTableColumns, rows) + summary_line(cases);
 }
 
 std::string render_csv(const json& report) {

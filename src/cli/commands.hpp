@@ -12,5 +12,6 @@ void add_validate(CLI::App& app, int& exit_code);
 void add_report(CLI::App& app, int& exit_code);
 void add_list(CLI::App& app, int& exit_code);
 void add_schedule(CLI::App& app, int& exit_code);
+void add_compare(CLI::App& app, int& exit_code);
 
 }  // namespace pico::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   pico::cli::add_report(app, exit_code);
   pico::cli::add_list(app, exit_code);
   pico::cli::add_schedule(app, exit_code);
+  pico::cli::add_compare(app, exit_code);
   for (CLI::App* verb : app.get_subcommands({})) verb->set_version_flag("--version", std::string(app.version()));
   try {
     app.parse(argc, argv);

@@ -36,6 +36,8 @@ std::span<const BackendInfo> known_backends() {
                     "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced"),
       from_catalogs("reference", {"reference"}, false,
                     "pico's plain-MPI reference algorithms over MPI point-to-point (collectives/reference/)"),
+      from_catalogs("compressed", {"compressed"}, false,
+                    "compressed allreduce (Global-QSGD, Top-k) beside its dense baseline, with error metrics"),
       BackendInfo{"fault",
                   {},
                   {"corrupt", "crash", "hang"},

@@ -36,8 +36,10 @@ class Constraint {
   std::shared_ptr<const Node> root_;
 };
 
-// The variables for one case.
+// The variables for one case. `floating` and `op_sum` are 1 for a
+// floating-point datatype and for the sum operation (compressed allreduce
+// needs both).
 ConstraintVariables constraint_variables(int np, std::uint64_t count, std::size_t dtype_size, bool in_place,
-                                         std::int64_t segment_size);
+                                         std::int64_t segment_size, bool floating = false, bool op_sum = false);
 
 }  // namespace pico

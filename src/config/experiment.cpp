@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "config/backends.hpp"
+#include "collectives/compressed/options.hpp"
+#include "core/case.hpp"
 #include "config/error.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
@@ -28,7 +30,8 @@ const std::vector<std::string> kExperimentKeys{"name",    "description", "collec
                                                "timing",  "validation", "instrumentation"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
-const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
+const std::vector<std::string> kBackendKeys{"library", "algorithms", "params", "inputs", "bias_calls"};
+const std::vector<std::string> kInputKeys{"distribution", "correlation", "rho", "dof", "seed"};
 const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
                                            "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
 
@@ -201,26 +204,85 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
   return out;
 }
 
-std::map<std::string, std::vector<std::int64_t>> parse_params(const Value& v, const BackendInfo& info) {
-  std::map<std::string, std::vector<std::int64_t>> params;
+// A parameter named *_ratio is a fraction (0.01 or 1%); the others are
+// counts or sizes (8, 64KiB).
+double parse_param_value(const Value& item, const std::string& name) {
+  std::string why;
+  if (name.ends_with("_ratio")) {
+    const auto f = parse_fraction(item.as_string(name), &why);
+    if (!f) item.fail(why, "write a fraction such as 0.01 or 1%");
+    if (*f <= 0 || *f > 1) item.fail(fmt::format("{} must lie in (0, 1], got {}", name, item.describe()));
+    return *f;
+  }
+  const auto n = parse_size(item.as_string(name), &why);
+  if (!n) item.fail(why, "write a number, or a size such as 64KiB");
+  return static_cast<double>(*n);
+}
+
+std::map<std::string, std::vector<double>> parse_params(const Value& v, const BackendInfo& info) {
+  std::map<std::string, std::vector<double>> params;
   for (const auto& [key, value] : v.as_entries("params")) {
     const std::string name = key.as_nonempty_string("parameter");
     if (std::find(info.parameters.begin(), info.parameters.end(), name) == info.parameters.end())
       key.fail(fmt::format("backend '{}' has no algorithm parameter '{}'", info.library, name),
                info.parameters.empty() ? std::string("this backend's algorithms take no parameters")
                                        : yaml::suggest_and_list(name, info.parameters, "parameters"));
-    std::vector<std::int64_t> values;
+    std::vector<double> values;
     for (const auto& item : nonempty_list(value, "parameter values")) {
-      std::string why;
-      const auto n = parse_size(item.as_string(name), &why);
-      if (!n) item.fail(why, "write a number, or a size such as 64KiB");
-      if (std::find(values.begin(), values.end(), static_cast<std::int64_t>(*n)) != values.end())
-        item.fail(fmt::format("value {} is listed twice", *n));
-      values.push_back(static_cast<std::int64_t>(*n));
+      const double x = parse_param_value(item, name);
+      if (std::find(values.begin(), values.end(), x) != values.end())
+        item.fail(fmt::format("value {} is listed twice", param_text(x)));
+      values.push_back(x);
     }
     params[name] = std::move(values);
   }
   return params;
+}
+
+double parse_number(const Value& v, std::string_view what) {
+  const std::string text = v.as_string(what);
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(text, &used);
+    if (used == text.size()) return x;
+  } catch (const std::exception&) {
+  }
+  v.fail(fmt::format("{} must be a number, got {}", what, v.describe()));
+}
+
+// The compressed backend's inputs (who draws what) and bias_calls.
+std::map<std::string, std::string> parse_compressed_options(const Map& m) {
+  compressed::Options o;
+  if (auto v = m.get("inputs")) {
+    const Map inputs = v->as_map("inputs", kInputKeys);
+    if (auto d = inputs.get("distribution")) {
+      const std::string s = d->as_string("distribution");
+      const auto parsed = compressed::parse_distribution(s);
+      if (!parsed)
+        d->fail(fmt::format("unknown distribution '{}'", s),
+                yaml::suggest_and_list(s, std::vector<std::string>{"normal", "laplace", "student_t"}, "available"));
+      o.inputs.distribution = *parsed;
+    }
+    if (auto c = inputs.get("correlation")) {
+      const std::string s = c->as_string("correlation");
+      const auto parsed = compressed::parse_correlation(s);
+      if (!parsed)
+        c->fail(fmt::format("unknown correlation '{}'", s),
+                yaml::suggest_and_list(s, std::vector<std::string>{"identical", "correlated", "independent"}, "available"));
+      o.inputs.correlation = *parsed;
+    }
+    if (auto r = inputs.get("rho")) {
+      o.inputs.rho = parse_number(*r, "rho");
+      if (o.inputs.rho < 0 || o.inputs.rho > 1) r->fail("rho must lie in [0, 1]");
+    }
+    if (auto d = inputs.get("dof")) {
+      o.inputs.dof = parse_number(*d, "dof");
+      if (o.inputs.dof <= 2) d->fail("dof must exceed 2 (the Student-t variance is finite only then)");
+    }
+    if (auto s = inputs.get("seed")) o.inputs.seed = static_cast<std::uint64_t>(s->as_int("seed", 0, INT64_MAX));
+  }
+  if (auto b = m.get("bias_calls")) o.bias_calls = static_cast<int>(b->as_int("bias_calls", 1, 100000));
+  return compressed::options_to_case(o);
 }
 
 const BackendInfo& find_library(const Value& v) {
@@ -246,8 +308,14 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     const Value library_node = m.require("library");
     const BackendInfo& info = find_library(library_node);
     add_unique(seen, info.library, library_node, "backend", info.library);
-    BackendSpec spec{info.library, parse_algorithms(m.get("algorithms"), info, library_node), {}};
+    BackendSpec spec{info.library, parse_algorithms(m.get("algorithms"), info, library_node), {}, {}};
     if (auto params = m.get("params")) spec.params = parse_params(*params, info);
+    if (info.library == "compressed") {
+      spec.options = parse_compressed_options(m);
+    } else {
+      for (const char* key : {"inputs", "bias_calls"})
+        if (auto v = m.get(key)) v->fail(fmt::format("'{}' applies to backend 'compressed' only", key));
+    }
     out.push_back(std::move(spec));
   }
   return out;

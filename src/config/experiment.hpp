@@ -13,7 +13,8 @@ namespace pico {
 struct BackendSpec {
   std::string library = "mpi";                     // "mpi", "reference", or the test-only "fault"
   std::vector<std::string> algorithms{"default"};  // {"all"}: every catalogue algorithm, expanded by the plan
-  std::map<std::string, std::vector<std::int64_t>> params;  // e.g. segment_size: [0, 65536]
+  std::map<std::string, std::vector<double>> params;  // e.g. segment_size: [0, 65536], topk_ratio: [0.01]
+  std::map<std::string, std::string> options;  // compressed: inputs and bias_calls (collectives/compressed/options.hpp)
 };
 
 // Per-phase measurements, taken in a separate instrumented pass after the

@@ -10,12 +10,24 @@ nlohmann::json names(const Range& values) {
   for (const auto& v : values) out.push_back(name(v));
   return out;
 }
+
+// Each parameter's values as JSON, integral ones as integers.
+nlohmann::json param_lists(const std::map<std::string, std::vector<double>>& params) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [k, values] : params) {
+    out[k] = nlohmann::json::array();
+    for (double v : values) out[k].push_back(params_to_json({{k, v}})[k]);
+  }
+  return out;
+}
 }  // namespace
 
 nlohmann::json experiment_to_json(const Experiment& e) {
   nlohmann::json backends = nlohmann::json::array();
-  for (const auto& b : e.backends)
-    backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}, {"params", b.params}});
+  for (const auto& b : e.backends) {
+    backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}, {"params", param_lists(b.params)}});
+    if (!b.options.empty()) backends.back()["options"] = b.options;
+  }
   nlohmann::json in_place = nlohmann::json::array();
   for (bool v : e.in_place) in_place.push_back(v);
   return {{"name", e.name},

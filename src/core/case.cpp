@@ -1,10 +1,27 @@
 #include "core/case.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace pico {
+
+std::string param_text(double value) {
+  if (std::nearbyint(value) == value && std::abs(value) < 9.0e15) return fmt::format("{}", static_cast<std::int64_t>(value));
+  return fmt::format("{}", value);
+}
+
+nlohmann::json params_to_json(const std::map<std::string, double>& params) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [k, v] : params) {
+    if (std::nearbyint(v) == v && std::abs(v) < 9.0e15)
+      out[k] = static_cast<std::int64_t>(v);
+    else
+      out[k] = v;
+  }
+  return out;
+}
 
 std::string compute_case_id(const Case& c) {
   std::string canonical = fmt::format(
@@ -14,7 +31,12 @@ std::string compute_case_id(const Case& c) {
   // Appended only when present, so cases without parameters keep their ids.
   if (!c.params.empty()) {
     canonical += "params=";
-    for (const auto& [k, v] : c.params) canonical += fmt::format("{}:{},", k, v);
+    for (const auto& [k, v] : c.params) canonical += fmt::format("{}:{},", k, param_text(v));
+    canonical += ";";
+  }
+  if (!c.options.empty()) {
+    canonical += "options=";
+    for (const auto& [k, v] : c.options) canonical += fmt::format("{}:{},", k, v);
     canonical += ";";
   }
   std::uint64_t hash = 0xcbf29ce484222325ULL;
@@ -26,7 +48,7 @@ std::string compute_case_id(const Case& c) {
 }
 
 nlohmann::json case_to_json(const Case& c) {
-  return {
+  nlohmann::json j = {
       {"case_id", c.case_id},
       {"index", c.index},
       {"backend", c.backend},
@@ -40,7 +62,7 @@ nlohmann::json case_to_json(const Case& c) {
       {"in_place", c.in_place},
       {"mode", name(c.mode)},
       {"root", c.root},
-      {"params", c.params},
+      {"params", params_to_json(c.params)},
       {"selection",
        {{"mechanism", c.selection.mechanism},
         {"variable", c.selection.variable},
@@ -49,6 +71,8 @@ nlohmann::json case_to_json(const Case& c) {
         {"parameters", c.selection.parameters},
         {"fallback", c.selection.fallback}}},
   };
+  if (!c.options.empty()) j["options"] = c.options;
+  return j;
 }
 
 Case case_from_json(const nlohmann::json& j) {
@@ -74,7 +98,8 @@ Case case_from_json(const nlohmann::json& j) {
     c.np = j.at("np").get<int>();
     c.in_place = j.at("in_place").get<bool>();
     c.root = j.value("root", 0);
-    if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, std::int64_t>>();
+    if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, double>>();
+    if (j.contains("options")) c.options = j.at("options").get<std::map<std::string, std::string>>();
     if (j.contains("selection")) {
       const auto& s = j.at("selection");
       c.selection.mechanism = s.value("mechanism", "none");

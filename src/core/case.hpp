@@ -37,9 +37,20 @@ struct Case {
   bool in_place = false;
   TimingMode mode = TimingMode::latency;
   int root = 0;                  // for bcast, reduce, gather, scatter
-  std::map<std::string, std::int64_t> params;  // algorithm parameters (segment_size, ...)
+  // Algorithm parameters (segment_size, bits, topk_ratio, ...): sizes and counts
+  // are integral, ratios are not; see param_text.
+  std::map<std::string, double> params;
+  // Backend options that define the case but are not algorithm parameters
+  // (compressed: the input distribution and its seed).
+  std::map<std::string, std::string> options;
   Selection selection;
 };
+
+// A parameter value as text: integral values without a decimal point
+// ("65536"), others in shortest round-trip form ("0.01").
+std::string param_text(double value);
+// The params map as JSON: integral values as JSON integers.
+nlohmann::json params_to_json(const std::map<std::string, double>& params);
 
 // 16 hex digits of FNV-1a 64 over the canonical "key=value;" form of the
 // defining fields (index and case_id excluded).

@@ -100,14 +100,14 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
 }
 
 // Every combination of the experiment's values for the parameters an algorithm takes.
-std::vector<std::map<std::string, std::int64_t>> parameter_combinations(const AlgorithmEntry* entry,
+std::vector<std::map<std::string, double>> parameter_combinations(const AlgorithmEntry* entry,
                                                                         const BackendSpec& backend) {
-  std::vector<std::map<std::string, std::int64_t>> combos{{}};
+  std::vector<std::map<std::string, double>> combos{{}};
   if (entry == nullptr) return combos;
   for (const auto& p : entry->parameters) {
     auto it = backend.params.find(p);
     if (it == backend.params.end()) continue;  // the library's own value
-    std::vector<std::map<std::string, std::int64_t>> next;
+    std::vector<std::map<std::string, double>> next;
     for (const auto& combo : combos) {
       for (auto v : it->second) {
         auto c = combo;
@@ -161,7 +161,8 @@ struct PlanBuilder {
     if (entry == nullptr) return "";
     const auto segment = c.params.find("segment_size");
     const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place,
-                                           segment == c.params.end() ? 0 : segment->second);
+                                           segment == c.params.end() ? 0 : static_cast<std::int64_t>(segment->second),
+                                           c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum);
     for (const auto* list : {&cat->constraints, &entry->constraints})
       for (const auto& k : *list)
         if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());
@@ -177,10 +178,11 @@ struct PlanBuilder {
       if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
     for (const auto& combo : parameter_combinations(r.entry, backend)) {
       base.params = combo;
+      base.options = backend.options;
       base.selection = r.selection;
       for (const auto& [p, v] : combo)
         if (cc != nullptr && cc->parameter_variables.contains(p))
-          base.selection.parameters[cc->parameter_variables.at(p)] = std::to_string(v);
+          base.selection.parameters[cc->parameter_variables.at(p)] = param_text(v);
       add_payloads(base, r, launch_env(cat, base.selection));
     }
   }

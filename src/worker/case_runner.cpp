@@ -123,7 +123,7 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
   r["busbw_GBps"] = busbw_GBps(c, stats.median_s);
   if (ctx.timing.keep_samples) r["samples_s"] = timed.samples_s;
 
-  if (ctx.instrumentation.phases) record_phases(*backend, ctx, r);
+  if (ctx.instrumentation.phases || backend->always_records_phases()) record_phases(*backend, ctx, r);
 
   if (ctx.validation && has_payload(c.collective)) {
     harness::barrier(ctx.harness);
@@ -134,6 +134,13 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
       r["status"] = "failed";
       r["reason"] = fmt::format("validation: {} mismatching element{}", total, total == 1 ? "" : "s");
     }
+  }
+  if (auto compression = backend->compression(ctx.harness); !compression.is_null()) {
+    if (!compression.value("identical_across_ranks", true) && r["status"] == "ok") {
+      r["status"] = "failed";
+      r["reason"] = "ranks hold different results";
+    }
+    r["compression"] = std::move(compression);
   }
   backend->release();
   return finish();

@@ -409,6 +409,57 @@ def test_phases(tmp):
     expect("PAPI_NO_SUCH_EVENT" in reference["phases_note"], reference.get("phases_note", ""))
 
 
+def test_compressed(tmp):
+    # Compressed allreduce beside dense in one launch: every case within its
+    # guarantee, identical on all ranks, with its breakdown and metrics; then
+    # `pico compare` on the one report.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [4KiB, 256KiB]
+        dtypes: [float32, int32]
+        processes: [3]
+        backends:
+          - library: compressed
+            algorithms: [dense, global_qsgd, global_qsgd_ring, global_qsgd_exponential, topk, topk_sparse]
+            params: {bits: [8, 16], topk_ratio: [5%]}
+            inputs: {distribution: student_t, correlation: correlated, rho: 0.5, dof: 4, seed: 3}
+            bias_calls: 4
+        """)
+    expect(proc.returncode == 0, proc.stderr[-3000:])
+    check_schema(report_path(proc))
+    report = load(report_path(proc))
+    ok = [c for c in report["cases"] if c["status"] == "ok"]
+    skipped = [c for c in report["cases"] if c["status"] == "skipped"]
+    expect(len(ok) == 2 * 8 and len(skipped) == 2 * 8, f"{len(ok)} ok, {len(skipped)} skipped")
+    expect(all("float32" in c["reason"] for c in skipped), "int32 cases skipped for their dtype")
+    for c in ok:
+        m = c["compression"]
+        expect(c["validation"]["status"] == "passed" and m["identical_across_ranks"], str(c))
+        expect(m["inputs"] == {"distribution": "student_t", "correlation": "correlated", "seed": 3, "rho": 0.5,
+                               "dof": 4.0}, str(m["inputs"]))
+        names = [p["name"] for p in c["phases"]]
+        expect("communicate" in names and all(p["time_s"] >= 0 for p in c["phases"]), str(names))
+        if c["algorithm"].startswith("global_qsgd"):
+            expect(names[:2] == ["norm", "compress"] and "decompress" in names, str(names))
+            expect(m["rel_l2_error"] > 0 and m["scale"] > 0, str(m))
+        if c["algorithm"] == "global_qsgd" and c["params"]["bits"] == 8:
+            expect(abs(m["bits_per_element"] - (8 + 32 / c["count"])) < 1e-9, str(m))
+            expect(m["mse"] <= 1.2 * m["mse_bound"], str(m))
+        if c["algorithm"] == "dense":
+            expect(m["rel_l2_error"] < 1e-6 and m["compression_ratio"] == 1, str(m))
+        if c["algorithm"] == "topk":
+            k = -(-c["count"] * 5 // 100)
+            expect(m["parameters"]["k"] == k and abs(m["bits_per_element"] - 64 * k / c["count"]) < 1e-9, str(m))
+    compare = pico("compare", os.path.dirname(report_path(proc)))
+    expect(compare.returncode == 0, compare.stderr)
+    expect("compressed/global_qsgd[bits=8]" in compare.stdout and "compressed/dense" in compare.stdout, compare.stdout)
+    rows = json.loads(pico("compare", report_path(proc), "--format", "json").stdout)
+    expect(len(rows) == 2 * 7, f"{len(rows)} rows: every compressed case against dense at its size")
+    expect(all(r["speedup"] > 0 and r["compression"] is not None for r in rows), str(rows[0]))
+    bad = pico("compare", report_path(proc), "--baseline-case", "mpi:nothing")
+    expect(bad.returncode == 2 and "no size has both" in bad.stderr, bad.stderr)
+
+
 def test_list(tmp):
     libs = pico("list", "libraries")
     expect(libs.returncode == 0 and "openmpi" in libs.stdout and "mpich" in libs.stdout, libs.stdout)

@@ -1,0 +1,138 @@
+// The compressed allreduce algorithms (backends/compressed/*.cpp, one file
+// each). Each call() is defined in its own file, where the class's virtual
+// functions are too, so Phased's run/run_marked instantiate it there.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/compressed/compressed_allreduce.hpp"
+#include "backends/compressed/topk_compressor.hpp"
+#include "collectives/reference/table.hpp"
+
+namespace pico::compressed {
+
+class Dense final : public Phased<Dense> {
+ public:
+  explicit Dense(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override { return nlohmann::json::object(); }
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override;
+
+ private:
+  Setup setup_;
+  float inv_np_;
+};
+
+// Code = int8_t or int16_t: 8- or 16-bit codes.
+template <class Code>
+class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
+ public:
+  static constexpr int kBits = 8 * sizeof(Code);
+  // communicate: "library" (the MPI library's allreduce) or a reference allreduce name.
+  GlobalQsgd(const Setup& s, std::string communicate);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override;
+  std::optional<double> mse_bound(const ExactReference& ref) const override;
+
+ private:
+  using Transport = transport::MpiTransport<>;
+  static MPI_Datatype mpi_type();
+  Setup setup_;
+  std::string communicate_;
+  int levels_;
+  float scale_ = 0;
+  std::vector<Code> codes_;
+  const reference::AlgorithmEntry<Transport>* entry_ = nullptr;
+  std::optional<Transport> transport_;
+};
+
+class GlobalQsgdExponential final : public Phased<GlobalQsgdExponential> {
+ public:
+  explicit GlobalQsgdExponential(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override;
+
+ private:
+  Setup setup_;
+  std::size_t block_;               // elements each rank owns in the reduce-scatter: ceil(n / p)
+  float scale_ = 0;
+  std::vector<std::int8_t> codes_;  // p blocks, zero-padded past n
+  std::vector<std::int8_t> gathered_;
+  std::vector<float> partial_;      // the owned block's exact sum of decoded codes
+  std::vector<std::int8_t> owned_;
+};
+
+// What the Top-k variants share: the compressor, and a result that is a
+// deterministic function of the inputs (every rank's pairs summed in rank
+// order, then 1/p), so the check replays it and compares bit for bit.
+template <class Derived>
+class TopkFamily : public Phased<Derived> {
+ public:
+  explicit TopkFamily(const Setup& s) : setup_(s), compressor_(s) {}
+  void reset() override { compressor_.reset(); }
+  bool replays() const override { return true; }
+  void replay_rank(std::span<const float> x, std::span<float> replay) const override { compressor_.replay(x, replay); }
+  void finish_replay(std::span<float> replay) const override {
+    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
+  }
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
+    return count_unequal_bits(out, ref.replay);
+  }
+
+ protected:
+  Setup setup_;
+  TopkCompressor compressor_;
+};
+
+// Allgather of every rank's (index, value) pairs, then a scatter-add.
+class Topk final : public TopkFamily<Topk> {
+ public:
+  explicit Topk(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override { return compressor_.describe(); }
+
+ private:
+  std::vector<std::byte> gathered_;  // p messages of k indices then k values
+};
+
+// SparCML-style: pairs go to the owner of their block, owners sum them, and
+// each block is allgathered sparse or dense, whichever is smaller.
+class TopkSparse final : public TopkFamily<TopkSparse> {
+ public:
+  explicit TopkSparse(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+
+ private:
+  struct Pair {
+    std::uint32_t index;
+    float value;
+  };
+  std::size_t block_;  // elements each rank owns: ceil(n / p)
+  std::vector<std::uint32_t> selected_indices_;
+  std::vector<float> selected_values_;
+  std::vector<Pair> outgoing_, incoming_;
+  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;   // in bytes
+  std::vector<float> owned_;                 // the owned block, dense
+  std::vector<std::byte> owned_message_;     // the owned block as sent: pairs or dense values
+  std::vector<std::byte> gathered_;
+  std::vector<int> gather_counts_, gather_displs_;
+  double last_wire_bytes_ = 0;     // measured on the last call
+  std::uint64_t sparse_blocks_ = 0;  // blocks that travelled as pairs on the last call
+};
+
+}  // namespace pico::compressed

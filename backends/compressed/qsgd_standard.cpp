@@ -1,0 +1,91 @@
+// Global-QSGD with standard dithering (Xin, Canini, Richtarik et al. 2023):
+// one MAX-allreduce gives every rank the same scale M, so b-bit codes with
+// s = floor((2^(b-1)-1)/p) levels add up in a plain integer SUM allreduce
+// without overflow (|sum| <= p s), decoded once: mean = sum M / (s p).
+// Rounding is unbiased; each rank's error is below M/s per element with
+// variance at most (M/s)^2/4, so the mean's MSE is at most (M/s)^2 / (4p).
+#include <climits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "backends/compressed/algorithms.hpp"
+#include "collectives/compressed/kernels.hpp"
+#include "collectives/reference/table.hpp"
+
+namespace pico::compressed {
+
+template <class Code>
+GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
+    : setup_(s), communicate_(std::move(communicate)), levels_(standard_levels(kBits, s.np)), codes_(s.n) {
+  if (levels_ < 1)
+    throw std::invalid_argument(fmt::format("{}-bit codes cannot hold the sum of {} ranks without overflow; use "
+                                            "bits: [16] or fewer ranks",
+                                            kBits, s.np));
+  if (communicate_ != "library") {
+    entry_ = reference::find_algorithm<Transport>(Collective::allreduce, communicate_);
+    if (entry_ == nullptr) throw std::invalid_argument("no reference allreduce '" + communicate_ + "'");
+    const Dtype code_type = kBits == 8 ? Dtype::int8 : Dtype::int16;
+    transport_.emplace(s.comm, code_type, mpi_type(), Op::sum);
+    transport_->reserve(entry_->traits.scratch(s.n, s.np, 0), 2 * static_cast<std::size_t>(s.np));
+  }
+}
+
+template <class Code>
+MPI_Datatype GlobalQsgd<Code>::mpi_type() {
+  return kBits == 8 ? MPI_INT8_T : MPI_INT16_T;
+}
+
+template <class Code>
+template <class Mark>
+void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark) {
+  mark("norm");
+  const float local = max_abs(in);
+  MPI_Allreduce(&local, &scale_, 1, MPI_FLOAT, MPI_MAX, setup_.comm);
+  mark("compress");
+  quantize_standard(in, scale_, levels_, RandomStream{setup_.seed, rank_stream(setup_.rank, call)}, 0, codes_);
+  mark("communicate");
+  if (entry_ == nullptr)
+    MPI_Allreduce(MPI_IN_PLACE, codes_.data(), static_cast<int>(codes_.size()), mpi_type(), MPI_SUM, setup_.comm);
+  else
+    entry_->run(*transport_, reference::CallArgs{.send = nullptr,
+                                                 .recv = codes_.data(),
+                                                 .count = codes_.size(),
+                                                 .root = 0,
+                                                 .in_place = true,
+                                                 .segment = 0});
+  mark("decompress");
+  dequantize(std::span<const Code>(codes_), scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np)),
+             out);
+}
+
+template <class Code>
+WireVolume GlobalQsgd<Code>::wire() const {
+  const double codes = static_cast<double>(setup_.n) * sizeof(Code);
+  // The scale travels in its own 4-byte allreduce (log2 p messages at most).
+  return {codes + 4.0, 2.0 * (setup_.np - 1) / setup_.np * codes + 4.0};
+}
+
+template <class Code>
+nlohmann::json GlobalQsgd<Code>::describe() const {
+  return {{"bits", kBits}, {"levels", levels_}, {"communicate", communicate_}};
+}
+
+// Each rank's code is within one level (M/s) of its value, so the mean is too
+// (plus fp32 rounding of the decode).
+template <class Code>
+std::uint64_t GlobalQsgd<Code>::violations(std::span<const float> out, const ExactReference& ref) const {
+  const double step = static_cast<double>(ref.scale) / levels_;
+  return count_beyond(out, ref, [&](std::size_t) { return step * (1 + 1e-5) + 1e-30; });
+}
+
+template <class Code>
+std::optional<double> GlobalQsgd<Code>::mse_bound(const ExactReference& ref) const {
+  const double step = static_cast<double>(ref.scale) / levels_;
+  return step * step / (4.0 * setup_.np);
+}
+
+template class GlobalQsgd<std::int8_t>;
+template class GlobalQsgd<std::int16_t>;
+
+}  // namespace pico::compressed

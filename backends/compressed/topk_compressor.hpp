@@ -1,0 +1,55 @@
+// Top-k selection with optional error feedback, shared by the allgather and
+// the SparCML variants. With error feedback each call compresses
+// corrected = x + r and keeps r = corrected - sent for the next call, so
+// nothing is lost, only delayed (sent + r = corrected exactly).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/compressed/compressed_allreduce.hpp"
+#include "collectives/compressed/kernels.hpp"
+
+namespace pico::compressed {
+
+class TopkCompressor {
+ public:
+  explicit TopkCompressor(const Setup& s);
+
+  std::size_t k() const { return k_; }
+  // Selects this call's pairs into indices/values (k each, increasing index).
+  template <class Mark>
+  void compress(std::span<const float> in, std::span<std::uint32_t> indices, std::span<float> values, Mark& mark) {
+    std::span<const float> chosen_from = in;
+    if (error_feedback_) {
+      mark("error_feedback");
+      add_residual(in, residual_, corrected_);
+      chosen_from = corrected_;
+    }
+    mark("compress");
+    topk_select(chosen_from, k_, indices, values, scratch_);
+    if (error_feedback_) {
+      mark("error_feedback");
+      residual_after_topk(corrected_, indices, residual_);
+    }
+  }
+  // Adds the pairs compress() would send for x with no carried residual to
+  // replay (the check's replay of a first call).
+  void replay(std::span<const float> x, std::span<float> replay) const;
+  void reset();
+  nlohmann::json describe() const;
+
+ private:
+  std::size_t k_;
+  double ratio_;
+  bool error_feedback_;
+  std::vector<float> residual_, corrected_;
+  TopkScratch scratch_;
+  mutable TopkScratch replay_scratch_;
+};
+
+}  // namespace pico::compressed

@@ -1,0 +1,187 @@
+#include "reports/compare.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "reports/render.hpp"
+#include "reports/text_table.hpp"
+
+namespace pico {
+namespace {
+
+using nlohmann::json;
+
+std::string size_key(const json& c) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", c.value("collective", ""), c.value("dtype", ""), c.value("op", ""),
+                     c.value("count", 0ULL), c.value("np", 0), c.value("mode", ""), c.value("in_place", false));
+}
+
+std::string label(const json& c) {
+  const std::string params = params_text(c);
+  return fmt::format("{}/{}{}", c.value("backend", ""), c.value("algorithm", ""), params.empty() ? "" : "[" + params + "]");
+}
+
+bool measured(const json& c) {
+  return c.value("status", "") == "ok" && c.contains("timing") && c["timing"].is_object();
+}
+
+bool selected(const json& c, const std::string& selector) {
+  return selector == c.value("backend", "") + ":" + c.value("algorithm", "");
+}
+
+// The baseline among cases sharing a size: the selector's, else the only one.
+const json* choose(const std::vector<const json*>& candidates, const std::string& selector) {
+  const std::vector<std::string> selectors =
+      selector.empty() ? std::vector<std::string>{"compressed:dense", "mpi:default"} : std::vector<std::string>{selector};
+  for (const auto& s : selectors)
+    for (const json* c : candidates)
+      if (selected(*c, s)) return c;
+  return candidates.size() == 1 ? candidates.front() : nullptr;
+}
+
+double timing(const json& c, const char* key) { return c["timing"].value(key, 0.0); }
+
+json compare_pair(const json& base, const json& cand) {
+  const double b = timing(base, "median_s"), k = timing(cand, "median_s");
+  json row = {
+      {"collective", cand.value("collective", "")},
+      {"np", cand.value("np", 0)},
+      {"bytes", cand.value("bytes", 0ULL)},
+      {"baseline", label(base)},
+      {"candidate", label(cand)},
+      {"baseline_median_s", b},
+      {"candidate_median_s", k},
+  };
+  if (k > 0 && b > 0) {
+    // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
+    const double low = timing(base, "ci95_low_s") / timing(cand, "ci95_high_s");
+    const double high = timing(cand, "ci95_low_s") > 0 ? timing(base, "ci95_high_s") / timing(cand, "ci95_low_s") : b / k;
+    row["speedup"] = b / k;
+    row["speedup_ci95"] = {low, high};
+    row["verdict"] = low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable";
+  } else {
+    row["speedup"] = nullptr;
+    row["speedup_ci95"] = nullptr;
+    row["verdict"] = "unmeasured";
+  }
+  // In the order the algorithm runs its phases.
+  json breakdown = json::array();
+  if (cand.contains("phases") && cand["phases"].is_array())
+    for (const json& p : cand["phases"]) breakdown.push_back({{"name", p.value("name", "?")}, {"time_s", p.value("time_s", 0.0)}});
+  row["breakdown"] = breakdown;
+  row["compression"] = cand.contains("compression") ? cand["compression"] : json(nullptr);
+  return row;
+}
+
+const json& cases_of(const json& report) {
+  static const json empty = json::array();
+  return report.contains("cases") && report["cases"].is_array() ? report["cases"] : empty;
+}
+
+}  // namespace
+
+json compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
+  std::map<std::string, std::vector<const json*>> baseline_by_size;
+  std::map<std::string, const json*> baseline_by_id;
+  for (const json& c : cases_of(baseline)) {
+    if (!measured(c)) continue;
+    baseline_by_size[size_key(c)].push_back(&c);
+    baseline_by_id[c.value("case_id", "")] = &c;
+  }
+  json rows = json::array();
+  if (candidate != nullptr) {
+    for (const json& c : cases_of(*candidate)) {
+      if (!measured(c)) continue;
+      const json* base = nullptr;
+      if (auto it = baseline_by_id.find(c.value("case_id", "")); it != baseline_by_id.end()) base = it->second;
+      if (base == nullptr)
+        if (auto it = baseline_by_size.find(size_key(c)); it != baseline_by_size.end())
+          base = choose(it->second, options.baseline);
+      if (base != nullptr) rows.push_back(compare_pair(*base, c));
+    }
+  } else {
+    for (const auto& [key, group] : baseline_by_size) {
+      const json* base = choose(group, options.baseline.empty() ? "compressed:dense" : options.baseline);
+      if (base == nullptr && options.baseline.empty()) base = choose(group, "mpi:default");
+      if (base == nullptr || group.size() < 2) continue;
+      for (const json* c : group)
+        if (c != base) rows.push_back(compare_pair(*base, *c));
+    }
+  }
+  if (rows.empty())
+    throw std::invalid_argument(
+        candidate != nullptr ? "no measured case of the candidate matches one of the baseline (same collective, "
+                               "dtype, op, count, ranks and mode)"
+                             : "no size has both a baseline case and another measured case; name the baseline with "
+                               "--baseline BACKEND:ALGORITHM");
+  return rows;
+}
+
+namespace {
+
+std::string number(const json& v, const char* format) {
+  if (!v.is_number()) return "-";
+  return fmt::format(fmt::runtime(format), v.get<double>());
+}
+
+std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.1f}", seconds.get<double>() * 1e6) : "-"; }
+
+std::string breakdown_text(const json& b) {
+  std::string out;
+  for (const json& phase : b) out += (out.empty() ? "" : " ") + phase.value("name", "?") + "=" + us(phase["time_s"]);
+  return out.empty() ? "-" : out;
+}
+
+const json& metric(const json& row, const char* key) {
+  static const json none;
+  const json& c = row["compression"];
+  return c.is_object() && c.contains(key) ? c[key] : none;
+}
+
+constexpr TextColumn kColumns[] = {
+    {"collective", false}, {"np", true},          {"size", true},       {"baseline", false},
+    {"candidate", false},  {"base(us)", true},    {"cand(us)", true},   {"speedup", true},
+    {"95% CI", false},     {"verdict", false},    {"bits/elem", true},  {"rel_l2", true},
+    {"bias", true},        {"identical", false},  {"breakdown(us)", false},
+};
+
+std::vector<std::string> cells(const json& row) {
+  const json& ci = row["speedup_ci95"];
+  const json& identical = metric(row, "identical_across_ranks");
+  return {row.value("collective", ""),
+          fmt::format("{}", row.value("np", 0)),
+          fmt::format("{}", row.value("bytes", 0ULL)),
+          row.value("baseline", ""),
+          row.value("candidate", ""),
+          us(row["baseline_median_s"]),
+          us(row["candidate_median_s"]),
+          number(row["speedup"], "{:.2f}x"),
+          ci.is_array() ? fmt::format("[{:.2f}, {:.2f}]", ci[0].get<double>(), ci[1].get<double>()) : "-",
+          row.value("verdict", ""),
+          number(metric(row, "bits_per_element"), "{:.2f}"),
+          number(metric(row, "rel_l2_error"), "{:.2e}"),
+          number(metric(row, "bias_rel_l2"), "{:.2e}"),
+          identical.is_boolean() ? (identical.get<bool>() ? "yes" : "NO") : "-",
+          breakdown_text(row["breakdown"])};
+}
+
+}  // namespace
+
+std::string render_compare_table(const json& rows) {
+  std::vector<std::vector<std::string>> table;
+  for (const json& row : rows) table.push_back(cells(row));
+  return aligned_table(kColumns, table);
+}
+
+std::string render_compare_csv(const json& rows) {
+  std::vector<std::string> header;
+  for (const auto& c : kColumns) header.emplace_back(c.header);
+  std::string out = csv_record(header);
+  for (const json& row : rows) out += csv_record(cells(row));
+  return out;
+}
+
+}  // namespace pico

@@ -1,0 +1,30 @@
+// `pico compare`: a baseline against candidates, per collective and size.
+// Two reports: each candidate case against the baseline case with the same
+// case_id, else the baseline's only case (or its `baseline` selection) at
+// the same collective, datatype, op, count, ranks and mode. One report:
+// the cases `baseline` selects against every other case of the same size
+// (compressed allreduce against dense in one experiment).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pico {
+
+struct CompareOptions {
+  // "backend:algorithm" naming the baseline where several cases share a size;
+  // "" tries compressed:dense, then mpi:default.
+  std::string baseline;
+};
+
+// One object per compared pair: labels, medians, speedup with its 95%
+// interval and verdict, the candidate's phase breakdown and compression
+// metrics. Throws std::invalid_argument when nothing can be paired.
+nlohmann::json compare_reports(const nlohmann::json& baseline, const nlohmann::json* candidate,
+                               const CompareOptions& options);
+
+std::string render_compare_table(const nlohmann::json& rows);
+std::string render_compare_csv(const nlohmann::json& rows);
+
+}  // namespace pico

@@ -1,0 +1,58 @@
+#include "reports/text_table.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace pico {
+namespace {
+
+std::string format_line(std::span<const TextColumn> columns, const std::vector<std::string>& cells,
+                        const std::vector<std::size_t>& widths) {
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) line += "  ";
+    line += columns[i].right_aligned ? fmt::format("{:>{}}", cells[i], widths[i])
+                                     : fmt::format("{:<{}}", cells[i], widths[i]);
+  }
+  // Padding after the last column is noise for diffs and terminals.
+  line.erase(line.find_last_not_of(' ') + 1);
+  return line + '\n';
+}
+
+std::string csv_field(std::string_view value) {
+  if (value.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(value);
+  std::string quoted = "\"";
+  for (char ch : value) {
+    if (ch == '"') quoted += '"';
+    quoted += ch;
+  }
+  return quoted + '"';
+}
+
+}  // namespace
+
+std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::string> header;
+  for (const auto& c : columns) header.emplace_back(c.header);
+  std::vector<std::size_t> widths(columns.size(), 0);
+  for (std::size_t i = 0; i < header.size(); ++i) widths[i] = header[i].size();
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  std::size_t total = 2 * (widths.size() - 1);  // the column separators
+  for (std::size_t w : widths) total += w;
+  std::string out = format_line(columns, header, widths) + std::string(total, '-') + '\n';
+  for (const auto& row : rows) out += format_line(columns, row, widths);
+  return out;
+}
+
+std::string csv_record(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) line += ',';
+    line += csv_field(fields[i]);
+  }
+  return line + "\r\n";
+}
+
+}  // namespace pico

@@ -1,0 +1,54 @@
+// pico compare BASELINE [CANDIDATE] [--baseline BACKEND:ALGORITHM] [--format table|csv|json] [-o FILE]
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "analysis/report_builder.hpp"
+#include "cli/commands.hpp"
+#include "reports/compare.hpp"
+
+namespace pico::cli {
+
+void add_compare(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "compare", "Speedup, time breakdown and error of candidates against a baseline (two reports, or one report's "
+                 "compressed cases against its dense ones)");
+  struct Options {
+    std::string baseline, candidate, format = "table", output;
+    CompareOptions compare;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("baseline", opts->baseline, "Baseline results directory or report.json")->required();
+  cmd->add_option("candidate", opts->candidate, "Candidate results directory or report.json (default: the baseline's own other cases)");
+  cmd->add_option("--baseline-case", opts->compare.baseline,
+                  "BACKEND:ALGORITHM of the baseline where several cases share a size (default compressed:dense, then "
+                  "mpi:default)");
+  cmd->add_option("-f,--format", opts->format, "table | csv | json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
+  cmd->callback([opts, &exit_code] {
+    nlohmann::json rows;
+    try {
+      const nlohmann::json baseline = load_report(opts->baseline);
+      nlohmann::json candidate;
+      if (!opts->candidate.empty()) candidate = load_report(opts->candidate);
+      rows = compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
+    } catch (const std::exception& e) {
+      std::cerr << "pico compare: " << e.what() << "\n";
+      exit_code = 2;
+      return;
+    }
+    const std::string text = opts->format == "csv"    ? render_compare_csv(rows)
+                             : opts->format == "json" ? rows.dump(1) + "\n"
+                                                      : render_compare_table(rows);
+    if (opts->output.empty())
+      fmt::print("{}", text);
+    else
+      std::ofstream(opts->output) << text;
+  });
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,82 @@
+// The compressed backend in experiments: its parameters (fractions and
+// counts), its inputs, the plan's skips for what it cannot compress, and
+// mistakes reported at their line and column.
+#include <catch2/catch.hpp>
+
+#include "config/error.hpp"
+#include "config/experiment.hpp"
+#include "core/case.hpp"
+#include "plan/plan.hpp"
+
+using namespace pico;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kCompressed =
+    "collectives: [allreduce]\n"
+    "sizes: [4KiB]\n"
+    "dtypes: [float32, int32]\n"
+    "backends:\n"
+    "  - library: compressed\n"
+    "    algorithms: [dense, global_qsgd, topk]\n"
+    "    params: {bits: [8, 16], topk_ratio: [1%, 0.25]}\n"
+    "    inputs: {distribution: laplace, correlation: correlated, rho: 0.8, seed: 42}\n"
+    "    bias_calls: 8\n";
+
+ConfigError error_of(const std::string& text) {
+  try {
+    parse_experiment(text, "exp.yaml");
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("accepted:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("compressed: ratios are fractions, options reach every case", "[compressed][config]") {
+  const Experiment e = parse_experiment(kCompressed, "exp.yaml");
+  REQUIRE(e.backends.size() == 1);
+  CHECK(e.backends[0].params.at("topk_ratio") == std::vector<double>{0.01, 0.25});
+  CHECK(e.backends[0].params.at("bits") == std::vector<double>{8, 16});
+  CHECK(e.backends[0].options.at("distribution") == "laplace");
+  CHECK(e.backends[0].options.at("bias_calls") == "8");
+
+  const Plan plan = make_plan(e, PlanTarget{"openmpi", "4.1.4"});
+  // float32: dense 1 + global_qsgd 2 bits + topk 2 ratios = 5 runnable; int32: the same 5 skipped.
+  CHECK(plan.cases.size() == 10);
+  REQUIRE(plan.skipped.size() == 5);
+  for (const auto& s : plan.skipped) CHECK_THAT(s.reason, Contains("float32"));
+  for (const Case& c : plan.cases) {
+    CHECK(c.options.at("correlation") == "correlated");
+    CHECK(c.options.at("seed") == "42");
+  }
+  // The ratio keeps its fraction in the case id's text, and integral values stay integers in JSON.
+  const auto topk = std::find_if(plan.cases.begin(), plan.cases.end(), [](const Case& c) { return c.algorithm == "topk"; });
+  REQUIRE(topk != plan.cases.end());
+  CHECK(case_to_json(*topk)["params"].dump() == R"({"topk_ratio":0.01})");
+  const auto qsgd = std::find_if(plan.cases.begin(), plan.cases.end(), [](const Case& c) { return c.algorithm == "global_qsgd"; });
+  CHECK(case_to_json(*qsgd)["params"].dump() == R"({"bits":8})");
+  // Different inputs are different cases.
+  Case other = *topk;
+  other.options["seed"] = "43";
+  CHECK(compute_case_id(other) != compute_case_id(*topk));
+  CHECK(case_from_json(case_to_json(*topk)).options == topk->options);
+}
+
+TEST_CASE("compressed: mistakes name their place", "[compressed][config]") {
+  const std::string base = "collectives: [allreduce]\nsizes: [4KiB]\nbackends:\n";
+  auto e = error_of(base + "  - {library: compressed, algorithms: [topk], params: {topk_ratio: [2]}}\n");
+  CHECK_THAT(e.message, Contains("topk_ratio must lie in (0, 1]"));
+  CHECK(e.line == 4);
+  e = error_of(base + "  - {library: compressed, algorithms: [topk], inputs: {distribution: gauss}}\n");
+  CHECK_THAT(e.message, Contains("unknown distribution 'gauss'"));
+  e = error_of(base + "  - {library: compressed, algorithms: [topk], inputs: {dof: 2}}\n");
+  CHECK_THAT(e.message, Contains("dof must exceed 2"));
+  e = error_of(base + "  - {library: mpi, inputs: {distribution: normal}}\n");
+  CHECK_THAT(e.message, Contains("'inputs' applies to backend 'compressed' only"));
+  e = error_of(base + "  - {library: compressed, algorithms: [global_qsgd], params: {bitz: [8]}}\n");
+  CHECK_THAT(e.message, Contains("no algorithm parameter 'bitz'"));
+}
