@@ -252,6 +252,9 @@ std::string crash_detail_from_log(const std::string& log_text) {
     return fmt::format("rank {} exited on signal {} ({})", m[1].str(), m[2].str(), m[3].str());
   if (std::regex_search(log_text, m, std::regex(R"(MPI_ABORT was invoked on rank (\d+))")))
     return fmt::format("rank {} called MPI_Abort", m[1].str());
+  // srun: "srun: error: node1: task 1: Segmentation fault (core dumped)"
+  if (std::regex_search(log_text, m, std::regex(R"(srun: error: \S+: tasks? ([0-9,-]+): ([A-Z][^\n(]*[a-z]))")))
+    return fmt::format("rank {}: {}", m[1].str(), m[2].str());
   return "";
 }
 

@@ -138,6 +138,35 @@ def test_cancel_resume(tmp):
     expect(again.returncode == 0 and "already ok" in again.stderr, f"nothing left: {again.stderr}")
 
 
+def test_crash(tmp):
+    # np=1 then np=2, each step: an mpi case, then a case whose rank segfaults. The crash
+    # ends its step; the next step still runs.
+    exp = write(tmp, "crash.yaml", """\
+        collectives: [allreduce]
+        sizes: [64B, 1KiB]
+        backends:
+          - {library: mpi}
+          - {library: fault, algorithms: [crash]}
+        processes: [1, 2]
+        """ + FAST_TIMING)
+    proc = pico("run", exp, "-p", "local-slurm", "-o", os.path.join(tmp, "results"), cwd=SRC,
+                env={"PICO_ENABLE_TEST_BACKENDS": "1"})
+    expect(proc.returncode == 1, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    check_schema(report_path(proc))
+    report = load(report_path(proc))
+    for np in (1, 2):
+        mpi = [c for c in report["cases"] if c["np"] == np and c["backend"] == "mpi"]
+        fault = [c for c in report["cases"] if c["np"] == np and c["backend"] == "fault"]
+        expect([c["status"] for c in mpi] == ["ok", "ok"], f"np={np}: cases before the crash kept")
+        expect(fault[0]["status"] == "failed" and fault[0]["reason"].startswith("crash: the worker died during this case"),
+               f"np={np}: crashed case: {fault[0]['reason']}")
+        expect("Segmentation fault" in fault[0]["reason"] and "job step exit code" in fault[0]["reason"],
+               f"np={np}: the crash is described: {fault[0]['reason']}")
+        expect(fault[1]["status"] == "failed" and fault[1]["reason"].startswith("not run: job step"),
+               f"np={np}: the case after the crash: {fault[1]['reason']}")
+    expect(report["run"]["launches"] == 2, "one step per process count")
+
+
 HOSTILE = """a'b"c;$(touch PWNED1) `touch PWNED2` \\d #e"""
 
 
