@@ -46,7 +46,10 @@ std::string unfinished_reason(const std::string& dir, int launch, bool in_flight
   const std::string job_end = fmt::format("the Slurm job {} ended {}", job.job_id, job.state);
   const bool stopped = step != nullptr && !step->value("stopped", std::string{}).empty();
   if (step == nullptr || stopped || job.state == "CANCELLED" || job.state == "TIMEOUT") {
-    const std::string why = stopped ? fmt::format("{} ({})", job_end, step->value("stopped", "")) : job_end;
+    const std::string how = stopped ? step->value("stopped", "") : "";
+    const std::string why = how == "time_limit"  ? fmt::format("the Slurm job {} was stopped before its time limit", job.job_id)
+                            : how == "cancelled" ? fmt::format("the Slurm job {} was cancelled", job.job_id)
+                                                 : job_end;
     return in_flight ? fmt::format("interrupted: {} during this case; {}", why, resume)
                      : fmt::format("not run: {} before this case; {}", why, resume);
   }
@@ -185,7 +188,10 @@ RunResult collect_run(const std::string& dir, bool progress, bool wait) {
   for (const auto& j : jobs.at("jobs")) slurm["jobs"].push_back(j.at("job_id"));
   slurm["script"] = last.at("script");
   run["slurm"] = slurm;
-  run["run"]["interrupted"] = info.state == "CANCELLED" || info.state == "TIMEOUT";
+  bool stopped = info.state == "CANCELLED" || info.state == "TIMEOUT";
+  for (const auto& s : read_json_lines(dir + "/steps.jsonl"))
+    if (!s.value("stopped", std::string{}).empty()) stopped = true;
+  run["run"]["interrupted"] = stopped;
   write_run_record(dir, run);
   RunResult result = report_run(dir);
   result.job_id = job_id;

@@ -167,6 +167,42 @@ def test_crash(tmp):
     expect(report["run"]["launches"] == 2, "one step per process count")
 
 
+def test_time_limit(tmp):
+    # A case that hangs in a job with a one-minute limit: USR1 comes signal_before_limit
+    # seconds early, the script stops the step; the finished cases stay, the rest say why.
+    platform = write(tmp, "short.yaml", """\
+        name: short
+        scheduler: slurm
+        slurm: {partition: debug, time: "1", nodes: 1, ntasks_per_node: 2, signal_before_limit: 50}
+        launcher: {kind: srun}
+        mpi: {library: openmpi}
+        """)
+    exp = write(tmp, "hang.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B, 64B]
+        processes: [2]
+        backends:
+          - {library: mpi}
+          - {library: fault, algorithms: [hang]}
+        timing: {warmup: 1, min_iterations: 3, max_iterations: 50, time_budget: 20ms, case_timeout: 600s}
+        """)
+    start = time.monotonic()
+    proc = pico("run", exp, "-p", platform, "-o", os.path.join(tmp, "results"), cwd=SRC,
+                env={"PICO_ENABLE_TEST_BACKENDS": "1"})
+    elapsed = time.monotonic() - start
+    expect(proc.returncode == 1, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    expect(elapsed < 60, f"stopped before the limit, after {elapsed:.0f} s")
+    check_schema(report_path(proc))
+    report = load(report_path(proc))
+    statuses = [(c["backend"], c["status"]) for c in report["cases"]]
+    expect(statuses == [("mpi", "ok"), ("mpi", "ok"), ("fault", "failed"), ("fault", "failed")], str(statuses))
+    hung, after = report["cases"][2], report["cases"][3]
+    expect(hung["reason"].startswith("interrupted: ") and "time limit" in hung["reason"], hung["reason"])
+    expect(after["reason"].startswith("not run: ") and "time limit" in after["reason"], after["reason"])
+    expect(report["run"]["interrupted"] is True, "the stop is recorded")
+    print(f"stopped by the time-limit warning after {elapsed:.1f} s")
+
+
 HOSTILE = """a'b"c;$(touch PWNED1) `touch PWNED2` \\d #e"""
 
 
