@@ -12,6 +12,9 @@ packages=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema
   iproute2
+  # The local Slurm of scripts/local-slurm.sh and the Slurm tests. Debian's
+  # slurm-wlm-basic-plugins brings the pmix_v4 plugin that srun --mpi=pmix needs.
+  slurm-wlm munge
 )
 
 missing=()

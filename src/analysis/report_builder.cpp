@@ -55,6 +55,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   p["user"] = run.at("front_end").at("user");
   p["hostname"] = run.at("front_end").at("hostname");
   p["started_utc"] = run.at("run").at("started_utc");
+  // A Slurm run: job id, node list and allocation, as Slurm reported them when the job ended.
+  if (run.contains("slurm")) p["slurm"] = run.at("slurm");
   return p;
 }
 

@@ -7,6 +7,7 @@
 namespace pico::cli {
 
 void add_run(CLI::App& app, int& exit_code);
+void add_collect(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_validate(CLI::App& app, int& exit_code);
 void add_report(CLI::App& app, int& exit_code);

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   pico::cli::add_run(app, exit_code);
+  pico::cli::add_collect(app, exit_code);
   pico::cli::add_bench(app, exit_code);
   pico::cli::add_validate(app, exit_code);
   pico::cli::add_report(app, exit_code);

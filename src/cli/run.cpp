@@ -1,4 +1,5 @@
-// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--dry-run]
+// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--dry-run] [--no-wait]
+// pico run --resume DIR [--no-wait]
 #include <iostream>
 #include <memory>
 
@@ -16,20 +17,34 @@ namespace pico::cli {
 void add_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run an experiment on a platform and write a report");
   struct Options {
-    std::string experiment, platform = "local", output = "results", output_dir;
+    std::string experiment, platform = "local", output = "results", output_dir, resume;
     std::vector<int> np;
-    bool dry_run = false, quiet = false;
+    bool dry_run = false, quiet = false, no_wait = false;
   };
   auto opts = std::make_shared<Options>();
-  cmd->add_option("experiment", opts->experiment, "Experiment YAML file")->required();
-  cmd->add_option("-p,--platform", opts->platform, "Platform name (platforms/NAME.yaml) or file")->capture_default_str();
+  cmd->add_option("experiment", opts->experiment, "Experiment YAML file (not with --resume)");
+  auto* platform =
+      cmd->add_option("-p,--platform", opts->platform, "Platform name (platforms/NAME.yaml) or file")->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "Base directory for results/<platform>/<timestamp>-<id>/")
       ->capture_default_str();
   cmd->add_option("--dir", opts->output_dir, "Exact results directory (instead of a new one under --output)");
   cmd->add_option("--np", opts->np, "Override the experiment's process counts");
-  cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands, run nothing");
+  cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands (Slurm: the job script), run nothing");
+  cmd->add_option("--resume", opts->resume,
+                  "Finish the run in DIR: run only the cases without an ok result, with DIR's experiment and platform");
+  cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
-  cmd->callback([opts, &exit_code] {
+  cmd->callback([opts, platform, &exit_code] {
+    if (!opts->resume.empty()) {
+      if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run)
+        throw ConfigError("--resume", 0, 0, "--resume takes no experiment, -p, --np or --dry-run",
+                          fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
+                                      opts->resume));
+      exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
+      return;
+    }
+    if (opts->experiment.empty())
+      throw ConfigError("pico run", 0, 0, "no experiment given", "pico run EXPERIMENT.yaml, or pico run --resume DIR");
     RunRequest request;
     request.experiment = load_experiment(opts->experiment);
     for (int np : opts->np)
@@ -40,6 +55,7 @@ void add_run(CLI::App& app, int& exit_code) {
     request.output_base = opts->output;
     request.output_dir = opts->output_dir;
     request.progress = !opts->quiet;
+    request.wait = !opts->no_wait;
     exit_code = execute_and_print(request, opts->dry_run, opts->quiet);
   });
 }

@@ -13,10 +13,19 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet) {
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
     fmt::print("{}", dry_run_text(make_plan(request.experiment, target), request.platform, target,
-                                  request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir));
+                                  request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
+                                  request.experiment.name));
     return 0;
   }
-  const RunResult result = run_experiment(request);
+  return print_result(run_experiment(request), quiet);
+}
+
+int print_result(const RunResult& result, bool quiet) {
+  if (result.report.is_null()) {
+    fmt::print("job: {} {}\nresults: {}\n", result.job_id, result.job_state, result.dir);
+    return 0;
+  }
+  if (!result.job_id.empty()) fmt::print("job: {} {}\n", result.job_id, result.job_state);
   if (!quiet) fmt::print("{}", render_table(result.report));
   fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
   return result.exit_code;

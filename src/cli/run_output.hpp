@@ -8,4 +8,8 @@ namespace pico::cli {
 // table and the report's path. Returns the exit code.
 int execute_and_print(const RunRequest& request, bool dry_run, bool quiet);
 
+// The table and report path of a finished run; for a submitted job still
+// running, its id and directory (the report comes with `pico collect`).
+int print_result(const RunResult& result, bool quiet);
+
 }  // namespace pico::cli

@@ -14,6 +14,7 @@
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/slurm_placement.hpp"
 #include "plan/plan.hpp"
 
 namespace pico::cli {
@@ -39,7 +40,8 @@ void add_validate(CLI::App& app, int& exit_code) {
   cmd->add_option("-p,--platform", *platform, "Platform the experiments are planned for (its MPI's catalogue)")
       ->capture_default_str();
   cmd->callback([files, platform, &exit_code] {
-    std::optional<PlanTarget> target;  // asked of the launcher only when an experiment needs planning
+    std::optional<Platform> target_platform;  // read only when an experiment needs planning
+    std::optional<PlanTarget> target;         // asked of the launcher then
     for (const auto& f : *files) {
       try {
         if (looks_like_platform(f)) {
@@ -47,8 +49,17 @@ void add_validate(CLI::App& app, int& exit_code) {
           fmt::print("{}: ok (platform '{}', scheduler {})\n", f, p.name, p.scheduler);
         } else {
           const Experiment experiment = load_experiment(f);
-          if (!target) target = plan_target_for(resolve_platform(*platform));
+          if (!target) {
+            target_platform = resolve_platform(*platform);
+            target = plan_target_for(*target_platform);
+          }
           const Plan plan = make_plan(experiment, *target);
+          // On Slurm every process count must fit the platform's allocation.
+          if (target_platform->scheduler == "slurm") {
+            std::vector<int> counts;
+            for (const auto& g : plan.groups) counts.push_back(g.np);
+            allocation_for(counts, target_platform->slurm);
+          }
           fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
         }
       } catch (const ConfigError& e) {

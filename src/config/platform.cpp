@@ -20,17 +20,15 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "launcher", "env", "worker", "mpi"};
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
-const std::vector<std::string> kLauncherKeys{"kind", "command", "wrapper", "args", "allow_run_as_root", "oversubscribe"};
+const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
+                                             "oversubscribe", "cpu_bind"};
 constexpr const char* kEmbeddedLocalName = "<embedded>/platforms/local.yaml";
 
 std::string parse_scheduler(const Value& v) {
-  const std::string s = v.as_nonempty_string("scheduler");
-  if (s != "local")
-    v.fail(fmt::format("unsupported scheduler '{}'", s),
-           "only 'local' is supported for now; Slurm platforms are not supported yet");
-  return s;
+  const std::vector<std::string> schedulers{"local", "slurm"};
+  return v.as_choice("scheduler", schedulers);
 }
 
 std::vector<std::string> parse_args(const Value& v) {
@@ -48,15 +46,40 @@ MpiSpec parse_mpi(const Value& v) {
   return mpi;
 }
 
-LauncherSpec parse_launcher(const Value& v) {
+// Launcher values are written into a Slurm job script, so they must stay on one line.
+std::string one_line(const Value& v, std::string_view what) {
+  std::string s = v.as_string(what);
+  if (s.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
+    v.fail(fmt::format("{} contains a line break or NUL", what), "write it on one line");
+  return s;
+}
+
+LauncherSpec parse_launcher(const Value& v, const std::string& scheduler) {
   const Map m = v.as_map("launcher", kLauncherKeys);
   LauncherSpec l;
-  if (auto x = m.get("kind")) {
-    const std::vector<std::string> kinds{"mpirun"};
-    l.kind = x->as_choice("launcher kind", kinds);
+  if (scheduler == "slurm") {
+    l.kind = "srun";  // the default inside an allocation; Open MPI and MPICH both start under srun --mpi=pmix
+    l.command = "srun";
+    l.args = {"--mpi=pmix"};
   }
-  if (auto x = m.get("command")) l.command = x->as_nonempty_string("launcher command");
-  if (auto x = m.get("args")) l.args = parse_args(*x);
+  if (auto x = m.get("kind")) {
+    const std::vector<std::string> kinds{"mpirun", "srun"};
+    l.kind = x->as_choice("launcher kind", kinds);
+    if (l.kind == "srun" && scheduler != "slurm")
+      x->fail("launcher kind srun needs a Slurm allocation", "set scheduler: slurm, or use kind: mpirun");
+    if (!m.has("command")) l.command = l.kind;
+    if (!m.has("args")) l.args = l.kind == "srun" ? std::vector<std::string>{"--mpi=pmix"} : std::vector<std::string>{};
+  }
+  if (auto x = m.get("command")) l.command = one_line(*x, "launcher command");
+  if (l.command.empty()) m.require("command").fail("launcher command must not be empty");
+  if (auto x = m.get("args")) {
+    l.args.clear();
+    for (const auto& item : x->as_list("args")) l.args.push_back(one_line(item, "a launcher argument"));
+  }
+  if (auto x = m.get("cpu_bind")) {
+    const std::vector<std::string> bindings{"none", "cores", "threads", "sockets"};
+    l.cpu_bind = x->as_choice("launcher cpu_bind", bindings);
+  }
   if (auto x = m.get("wrapper")) l.wrapper = parse_args(*x);
   if (auto x = m.get("allow_run_as_root")) l.allow_run_as_root = x->as_bool("allow_run_as_root");
   if (auto x = m.get("oversubscribe")) l.oversubscribe = x->as_bool("oversubscribe");
@@ -81,6 +104,10 @@ std::map<std::string, std::string> parse_env(const Value& v) {
                "use letters, digits and '_', not starting with a digit");
     // Numbers and booleans are kept as written, which is what the worker's environment sees.
     env[k] = value.as_string(fmt::format("env variable {}", k));
+    // Newlines are legal in an environment, but the Slurm job script exports
+    // each variable on one line; keeping both schedulers alike avoids a platform valid only locally.
+    if (env[k].find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
+      value.fail(fmt::format("env variable {} contains a line break or NUL", k), "write the value on one line");
   }
   return env;
 }
@@ -98,7 +125,17 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   p.name = top.require("name").as_nonempty_string("name");
   if (auto v = top.get("description")) p.description = v->as_string("description");
   if (auto v = top.get("scheduler")) p.scheduler = parse_scheduler(*v);
-  if (auto v = top.get("launcher")) p.launcher = parse_launcher(*v);
+  if (auto v = top.get("slurm")) {
+    if (p.scheduler != "slurm") top.key("slurm")->fail("a slurm map needs scheduler: slurm", "add scheduler: slurm, or remove the slurm map");
+    p.slurm = parse_slurm(*v);
+  } else if (p.scheduler == "slurm") {
+    p.slurm.file = file_for_messages;
+  }
+  if (auto v = top.get("launcher")) {
+    p.launcher = parse_launcher(*v, p.scheduler);
+  } else if (p.scheduler == "slurm") {
+    p.launcher = parse_launcher(Value::parse_document("{}", file_for_messages), p.scheduler);
+  }
   if (auto v = top.get("env")) p.env = parse_env(*v);
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
   if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);

@@ -6,15 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "config/slurm_spec.hpp"
+
 namespace pico {
 
 struct LauncherSpec {
-  std::string kind = "mpirun";          // only "mpirun" on the local scheduler for now
+  std::string kind = "mpirun";          // mpirun | srun (srun only inside a Slurm allocation)
   std::string command = "mpirun";       // executable to run
   std::vector<std::string> wrapper;     // runs the launcher, e.g. [ip, netns, exec, pico-net]
   std::vector<std::string> args;        // extra arguments placed before the worker
   bool allow_run_as_root = true;        // add --allow-run-as-root when pico runs as root
   bool oversubscribe = true;            // add --oversubscribe when ranks exceed local cores
+  std::string cpu_bind;                 // "" (launcher default) | none | cores | threads | sockets
 };
 
 // Which MPI the launcher starts. "auto" asks the launcher (mpirun --version)
@@ -27,7 +30,8 @@ struct MpiSpec {
 struct Platform {
   std::string name;
   std::string description;
-  std::string scheduler = "local";
+  std::string scheduler = "local";  // local | slurm
+  SlurmSpec slurm;                  // read when scheduler is slurm
   LauncherSpec launcher;
   std::map<std::string, std::string> env;  // set in the worker's environment
   std::string worker;                      // path to the worker; "" = the one built for `mpi`, next to pico

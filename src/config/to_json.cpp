@@ -46,7 +46,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
 }
 
 nlohmann::json platform_to_json(const Platform& p) {
-  return {{"name", p.name},
+  nlohmann::json j = {{"name", p.name},
           {"description", p.description},
           {"scheduler", p.scheduler},
           {"launcher",
@@ -55,10 +55,26 @@ nlohmann::json platform_to_json(const Platform& p) {
             {"wrapper", p.launcher.wrapper},
             {"args", p.launcher.args},
             {"allow_run_as_root", p.launcher.allow_run_as_root},
-            {"oversubscribe", p.launcher.oversubscribe}}},
+            {"oversubscribe", p.launcher.oversubscribe},
+            {"cpu_bind", p.launcher.cpu_bind}}},
           {"env", p.env},
           {"worker", p.worker},
           {"mpi", {{"library", p.mpi.library}, {"version", p.mpi.version}}}};
+  if (p.scheduler == "slurm") {
+    const SlurmSpec& s = p.slurm;
+    j["slurm"] = {{"partition", s.partition},     {"account", s.account},
+                  {"qos", s.qos},                 {"time", s.time},
+                  {"nodes", s.nodes ? nlohmann::json(*s.nodes) : nlohmann::json(nullptr)},
+                  {"ntasks_per_node", s.ntasks_per_node},
+                  {"cpus_per_task", s.cpus_per_task ? nlohmann::json(*s.cpus_per_task) : nlohmann::json(nullptr)},
+                  {"gpus_per_node", s.gpus_per_node ? nlohmann::json(*s.gpus_per_node) : nlohmann::json(nullptr)},
+                  {"exclusive", s.exclusive},     {"constraint", s.constraint},
+                  {"reservation", s.reservation}, {"job_name", s.job_name},
+                  {"comment", s.comment},         {"extra_sbatch", s.extra_sbatch},
+                  {"modules", s.modules},         {"setup", s.setup},
+                  {"signal_before_limit", s.signal_before_limit_s}};
+  }
+  return j;
 }
 
 }  // namespace pico

@@ -22,6 +22,7 @@
 #include "core/jsonl.hpp"
 #include "launch/launcher.hpp"
 #include "launch/process.hpp"
+#include "launch/progress.hpp"
 
 namespace pico {
 namespace {
@@ -30,68 +31,7 @@ std::atomic<bool> g_interrupted{false};
 
 void on_termination_signal(int) { g_interrupted = true; }
 
-using Clock = std::chrono::steady_clock;
-
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// Reads the complete lines appended to a file since the last call.
-class JsonLinesTail {
- public:
-  explicit JsonLinesTail(std::string path) : path_(std::move(path)) {
-    std::ifstream in(path_, std::ios::ate);
-    if (in) offset_ = in.tellg();
-  }
-  std::vector<nlohmann::json> read_new() {
-    std::vector<nlohmann::json> out;
-    std::ifstream in(path_);
-    if (!in) return out;
-    in.seekg(offset_);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (in.eof()) break;  // no newline yet: the writer is mid-line
-      offset_ += static_cast<std::streamoff>(line.size() + 1);
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (!j.is_discarded()) out.push_back(std::move(j));
-    }
-    return out;
-  }
-
- private:
-  std::string path_;
-  std::streamoff offset_ = 0;
-};
-
-std::string describe_case(const Case& c) {
-  if (!has_payload(c.collective)) return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
-  return fmt::format("{} {}{} {} np={} {}/{}{}", name(c.collective), name(c.dtype),
-                     c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np, c.backend,
-                     c.algorithm, c.in_place ? " in-place" : "");
-}
-
-class Progress {
- public:
-  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
-  void advance(std::size_t n) { done_ += n; }
-  void show(const std::string& current) {
-    if (!enabled_) return;
-    const std::string line = fmt::format("[{:>{}}/{}] {}", done_, std::to_string(total_).size(), total_, current);
-    if (tty_) {
-      fmt::print(stderr, "\r\033[K{}", line);
-    } else if (seconds_since(last_) >= 5.0) {
-      fmt::print(stderr, "{}\n", line);
-      last_ = Clock::now();
-    }
-  }
-  void finish() {
-    if (enabled_ && tty_) fmt::print(stderr, "\r\033[K");
-    if (enabled_) fmt::print(stderr, "[{}/{}] done\n", done_, total_);
-  }
-
- private:
-  std::size_t total_, done_ = 0;
-  bool enabled_, tty_;
-  Clock::time_point last_ = Clock::now() - std::chrono::hours(1);
-};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -312,12 +252,16 @@ std::string crash_detail_from_log(const std::string& log_text) {
     return fmt::format("rank {} exited on signal {} ({})", m[1].str(), m[2].str(), m[3].str());
   if (std::regex_search(log_text, m, std::regex(R"(MPI_ABORT was invoked on rank (\d+))")))
     return fmt::format("rank {} called MPI_Abort", m[1].str());
+  // srun: "srun: error: node1: task 1: Segmentation fault (core dumped)"
+  if (std::regex_search(log_text, m, std::regex(R"(srun: error: \S+: tasks? ([0-9,-]+): ([A-Z][^\n(]*[a-z]))")))
+    return fmt::format("rank {}: {}", m[1].str(), m[2].str());
   return "";
 }
 
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
                           const ExecutorOptions& options) {
   ExecutionLog log;
+  log.launches = options.first_launch;
   Progress progress(plan.cases.size(), options.progress);
   {
     JsonLinesFile cases(dir + "/cases.jsonl");

@@ -15,7 +15,7 @@
 namespace pico {
 
 struct ExecutionLog {
-  int launches = 0;
+  int launches = 0;  // the next launch number: launches in the directory, earlier runs' included
   nlohmann::json launch_log = nlohmann::json::array();       // one object per launch
   nlohmann::json launch_commands = nlohmann::json::array();  // argv of each launch
 };
@@ -24,6 +24,7 @@ struct ExecutorOptions {
   double startup_timeout_s = 120;  // from launch to the first case starting
   double finalize_timeout_s = 60;  // from the last case's result to the worker's exit
   bool progress = true;            // progress line on stderr
+  int first_launch = 0;            // launches already in the directory (a resumed run numbers on)
 };
 
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,

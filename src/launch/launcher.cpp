@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <fmt/format.h>
+
 namespace pico {
 
 HostFacts this_host() {
@@ -14,16 +16,37 @@ HostFacts this_host() {
   return h;
 }
 
+namespace {
+
+// The platform's binding vocabulary (that of srun) in mpirun's words.
+std::string mpirun_binding(const std::string& cpu_bind) {
+  if (cpu_bind == "cores") return "core";
+  if (cpu_bind == "threads") return "hwthread";
+  if (cpu_bind == "sockets") return "socket";
+  return cpu_bind;
+}
+
+}  // namespace
+
 LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
-                             const HostFacts& host) {
+                             const HostFacts& host, int nodes) {
   LaunchCommand cmd;
   cmd.argv = platform.launcher.wrapper;
-  cmd.argv.insert(cmd.argv.end(), {platform.launcher.command, "-np", std::to_string(np)});
-  const bool open_mpi = mpi_library == "openmpi" || mpi_library == "unknown";
-  if (open_mpi && platform.launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
-  if (open_mpi && platform.launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");
-  cmd.argv.insert(cmd.argv.end(), platform.launcher.args.begin(), platform.launcher.args.end());
+  const auto& launcher = platform.launcher;
+  if (launcher.kind == "srun") {
+    // A crashed rank ends the step at once instead of leaving the others blocked in a collective.
+    cmd.argv.insert(cmd.argv.end(), {launcher.command, fmt::format("--nodes={}", std::max(nodes, 1)),
+                                     fmt::format("--ntasks={}", np), "--kill-on-bad-exit=1"});
+    if (!launcher.cpu_bind.empty()) cmd.argv.push_back("--cpu-bind=" + launcher.cpu_bind);
+  } else {
+    cmd.argv.insert(cmd.argv.end(), {launcher.command, "-np", std::to_string(np)});
+    const bool open_mpi = mpi_library == "openmpi" || mpi_library == "unknown";
+    if (open_mpi && launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
+    if (open_mpi && launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");
+    if (!launcher.cpu_bind.empty()) cmd.argv.insert(cmd.argv.end(), {"--bind-to", mpirun_binding(launcher.cpu_bind)});
+  }
+  cmd.argv.insert(cmd.argv.end(), launcher.args.begin(), launcher.args.end());
   cmd.argv.insert(cmd.argv.end(), {worker, "--launch", launch_file, "--out", out_dir});
   cmd.env = platform.env;
   return cmd;

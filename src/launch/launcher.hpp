@@ -20,11 +20,13 @@ struct HostFacts {
 };
 HostFacts this_host();
 
-// mpirun -np N [--allow-run-as-root] [--oversubscribe] ARGS... WORKER --launch FILE --out DIR
+// mpirun -np N [--allow-run-as-root] [--oversubscribe] [--bind-to B] ARGS... WORKER --launch FILE --out DIR
 // The two flags are Open MPI's; other libraries run as root and oversubscribe without them.
+// Inside a Slurm allocation with launcher kind srun:
+// srun --nodes=NODES --ntasks=N --kill-on-bad-exit=1 [--cpu-bind=B] ARGS... WORKER --launch FILE --out DIR
 LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
-                             const HostFacts& host);
+                             const HostFacts& host, int nodes = 1);
 
 // The platform's worker path, or the worker built for the library next to
 // the running pico executable (pico-worker for Open MPI, pico-worker-mpich).

@@ -1,7 +1,6 @@
 #include "launch/run.hpp"
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -10,12 +9,15 @@
 
 #include "analysis/report_builder.hpp"
 #include "config/error.hpp"
-#include "config/to_json.hpp"
 #include "config/units.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/resume.hpp"
+#include "launch/run_record.hpp"
+#include "launch/slurm_run.hpp"
+#include "launch/slurm_script.hpp"
 #include "reports/render.hpp"
 
 namespace pico {
@@ -30,69 +32,91 @@ std::string new_results_dir(const RunRequest& request) {
   return (fs::path(request.output_base) / request.platform.name / (utc_timestamp_compact() + "-" + id)).string();
 }
 
-nlohmann::json source_record(const std::string& path, const std::string& name, const std::string& source,
-                             const nlohmann::json& parsed) {
-  return {{"path", path}, {"name", name}, {"source", source}, {"parsed", parsed}};
+// Runs a plan's launches on the local scheduler and updates run.json.
+RunResult run_locally(const std::string& dir, const Plan& plan, const Platform& platform, const PlanTarget& target,
+                      nlohmann::json run, bool progress, int first_launch) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  install_interrupt_handlers();
+  const ExecutionLog log =
+      execute_plan(plan, platform, target, dir, ExecutorOptions{.progress = progress, .first_launch = first_launch});
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  append_launches(run, log.launch_log, log.launch_commands, log.launches, wall_s);
+  run["run"]["interrupted"] = interrupt_requested();
+  write_run_record(dir, run);
+  return report_run(dir);
 }
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : fallback;
+RunResult run_in_dir(const std::string& dir, const Plan& plan, const Experiment& experiment,
+                     const Platform& platform, const PlanTarget& target, nlohmann::json run, bool progress,
+                     bool wait, int first_launch) {
+  if (platform.scheduler == "slurm")
+    return run_on_slurm(SlurmRun{dir, plan, experiment.name, platform, target, std::move(run), first_launch}, progress,
+                        wait);
+  return run_locally(dir, plan, platform, target, std::move(run), progress, first_launch);
 }
 
 }  // namespace
 
-RunResult run_experiment(const RunRequest& request) {
-  const PlanTarget target = plan_target_for(request.platform);
-  const Plan plan = make_plan(request.experiment, target);
+RunResult report_run(const std::string& dir) {
   RunResult result;
-  result.dir = new_results_dir(request);
-  if (fs::exists(result.dir) && !fs::is_empty(result.dir))
-    throw ConfigError(result.dir, 0, 0, "the results directory already exists and is not empty",
-                      "choose a new directory, or leave out --dir to get a fresh one under --output");
-  fs::create_directories(result.dir);
-  const auto wall_start = std::chrono::steady_clock::now();
-  const std::string started = utc_timestamp_iso();
-
-  std::ofstream(fs::path(result.dir) / "experiment.yaml") << request.experiment.source_text;
-  std::ofstream(fs::path(result.dir) / "platform.yaml") << request.platform.source_text;
-  std::ofstream(fs::path(result.dir) / "plan.json") << plan_to_json(plan).dump(1) << "\n";
-
-  install_interrupt_handlers();
-  const ExecutionLog log = execute_plan(plan, request.platform, target, result.dir, ExecutorOptions{.progress = request.progress});
-
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const nlohmann::json run = {
-      {"pico", build_provenance()},
-      {"experiment", source_record(request.experiment.source_path, request.experiment.name,
-                                   request.experiment.source_text, experiment_to_json(request.experiment))},
-      {"platform", source_record(request.platform.source_path, request.platform.name, request.platform.source_text,
-                                 platform_to_json(request.platform))},
-      {"run",
-       {{"started_utc", started},
-        {"finished_utc", utc_timestamp_iso()},
-        {"wall_s", wall_s},
-        {"launches", log.launches},
-        {"mpi_target", {{"library", target.mpi_library}, {"version", target.mpi_version}}},
-        {"interrupted", interrupt_requested()},
-        {"results_dir", result.dir},
-        {"launch_log", log.launch_log}}},
-      {"front_end",
-       {{"user", env_or("USER", "unknown")},
-        {"hostname", host_name()},
-        {"env", relevant_environment()},
-        {"launch_commands", log.launch_commands}}},
-  };
-  write_json_atomically((fs::path(result.dir) / "run.json").string(), run);
-  result.report = build_report(result.dir);
-  write_json_atomically((fs::path(result.dir) / "report.json").string(), result.report);
+  result.dir = dir;
+  result.report = build_report(dir);
+  write_json_atomically((fs::path(dir) / "report.json").string(), result.report);
   for (const auto& c : result.report.at("cases"))
     if (c.at("status") == "failed") result.exit_code = 1;
   return result;
 }
 
+RunResult run_experiment(const RunRequest& request) {
+  const PlanTarget target = plan_target_for(request.platform);
+  const Plan plan = make_plan(request.experiment, target);
+  // A process count the allocation cannot hold is bad input now, not a failed job later.
+  if (request.platform.scheduler == "slurm") {
+    std::vector<int> counts;
+    for (const auto& g : plan.groups) counts.push_back(g.np);
+    allocation_for(counts, request.platform.slurm);
+  }
+  const std::string dir = new_results_dir(request);
+  if (fs::exists(dir) && !fs::is_empty(dir))
+    throw ConfigError(dir, 0, 0, "the results directory already exists and is not empty",
+                      "choose a new directory, leave out --dir to get a fresh one under --output, "
+                      "or finish that run with --resume DIR");
+  fs::create_directories(dir);
+  std::ofstream(fs::path(dir) / "experiment.yaml") << request.experiment.source_text;
+  std::ofstream(fs::path(dir) / "platform.yaml") << request.platform.source_text;
+  std::ofstream(fs::path(dir) / "plan.json") << plan_to_json(plan).dump(1) << "\n";
+  nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
+  write_run_record(dir, run);
+  return run_in_dir(dir, plan, request.experiment, request.platform, target, std::move(run), request.progress,
+                    request.wait, 0);
+}
+
+RunResult resume_run(const std::string& dir, bool progress, bool wait) {
+  if (!fs::exists(fs::path(dir) / "plan.json"))
+    throw ConfigError(dir, 0, 0, "not a pico results directory (no plan.json)",
+                      "give the directory pico run printed (the one holding report.json or run.json)");
+  if (slurm_job_uncollected(dir))
+    throw ConfigError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
+                      "run `pico collect DIR` first (it waits for the job), or scancel it");
+  const Experiment experiment = load_experiment((fs::path(dir) / "experiment.yaml").string());
+  const Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());
+  std::ifstream plan_file(fs::path(dir) / "plan.json");
+  const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
+  const Plan rest = remaining_plan(plan, settled_case_ids(dir));
+  nlohmann::json run = read_run_record(dir);
+  const auto& mpi_target = run.at("run").at("mpi_target");
+  const PlanTarget target{mpi_target.at("library"), mpi_target.at("version")};
+  if (rest.cases.empty()) {
+    if (progress) fmt::print(stderr, "resume: every case of {} is already ok or skipped\n", dir);
+    return report_run(dir);
+  }
+  if (progress) fmt::print(stderr, "resume: {} of {} case(s) left to run\n", rest.cases.size(), plan.cases.size());
+  run["run"]["resumed_utc"].push_back(utc_timestamp_iso());
+  return run_in_dir(dir, rest, experiment, platform, target, std::move(run), progress, wait, launches_in(dir));
+}
+
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
-                         const std::string& dir_placeholder) {
+                         const std::string& dir_placeholder, const std::string& experiment_name) {
   std::string out = fmt::format("{} cases ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
                                 plan.cases.size(), plan.skipped.size(), plan.groups.size(), platform.name,
                                 target.mpi_library, target.mpi_version);
@@ -106,6 +130,11 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
                        format_size(c.bytes), c.np, c.in_place ? "yes" : "no");
   }
   for (const auto& s : plan.skipped) out += fmt::format("skipped {}: {}\n", s.c.case_id, s.reason);
+  if (platform.scheduler == "slurm") {
+    const auto job = slurm_job_script(plan, platform, target.mpi_library, slurm_job_name(platform, experiment_name),
+                                      dir_placeholder, 0);
+    return out + fmt::format("\njob script ({}/job.sbatch):\n{}", dir_placeholder, sbatch_script_text(job, platform));
+  }
   out += "\nlaunch commands:\n";
   for (std::size_t k = 0; k < plan.groups.size(); ++k) {
     const auto& g = plan.groups[k];

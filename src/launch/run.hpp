@@ -1,4 +1,6 @@
 // `pico run` as a library: plan, launch, collect, for any front end verb.
+// The local scheduler runs launches here; Slurm runs them in one job
+// (launch/slurm_run.hpp) that this follows and collects.
 #pragma once
 
 #include <string>
@@ -17,18 +19,29 @@ struct RunRequest {
   std::string output_base = "results";  // results/<platform>/<timestamp>-<id>/
   std::string output_dir;               // exact directory, overrides output_base
   bool progress = true;
+  bool wait = true;  // Slurm: follow the job to its end; false returns once it is submitted
 };
 
 struct RunResult {
   std::string dir;
-  nlohmann::json report;
-  int exit_code = 0;  // 0 all ok or skipped, 1 a case failed
+  nlohmann::json report;  // null while a submitted job has not been collected
+  int exit_code = 0;      // 0 all ok or skipped, 1 a case failed
+  std::string job_id;     // the Slurm job, if any
+  std::string job_state;  // its state when pico stopped following it
 };
 
 RunResult run_experiment(const RunRequest& request);
 
-// What --dry-run prints: every case and the exact launch commands.
+// --resume DIR: runs the cases whose latest record in DIR is not ok, with the
+// experiment, platform and plan saved in DIR, numbering launches on.
+RunResult resume_run(const std::string& dir, bool progress, bool wait);
+
+// report.json from what DIR holds now.
+RunResult report_run(const std::string& dir);
+
+// What --dry-run prints: every case and the exact launch commands (or, on
+// Slurm, the job script).
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
-                         const std::string& dir_placeholder);
+                         const std::string& dir_placeholder, const std::string& experiment_name = "");
 
 }  // namespace pico

@@ -317,6 +317,25 @@ nlohmann::json plan_to_json(const Plan& p) {
           {"launch_groups", groups}};
 }
 
+Plan plan_from_json(const nlohmann::json& j) {
+  Plan p;
+  p.timing = timing_from_json(j.at("timing"));
+  p.instrumentation = instrumentation_from_json(j.at("instrumentation"));
+  p.validation = j.at("validation").get<bool>();
+  std::map<std::string, Case> by_id;
+  for (const auto& c : j.at("cases")) {
+    p.cases.push_back(case_from_json(c));
+    by_id[p.cases.back().case_id] = p.cases.back();
+  }
+  for (const auto& s : j.at("skipped")) p.skipped.push_back({by_id.at(s.at("case_id")), s.at("reason")});
+  for (const auto& g : j.at("launch_groups")) {
+    LaunchGroup group{g.at("np").get<int>(), g.at("env").get<std::map<std::string, std::string>>(), {}};
+    for (const auto& id : g.at("cases")) group.cases.push_back(by_id.at(id));
+    p.groups.push_back(std::move(group));
+  }
+  return p;
+}
+
 nlohmann::json launch_request_to_json(const LaunchRequest& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_to_json(c));

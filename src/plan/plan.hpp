@@ -48,6 +48,8 @@ nlohmann::json timing_to_json(const TimingSpec& t);
 nlohmann::json instrumentation_to_json(const InstrumentationSpec& i);
 TimingSpec timing_from_json(const nlohmann::json& j);
 nlohmann::json plan_to_json(const Plan& p);
+// The plan a results directory was run with (plan.json), for --resume.
+Plan plan_from_json(const nlohmann::json& j);
 
 // What one launch of the worker is asked to do (launch-<k>.json).
 struct LaunchRequest {

@@ -509,6 +509,37 @@ def test_dry_run(tmp):
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")
 
 
+def test_resume(tmp):
+    # A local run stopped mid-sweep (SIGTERM), then --resume: only what is not ok runs again.
+    results = os.path.join(tmp, "run")
+    path = write(tmp, "experiment.yaml", """\
+        collectives: [allreduce, bcast]
+        sizes: {from: 8B, to: 8KiB, factor: 2}
+        processes: [2]
+        timing: {warmup: 1, min_iterations: 3, max_iterations: 100000, time_budget: 200ms, target_ci: 0.01%}
+        """)
+    proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp)
+    cases_file = os.path.join(results, "cases.jsonl")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (os.path.exists(cases_file) and len(open(cases_file).readlines()) >= 3):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=120)
+    expect(proc.returncode == 1, f"interrupted run exits 1, got {proc.returncode}")
+    first = load(os.path.join(results, "report.json"))
+    done = {c["case_id"] for c in first["cases"] if c["status"] == "ok"}
+    expect(3 <= len(done) < 22, f"{len(done)} of 22 cases finished before SIGTERM")
+    resumed = pico("run", "--resume", results, "-q", cwd=tmp)
+    expect(resumed.returncode == 0, f"resume: exit {resumed.returncode}\n{resumed.stderr[-2000:]}")
+    check_schema(report_path(resumed), "--expect-status", "ok", "--expect-cases", "22")
+    ok_lines = [json.loads(line) for line in open(cases_file) if '"status":"ok"' in line]
+    expect(len(ok_lines) == 22 and len({r["case_id"] for r in ok_lines}) == 22, "each case measured ok exactly once")
+    final = load(report_path(resumed))
+    expect(final["run"]["launches"] == 2 and len(final["run"]["resumed_utc"]) == 1, "the resume is one more launch")
+    expect(pico("run", "--resume", results, "configs/quickstart.yaml").returncode == 2, "--resume takes no experiment")
+
+
 def test_bench(tmp):
     proc = pico("bench", "allreduce", "--np", "2", "--sizes", "8B:64B", "--dtype", "int32", "--op", "max",
                 "--time-budget", "20ms", "-o", os.path.join(tmp, "results"), cwd=tmp)

@@ -1,0 +1,64 @@
+#include "launch/progress.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "config/units.hpp"
+
+namespace pico {
+
+JsonLinesTail::JsonLinesTail(std::string path, bool from_start) : path_(std::move(path)) {
+  if (from_start) return;
+  std::ifstream in(path_, std::ios::ate);
+  if (in) offset_ = in.tellg();
+}
+
+std::vector<nlohmann::json> JsonLinesTail::read_new() {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(path_);
+  if (!in) return out;
+  in.seekg(offset_);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (in.eof()) break;  // no newline yet: the writer is mid-line
+    offset_ += static_cast<std::streamoff>(line.size() + 1);
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded()) out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string describe_case(const Case& c) {
+  if (!has_payload(c.collective)) return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
+  return fmt::format("{} {}{} {} np={} {}/{}{}", name(c.collective), name(c.dtype),
+                     c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np, c.backend,
+                     c.algorithm, c.in_place ? " in-place" : "");
+}
+
+namespace {
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+}  // namespace
+
+Progress::Progress(std::size_t total, bool enabled)
+    : total_(total), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
+
+void Progress::show(const std::string& current) {
+  if (!enabled_) return;
+  const std::string line = fmt::format("[{:>{}}/{}] {}", done_, std::to_string(total_).size(), total_, current);
+  if (tty_) {
+    fmt::print(stderr, "\r\033[K{}", line);
+  } else if (seconds_since(last_) >= 5.0) {
+    fmt::print(stderr, "{}\n", line);
+    last_ = Clock::now();
+  }
+}
+
+void Progress::finish() {
+  if (enabled_ && tty_) fmt::print(stderr, "\r\033[K");
+  if (enabled_) fmt::print(stderr, "[{}/{}] done\n", done_, total_);
+}
+
+}  // namespace pico

@@ -1,0 +1,47 @@
+// What the front end shows while workers run, wherever they run: the
+// progress line, and reading the JSON lines the worker appends.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/case.hpp"
+
+namespace pico {
+
+using Clock = std::chrono::steady_clock;
+
+// Reads the complete lines appended to a file since the last call.
+class JsonLinesTail {
+ public:
+  // from_start: read what the file already holds too (a job followed after it started).
+  explicit JsonLinesTail(std::string path, bool from_start = false);
+  std::vector<nlohmann::json> read_new();
+
+ private:
+  std::string path_;
+  std::streamoff offset_ = 0;
+};
+
+// "allreduce float32 sum 1 KiB np=2 mpi/default"
+std::string describe_case(const Case& c);
+
+// "[ 12/145] <current>" on stderr: rewritten in place on a terminal, every 5 s otherwise.
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled);
+  void advance(std::size_t n) { done_ += n; }
+  std::size_t done() const { return done_; }
+  void show(const std::string& current);
+  void finish();
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool enabled_, tty_;
+  Clock::time_point last_ = Clock::now() - std::chrono::hours(1);
+};
+
+}  // namespace pico

@@ -1,0 +1,22 @@
+// What is left to do in a results directory: --resume runs only the cases
+// whose latest record in cases.jsonl is not ok (or skipped by the plan).
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "plan/plan.hpp"
+
+namespace pico {
+
+// Case ids whose latest record is ok or skipped: nothing left to measure.
+std::set<std::string> settled_case_ids(const std::string& dir);
+
+// The plan restricted to unsettled cases, launch groups kept (empty ones
+// dropped); skipped cases are already recorded, so the result has none.
+Plan remaining_plan(const Plan& plan, const std::set<std::string>& settled);
+
+// launch-<k>.json files already in the directory: the next launch number.
+int launches_in(const std::string& dir);
+
+}  // namespace pico

@@ -1,0 +1,32 @@
+#include "launch/slurm_placement.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "config/error.hpp"
+
+namespace pico {
+
+StepPlacement place_step(int np, const SlurmSpec& slurm) {
+  if (np < 1) throw ConfigError(slurm.file, 0, 0, fmt::format("process count {} is not positive", np), "use counts >= 1");
+  const int per_node = slurm.ntasks_per_node;
+  const int nodes = (np + per_node - 1) / per_node;
+  if (slurm.nodes && nodes > *slurm.nodes)
+    throw ConfigError(slurm.file, slurm.nodes_line, slurm.nodes_column,
+                      fmt::format("process count {} needs {} node(s) at {} task(s) per node (slurm ntasks_per_node), "
+                                  "but the platform allocates {} node(s) (slurm nodes)",
+                                  np, nodes, per_node, *slurm.nodes),
+                      fmt::format("raise slurm nodes to {} or ntasks_per_node to {}, or drop {} from the "
+                                  "experiment's processes (or --np)",
+                                  nodes, (np + *slurm.nodes - 1) / *slurm.nodes, np));
+  return {np, nodes, (np + nodes - 1) / nodes};
+}
+
+Allocation allocation_for(const std::vector<int>& process_counts, const SlurmSpec& slurm) {
+  int nodes = 1;
+  for (int np : process_counts) nodes = std::max(nodes, place_step(np, slurm).nodes);
+  return {slurm.nodes.value_or(nodes), slurm.ntasks_per_node};
+}
+
+}  // namespace pico
