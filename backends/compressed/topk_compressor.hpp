@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,10 @@ class TopkCompressor {
     topk_select(chosen_from, k_, indices, values, scratch_);
     if (error_feedback_) {
       mark("error_feedback");
-      residual_after_topk(corrected_, indices, residual_);
+      // residual = corrected with the sent entries zeroed (residual_after_topk),
+      // by taking corrected's buffer instead of copying n floats.
+      std::swap(residual_, corrected_);
+      for (const std::uint32_t i : indices) residual_[i] = 0.0f;
     }
   }
   // Adds the pairs compress() would send for x with no carried residual to
