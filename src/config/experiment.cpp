@@ -250,27 +250,27 @@ double parse_number(const Value& v, std::string_view what) {
   v.fail(fmt::format("{} must be a number, got {}", what, v.describe()));
 }
 
+// Sets `out` from m[key] when present; an unknown name is an error listing `names`.
+template <class E>
+void read_choice(const Map& m, const char* key, std::optional<E> (*parse)(std::string_view),
+                 const std::vector<std::string>& names, E& out) {
+  const auto v = m.get(key);
+  if (!v) return;
+  const std::string s = v->as_string(key);
+  const auto parsed = parse(s);
+  if (!parsed) v->fail(fmt::format("unknown {} '{}'", key, s), yaml::suggest_and_list(s, names, "available"));
+  out = *parsed;
+}
+
 // The compressed backend's inputs (who draws what) and bias_calls.
 std::map<std::string, std::string> parse_compressed_options(const Map& m) {
   compressed::Options o;
   if (auto v = m.get("inputs")) {
     const Map inputs = v->as_map("inputs", kInputKeys);
-    if (auto d = inputs.get("distribution")) {
-      const std::string s = d->as_string("distribution");
-      const auto parsed = compressed::parse_distribution(s);
-      if (!parsed)
-        d->fail(fmt::format("unknown distribution '{}'", s),
-                yaml::suggest_and_list(s, std::vector<std::string>{"normal", "laplace", "student_t"}, "available"));
-      o.inputs.distribution = *parsed;
-    }
-    if (auto c = inputs.get("correlation")) {
-      const std::string s = c->as_string("correlation");
-      const auto parsed = compressed::parse_correlation(s);
-      if (!parsed)
-        c->fail(fmt::format("unknown correlation '{}'", s),
-                yaml::suggest_and_list(s, std::vector<std::string>{"identical", "correlated", "independent"}, "available"));
-      o.inputs.correlation = *parsed;
-    }
+    read_choice(inputs, "distribution", compressed::parse_distribution, {"normal", "laplace", "student_t"},
+                o.inputs.distribution);
+    read_choice(inputs, "correlation", compressed::parse_correlation, {"identical", "correlated", "independent"},
+                o.inputs.correlation);
     if (auto r = inputs.get("rho")) {
       o.inputs.rho = parse_number(*r, "rho");
       if (o.inputs.rho < 0 || o.inputs.rho > 1) r->fail("rho must lie in [0, 1]");

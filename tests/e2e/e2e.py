@@ -554,13 +554,18 @@ def test_bench(tmp):
     expect(bad.returncode == 2, "bad --sizes is bad input")
 
 
-def main():
-    name = sys.argv[1]
-    test = globals().get(f"test_{name}")
+def run_named(tests, name, prefix, prepare=None):
+    """Runs tests["test_" + name] in a fresh temporary directory: 0 pass, 1 fail, 2 unknown.
+    prepare() may return an exit code (a skip) to stop before the test."""
+    test = tests.get(f"test_{name}")
     if test is None:
         print(f"unknown test {name}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix=f"pico-e2e-{name}-") as tmp:
+    if prepare is not None:
+        code = prepare()
+        if code is not None:
+            return code
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}-{name}-") as tmp:
         try:
             test(tmp)
         except Failure as e:
@@ -568,6 +573,10 @@ def main():
             return 1
     print(f"PASS {name}")
     return 0
+
+
+def main():
+    return run_named(globals(), sys.argv[1], "pico-e2e")
 
 
 if __name__ == "__main__":

@@ -12,11 +12,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import FAST_TIMING, SRC, Failure, check_schema, expect, load, pico, report_path, write  # noqa: E402
+from e2e import FAST_TIMING, SRC, check_schema, expect, load, pico, report_path, run_named, write  # noqa: E402
 
 LOCAL_SLURM = os.path.join(SRC, "scripts", "local-slurm.sh")
 SKIP = 77
@@ -251,23 +250,16 @@ def test_hostile_values(tmp):
 
 def main():
     name = sys.argv[1]
-    test = globals().get(f"test_{name}")
-    if test is None:
-        print(f"unknown test {name}", file=sys.stderr)
-        return 2
-    try:
-        start_slurm()
-    except Skip as e:
-        print(f"SKIP {name}: {e}")
-        return SKIP
-    with tempfile.TemporaryDirectory(prefix=f"pico-slurm-{name}-") as tmp:
+
+    def slurm_up():
         try:
-            test(tmp)
-        except Failure as e:
-            print(f"FAIL {name}: {e}", file=sys.stderr)
-            return 1
-    print(f"PASS {name}")
-    return 0
+            start_slurm()
+        except Skip as e:
+            print(f"SKIP {name}: {e}")
+            return SKIP
+        return None
+
+    return run_named(globals(), name, "pico-slurm", slurm_up)
 
 
 if __name__ == "__main__":

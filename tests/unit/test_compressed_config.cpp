@@ -7,6 +7,7 @@
 #include "config/experiment.hpp"
 #include "core/case.hpp"
 #include "plan/plan.hpp"
+#include "config_errors.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;
@@ -24,15 +25,6 @@ const std::string kCompressed =
     "    inputs: {distribution: laplace, correlation: correlated, rho: 0.8, seed: 42}\n"
     "    bias_calls: 8\n";
 
-ConfigError error_of(const std::string& text) {
-  try {
-    parse_experiment(text, "exp.yaml");
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  FAIL("accepted:\n" << text);
-  throw std::logic_error("unreachable");
-}
 
 }  // namespace
 
@@ -68,15 +60,15 @@ TEST_CASE("compressed: ratios are fractions, options reach every case", "[compre
 
 TEST_CASE("compressed: mistakes name their place", "[compressed][config]") {
   const std::string base = "collectives: [allreduce]\nsizes: [4KiB]\nbackends:\n";
-  auto e = error_of(base + "  - {library: compressed, algorithms: [topk], params: {topk_ratio: [2]}}\n");
+  auto e = test::experiment_error(base + "  - {library: compressed, algorithms: [topk], params: {topk_ratio: [2]}}\n");
   CHECK_THAT(e.message, Contains("topk_ratio must lie in (0, 1]"));
   CHECK(e.line == 4);
-  e = error_of(base + "  - {library: compressed, algorithms: [topk], inputs: {distribution: gauss}}\n");
+  e = test::experiment_error(base + "  - {library: compressed, algorithms: [topk], inputs: {distribution: gauss}}\n");
   CHECK_THAT(e.message, Contains("unknown distribution 'gauss'"));
-  e = error_of(base + "  - {library: compressed, algorithms: [topk], inputs: {dof: 2}}\n");
+  e = test::experiment_error(base + "  - {library: compressed, algorithms: [topk], inputs: {dof: 2}}\n");
   CHECK_THAT(e.message, Contains("dof must exceed 2"));
-  e = error_of(base + "  - {library: mpi, inputs: {distribution: normal}}\n");
+  e = test::experiment_error(base + "  - {library: mpi, inputs: {distribution: normal}}\n");
   CHECK_THAT(e.message, Contains("'inputs' applies to backend 'compressed' only"));
-  e = error_of(base + "  - {library: compressed, algorithms: [global_qsgd], params: {bitz: [8]}}\n");
+  e = test::experiment_error(base + "  - {library: compressed, algorithms: [global_qsgd], params: {bitz: [8]}}\n");
   CHECK_THAT(e.message, Contains("no algorithm parameter 'bitz'"));
 }

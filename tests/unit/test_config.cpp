@@ -11,6 +11,7 @@
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "core/build_info.hpp"
+#include "config_errors.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;
@@ -43,26 +44,8 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-// The error parse_experiment raises for text; fails the test if it accepts it.
-ConfigError experiment_error(const std::string& text) {
-  try {
-    parse_experiment(text, "exp.yaml");
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  FAIL("parse_experiment accepted:\n" << text);
-  throw std::logic_error("unreachable");
-}
-
-ConfigError platform_error(const std::string& text) {
-  try {
-    parse_platform(text, "plat.yaml");
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  FAIL("parse_platform accepted:\n" << text);
-  throw std::logic_error("unreachable");
-}
+using test::experiment_error;
+using test::platform_error;
 
 // Every payload collective needs sizes; tests about other keys start from this.
 const std::string kBase = "collectives: [allreduce]\nsizes: [8B]\n";

@@ -6,6 +6,7 @@
 
 #include "config/error.hpp"
 #include "config/platform.hpp"
+#include "config_errors.hpp"
 #include "launch/slurm_job.hpp"
 #include "launch/slurm_placement.hpp"
 #include "launch/slurm_script.hpp"
@@ -32,15 +33,7 @@ mpi: {library: openmpi, version: "4.1.6"}
 env: {UCX_TLS: "rc,sm"}
 )";
 
-ConfigError platform_error(const std::string& text) {
-  try {
-    parse_platform(text, "plat.yaml");
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  FAIL("parse_platform accepted:\n" << text);
-  throw std::logic_error("unreachable");
-}
+using test::platform_error;
 
 SlurmSpec spec(int ntasks_per_node, std::optional<int> nodes) {
   SlurmSpec s;

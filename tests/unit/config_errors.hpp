@@ -1,0 +1,29 @@
+// The ConfigError a parser raises for a text; the test fails if it accepts it.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include "config/error.hpp"
+#include "config/experiment.hpp"
+#include "config/platform.hpp"
+
+namespace pico::test {
+
+template <class Parse>
+ConfigError error_of(Parse parse, const std::string& text, const char* file) {
+  try {
+    parse(text, file);
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("accepted:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+inline ConfigError experiment_error(const std::string& text) { return error_of(parse_experiment, text, "exp.yaml"); }
+inline ConfigError platform_error(const std::string& text) { return error_of(parse_platform, text, "plat.yaml"); }
+
+}  // namespace pico::test
