@@ -51,6 +51,7 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   std::vector<Code> codes_;
   const reference::AlgorithmEntry<Transport>* entry_ = nullptr;
   std::optional<Transport> transport_;
+  std::size_t segment_ = 0;  // elements per pipeline segment of a segmented reference algorithm
 };
 
 class GlobalQsgdExponential final : public Phased<GlobalQsgdExponential> {

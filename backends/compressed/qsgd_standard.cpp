@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "backends/compressed/algorithms.hpp"
+#include "backends/reference/reference_backend.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/reference/table.hpp"
 
@@ -27,7 +28,8 @@ GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
     if (entry_ == nullptr) throw std::invalid_argument("no reference allreduce '" + communicate_ + "'");
     const Dtype code_type = kBits == 8 ? Dtype::int8 : Dtype::int16;
     transport_.emplace(s.comm, code_type, mpi_type(), Op::sum);
-    transport_->reserve(entry_->traits.scratch(s.n, s.np, 0), 2 * static_cast<std::size_t>(s.np));
+    if (entry_->traits.segmented) segment_ = ReferenceBackend::kDefaultSegmentBytes / sizeof(Code);
+    transport_->reserve(entry_->traits.scratch(s.n, s.np, segment_), 2 * static_cast<std::size_t>(s.np));
   }
 }
 
@@ -53,7 +55,7 @@ void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std
                                                  .count = codes_.size(),
                                                  .root = 0,
                                                  .in_place = true,
-                                                 .segment = 0});
+                                                 .segment = segment_});
   mark("decompress");
   dequantize(std::span<const Code>(codes_), scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np)),
              out);

@@ -24,8 +24,6 @@ struct Named {
 constexpr Named kAlgorithms[] = {
     {"dense", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Dense>(s); }},
     {"global_qsgd", [](const Setup& s) { return global_qsgd(s, "library"); }},
-    {"global_qsgd_ring", [](const Setup& s) { return global_qsgd(s, "ring"); }},
-    {"global_qsgd_rabenseifner", [](const Setup& s) { return global_qsgd(s, "rabenseifner"); }},
     {"global_qsgd_exponential",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<GlobalQsgdExponential>(s); }},
     {"topk", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Topk>(s); }},
@@ -38,6 +36,9 @@ constexpr Named kAlgorithms[] = {
 std::unique_ptr<CompressedAllreduce> make_compressed_allreduce(const std::string& algorithm, const Setup& setup) {
   for (const auto& a : kAlgorithms)
     if (algorithm == a.name) return a.make(setup);
+  // global_qsgd_<reference allreduce>: the integer SUM by that reference algorithm.
+  constexpr std::string_view kQsgdOver = "global_qsgd_";
+  if (algorithm.starts_with(kQsgdOver)) return global_qsgd(setup, algorithm.substr(kQsgdOver.size()));
   throw std::invalid_argument(fmt::format("no compressed allreduce '{}'", algorithm));
 }
 
