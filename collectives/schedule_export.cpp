@@ -1,6 +1,5 @@
 #include "collectives/schedule_export.hpp"
 
-#include <array>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
@@ -28,52 +27,6 @@ std::string_view kind_name(OpKind k) {
   }
   return "?";
 }
-
-// A label's text `l<N>`, formatted once when its operation is written and
-// copied into each `requires` line that names it. It is one 16-byte value,
-// text in the low 15 bytes (first character lowest) and its length in the
-// top byte, kept in registers and stored as two 8-byte words: text built
-// byte by byte in memory and read back at once, or a struct copied with
-// mixed widths, stalls store forwarding, which was a quarter of the run
-// time. N < 10^14 always: a rank's operations are indexed by 32 bits.
-class Label {
- public:
-  Label() = default;
-  explicit Label(std::uint64_t n) {
-    const unsigned size = 1 + static_cast<unsigned>(decimal_digits(n));
-    U128 text = ascii8(static_cast<std::uint32_t>(n % 100000000));
-    if (n < 100000000) {
-      text >>= 8 * (9 - size);  // drop the leading zeros of the 8 digits
-    } else {
-      text = text << 64 | ascii8(static_cast<std::uint32_t>(n / 100000000));
-      text >>= 8 * (17 - size);  // of the 16 digits
-    }
-    word_ = text << 8 | 'l' | U128{size} << 120;
-  }
-
-  // The label of N + 1: labels are numbered in order, so nine times in ten
-  // this adds one to the last digit.
-  Label next(std::uint64_t n_plus_1) const {
-    const unsigned shift = 8 * (size() - 1);
-    if (static_cast<char>(word_ >> shift) == '9') return Label(n_plus_1);
-    Label l;
-    l.word_ = word_ + (U128{1} << shift);
-    return l;
-  }
-
-  char* write(char* at) const {
-    const auto lo = static_cast<std::uint64_t>(word_), hi = static_cast<std::uint64_t>(word_ >> 64);
-    std::memcpy(at, &lo, 8);  // whole words: the bytes past the label are overwritten next
-    std::memcpy(at + 8, &hi, 8);
-    return at + size();
-  }
-
- private:
-  using U128 = unsigned __int128;
-  unsigned size() const { return static_cast<unsigned>(word_ >> 120); }
-
-  U128 word_ = 0;
-};
 
 // Room for the longest GOAL line, plus the slack Label::write stores past its end.
 constexpr std::size_t kGoalLine = 2 * (1 + kMaxDecimal) + 64 + 2 * kMaxDecimal + sizeof(Label);

@@ -125,3 +125,24 @@ TEST_CASE("an exception while formatting stops the run and is rethrown", "[sched
                       [](std::string_view) { throw std::runtime_error("disk full"); }),
                   std::runtime_error);
 }
+
+TEST_CASE("labels read l<N> and next() counts up across every carry", "[schedule]") {
+  auto text = [](const Label& l) {
+    TextBuffer t;
+    t.commit(l.write(t.room(16)));
+    return std::string(t.view());
+  };
+  for (std::uint64_t v : edge_values()) {
+    if (v >= 100000000000000u) continue;  // labels stay below 10^14
+    INFO(v);
+    CHECK(text(Label(v)) == fmt::format("l{}", v));
+  }
+  for (std::uint64_t start : {0ull, 95ull, 99990ull, 99999990ull, 999999999990ull, 9999999999990ull}) {
+    Label l(start);
+    for (std::uint64_t n = start + 1; n < start + 20; ++n) {
+      l = l.next(n);
+      INFO(n);
+      CHECK(text(l) == fmt::format("l{}", n));
+    }
+  }
+}
