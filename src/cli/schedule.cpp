@@ -84,7 +84,7 @@ void add_schedule(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
   cmd->add_option("--threads", opts->threads, "Ranks formatted at once (0: one per hardware thread)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->callback([opts, &exit_code] {
     const reference::ScheduleRequest req = to_request(*opts);
