@@ -1,10 +1,10 @@
-// A growable text buffer for schedule writers. Schedules run to billions of
-// lines, so a line is written as raw stores: the writer asks for room once
-// (`room(n)` with n at least the line's longest form), then appends string
-// literals (a memcpy of a length known at compile time) and integers (two
-// digits per table lookup) through a plain char pointer, and `commit`s it.
-// The buffer is reused from rank to rank, so after the first ranks it never
-// allocates.
+// Text helpers for the schedule writers. Schedules run to billions of
+// lines, so a line is written as raw stores: the writer asks a TextBuffer
+// for room once (`room(n)` with n at least the line's longest form), then
+// appends string literals (a memcpy of a length known at compile time) and
+// integers (up to eight digits computed in one register and stored as one
+// word) through a plain char pointer, and `commit`s it. Buffers are reused
+// from rank to rank, so after the first ranks nothing allocates.
 #pragma once
 
 #include <bit>
@@ -49,8 +49,8 @@ class TextBuffer {
   std::size_t cap_ = 0;
 };
 
-// The longest decimal an integer below 2^64 takes; also the room `put`
-// needs for any integer, sign included.
+// The room `put` needs for any integer: 20 digits and a sign (the one-word
+// path stores 8 bytes however short the number).
 inline constexpr std::size_t kMaxDecimal = 21;
 
 template <std::size_t N>
