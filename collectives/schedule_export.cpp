@@ -1,11 +1,13 @@
 #include "collectives/schedule_export.hpp"
 
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
+#include "collectives/schedule_ordered.hpp"
+#include "collectives/schedule_text.hpp"
 
 namespace pico {
 namespace {
@@ -14,82 +16,7 @@ using reference::ScheduleRequest;
 using transport::OpKind;
 using transport::RankSchedule;
 using transport::RecordedOp;
-
-// Buffers output and hands it to the stream in large pieces: schedules run
-// to billions of lines, so every append is an inlined copy into a flat
-// buffer (string literals copy a length known at compile time) and integers
-// go through write_decimal.
-class Sink {
- public:
-  explicit Sink(std::ostream& out) : out_(out), buf_(kSize), cur_(buf_.data()), end_(buf_.data() + kSize) {}
-  ~Sink() { flush(); }
-  Sink(const Sink&) = delete;
-  Sink& operator=(const Sink&) = delete;
-
-  template <std::size_t N>
-  Sink& operator<<(const char (&s)[N]) {
-    return put(s, N - 1);
-  }
-  Sink& operator<<(std::string_view s) { return put(s.data(), s.size()); }
-  Sink& operator<<(std::uint64_t v) {
-    if (end_ - cur_ < 20) flush();
-    cur_ = write_decimal(cur_, v);
-    return *this;
-  }
-  Sink& operator<<(std::int64_t v) {
-    if (v >= 0) return *this << static_cast<std::uint64_t>(v);
-    return put("-", 1) << (~static_cast<std::uint64_t>(v) + 1);
-  }
-  Sink& operator<<(int v) { return *this << static_cast<std::int64_t>(v); }
-  Sink& operator<<(std::uint32_t v) { return *this << static_cast<std::uint64_t>(v); }
-  void flush() {
-    out_.write(buf_.data(), cur_ - buf_.data());
-    cur_ = buf_.data();
-  }
-
- private:
-  static constexpr std::size_t kSize = std::size_t{1} << 20;
-  // Writes v's digits at `at`, two at a time; returns the end.
-  static char* write_decimal(char* at, std::uint64_t v) {
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    int digits = 1;
-    for (std::uint64_t x = v; x >= 10; x /= 10) ++digits;
-    char* p = at + digits;
-    while (v >= 100) {
-      const auto pair = static_cast<std::size_t>(v % 100) * 2;
-      v /= 100;
-      *--p = kPairs[pair + 1];
-      *--p = kPairs[pair];
-    }
-    if (v >= 10) {
-      *--p = kPairs[v * 2 + 1];
-      *--p = kPairs[v * 2];
-    } else {
-      *--p = static_cast<char>('0' + v);
-    }
-    return at + digits;
-  }
-  Sink& put(const char* s, std::size_t n) {
-    if (static_cast<std::size_t>(end_ - cur_) < n) {
-      flush();
-      if (n > kSize) {
-        out_.write(s, static_cast<std::streamsize>(n));
-        return *this;
-      }
-    }
-    std::memcpy(cur_, s, n);
-    cur_ += n;
-    return *this;
-  }
-
-  std::ostream& out_;
-  std::vector<char> buf_;
-  char* cur_;
-  char* end_;
-};
+using namespace schedule_text;
 
 std::string_view kind_name(OpKind k) {
   switch (k) {
@@ -101,13 +28,19 @@ std::string_view kind_name(OpKind k) {
   return "?";
 }
 
+// Room for the longest GOAL line, plus the slack Label::write stores past its end.
+constexpr std::size_t kGoalLine = 2 * (1 + kMaxDecimal) + 64 + 2 * kMaxDecimal + sizeof(Label);
+
 // One rank's GOAL block. Labels count only the operations written.
 class GoalRank {
  public:
-  GoalRank(Sink& sink, const RankSchedule& rs) : sink_(sink), rs_(rs) {}
+  GoalRank(TextBuffer& text, const RankSchedule& rs) : text_(text), rs_(rs) {}
 
   void write() {
-    sink_ << "rank " << rs_.rank << " {\n";
+    char* p = text_.room(kGoalLine);
+    p = put(p, "rank ");
+    p = put(p, rs_.rank);
+    text_.commit(put(p, " {\n"));
     const auto& ops = rs_.ops;
     for (std::size_t begin = 0; begin < ops.size();) {
       std::size_t end = begin;
@@ -115,56 +48,178 @@ class GoalRank {
       write_step(begin, end);
       begin = end;
     }
-    sink_ << "}\n";
+    text_.commit(put(text_.room(2), "}\n"));
   }
 
  private:
+  // Writes a step through a local cursor into room asked for once: the
+  // cursor, the operations and the dependencies stay in registers, where
+  // members would be reloaded after every character stored (char stores
+  // may alias anything).
   void write_step(std::size_t begin, std::size_t end) {
+    const RecordedOp* ops = rs_.ops.data();
     std::size_t written = 0;
-    for (std::size_t i = begin; i < end; ++i) written += rs_.ops[i].kind != OpKind::copy;
+    for (std::size_t i = begin; i < end; ++i) written += ops[i].kind != OpKind::copy;
     if (written == 0) return;  // copies only: the next step depends on the step before
     deps_.swap(previous_);
-    previous_.clear();
-    if (deps_.size() > 1 && written > 1 && deps_.size() * written > deps_.size() + written) {
-      const std::uint64_t join = label_++;
-      sink_ << "l" << join << ": calc 0\n";
-      for (std::uint64_t d : deps_) sink_ << "l" << join << " requires l" << d << "\n";
-      deps_.assign(1, join);
+    const bool join = deps_.size() > 1 && written > 1 && deps_.size() * written > deps_.size() + written;
+    const std::size_t lines = join ? 1 + deps_.size() + 2 * written : written * (1 + deps_.size());
+    char* p = text_.room(lines * kGoalLine);
+    std::uint64_t next = next_;
+    Label last = last_;
+    auto new_label = [&] {  // the next operation's label
+      last = next == 0 ? Label(0) : last.next(next);
+      ++next;
+      return last;
+    };
+    Memos& m = memos_;
+    if (join) {
+      const Label label = new_label();
+      p = put(label.write(p), ": calc 0\n");
+      p = write_requires(p, label, deps_.data(), deps_.size());
+      deps_.assign(1, label);
     }
+    previous_.resize(written);
+    Label* defined = previous_.data();
+    const Label* deps = deps_.data();
+    const std::size_t ndeps = deps_.size();
     for (std::size_t i = begin; i < end; ++i) {
-      const RecordedOp& op = rs_.ops[i];
+      const RecordedOp& op = ops[i];
       if (op.kind == OpKind::copy) continue;
-      const std::uint64_t label = label_++;
-      sink_ << "l" << label << ": ";
-      if (op.kind == OpKind::send) sink_ << "send " << op.bytes << "b to " << op.peer << " tag " << op.tag << "\n";
-      if (op.kind == OpKind::recv) sink_ << "recv " << op.bytes << "b from " << op.peer << " tag " << op.tag << "\n";
-      if (op.kind == OpKind::reduce) sink_ << "calc " << op.bytes << "\n";
-      for (std::uint64_t d : deps_) sink_ << "l" << label << " requires l" << d << "\n";
-      previous_.push_back(label);
+      const Label label = new_label();
+      p = label.write(p);
+      if (op.kind == OpKind::send) {
+        p = m.send_bytes.put(put(p, ": send "), op.bytes);
+        p = m.send_peer.put(put(p, "b to "), static_cast<std::uint32_t>(op.peer));
+        p = m.send_tag.put(put(p, " tag "), static_cast<std::uint32_t>(op.tag));
+      } else if (op.kind == OpKind::recv) {
+        p = m.recv_bytes.put(put(p, ": recv "), op.bytes);
+        p = m.recv_peer.put(put(p, "b from "), static_cast<std::uint32_t>(op.peer));
+        p = m.recv_tag.put(put(p, " tag "), static_cast<std::uint32_t>(op.tag));
+      } else {
+        p = m.calc_bytes.put(put(p, ": calc "), op.bytes);
+      }
+      *p++ = '\n';
+      p = write_requires(p, label, deps, ndeps);
+      *defined++ = label;
     }
+    next_ = next;
+    last_ = last;
+    text_.commit(p);
   }
 
-  Sink& sink_;
+  static char* write_requires(char* p, const Label& label, const Label* deps, std::size_t ndeps) {
+    for (std::size_t d = 0; d < ndeps; ++d) {
+      p = deps[d].write(put(label.write(p), " requires "));
+      *p++ = '\n';
+    }
+    return p;
+  }
+
+  // The numbers of the last line of each kind. (Copying them to a local
+  // and back per step was slower: the compiler copies with wide loads right
+  // after narrow stores, which stalls store forwarding.)
+  struct Memos {
+    DecimalMemo send_bytes, send_peer, send_tag, recv_bytes, recv_peer, recv_tag, calc_bytes;
+  };
+
+  TextBuffer& text_;
   const RankSchedule& rs_;
-  std::uint64_t label_ = 0;
-  std::vector<std::uint64_t> previous_;  // labels of the last step written
-  std::vector<std::uint64_t> deps_;      // what the current step requires
+  std::uint64_t next_ = 0;  // the next label's number
+  Label last_;              // the label numbered next_ - 1
+  Memos memos_;
+  std::vector<Label> previous_;  // labels of the last step written
+  std::vector<Label> deps_;      // what the current step requires
 };
 
-void write_json_rank(Sink& sink, const RankSchedule& rs) {
-  sink << "{\"rank\":" << rs.rank << ",\"phases\":[";
-  for (std::size_t i = 0; i < rs.phases.size(); ++i) sink << (i ? ",\"" : "\"") << rs.phases[i] << "\"";
-  sink << "],\"ops\":[";
+// Appends string pieces and numbers to a TextBuffer, asking for room per
+// piece: for the JSON writer, whose lines hold lists of any length.
+class Appender {
+ public:
+  explicit Appender(TextBuffer& text) : text_(text) {}
+  template <std::size_t N>
+  Appender& operator<<(const char (&s)[N]) {
+    text_.commit(put(text_.room(N), s));
+    return *this;
+  }
+  Appender& operator<<(std::string_view s) {
+    text_.commit(put(text_.room(s.size()), s));
+    return *this;
+  }
+  template <std::integral I>
+  Appender& operator<<(I v) {
+    text_.commit(put(text_.room(kMaxDecimal + 1), v));
+    return *this;
+  }
+
+ private:
+  TextBuffer& text_;
+};
+
+void write_json_rank(TextBuffer& text, const RankSchedule& rs) {
+  Appender out(text);
+  out << "{\"rank\":" << rs.rank << ",\"phases\":[";
+  for (std::size_t i = 0; i < rs.phases.size(); ++i) out << (i ? ",\"" : "\"") << rs.phases[i] << "\"";
+  out << "],\"ops\":[";
   for (std::size_t i = 0; i < rs.ops.size(); ++i) {
     const RecordedOp& op = rs.ops[i];
-    sink << (i ? ",\n" : "\n") << "{\"id\":" << static_cast<std::uint64_t>(i) << ",\"kind\":\"" << kind_name(op.kind)
-         << "\"";
-    if (op.peer >= 0) sink << ",\"peer\":" << op.peer << ",\"tag\":" << op.tag;
-    sink << ",\"bytes\":" << op.bytes << ",\"step\":" << op.step << ",\"phase\":" << op.phase << ",\"deps\":[";
-    for (std::uint32_t d = op.dep_begin; d < op.dep_end; ++d) sink << (d != op.dep_begin ? "," : "") << d;
-    sink << "]}";
+    out << (i ? ",\n" : "\n") << "{\"id\":" << static_cast<std::uint64_t>(i) << ",\"kind\":\"" << kind_name(op.kind)
+        << "\"";
+    if (op.peer >= 0) out << ",\"peer\":" << op.peer << ",\"tag\":" << op.tag;
+    out << ",\"bytes\":" << op.bytes << ",\"step\":" << op.step << ",\"phase\":" << op.phase << ",\"deps\":[";
+    for (std::uint32_t d = op.dep_begin; d < op.dep_end; ++d) out << (d != op.dep_begin ? "," : "") << d;
+    out << "]}";
   }
-  sink << "]}";
+  out << "]}";
+}
+
+// Gathers small rank texts into chunks of about 8 MiB for the stream: a
+// rank of a logarithmic algorithm is a few KB, and a write per rank was a
+// system call per rank (16384 of them for recursive doubling at p = 16384).
+// Texts of 64 KiB or more go straight through, a system call costing little
+// beside formatting them: copying them once more cost the ring (650 KB a
+// rank at p = 2048) 30% more time.
+class ChunkedWriter {
+ public:
+  explicit ChunkedWriter(std::ostream& out) : out_(out) {}
+
+  void write(std::string_view text) {
+    if (text.size() >= kDirect) {
+      flush();
+      out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+      return;
+    }
+    if (chunk_.size() + text.size() > kChunk) flush();
+    chunk_.commit(put(chunk_.room(text.size()), text));
+  }
+  void flush() {
+    if (chunk_.size() == 0) return;
+    out_.write(chunk_.view().data(), static_cast<std::streamsize>(chunk_.size()));
+    chunk_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{8} << 20;
+  static constexpr std::size_t kDirect = std::size_t{64} << 10;
+  std::ostream& out_;
+  TextBuffer chunk_;
+};
+
+// Replays the request for each rank (one RankSchedule per worker) and
+// writes the ranks' texts to `out` in order.
+template <class FormatOne>
+void stream_ranks(const ScheduleRequest& req, int threads, std::ostream& out, FormatOne format_one) {
+  std::vector<RankSchedule> recorded(static_cast<std::size_t>(schedule_text::worker_count(req.np, threads)));
+  ChunkedWriter chunks(out);
+  schedule_text::format_ranks_in_order(
+      req.np, threads,
+      [&](int worker, int rank, TextBuffer& text) {
+        RankSchedule& rs = recorded[static_cast<std::size_t>(worker)];
+        reference::record_rank(req, rank, rs);
+        format_one(rs, text);
+      },
+      [&](std::string_view text) { chunks.write(text); });
+  chunks.flush();
 }
 
 }  // namespace
@@ -175,36 +230,27 @@ std::optional<ScheduleFormat> parse_schedule_format(std::string_view s) {
   return std::nullopt;
 }
 
-void write_goal(const ScheduleRequest& req, std::ostream& out) {
+void write_goal(const ScheduleRequest& req, std::ostream& out, int threads) {
   reference::check_request(req);
-  Sink sink(out);
-  sink << "num_ranks " << req.np << "\n\n";
-  RankSchedule rs;
-  for (int r = 0; r < req.np; ++r) {
-    reference::record_rank(req, r, rs);
-    GoalRank(sink, rs).write();
-  }
+  out << "num_ranks " << req.np << "\n\n";
+  stream_ranks(req, threads, out, [](const RankSchedule& rs, TextBuffer& text) { GoalRank(text, rs).write(); });
 }
 
-void write_json(const ScheduleRequest& req, std::ostream& out) {
+void write_json(const ScheduleRequest& req, std::ostream& out, int threads) {
   reference::check_request(req);
-  Sink sink(out);
-  sink << "{\"format\":\"pico-schedule\",\"version\":1,\"collective\":\"" << name(req.collective)
-       << "\",\"algorithm\":\"" << req.algorithm << "\",\"num_ranks\":" << req.np << ",\"count\":" << req.count
-       << ",\"dtype\":\"" << name(req.dtype) << "\",\"in_place\":" << (req.in_place ? "true" : "false")
-       << ",\"root\":" << req.root << ",\"segment_bytes\":" << req.segment_bytes << ",\"ranks\":[\n";
-  RankSchedule rs;
-  for (int r = 0; r < req.np; ++r) {
-    reference::record_rank(req, r, rs);
-    if (r != 0) sink << ",\n";
-    write_json_rank(sink, rs);
-  }
-  sink << "]}\n";
+  out << "{\"format\":\"pico-schedule\",\"version\":1,\"collective\":\"" << name(req.collective)
+      << "\",\"algorithm\":\"" << req.algorithm << "\",\"num_ranks\":" << req.np << ",\"count\":" << req.count
+      << ",\"dtype\":\"" << name(req.dtype) << "\",\"in_place\":" << (req.in_place ? "true" : "false")
+      << ",\"root\":" << req.root << ",\"segment_bytes\":" << req.segment_bytes << ",\"ranks\":[\n";
+  stream_ranks(req, threads, out, [](const RankSchedule& rs, TextBuffer& text) {
+    if (rs.rank != 0) text.commit(put(text.room(2), ",\n"));
+    write_json_rank(text, rs);
+  });
+  out << "]}\n";
 }
 
-void write_schedule(const ScheduleRequest& req, ScheduleFormat format, std::ostream& out) {
-  if (format == ScheduleFormat::goal) write_goal(req, out);
-  else write_json(req, out);
+void write_schedule(const ScheduleRequest& req, ScheduleFormat format, std::ostream& out, int threads) {
+  if (format == ScheduleFormat::goal) write_goal(req, out, threads);
+  else write_json(req, out, threads);
 }
-
 }  // namespace pico

@@ -1,6 +1,9 @@
 // Writes a reference algorithm's P-rank schedule for network simulators:
-// GOAL (LogGOPSim, ATLAHS) or pico's JSON. Streams rank by rank, so memory
-// holds one rank's operations however large P is.
+// GOAL (LogGOPSim, ATLAHS) or pico's JSON. Streams rank by rank: each rank
+// is recorded alone and formatted on one of `threads` workers (0: one per
+// hardware thread), and the texts are written in rank order, so memory holds
+// one rank's operations and two ranks' texts per worker however large P is. The output
+// does not depend on `threads`.
 #pragma once
 
 #include <optional>
@@ -22,12 +25,13 @@ std::optional<ScheduleFormat> parse_schedule_format(std::string_view s);
 // copies are not written (they cost no network time); a step of m
 // operations after a step of k operations gets a `calc 0` join node when
 // that takes fewer lines than k x m requires.
-void write_goal(const reference::ScheduleRequest& req, std::ostream& out);
+void write_goal(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0);
 
 // JSON: the request's fields and `ranks: [{rank, phases, ops: [{id, kind,
 // peer, bytes, tag, step, phase, deps}]}]`, every recorded operation included.
-void write_json(const reference::ScheduleRequest& req, std::ostream& out);
+void write_json(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0);
 
-void write_schedule(const reference::ScheduleRequest& req, ScheduleFormat format, std::ostream& out);
+void write_schedule(const reference::ScheduleRequest& req, ScheduleFormat format, std::ostream& out,
+                    int threads = 0);
 
 }  // namespace pico

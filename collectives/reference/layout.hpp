@@ -12,7 +12,15 @@ namespace pico::reference {
 using transport::Block;
 using transport::ConstBlock;
 
-constexpr int mod(int a, int p) { return ((a % p) + p) % p; }
+// Algorithms step through ranks as r ± k, almost always within one turn
+// of the ring: that case costs no division (the schedule exporter calls this
+// billions of times).
+constexpr int mod(int a, int p) {
+  if (a >= 0 && a < p) return a;
+  if (a < 0 && a >= -p) return a + p;
+  const int m = a % p;
+  return m < 0 ? m + p : m;
+}
 
 constexpr int lowbit(int v) { return v & -v; }
 

@@ -1,5 +1,5 @@
 // pico schedule COLLECTIVE --algorithm A --np P --size BYTES [--dtype float32]
-//               [--format goal|json] [-o FILE]
+//               [--format goal|json] [-o FILE] [--threads N]
 // Records a reference algorithm's schedule for all P ranks without MPI and
 // writes it for a network simulator (collectives/schedule_export.hpp).
 #include <fstream>
@@ -20,7 +20,7 @@ namespace {
 
 struct ScheduleOptions {
   std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB";
-  int np = 0, root = 0;
+  int np = 0, root = 0, threads = 0;
   bool in_place = false;
 };
 
@@ -83,16 +83,19 @@ void add_schedule(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"goal", "json"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
+  cmd->add_option("--threads", opts->threads, "Ranks formatted at once (0: one per hardware thread)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
   cmd->callback([opts, &exit_code] {
     const reference::ScheduleRequest req = to_request(*opts);
     const ScheduleFormat format = *parse_schedule_format(opts->format);
     if (opts->output.empty()) {
-      write_schedule(req, format, std::cout);
+      write_schedule(req, format, std::cout, opts->threads);
       std::cout.flush();
     } else {
       std::ofstream file(opts->output, std::ios::binary);
       if (!file) bad(opts->output, "cannot open for writing", "check the directory exists and is writable");
-      write_schedule(req, format, file);
+      write_schedule(req, format, file, opts->threads);
       file.close();
       if (!file) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
     }

@@ -25,6 +25,12 @@ def main():
     expect(ok.stdout.startswith("num_ranks 3\n\nrank 0 {\nl0: send 4b to 1 tag 0\n"), ok.stdout[:80])
     expect(ok.stdout.count("rank ") == 3 and ok.stdout.endswith("}\n"), "three rank blocks")
 
+    # Ranks are formatted on threads; the text must not depend on how many.
+    one = pico("allreduce", "--algorithm", "segmented_ring", "--np", "9", "--size", "1MiB", "--threads", "1")
+    three = pico("allreduce", "--algorithm", "segmented_ring", "--np", "9", "--size", "1MiB", "--threads", "3")
+    expect(one.returncode == 0 and three.returncode == 0, one.stderr + three.stderr)
+    expect(one.stdout == three.stdout and one.stdout.count("rank ") == 9, "--threads 1 and 3 differ")
+
     js = pico("alltoall", "--algorithm", "bruck", "--np", "5", "--size", "1KiB", "--dtype", "int8", "--format", "json")
     expect(js.returncode == 0, js.stderr)
     doc = json.loads(js.stdout)
@@ -52,6 +58,7 @@ def main():
         ("reduce", "--algorithm", "binomial", "--np", "4", "--size", "8B", "--root", "4"): "root 4 is outside",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--dtype", "float16"): "unknown datatype",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--format", "xml"): "xml",
+        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--threads", "-1"): "--threads",
     }
     for args, message in bad.items():
         proc = pico(*args)

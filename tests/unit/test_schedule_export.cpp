@@ -86,10 +86,53 @@ std::string check_goal(const std::string& text, GoalStats& stats) {
   return {};
 }
 
-std::string goal_of(const reference::ScheduleRequest& req) {
+std::string goal_of(const reference::ScheduleRequest& req, int threads = 0) {
   std::ostringstream out;
-  write_goal(req, out);
+  write_goal(req, out, threads);
   return out.str();
+}
+
+// The GOAL text as the first, in-memory exporter wrote it: every rank
+// recorded up front, lines built with fmt. The streaming writer must match
+// it byte for byte.
+std::string goal_in_memory(const reference::ScheduleRequest& req) {
+  std::string out = fmt::format("num_ranks {}\n\n", req.np);
+  for (const transport::RankSchedule& rs : reference::record_all(req)) {
+    out += fmt::format("rank {} {{\n", rs.rank);
+    std::uint64_t next = 0;
+    std::vector<std::uint64_t> previous, deps;
+    for (std::size_t begin = 0; begin < rs.ops.size();) {
+      std::size_t end = begin, written = 0;
+      for (; end < rs.ops.size() && rs.ops[end].step == rs.ops[begin].step; ++end)
+        written += rs.ops[end].kind != transport::OpKind::copy;
+      if (written > 0) {
+        deps.swap(previous);
+        previous.clear();
+        if (deps.size() > 1 && written > 1 && deps.size() * written > deps.size() + written) {
+          const std::uint64_t join = next++;
+          out += fmt::format("l{}: calc 0\n", join);
+          for (std::uint64_t d : deps) out += fmt::format("l{} requires l{}\n", join, d);
+          deps.assign(1, join);
+        }
+        for (std::size_t i = begin; i < end; ++i) {
+          const transport::RecordedOp& op = rs.ops[i];
+          if (op.kind == transport::OpKind::copy) continue;
+          const std::uint64_t label = next++;
+          if (op.kind == transport::OpKind::send)
+            out += fmt::format("l{}: send {}b to {} tag {}\n", label, op.bytes, op.peer, op.tag);
+          else if (op.kind == transport::OpKind::recv)
+            out += fmt::format("l{}: recv {}b from {} tag {}\n", label, op.bytes, op.peer, op.tag);
+          else
+            out += fmt::format("l{}: calc {}\n", label, op.bytes);
+          for (std::uint64_t d : deps) out += fmt::format("l{} requires l{}\n", label, d);
+          previous.push_back(label);
+        }
+      }
+      begin = end;
+    }
+    out += "}\n";
+  }
+  return out;
 }
 
 // Rank r of the 3-rank ring allreduce of 3 floats: two reduce-scatter steps
@@ -166,6 +209,25 @@ TEST_CASE("every algorithm exports valid GOAL with matching sends and receives",
   }
 }
 
+TEST_CASE("streamed GOAL is byte-identical to the in-memory exporter, on any number of threads", "[schedule]") {
+  for (Collective c : all_collectives()) {
+    for (const std::string& alg : reference_algorithm_names(c)) {
+      for (int p : {1, 3, 8, 17}) {
+        // Ring labels pass 9, 99 and 999 at p = 17 (the writer increments label text).
+        const reference::ScheduleRequest req{c, alg, p, has_payload(c) ? 1000u : 0u,
+                                             has_payload(c) ? Dtype::float32 : Dtype::none, false,
+                                             p > 1 ? 1 : 0, 256};
+        INFO(fmt::format("{} {} p={}", name(c), alg, p));
+        const std::string expected = goal_in_memory(req);
+        for (int threads : {1, 2, 3}) CHECK(goal_of(req, threads) == expected);
+      }
+    }
+  }
+  // Blocks over 10^8 bytes (integers past the one-word fast path) and labels past 999.
+  const reference::ScheduleRequest big{Collective::allreduce, "ring", 150, 10'000'000'000u, Dtype::float32};
+  CHECK(goal_of(big, 2) == goal_in_memory(big));
+}
+
 TEST_CASE("a step after a wide step goes through one join node", "[schedule]") {
   // Linear alltoall posts 2(p-1) operations in one step; nothing follows it,
   // so no join. The segmented ring's overlapped steps (recv, send, calc)
@@ -179,8 +241,10 @@ TEST_CASE("a step after a wide step goes through one join node", "[schedule]") {
 
 TEST_CASE("JSON export holds every recorded operation", "[schedule]") {
   const reference::ScheduleRequest req{Collective::allreduce, "rabenseifner", 6, 100, Dtype::int32, true};
-  std::ostringstream out;
-  write_json(req, out);
+  std::ostringstream out, one_thread;
+  write_json(req, out, 3);
+  write_json(req, one_thread, 1);
+  CHECK(out.str() == one_thread.str());
   const auto j = nlohmann::json::parse(out.str());
   CHECK(j["format"] == "pico-schedule");
   CHECK(j["num_ranks"] == 6);
