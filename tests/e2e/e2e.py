@@ -511,12 +511,13 @@ def test_dry_run(tmp):
 
 def test_resume(tmp):
     # A local run stopped mid-sweep (SIGTERM), then --resume: only what is not ok runs again.
+    # 200000 iterations make every case last 0.1-0.2 s here, so the signal lands mid-sweep.
     results = os.path.join(tmp, "run")
     path = write(tmp, "experiment.yaml", """\
         collectives: [allreduce, bcast]
         sizes: {from: 8B, to: 8KiB, factor: 2}
         processes: [2]
-        timing: {warmup: 1, min_iterations: 3, max_iterations: 100000, time_budget: 200ms, target_ci: 0.01%}
+        timing: {warmup: 1, min_iterations: 200000, max_iterations: 200000, time_budget: 200ms, target_ci: 0.01%}
         """)
     proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tmp)
