@@ -44,6 +44,9 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
  private:
   using Transport = transport::MpiTransport<>;
   static MPI_Datatype mpi_type();
+  // The integer SUM of every rank's codes, in place; chosen once, in the constructor.
+  void sum_by_library();
+  void sum_by_reference();
   Setup setup_;
   std::string communicate_;
   int levels_;
@@ -52,6 +55,7 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   const reference::AlgorithmEntry<Transport>* entry_ = nullptr;
   std::optional<Transport> transport_;
   std::size_t segment_ = 0;  // elements per pipeline segment of a segmented reference algorithm
+  void (GlobalQsgd::*sum_codes_)() = &GlobalQsgd::sum_by_library;
 };
 
 class GlobalQsgdExponential final : public Phased<GlobalQsgdExponential> {

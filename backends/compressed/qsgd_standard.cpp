@@ -30,6 +30,7 @@ GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
     transport_.emplace(s.comm, code_type, mpi_type(), Op::sum);
     if (entry_->traits.segmented) segment_ = ReferenceBackend::kDefaultSegmentBytes / sizeof(Code);
     transport_->reserve(entry_->traits.scratch(s.n, s.np, segment_), 2 * static_cast<std::size_t>(s.np));
+    sum_codes_ = &GlobalQsgd::sum_by_reference;
   }
 }
 
@@ -47,18 +48,25 @@ void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std
   mark("compress");
   quantize_standard(in, scale_, levels_, RandomStream{setup_.seed, rank_stream(setup_.rank, call)}, 0, codes_);
   mark("communicate");
-  if (entry_ == nullptr)
-    MPI_Allreduce(MPI_IN_PLACE, codes_.data(), static_cast<int>(codes_.size()), mpi_type(), MPI_SUM, setup_.comm);
-  else
-    entry_->run(*transport_, reference::CallArgs{.send = nullptr,
-                                                 .recv = codes_.data(),
-                                                 .count = codes_.size(),
-                                                 .root = 0,
-                                                 .in_place = true,
-                                                 .segment = segment_});
+  (this->*sum_codes_)();
   mark("decompress");
   dequantize(std::span<const Code>(codes_), scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np)),
              out);
+}
+
+template <class Code>
+void GlobalQsgd<Code>::sum_by_library() {
+  MPI_Allreduce(MPI_IN_PLACE, codes_.data(), static_cast<int>(codes_.size()), mpi_type(), MPI_SUM, setup_.comm);
+}
+
+template <class Code>
+void GlobalQsgd<Code>::sum_by_reference() {
+  entry_->run(*transport_, reference::CallArgs{.send = nullptr,
+                                               .recv = codes_.data(),
+                                               .count = codes_.size(),
+                                               .root = 0,
+                                               .in_place = true,
+                                               .segment = segment_});
 }
 
 template <class Code>
