@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "collectives/compressed/options.hpp"
+#include "core/hash.hpp"
 #include "worker/harness.hpp"
 
 namespace pico {
@@ -15,14 +16,6 @@ namespace {
 // Far from the timed calls' numbers, so the checked call draws its own random numbers.
 constexpr std::uint64_t kCheckedCall = 1ULL << 31;
 
-std::uint64_t fnv1a(std::span<const float> v) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const auto byte : std::as_bytes(v)) {
-    h ^= static_cast<unsigned char>(byte);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 }  // namespace
 
@@ -104,7 +97,8 @@ nlohmann::json CompressedBackend::compression(MPI_Comm harness) {
     sums[1] = std::max(sums[1], std::fabs(err));
     sums[2] += ref.mean[i] * ref.mean[i];
   }
-  unsigned long long hash[2] = {fnv1a(output_), ~fnv1a(output_)};
+  const std::uint64_t fingerprint = fnv1a64(std::as_bytes(std::span(output_)));
+  unsigned long long hash[2] = {fingerprint, ~fingerprint};
   harness::allreduce(harness, hash, 2, harness::Reduction::max);
   const bool identical = hash[0] == ~hash[1];  // max == min
 

@@ -1,9 +1,12 @@
 #include "core/case.hpp"
 
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "core/hash.hpp"
 
 namespace pico {
 
@@ -39,12 +42,7 @@ std::string compute_case_id(const Case& c) {
     for (const auto& [k, v] : c.options) canonical += fmt::format("{}:{},", k, v);
     canonical += ";";
   }
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : canonical) {
-    hash ^= ch;
-    hash *= 0x100000001b3ULL;
-  }
-  return fmt::format("{:016x}", hash);
+  return fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(canonical))));
 }
 
 nlohmann::json case_to_json(const Case& c) {

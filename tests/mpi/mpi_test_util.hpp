@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <mpi.h>
+
+#include "core/case.hpp"
 
 namespace pico::test {
 
@@ -12,6 +15,22 @@ inline std::uint64_t sum_over_ranks(std::uint64_t local) {
   unsigned long long in = local, out = 0;
   MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   return out;
+}
+
+// A case of `backend` with the fields every test sets; tests set the rest (root, params, ...).
+inline Case make_case(std::string backend, Collective coll, std::string algorithm, Dtype dtype, Op op,
+                      std::uint64_t count, int np, bool in_place = false) {
+  Case c;
+  c.backend = std::move(backend);
+  c.collective = coll;
+  c.algorithm = std::move(algorithm);
+  c.dtype = dtype;
+  c.op = op;
+  c.count = count;
+  c.bytes = count * dtype_size(dtype);
+  c.np = np;
+  c.in_place = in_place;
+  return c;
 }
 
 }  // namespace pico::test

@@ -20,15 +20,7 @@ using namespace pico;
 
 Case compressed_case(const std::string& algorithm, std::uint64_t count, int np, std::map<std::string, double> params,
                      const compressed::Options& options) {
-  Case c;
-  c.backend = "compressed";
-  c.collective = Collective::allreduce;
-  c.algorithm = algorithm;
-  c.dtype = Dtype::float32;
-  c.op = Op::sum;
-  c.count = count;
-  c.bytes = 4 * count;
-  c.np = np;
+  Case c = test::make_case("compressed", Collective::allreduce, algorithm, Dtype::float32, Op::sum, count, np);
   c.params = std::move(params);
   c.options = compressed::options_to_case(options);
   return c;

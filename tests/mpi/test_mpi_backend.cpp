@@ -24,16 +24,7 @@ int world_size() {
 }
 
 Case make_case(Collective coll, Dtype dtype, Op op, std::uint64_t count, bool in_place) {
-  Case c;
-  c.backend = "mpi";
-  c.collective = coll;
-  c.dtype = dtype;
-  c.op = op;
-  c.count = count;
-  c.bytes = count * dtype_size(dtype);
-  c.np = world_size();
-  c.in_place = in_place;
-  return c;
+  return test::make_case("mpi", coll, "default", dtype, op, count, world_size(), in_place);
 }
 
 std::uint64_t validate_with(Backend& backend, const Case& c) {

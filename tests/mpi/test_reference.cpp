@@ -44,16 +44,7 @@ std::vector<Case> cases_for(Collective coll, const std::string& alg, int np) {
         for (int root : roots)
           for (std::uint64_t count : counts) {
             if (in_place && !supports_in_place(coll)) continue;
-            Case c;
-            c.backend = "reference";
-            c.collective = coll;
-            c.algorithm = alg;
-            c.dtype = dtype;
-            c.op = op;
-            c.count = count;
-            c.bytes = count * dtype_size(dtype);
-            c.np = np;
-            c.in_place = in_place;
+            Case c = test::make_case("reference", coll, alg, dtype, op, count, np, in_place);
             c.root = root;
             cases.push_back(c);
           }
@@ -96,14 +87,8 @@ TEST_CASE("the default segment size validates too, and unknown algorithms are re
   int np = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   for (const char* alg : {"segmented_ring", "ring"}) {
-    Case c;
-    c.backend = "reference";
-    c.collective = Collective::allreduce;
-    c.algorithm = alg;
-    c.dtype = Dtype::float32;
-    c.op = Op::sum;
-    c.count = 70000;  // more than one 64 KiB segment per rank block at small np
-    c.np = np;
+    // 70000 elements: more than one 64 KiB segment per rank block at small np.
+    const Case c = test::make_case("reference", Collective::allreduce, alg, Dtype::float32, Op::sum, 70000, np);
     ReferenceBackend backend;
     backend.prepare(c, MPI_COMM_WORLD);
     backend.run_once();  // timed calls run on the validation inputs: twice in a row must still work
