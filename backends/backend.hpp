@@ -15,6 +15,10 @@
 
 namespace pico {
 
+// How the timing loop spaces calls: latency mode puts an (untimed) barrier
+// before each; throughput mode launches them back to back.
+enum class Pacing { barrier_each, back_to_back };
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -22,6 +26,10 @@ class Backend {
   virtual void prepare(const Case& c, MPI_Comm comm) = 0;
   // One call of the collective: the only thing timed.
   virtual void run_once() = 0;
+  // Times n calls, one sample in seconds per call into out[0..n). The default
+  // reads the host clock around run_once(); a backend whose calls return
+  // before the work is done (NCCL enqueues on a CUDA stream) times on the device.
+  virtual void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness);
   // Fills the closed-form inputs, runs once, returns this rank's mismatching element count.
   virtual std::uint64_t validate() = 0;
   // Frees what prepare allocated.
@@ -36,6 +44,11 @@ class Backend {
   // True when the report should carry `phases` even without `instrumentation: {phases: true}`
   // (compressed allreduce: its time breakdown is part of its answer).
   virtual bool always_records_phases() const { return false; }
+  // An error a timed call met; "" if none. Timed calls are not checked one by
+  // one (the loop decides nothing); the worker asks on every rank afterwards.
+  virtual std::string deferred_error() const { return ""; }
+  // The report's `device` object (GPU, NCCL version); null for host backends.
+  virtual nlohmann::json device() const { return nullptr; }
   // The report's `compression` object, computed outside timing; null for dense backends.
   virtual nlohmann::json compression(MPI_Comm harness) {
     (void)harness;
@@ -45,5 +58,7 @@ class Backend {
 
 // The backend named by c.backend; throws std::invalid_argument for an unknown name.
 std::unique_ptr<Backend> make_backend(const Case& c);
+// Frees what backends keep across cases (the NCCL communicator); before MPI_Finalize.
+void release_backend_resources();
 
 }  // namespace pico

@@ -2,7 +2,9 @@
 #
 # PICO_WITH_NCCL: AUTO (default) builds the GPU parts when nvcc and NCCL are
 # found; ON insists (configure fails with what is missing); OFF never looks.
-# Sets PICO_NCCL_ENABLED and, when on, the imported target pico::nccl.
+# Sets PICO_NCCL_ENABLED and, when on, the imported targets pico::cuda (the
+# CUDA runtime and the NCCL headers: enough to count devices and name the
+# NCCL version, for the front end) and pico::nccl (adds libnccl: the workers).
 set(PICO_WITH_NCCL AUTO CACHE STRING "Build the NCCL backend and CUDA kernels: AUTO, ON or OFF")
 set_property(CACHE PICO_WITH_NCCL PROPERTY STRINGS AUTO ON OFF)
 set(PICO_NCCL_ENABLED OFF)
@@ -25,6 +27,9 @@ else()
     set(CMAKE_CUDA_ARCHITECTURES 80 90)
   endif()
   enable_language(CUDA)
+  # CMake 3.25 does not know nvcc's C++20 flag; nvcc 12+ takes -std=c++20.
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
   set(CMAKE_CUDA_STANDARD 20)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
@@ -47,7 +52,9 @@ set(PICO_NCCL_ENABLED ON)
 # libnccl stays a shared library (found through its soname at run time, so a
 # cluster's or a Python environment's NCCL can stand in); the CUDA runtime is
 # linked statically, so a machine needs only its driver and libnccl.so.2.
+add_library(pico::cuda INTERFACE IMPORTED)
+target_include_directories(pico::cuda INTERFACE ${PICO_NCCL_INCLUDE_DIR})
+target_link_libraries(pico::cuda INTERFACE CUDA::cudart_static)
 add_library(pico::nccl INTERFACE IMPORTED)
-target_include_directories(pico::nccl INTERFACE ${PICO_NCCL_INCLUDE_DIR})
-target_link_libraries(pico::nccl INTERFACE ${PICO_NCCL_LIBRARY} CUDA::cudart_static)
+target_link_libraries(pico::nccl INTERFACE pico::cuda ${PICO_NCCL_LIBRARY})
 message(STATUS "NCCL backend: on (CUDA ${CUDAToolkit_VERSION}, ${PICO_NCCL_LIBRARY}, sm ${CMAKE_CUDA_ARCHITECTURES})")

@@ -11,23 +11,20 @@ BufferSizes sizes(const Case& c, int) { return {all_blocks(c), all_blocks(c)}; }
 // Rank r's block q holds payload(r, q*count + k), so the receiver can tell both source and destination.
 // In place, the outgoing blocks start in the receive buffer.
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    if (b.c.in_place) {
-      fill_payload<T>(b.recv, 0, b.rank, 0, all_blocks(b.c));
-      return;
-    }
-    fill_payload<T>(b.send, 0, b.rank, 0, all_blocks(b.c));
-    for (int q = 0; q < b.c.np; ++q) fill_payload_sentinel<T>(b.recv, q * b.c.count, q, b.rank * b.c.count, b.c.count);
-  });
+  if (b.c.in_place) {
+    b.elements.fill_payload(b.recv, 0, b.rank, 0, all_blocks(b.c));
+    return;
+  }
+  b.elements.fill_payload(b.send, 0, b.rank, 0, all_blocks(b.c));
+  for (int q = 0; q < b.c.np; ++q)
+    b.elements.fill_payload_sentinel(b.recv, q * b.c.count, q, b.rank * b.c.count, b.c.count);
 }
 
 std::uint64_t check(const RankBuffers& b) {
-  return visit_dtype(b.c.dtype, [&]<class T>() {
-    std::uint64_t bad = 0;
-    for (int q = 0; q < b.c.np; ++q)
-      bad += count_payload_mismatches<T>(b.recv, q * b.c.count, q, b.rank * b.c.count, b.c.count);
-    return bad;
-  });
+  std::uint64_t bad = 0;
+  for (int q = 0; q < b.c.np; ++q)
+    bad += b.elements.count_payload_mismatches(b.recv, q * b.c.count, q, b.rank * b.c.count, b.c.count);
+  return bad;
 }
 
 }  // namespace

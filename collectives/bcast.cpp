@@ -7,17 +7,14 @@ namespace {
 BufferSizes sizes(const Case& c, int) { return {0, c.count}; }
 
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    if (b.rank == b.c.root)
-      fill_payload<T>(b.recv, 0, b.c.root, 0, b.c.count);
-    else
-      fill_payload_sentinel<T>(b.recv, 0, b.c.root, 0, b.c.count);
-  });
+  if (b.rank == b.c.root)
+    b.elements.fill_payload(b.recv, 0, b.c.root, 0, b.c.count);
+  else
+    b.elements.fill_payload_sentinel(b.recv, 0, b.c.root, 0, b.c.count);
 }
 
 std::uint64_t check(const RankBuffers& b) {
-  return visit_dtype(b.c.dtype,
-                     [&]<class T>() { return count_payload_mismatches<T>(b.recv, 0, b.c.root, 0, b.c.count); });
+  return b.elements.count_payload_mismatches(b.recv, 0, b.c.root, 0, b.c.count);
 }
 
 }  // namespace

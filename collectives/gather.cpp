@@ -8,25 +8,21 @@ BufferSizes sizes(const Case& c, int) { return {c.count, c.count * static_cast<s
 
 // In place, the root's own block starts at its position in the receive buffer.
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    const bool root_in_place = b.c.in_place && b.rank == b.c.root;
-    if (!root_in_place) fill_payload<T>(b.send, 0, b.rank, 0, b.c.count);
-    for (int q = 0; q < b.c.np; ++q) {
-      if (root_in_place && q == b.rank)
-        fill_payload<T>(b.recv, q * b.c.count, q, 0, b.c.count);
-      else
-        fill_payload_sentinel<T>(b.recv, q * b.c.count, q, 0, b.c.count);
-    }
-  });
+  const bool root_in_place = b.c.in_place && b.rank == b.c.root;
+  if (!root_in_place) b.elements.fill_payload(b.send, 0, b.rank, 0, b.c.count);
+  for (int q = 0; q < b.c.np; ++q) {
+    if (root_in_place && q == b.rank)
+      b.elements.fill_payload(b.recv, q * b.c.count, q, 0, b.c.count);
+    else
+      b.elements.fill_payload_sentinel(b.recv, q * b.c.count, q, 0, b.c.count);
+  }
 }
 
 std::uint64_t check(const RankBuffers& b) {
   if (b.rank != b.c.root) return 0;
-  return visit_dtype(b.c.dtype, [&]<class T>() {
-    std::uint64_t bad = 0;
-    for (int q = 0; q < b.c.np; ++q) bad += count_payload_mismatches<T>(b.recv, q * b.c.count, q, 0, b.c.count);
-    return bad;
-  });
+  std::uint64_t bad = 0;
+  for (int q = 0; q < b.c.np; ++q) bad += b.elements.count_payload_mismatches(b.recv, q * b.c.count, q, 0, b.c.count);
+  return bad;
 }
 
 }  // namespace

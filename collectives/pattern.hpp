@@ -12,6 +12,13 @@
 
 #include "core/types.hpp"
 
+// The NCCL backend's validation kernels evaluate the same closed forms on the device.
+#if defined(__CUDACC__)
+#define PICO_HOST_DEVICE __host__ __device__
+#else
+#define PICO_HOST_DEVICE
+#endif
+
 namespace pico::pattern {
 
 constexpr std::uint64_t kSumPeriod = 17;
@@ -19,26 +26,26 @@ constexpr std::uint64_t kSumPeriod = 17;
 // Payload of a data-moving collective: what rank `rank` contributes at `index`.
 // Values 0..126 are exact in every datatype.
 template <class T>
-T payload(int rank, std::uint64_t index) {
+PICO_HOST_DEVICE T payload(int rank, std::uint64_t index) {
   return static_cast<T>((static_cast<std::uint64_t>(rank) * 31 + index * 7) % 127);
 }
 
 // Offset that makes sum/min/max inputs signed where the type is.
 template <class T>
-constexpr std::int64_t sum_offset() {
+PICO_HOST_DEVICE constexpr std::int64_t sum_offset() {
   return std::is_unsigned_v<T> ? 0 : -static_cast<std::int64_t>(kSumPeriod / 2);
 }
 
 // The factor a prod input uses besides 1 and 2: -1 where the type has a sign,
 // 3 for unsigned types (odd, so products never collapse to zero modulo 2^bits).
 template <class T>
-constexpr std::int64_t prod_factor() {
+PICO_HOST_DEVICE constexpr std::int64_t prod_factor() {
   return std::is_unsigned_v<T> ? 3 : -1;
 }
 
 // Input of a reducing collective at rank `rank`, element `index`.
 template <class T>
-T reduce_input(Op op, int rank, int np, std::uint64_t index) {
+PICO_HOST_DEVICE T reduce_input(Op op, int rank, int np, std::uint64_t index) {
   if (op == Op::prod) {
     if (index % static_cast<std::uint64_t>(np) == static_cast<std::uint64_t>(rank)) return static_cast<T>(2);
     return static_cast<T>((rank + index) % 3 == 0 ? prod_factor<T>() : 1);
@@ -48,7 +55,7 @@ T reduce_input(Op op, int rank, int np, std::uint64_t index) {
 
 namespace detail {
 // Sum over r in [0, np) of (r + index) mod kSumPeriod.
-inline std::int64_t cyclic_sum(int np, std::uint64_t index) {
+PICO_HOST_DEVICE inline std::int64_t cyclic_sum(int np, std::uint64_t index) {
   const auto n = static_cast<std::uint64_t>(np);
   const std::uint64_t start = index % kSumPeriod;
   std::int64_t total = static_cast<std::int64_t>(n / kSumPeriod * (kSumPeriod * (kSumPeriod - 1) / 2));
@@ -57,7 +64,7 @@ inline std::int64_t cyclic_sum(int np, std::uint64_t index) {
 }
 
 // Number of ranks r in [0, np) whose prod input is prod_factor: (r + index) % 3 == 0, r != index % np.
-inline std::uint64_t prod_factor_count(int np, std::uint64_t index) {
+PICO_HOST_DEVICE inline std::uint64_t prod_factor_count(int np, std::uint64_t index) {
   const auto n = static_cast<std::uint64_t>(np);
   const std::uint64_t first = (3 - index % 3) % 3;
   std::uint64_t k = first < n ? (n - 1 - first) / 3 + 1 : 0;
@@ -65,7 +72,7 @@ inline std::uint64_t prod_factor_count(int np, std::uint64_t index) {
   return k;
 }
 
-inline std::uint64_t pow_mod_2_64(std::uint64_t base, std::uint64_t exp) {
+PICO_HOST_DEVICE inline std::uint64_t pow_mod_2_64(std::uint64_t base, std::uint64_t exp) {
   std::uint64_t result = 1;
   for (; exp != 0; exp >>= 1, base *= base)
     if (exp & 1) result *= base;
@@ -75,7 +82,7 @@ inline std::uint64_t pow_mod_2_64(std::uint64_t base, std::uint64_t exp) {
 
 // The exact result of reducing reduce_input over ranks 0..np-1 at `index`.
 template <class T>
-T reduce_expected(Op op, int np, std::uint64_t index) {
+PICO_HOST_DEVICE T reduce_expected(Op op, int np, std::uint64_t index) {
   const std::uint64_t span = static_cast<std::uint64_t>(np);
   const std::uint64_t start = index % kSumPeriod;
   switch (op) {
@@ -104,7 +111,7 @@ T reduce_expected(Op op, int np, std::uint64_t index) {
 
 // A value guaranteed to differ from `expected`: what untouched output buffers hold.
 template <class T>
-T sentinel_for(T expected) {
+PICO_HOST_DEVICE T sentinel_for(T expected) {
   return static_cast<T>(expected + 1);
 }
 

@@ -8,16 +8,14 @@ BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
 
 // In place, the root's input starts in its receive buffer.
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    const bool root_in_place = b.c.in_place && b.rank == b.c.root;
-    fill_reduce_input<T>(b.c, root_in_place ? b.recv : b.send, b.rank, b.c.count);
-    if (!root_in_place) fill_reduce_sentinel<T>(b.c, b.recv, 0, b.c.count);
-  });
+  const bool root_in_place = b.c.in_place && b.rank == b.c.root;
+  b.elements.fill_reduce_input(root_in_place ? b.recv : b.send, b.rank, b.c.count);
+  if (!root_in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count);
 }
 
 std::uint64_t check(const RankBuffers& b) {
   if (b.rank != b.c.root) return 0;
-  return visit_dtype(b.c.dtype, [&]<class T>() { return count_reduce_mismatches<T>(b.c, b.recv, 0, b.c.count); });
+  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count);
 }
 
 }  // namespace

@@ -11,16 +11,12 @@ std::uint64_t all_blocks(const Case& c) { return c.count * static_cast<std::uint
 BufferSizes sizes(const Case& c, int) { return {all_blocks(c), c.in_place ? all_blocks(c) : c.count}; }
 
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    fill_reduce_input<T>(b.c, b.c.in_place ? b.recv : b.send, b.rank, all_blocks(b.c));
-    if (!b.c.in_place) fill_reduce_sentinel<T>(b.c, b.recv, b.rank * b.c.count, b.c.count);
-  });
+  b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, all_blocks(b.c));
+  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, b.rank * b.c.count, b.c.count);
 }
 
 std::uint64_t check(const RankBuffers& b) {
-  return visit_dtype(b.c.dtype, [&]<class T>() {
-    return count_reduce_mismatches<T>(b.c, b.recv, b.rank * b.c.count, b.c.count);
-  });
+  return b.elements.count_reduce_mismatches(b.recv, b.rank * b.c.count, b.c.count);
 }
 
 }  // namespace

@@ -7,19 +7,16 @@ namespace {
 BufferSizes sizes(const Case& c, int) { return {c.count * static_cast<std::uint64_t>(c.np), c.count}; }
 
 void fill(const RankBuffers& b) {
-  visit_dtype(b.c.dtype, [&]<class T>() {
-    if (b.rank == b.c.root) fill_payload<T>(b.send, 0, b.c.root, 0, b.c.count * b.c.np);
-    fill_payload_sentinel<T>(b.recv, 0, b.c.root, b.rank * b.c.count, b.c.count);
-  });
+  if (b.rank == b.c.root) b.elements.fill_payload(b.send, 0, b.c.root, 0, b.c.count * b.c.np);
+  b.elements.fill_payload_sentinel(b.recv, 0, b.c.root, b.rank * b.c.count, b.c.count);
 }
 
 // In place, the root's block stays where it is in the send buffer.
 std::uint64_t check(const RankBuffers& b) {
-  return visit_dtype(b.c.dtype, [&]<class T>() {
-    const std::uint64_t first = b.rank * b.c.count;
-    if (b.c.in_place && b.rank == b.c.root) return count_payload_mismatches<T>(b.send, first, b.c.root, first, b.c.count);
-    return count_payload_mismatches<T>(b.recv, 0, b.c.root, first, b.c.count);
-  });
+  const std::uint64_t first = b.rank * b.c.count;
+  if (b.c.in_place && b.rank == b.c.root)
+    return b.elements.count_payload_mismatches(b.send, first, b.c.root, first, b.c.count);
+  return b.elements.count_payload_mismatches(b.recv, 0, b.c.root, first, b.c.count);
 }
 
 }  // namespace

@@ -17,12 +17,16 @@ struct BufferSizes {
   std::uint64_t recv = 0;
 };
 
-// Where a rank's buffers live and who it is, for fill and check.
+class ElementOps;
+
+// Where a rank's buffers live and who it is, for fill and check; `elements`
+// writes and checks them where they live (host or device memory).
 struct RankBuffers {
   const Case& c;
   int rank;
   void* send;
   void* recv;
+  const ElementOps& elements;
 };
 
 struct CollectiveSpec {

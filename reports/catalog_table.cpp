@@ -21,8 +21,12 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 
 std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const AlgorithmEntry* a) {
   if (cat.mechanism == "builtin") return "built in";
+  if (cc.variable.empty()) return "(the library's only form)";
   const std::string value = a == nullptr ? (cat.mechanism == "mpi_t" ? cat.default_value : "(unset)") : a->value;
-  return fmt::format("{} {}={}", cat.mechanism == "mpi_t" ? "MPI_T" : "env", cc.variable, value);
+  std::string text = fmt::format("{} {}={}", cat.mechanism == "mpi_t" ? "MPI_T" : "env", cc.variable, value);
+  if (a != nullptr)
+    for (const auto& [variable, v] : a->env) text += fmt::format(" {}={}", variable, v);
+  return text;
 }
 
 std::vector<Row> rows(const std::string& library, const std::string& collective) {
@@ -35,10 +39,13 @@ std::vector<Row> rows(const std::string& library, const std::string& collective)
       auto it = cat.collectives.find(c);
       if (it == cat.collectives.end()) continue;
       const auto& cc = it->second;
-      std::vector<std::string> common;
+      std::vector<std::string> for_all;
+      for (const auto& k : cc.constraints) for_all.push_back(k.require.expression());
+      std::vector<std::string> common = for_all;
       for (const auto& k : cat.constraints) common.push_back(k.require.expression());
       if (cat.mechanism != "builtin")
-        out.push_back({lib, std::string(name(c)), "default", selection_of(cat, cc, nullptr), "", "", ""});
+        out.push_back(
+            {lib, std::string(name(c)), "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
       for (const auto& a : cc.algorithms) {
         std::vector<std::string> params;
         for (const auto& p : a.parameters)

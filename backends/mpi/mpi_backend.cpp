@@ -2,8 +2,10 @@
 
 #include <climits>
 #include <stdexcept>
+#include <string>
 
 #include "backends/mpi/library_calls.hpp"
+#include "collectives/element_ops.hpp"
 
 namespace pico {
 
@@ -16,6 +18,8 @@ MPI_Datatype mpi_datatype(Dtype d) {
     case Dtype::int64: return MPI_INT64_T;
     case Dtype::float32: return MPI_FLOAT;
     case Dtype::float64: return MPI_DOUBLE;
+    case Dtype::float16:
+    case Dtype::bfloat16: throw std::invalid_argument("MPI has no standard " + std::string(name(d)) + " datatype");
     case Dtype::none: break;
   }
   return MPI_BYTE;
@@ -58,11 +62,13 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
 }
 
 void MpiBackend::fill_inputs() {
-  spec_for(case_.collective).fill(RankBuffers{case_, rank_, send_.data(), recv_.data()});
+  const HostElementOps elements(case_);
+  spec_for(case_.collective).fill(RankBuffers{case_, rank_, send_.data(), recv_.data(), elements});
 }
 
 std::uint64_t MpiBackend::count_mismatches() {
-  return spec_for(case_.collective).check(RankBuffers{case_, rank_, send_.data(), recv_.data()});
+  const HostElementOps elements(case_);
+  return spec_for(case_.collective).check(RankBuffers{case_, rank_, send_.data(), recv_.data(), elements});
 }
 
 std::uint64_t MpiBackend::validate() {

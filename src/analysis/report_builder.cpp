@@ -44,6 +44,7 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   if (!infos.empty()) {
     const auto& first = infos.front();
     for (const char* key : {"mpi", "hosts", "ranks", "topology", "env"}) p[key] = first.at(key);
+    if (first.contains("gpu") && !first.at("gpu").is_null()) p["gpu"] = first.at("gpu");
   }
   // Each np has its own placement; keep them all.
   nlohmann::json per_launch = nlohmann::json::array();

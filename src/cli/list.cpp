@@ -43,8 +43,10 @@ void add_list(CLI::App& app, int& exit_code) {
       fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
                                                   : render_algorithms_text(opts->library, opts->collective));
     } else if (opts->what == "backends") {
-      for (const auto& b : known_backends())
+      for (const auto& b : known_backends()) {
         fmt::print("{:<10} {}{}\n", b.library, b.description, b.test_only ? " [test only]" : "");
+        if (b.status != nullptr) fmt::print("{:<10} {}\n", "", b.status());
+      }
     } else if (opts->what == "collectives") {
       for (Collective c : all_collectives()) fmt::print("{}\n", name(c));
     } else {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "config/catalog.hpp"
+#include "core/gpu_support.hpp"
 
 namespace pico {
 namespace {
@@ -28,6 +29,11 @@ BackendInfo from_catalogs(std::string library, std::vector<std::string> catalogs
   return info;
 }
 
+BackendInfo with_status(BackendInfo info, std::string (*status)()) {
+  info.status = status;
+  return info;
+}
+
 }  // namespace
 
 std::span<const BackendInfo> known_backends() {
@@ -38,6 +44,9 @@ std::span<const BackendInfo> known_backends() {
                     "pico's plain-MPI reference algorithms over MPI point-to-point (collectives/reference/)"),
       from_catalogs("compressed", {"compressed"}, false,
                     "compressed allreduce (Global-QSGD, Top-k) beside its dense baseline, with error metrics"),
+      with_status(from_catalogs("nccl", {"nccl"}, true,
+                                "NCCL collectives on GPU buffers, one GPU per rank, NCCL_ALGO/NCCL_PROTO forced"),
+                  gpu::backend_status),
       BackendInfo{"fault",
                   {},
                   {"corrupt", "crash", "hang"},

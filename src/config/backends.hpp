@@ -17,6 +17,7 @@ struct BackendInfo {
   bool has_default = true;              // offers the library's own choice as "default"
   bool test_only = false;               // accepted only when PICO_ENABLE_TEST_BACKENDS=1
   std::string description;
+  std::string (*status)() = nullptr;    // whether this build and machine can run it, where that varies
 };
 
 std::span<const BackendInfo> known_backends();

@@ -1,5 +1,6 @@
 #include "config/catalog.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 #include <sstream>
@@ -18,13 +19,16 @@ using yaml::Value;
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"library", "description", "selection", "collectives"};
-const std::vector<std::string> kSelectionKeys{"mechanism", "default_value", "env_prefix", "launch_env",
-                                              "launch_env_by_version", "constraints"};
+const std::vector<std::string> kTopKeys{"library", "description", "runtime",    "dtypes",
+                                        "unsupported", "selection", "collectives"};
+const std::vector<std::string> kSelectionKeys{"mechanism",   "default_value",         "env_prefix", "launch_env",
+                                              "launch_env_by_version", "constraints", "verify"};
+const std::vector<std::string> kVerifyChoices{"mpi_t", "environment"};
+const std::vector<std::string> kRuntimes{"mpi", "nccl"};
 const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
-const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms"};
+const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms", "constraints"};
 const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
-                                              "versions", "description", "cost"};
+                                              "versions", "description", "cost", "env"};
 const std::vector<std::string> kConstraintKeys{"require", "reason"};
 const std::vector<std::string> kVersionedKeys{"versions", "env"};
 
@@ -79,6 +83,7 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
     }
   }
   if (auto x = m.get("constraints")) a.constraints = parse_constraints(*x);
+  if (auto x = m.get("env")) a.env = parse_string_map(*x, "env");
   return a;
 }
 
@@ -86,12 +91,18 @@ CollectiveCatalog parse_collective_entry(const Value& v, const std::string& mech
   const Map m = v.as_map("a collective", kCollectiveKeys);
   CollectiveCatalog c;
   if (auto x = m.get("variable")) c.variable = x->as_nonempty_string("variable");
-  if (mechanism != "builtin" && c.variable.empty())
-    m.self().fail("a collective needs the 'variable' that selects its algorithm");
   if (auto x = m.get("parameters")) c.parameter_variables = parse_string_map(*x, "parameters");
-  for (const auto& a : m.require("algorithms").as_list("algorithms")) {
+  if (auto x = m.get("constraints")) c.constraints = parse_constraints(*x);
+  const auto algorithms = m.get("algorithms");
+  if (!algorithms && c.constraints.empty()) m.self().fail("a collective needs its 'algorithms' (or 'constraints')");
+  if (algorithms && mechanism != "builtin" && c.variable.empty())
+    m.self().fail("a collective needs the 'variable' that selects its algorithm");
+  if (algorithms) for (const auto& a : algorithms->as_list("algorithms")) {
     AlgorithmEntry entry = parse_algorithm(a, c);
     if (mechanism != "builtin" && entry.value.empty()) a.fail(fmt::format("algorithm '{}' needs a 'value'", entry.name));
+    if (mechanism != "env" && !entry.env.empty())
+      a.fail(fmt::format("algorithm '{}' has 'env' but the catalogue's mechanism is {}", entry.name, mechanism),
+             "'env' variables are set at launch: use mechanism env");
     for (const auto& existing : c.algorithms)
       if (existing.name == entry.name && existing.versions == entry.versions)
         a.fail(fmt::format("algorithm '{}' is listed twice", entry.name));
@@ -171,6 +182,11 @@ std::vector<std::string> Catalog::algorithm_names(Collective c, const std::strin
   return names;
 }
 
+bool Catalog::has_dtype(Dtype d) const {
+  if (dtypes.empty()) return is_host_dtype(d);
+  return std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end();
+}
+
 std::map<std::string, std::string> Catalog::launch_env_for(const std::string& version) const {
   auto env = launch_env;
   for (const auto& v : launch_env_by_version)
@@ -185,12 +201,19 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   cat.source_path = file_for_messages;
   cat.library = top.require("library").as_nonempty_string("library");
   if (auto v = top.get("description")) cat.description = v->as_string("description");
+  if (auto v = top.get("runtime")) cat.runtime = v->as_choice("runtime", kRuntimes);
+  if (auto v = top.get("dtypes")) {
+    std::vector<std::string> dtype_names;
+    for (Dtype d : all_dtypes()) dtype_names.emplace_back(name(d));
+    for (const auto& d : v->as_list("dtypes")) cat.dtypes.push_back(*parse_dtype(d.as_choice("dtype", dtype_names)));
+  }
   const Map sel = top.require("selection").as_map("selection", kSelectionKeys);
   cat.mechanism = sel.require("mechanism").as_choice("mechanism", kMechanisms);
   if (auto v = sel.get("default_value")) cat.default_value = v->as_string("default_value");
   if (auto v = sel.get("env_prefix")) cat.env_prefix = v->as_string("env_prefix");
   if (auto v = sel.get("launch_env")) cat.launch_env = parse_string_map(*v, "launch_env");
   if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
+  if (auto v = sel.get("verify")) cat.verify = v->as_choice("verify", kVerifyChoices);
   if (auto v = sel.get("launch_env_by_version")) {
     for (const auto& item : v->as_list("launch_env_by_version")) {
       const Map m = item.as_map("launch_env_by_version", kVersionedKeys);
@@ -201,6 +224,9 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   }
   std::vector<std::string> names;
   for (Collective c : all_collectives()) names.emplace_back(name(c));
+  if (auto v = top.get("unsupported"))
+    for (const auto& [key, value] : v->as_entries("unsupported"))
+      cat.unsupported[*parse_collective(key.as_choice("collective", names))] = value.as_string("unsupported");
   for (const auto& [key, value] : top.require("collectives").as_entries("collectives")) {
     const std::string coll_name = key.as_choice("collective", names);
     cat.collectives[*parse_collective(coll_name)] = parse_collective_entry(value, cat.mechanism);

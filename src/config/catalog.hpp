@@ -27,12 +27,14 @@ struct AlgorithmEntry {
   std::string versions;                 // "" = all, else ">=5.0", "<6.0", ">=4.1,<6.0"
   std::string description;
   std::string cost;                     // alpha-beta cost, for humans
+  std::map<std::string, std::string> env;  // env mechanism: further variables set with it (NCCL_PROTO)
 };
 
 struct CollectiveCatalog {
   std::string variable;                               // selection variable (cvar / env name)
   std::map<std::string, std::string> parameter_variables;  // segment_size -> its variable
   std::vector<AlgorithmEntry> algorithms;             // "default" not listed: always available
+  std::vector<AlgorithmConstraint> constraints;       // hold for all its algorithms, "default" included
 };
 
 struct VersionedEnv {
@@ -46,6 +48,10 @@ struct Catalog {
   std::string mechanism;                    // mpi_t | env | builtin
   std::string default_value;                // mpi_t: value that restores the library's own choice
   std::string env_prefix;                   // env fallback for mpi_t: OMPI_MCA_ + variable
+  std::string verify = "mpi_t";             // env: how the worker checks it took effect (mpi_t | environment)
+  std::string runtime = "mpi";              // what makes the calls: mpi | nccl (whose version `versions` names)
+  std::vector<Dtype> dtypes;                // the datatypes the library has; empty: host_dtypes()
+  std::map<Collective, std::string> unsupported;  // collectives the library lacks, with why
   std::map<std::string, std::string> launch_env;  // set on every launch using this catalogue
   std::vector<AlgorithmConstraint> constraints;   // hold for every algorithm but "default"
   std::vector<VersionedEnv> launch_env_by_version;
@@ -53,6 +59,7 @@ struct Catalog {
   std::string source_path;
 
   const AlgorithmEntry* find(Collective c, const std::string& algorithm) const;
+  bool has_dtype(Dtype d) const;
   // Algorithms of a collective available in `version` ("" = any), default first.
   std::vector<std::string> algorithm_names(Collective c, const std::string& version) const;
   std::map<std::string, std::string> launch_env_for(const std::string& version) const;

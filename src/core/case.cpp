@@ -67,7 +67,8 @@ nlohmann::json case_to_json(const Case& c) {
         {"value", c.selection.value},
         {"readback", c.selection.readback},
         {"parameters", c.selection.parameters},
-        {"fallback", c.selection.fallback}}},
+        {"fallback", c.selection.fallback},
+        {"verify", c.selection.verify}}},
   };
   if (!c.options.empty()) j["options"] = c.options;
   return j;
@@ -105,6 +106,7 @@ Case case_from_json(const nlohmann::json& j) {
       c.selection.value = s.value("value", "");
       c.selection.readback = s.value("readback", "");
       c.selection.fallback = s.value("fallback", "");
+      c.selection.verify = s.value("verify", "mpi_t");
       if (s.contains("parameters")) c.selection.parameters = s.at("parameters").get<std::map<std::string, std::string>>();
     }
     return c;

@@ -21,6 +21,10 @@ struct Selection {
   std::string readback;  // what the library reports for `variable` once it took effect, if not `value`
   std::map<std::string, std::string> parameters;  // further variables (segment size, fan-out) and values
   std::string fallback;  // why this is not the catalogue's mechanism (e.g. MPI_T writing was refused)
+  // env: how the worker checks the library took it: mpi_t (the library reports
+  // the variable) or environment (the variable is in the environment the
+  // library reads at init; NCCL reports nothing back).
+  std::string verify = "mpi_t";
 };
 
 struct Case {

@@ -17,7 +17,7 @@ constexpr std::array<std::pair<Collective, std::string_view>, 9> kCollectives{{
     {Collective::reduce_scatter, "reduce_scatter"},
     {Collective::barrier, "barrier"},
 }};
-constexpr std::array<std::pair<Dtype, std::string_view>, 8> kDtypes{{
+constexpr std::array<std::pair<Dtype, std::string_view>, 10> kDtypes{{
     {Dtype::int8, "int8"},
     {Dtype::uint8, "uint8"},
     {Dtype::int16, "int16"},
@@ -25,6 +25,8 @@ constexpr std::array<std::pair<Dtype, std::string_view>, 8> kDtypes{{
     {Dtype::int64, "int64"},
     {Dtype::float32, "float32"},
     {Dtype::float64, "float64"},
+    {Dtype::float16, "float16"},
+    {Dtype::bfloat16, "bfloat16"},
     {Dtype::none, "none"},
 }};
 constexpr std::array<std::pair<Op, std::string_view>, 5> kOps{{
@@ -36,8 +38,11 @@ constexpr std::array<Collective, 9> kCollectiveList{
     Collective::allreduce, Collective::bcast,    Collective::reduce,
     Collective::allgather, Collective::gather,   Collective::scatter,
     Collective::alltoall,  Collective::reduce_scatter, Collective::barrier};
-constexpr std::array<Dtype, 7> kDtypeList{Dtype::int8,  Dtype::uint8,   Dtype::int16,  Dtype::int32,
-                                          Dtype::int64, Dtype::float32, Dtype::float64};
+constexpr std::array<Dtype, 9> kDtypeList{Dtype::int8,    Dtype::uint8,   Dtype::int16,
+                                          Dtype::int32,   Dtype::int64,   Dtype::float32,
+                                          Dtype::float64, Dtype::float16, Dtype::bfloat16};
+// The MPI standard's datatypes: the first seven.
+constexpr std::size_t kHostDtypeCount = 7;
 constexpr std::array<Op, 4> kOpList{Op::sum, Op::prod, Op::min, Op::max};
 
 template <class Table, class E>
@@ -59,6 +64,7 @@ auto lookup_value(const Table& table, std::string_view s)
 
 std::span<const Collective> all_collectives() { return kCollectiveList; }
 std::span<const Dtype> all_dtypes() { return kDtypeList; }
+std::span<const Dtype> host_dtypes() { return std::span<const Dtype>(kDtypeList).first(kHostDtypeCount); }
 std::span<const Op> all_ops() { return kOpList; }
 
 std::string_view name(Collective c) { return lookup_name(kCollectives, c); }
@@ -81,7 +87,9 @@ std::size_t dtype_size(Dtype d) {
   switch (d) {
     case Dtype::int8:
     case Dtype::uint8: return 1;
-    case Dtype::int16: return 2;
+    case Dtype::int16:
+    case Dtype::float16:
+    case Dtype::bfloat16: return 2;
     case Dtype::int32:
     case Dtype::float32: return 4;
     case Dtype::int64:
@@ -91,7 +99,11 @@ std::size_t dtype_size(Dtype d) {
   return 0;
 }
 
-bool is_integer(Dtype d) { return d != Dtype::float32 && d != Dtype::float64 && d != Dtype::none; }
+bool is_integer(Dtype d) {
+  return d != Dtype::float32 && d != Dtype::float64 && d != Dtype::float16 && d != Dtype::bfloat16 &&
+         d != Dtype::none;
+}
+bool is_host_dtype(Dtype d) { return d != Dtype::float16 && d != Dtype::bfloat16 && d != Dtype::none; }
 bool is_signed(Dtype d) { return d != Dtype::uint8 && d != Dtype::none; }
 
 bool has_op(Collective c) {

@@ -7,18 +7,22 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace pico {
 
 enum class Collective { allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier };
-enum class Dtype { int8, uint8, int16, int32, int64, float32, float64, none };
+// float16 and bfloat16 exist on GPUs (NCCL) only: MPI has no standard datatype
+// for them and C++ on the host no arithmetic type (see host_dtypes).
+enum class Dtype { int8, uint8, int16, int32, int64, float32, float64, float16, bfloat16, none };
 enum class Op { sum, prod, min, max, none };
 enum class TimingMode { latency, throughput };
 
 std::span<const Collective> all_collectives();
-std::span<const Dtype> all_dtypes();  // excludes Dtype::none
+std::span<const Dtype> all_dtypes();   // excludes Dtype::none
+std::span<const Dtype> host_dtypes();  // those with an MPI datatype and a C++ type: not float16, bfloat16
 std::span<const Op> all_ops();        // excludes Op::none
 
 std::string_view name(Collective c);
@@ -34,6 +38,7 @@ std::optional<TimingMode> parse_timing_mode(std::string_view s);
 std::size_t dtype_size(Dtype d);  // 0 for none
 bool is_integer(Dtype d);
 bool is_signed(Dtype d);
+bool is_host_dtype(Dtype d);
 
 // Does the collective combine data with a reduction operation?
 bool has_op(Collective c);
@@ -42,7 +47,7 @@ bool has_payload(Collective c);
 // Does MPI define an MPI_IN_PLACE form of this collective?
 bool supports_in_place(Collective c);
 
-// Calls f.template operator()<T>() with T the C++ type of d (d must not be none).
+// Calls f.template operator()<T>() with T the C++ type of d (d must be a host dtype).
 template <class F>
 decltype(auto) visit_dtype(Dtype d, F&& f) {
   switch (d) {
@@ -53,9 +58,11 @@ decltype(auto) visit_dtype(Dtype d, F&& f) {
     case Dtype::int64: return f.template operator()<std::int64_t>();
     case Dtype::float32: return f.template operator()<float>();
     case Dtype::float64: return f.template operator()<double>();
+    case Dtype::float16:
+    case Dtype::bfloat16:
     case Dtype::none: break;
   }
-  return f.template operator()<std::uint8_t>();  // unreachable for valid input
+  throw std::invalid_argument("datatype " + std::string(name(d)) + " has no host type (GPU backends only)");
 }
 
 }  // namespace pico

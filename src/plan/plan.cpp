@@ -49,7 +49,8 @@ const Catalog* catalog_of(const std::string& backend, const PlanTarget& target) 
 
 std::string library_label(const Catalog& cat, const PlanTarget& target) {
   if (cat.mechanism == "builtin") return cat.library;
-  return fmt::format("{} {}", cat.library, target.mpi_version.empty() ? "(version unknown)" : target.mpi_version);
+  const std::string& version = target.version_for(cat);
+  return fmt::format("{} {}", cat.library, version.empty() ? "(version unknown)" : version);
 }
 
 // One algorithm of one collective, resolved against the catalogue: how it is
@@ -64,6 +65,16 @@ struct ResolvedAlgorithm {
 ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, const PlanTarget& target) {
   ResolvedAlgorithm r;
   r.cat = cat;
+  if (cat != nullptr && cat->runtime == "nccl" && target.nccl_version.empty()) {
+    r.skip_reason = "this pico was built without the NCCL backend: build it where the CUDA toolkit and NCCL are "
+                    "installed (cmake -DPICO_WITH_NCCL=ON, docs/nccl.md)";
+    return r;
+  }
+  if (cat != nullptr)
+    if (auto it = cat->unsupported.find(coll); it != cat->unsupported.end()) {
+      r.skip_reason = fmt::format("{} has no {}: {}", cat->library, name(coll), it->second);
+      return r;
+    }
   if (cat == nullptr) {
     if (algorithm != "default")
       r.skip_reason = fmt::format("the platform's MPI library is not known, so '{}' cannot be selected; set the "
@@ -79,6 +90,7 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
       r.selection.value = cat->default_value;
     } else if (cat->mechanism == "env") {
       r.selection.mechanism = "env";  // nothing set: the library's own choice
+      r.selection.verify = cat->verify;
     }
     return r;
   }
@@ -87,15 +99,17 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
     r.skip_reason = fmt::format("{} has no algorithm '{}' for {}", library_label(*cat, target), algorithm, name(coll));
     return r;
   }
-  if (!version_in_range(target.mpi_version, r.entry->versions)) {
+  if (!version_in_range(target.version_for(*cat), r.entry->versions)) {
     r.skip_reason = fmt::format("'{}' for {} needs {} {}; this is {}", algorithm, name(coll), cat->library,
-                                r.entry->versions, target.mpi_version);
+                                r.entry->versions, target.version_for(*cat));
     return r;
   }
   r.selection.mechanism = cat->mechanism;
+  r.selection.verify = cat->verify;
   if (cc != nullptr) r.selection.variable = cc->variable;
   r.selection.value = r.entry->value;
   r.selection.readback = r.entry->readback;
+  r.selection.parameters = r.entry->env;
   return r;
 }
 
@@ -148,7 +162,7 @@ struct PlanBuilder {
     // mixed experiment still needs one launch per process count.
     if (cat == nullptr || cat->mechanism == "builtin") cat = catalog_of("mpi", target);
     if (cat == nullptr) return {};
-    auto env = cat->launch_env_for(target.mpi_version);
+    auto env = cat->launch_env_for(target.version_for(*cat));
     if (s.mechanism == "env") {
       if (!s.variable.empty()) env[s.variable] = s.value;
       for (const auto& [k, v] : s.parameters) env[k] = v;
@@ -158,12 +172,16 @@ struct PlanBuilder {
 
   // Why the library would not run this algorithm as itself for this case, or "".
   std::string constraint_violation(const Catalog* cat, const AlgorithmEntry* entry, const Case& c) const {
-    if (entry == nullptr) return "";
+    if (cat == nullptr) return "";
+    const auto coll = cat->collectives.find(c.collective);
+    const std::vector<AlgorithmConstraint> none;
+    const auto& for_collective = coll == cat->collectives.end() ? none : coll->second.constraints;
+    if (entry == nullptr && for_collective.empty()) return "";
     const auto segment = c.params.find("segment_size");
     const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place,
                                            segment == c.params.end() ? 0 : static_cast<std::int64_t>(segment->second),
                                            c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum);
-    for (const auto* list : {&cat->constraints, &entry->constraints})
+    for (const auto* list : {&for_collective, entry ? &cat->constraints : &none, entry ? &entry->constraints : &none})
       for (const auto& k : *list)
         if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());
     return "";
@@ -215,7 +233,10 @@ struct PlanBuilder {
             base.bytes = choice.count * dtype_size(dtype);
             std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
             if (reason.empty()) reason = r.skip_reason;
-            if (reason.empty() && choice.count > static_cast<std::uint64_t>(INT_MAX))
+            if (reason.empty()) reason = dtype_reason(r.cat, dtype);
+            // NCCL counts are size_t; MPI's are int.
+            const bool mpi_counts = r.cat == nullptr || r.cat->runtime == "mpi";
+            if (reason.empty() && mpi_counts && choice.count > static_cast<std::uint64_t>(INT_MAX))
               reason = "count exceeds the MPI int count range";
             if (reason.empty()) reason = constraint_violation(r.cat, r.entry, base);
             add(base, reason, env);
@@ -225,10 +246,18 @@ struct PlanBuilder {
     }
   }
 
+  static std::string dtype_reason(const Catalog* cat, Dtype dtype) {
+    if (cat == nullptr ? is_host_dtype(dtype) : cat->has_dtype(dtype)) return "";
+    if (!is_host_dtype(dtype))
+      return fmt::format("{} has no {} datatype (MPI defines none); the nccl backend has", 
+                         cat == nullptr ? "the MPI library" : cat->library, name(dtype));
+    return fmt::format("{} has no {} datatype", cat->library, name(dtype));
+  }
+
   std::vector<std::string> algorithms_for(const BackendSpec& backend, const Catalog* cat, Collective coll) const {
     if (backend.algorithms != std::vector<std::string>{"all"}) return backend.algorithms;
     if (cat == nullptr) return {"default"};
-    auto names = cat->algorithm_names(coll, target.mpi_version);
+    auto names = cat->algorithm_names(coll, target.version_for(*cat));
     if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
     return names;
   }

@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/catalog.hpp"
 #include "config/experiment.hpp"
+#include "core/gpu_support.hpp"
 #include "core/case.hpp"
 
 namespace pico {
@@ -31,6 +33,12 @@ struct LaunchGroup {
 struct PlanTarget {
   std::string mpi_library = "unknown";  // openmpi | mpich | unknown
   std::string mpi_version;
+  // The NCCL this build's worker was compiled against; empty without the NCCL backend.
+  std::string nccl_version = std::string(gpu::nccl_build_version());
+  // The version a catalogue's `versions` ranges refer to.
+  const std::string& version_for(const Catalog& cat) const {
+    return cat.runtime == "nccl" ? nccl_version : mpi_version;
+  }
 };
 
 struct Plan {

@@ -1,5 +1,7 @@
 #include "worker/algorithm_selector.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "worker/harness.hpp"
@@ -41,6 +43,7 @@ AppliedSelection AlgorithmSelector::apply(const Selection& s) {
     a.verified = true;  // nothing was asked of the library
     return a;
   }
+  if (s.verify == "environment") return check_environment(s, a);
   bool ok = holds(cvars_, s.variable, s.readback.empty() ? s.value : s.readback, a.applied);
   for (const auto& [var, value] : s.parameters) {
     std::string ignored;
@@ -50,6 +53,25 @@ AppliedSelection AlgorithmSelector::apply(const Selection& s) {
   if (!a.verified)
     a.note = a.applied.empty() ? fmt::format("the library does not report '{}' through MPI_T", s.variable)
                                : fmt::format("the library reports {}={}", s.variable, a.applied);
+  return a;
+}
+
+// For libraries that report nothing back (NCCL): the variables are what this
+// process's environment holds, which is what the library reads at init.
+AppliedSelection AlgorithmSelector::check_environment(const Selection& s, AppliedSelection a) {
+  auto holds_env = [](const std::string& var, const std::string& wanted) {
+    const char* v = std::getenv(var.c_str());
+    return v != nullptr && wanted == v;
+  };
+  bool ok = holds_env(s.variable, s.value);
+  a.applied = s.variable + "=" + s.value;
+  for (const auto& [var, value] : s.parameters) {
+    ok = ok && holds_env(var, value);
+    a.applied += " " + var + "=" + value;
+  }
+  a.verified = all_ranks(harness_, ok);
+  a.note = a.verified ? "in the environment the library reads at init; it reports no choice back"
+                      : "the launch environment does not hold these values on every rank";
   return a;
 }
 
@@ -88,7 +110,8 @@ AppliedSelection AlgorithmSelector::apply_mpi_t(const Selection& s) {
 nlohmann::json selection_to_json(const Selection& s, const AppliedSelection& a) {
   nlohmann::json j = {{"mechanism", s.mechanism}, {"variable", s.variable},   {"value", s.value},
                       {"readback", s.readback},
-                      {"parameters", s.parameters}, {"verified", a.verified}, {"applied", a.applied}};
+                      {"parameters", s.parameters}, {"verified", a.verified}, {"applied", a.applied},
+                      {"verify", s.verify}};
   if (!s.fallback.empty()) j["fallback"] = s.fallback;
   if (!a.note.empty()) j["note"] = a.note;
   if (a.refused) j["refused"] = true;

@@ -35,6 +35,7 @@ class AlgorithmSelector {
 
  private:
   AppliedSelection apply_mpi_t(const Selection& s);
+  AppliedSelection check_environment(const Selection& s, AppliedSelection a);
   MPI_Comm harness_;
   MPI_Comm shared_;
   ControlVariables cvars_;

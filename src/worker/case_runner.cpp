@@ -115,6 +115,13 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
   }
 
   const TimedSamples timed = run_timed(*backend, ctx.timing, ctx.harness);
+  if (auto device = backend->device(); !device.is_null()) r["device"] = std::move(device);
+  if (!all_ranks_ok(ctx.harness, backend->deferred_error(), error)) {
+    r["status"] = "failed";
+    r["reason"] = "timed calls: " + error;
+    backend->release();
+    return finish();
+  }
   const TimingStats stats = compute_stats(timed.samples_s);
   r["iterations"] = stats.iterations;
   r["stop_reason"] = timed.stop_reason;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/gpu_support.hpp"
+
 #include "instrumentation/provenance.hpp"
 #include "instrumentation/topology.hpp"
 #include "worker/harness.hpp"
@@ -61,6 +63,21 @@ MpiLibrary detect_mpi_library() {
   return lib;
 }
 
+namespace {
+
+// What this build and rank 0's node offer on the GPU side (null without the NCCL backend).
+nlohmann::json gpu_provenance() {
+  if (gpu::nccl_build_version().empty()) return nullptr;
+  const gpu::DeviceCensus census = gpu::census();
+  nlohmann::json j = {{"nccl_build", gpu::nccl_build_version()},
+                      {"cuda_build", gpu::cuda_build_version()},
+                      {"devices", census.names}};
+  if (!census.error.empty()) j["note"] = census.error;
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json collect_launch_info(MPI_Comm comm, const std::string& out_dir, const MpiLibrary& library) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -111,7 +128,8 @@ nlohmann::json collect_launch_info(MPI_Comm comm, const std::string& out_dir, co
           {"hosts", hosts},
           {"ranks", ranks},
           {"topology", topologies},
-          {"env", relevant_environment()}};
+          {"env", relevant_environment()},
+          {"gpu", gpu_provenance()}};
 }
 
 }  // namespace pico

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/backend.hpp"
 #include "core/build_info.hpp"
 #include "core/jsonl.hpp"
 #include "plan/plan.hpp"
@@ -81,6 +82,7 @@ int run(const Args& args) {
     const nlohmann::json result = run_case(c, ctx);
     if (rank == 0) cases_log->append(result);
   }
+  release_backend_resources();
   return 0;
 }
 

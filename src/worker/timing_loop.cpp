@@ -9,20 +9,6 @@
 namespace pico {
 namespace {
 
-// The hot loop: nothing but the call and two clock reads (and, in latency
-// mode, an untimed barrier on the harness communicator before each call).
-template <bool kBarrierBeforeCall>
-void timed_batch(Backend& backend, MPI_Comm harness, double* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    if constexpr (kBarrierBeforeCall) harness::barrier(harness);
-    const double start = MPI_Wtime();
-    backend.run_once();
-    out[i] = MPI_Wtime() - start;
-  }
-}
-
-using BatchFn = void (*)(Backend&, MPI_Comm, double*, std::int64_t);
-
 // Every rank must take the same decision, so it is computed from data that
 // the batch's MAX-allreduce made identical everywhere.
 bool precise_enough(const std::vector<double>& samples, std::int64_t n, double target, std::vector<double>& scratch) {
@@ -35,14 +21,15 @@ bool precise_enough(const std::vector<double>& samples, std::int64_t n, double t
 }  // namespace
 
 TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness) {
-  const BatchFn batch = spec.mode == TimingMode::latency ? timed_batch<true> : timed_batch<false>;
+  const Pacing pacing = spec.mode == TimingMode::latency ? Pacing::barrier_each : Pacing::back_to_back;
+  auto batch = [&](double* out, std::int64_t n) { backend.time_calls(out, n, pacing, harness); };
   const auto max_n = spec.max_iterations;
   // One slot past the last sample carries the loop's elapsed time through the batch allreduce.
   std::vector<double> samples(static_cast<std::size_t>(max_n) + 1);
   std::vector<double> scratch;
   scratch.reserve(static_cast<std::size_t>(max_n));
 
-  batch(backend, harness, samples.data(), spec.warmup);
+  batch(samples.data(), spec.warmup);
   harness::barrier(harness);
 
   TimedSamples result;
@@ -50,7 +37,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   std::int64_t next = std::min(spec.min_iterations, max_n);
   const double loop_start = MPI_Wtime();
   for (;;) {
-    batch(backend, harness, samples.data() + done, next);
+    batch(samples.data() + done, next);
     done += next;
     samples[done] = MPI_Wtime() - loop_start;
     harness::allreduce(harness, samples.data() + done - next, static_cast<int>(next + 1), harness::Reduction::max);

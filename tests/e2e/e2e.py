@@ -471,6 +471,82 @@ def test_list(tmp):
     expect(doc.returncode == 0, doc.stderr + doc.stdout)
 
 
+def nccl_status():
+    """The status line `pico list backends` prints under nccl."""
+    lines = pico("list", "backends").stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("nccl "))
+    return lines[at + 1].strip()
+
+
+def nccl_expected_to_build():
+    """What cmake/PicoCuda.cmake's AUTO mode finds on this machine."""
+    nvcc = shutil.which("nvcc") or (os.path.exists("/usr/local/cuda/bin/nvcc") and "/usr/local/cuda/bin/nvcc")
+    return bool(nvcc) and os.path.exists("/usr/local/cuda/include/nccl.h")
+
+
+def test_list_backends(tmp):
+    status = nccl_status()
+    if nccl_expected_to_build():
+        expect(re.match(r"built \(NCCL 2\.\d+\.\d+, CUDA \d+\.\d+\)", status), status)
+        has_gpu = os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
+        expect(("no device" in status) != has_gpu, f"{status!r} on a machine with{'' if has_gpu else 'out'} a GPU")
+    else:
+        expect(status.startswith("not built"), status)
+    algs = pico("list", "algorithms", "--library", "nccl", "--collective", "allreduce")
+    expect("NCCL_ALGO=Ring" in algs.stdout and "nvls_tree" in algs.stdout, algs.stdout)
+
+
+NCCL_EXPERIMENT = """\
+    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, barrier]
+    sizes: [8B, 4KiB, 1MiB]
+    dtypes: [float32, bfloat16, float16, int8, int16]
+    ops: [sum, max]
+    in_place: both
+    processes: [{np}]
+    backends:
+      - library: nccl
+        algorithms: [default, ring_simple, pat]
+    """
+
+
+def test_nccl(tmp):
+    # Without a GPU (CI): every NCCL case fails with the reason and the rest
+    # of the report stands; with one (np = the GPU count): every case validates.
+    status = nccl_status()
+    if status.startswith("not built"):
+        print("SKIP: this pico has no NCCL backend")
+        sys.exit(77)
+    has_device = "no device" not in status
+    np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
+    proc = run_experiment(tmp, NCCL_EXPERIMENT.format(np=np))
+    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    skipped = cases_by(report, status="skipped")
+    reasons = {c["reason"] for c in skipped}
+    allowed = r"nccl has no (int16 datatype|barrier)|requires !in_place|has no algorithm '(pat|ring_simple)' for"
+    expect(all(re.search(allowed, r) for r in reasons), str(reasons))
+    expect(any("nccl has no int16 datatype" in r for r in reasons), str(reasons))
+    expect(any("nccl has no barrier" in r for r in reasons), str(reasons))
+    expect(any("grouped send/recv" in r for r in reasons), "in-place alltoall is skipped")
+    expect(any("no algorithm 'pat' for allreduce" in r for r in reasons), str(reasons))
+    ran = [c for c in report["cases"] if c["status"] != "skipped"]
+    expect(any(c["dtype"] == "bfloat16" and c["in_place"] for c in ran), "bfloat16 and in-place cases are planned")
+    forced = [c for c in ran if c["algorithm"] == "ring_simple"]
+    expect(forced and all(c["selection"]["verify"] == "environment" for c in forced), str(forced[:1]))
+    if not has_device:
+        expect(all(c["status"] == "failed" and "no CUDA device" in c["reason"] for c in ran),
+               str({c["reason"] for c in ran}))
+        expect("gpu" in report["provenance"] and report["provenance"]["gpu"]["devices"] == [], str(report["provenance"]))
+        return
+    for c in ran:
+        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['case_id']}: {c['reason']}")
+        expect(c["device"]["ranks"] == np and c["busbw_GBps"] is not None, str(c["device"]))
+        if c["algorithm"] == "ring_simple":
+            expect("NCCL_PROTO=Simple" in c["selection"]["applied"], str(c["selection"]))
+
+
 def test_bad_input(tmp):
     cases = {
         "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),

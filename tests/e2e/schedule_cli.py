@@ -56,7 +56,7 @@ def main():
         ("allreduc", "--algorithm", "ring", "--np", "4", "--size", "8B"): "unknown collective 'allreduc'",
         ("bcast", "--algorithm", "binomial", "--np", "4", "--size", "8B", "--in-place"): "no in-place form of bcast",
         ("reduce", "--algorithm", "binomial", "--np", "4", "--size", "8B", "--root", "4"): "root 4 is outside",
-        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--dtype", "float16"): "unknown datatype",
+        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--dtype", "float8"): "unknown datatype",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--format", "xml"): "xml",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--threads", "-1"): "--threads",
     }

@@ -31,7 +31,7 @@ bool rooted(Collective c) {
 // Every case of one algorithm: dtype x op x in place x root x count.
 std::vector<Case> cases_for(Collective coll, const std::string& alg, int np) {
   const auto p = static_cast<std::uint64_t>(np);
-  const std::vector<Dtype> dtypes = has_payload(coll) ? std::vector<Dtype>(all_dtypes().begin(), all_dtypes().end())
+  const std::vector<Dtype> dtypes = has_payload(coll) ? std::vector<Dtype>(host_dtypes().begin(), host_dtypes().end())
                                                       : std::vector<Dtype>{Dtype::none};
   const std::vector<Op> ops = has_op(coll) ? std::vector<Op>(all_ops().begin(), all_ops().end()) : std::vector<Op>{Op::none};
   const std::vector<int> roots = rooted(coll) && np > 1 ? std::vector<int>{0, np - 1} : std::vector<int>{0};

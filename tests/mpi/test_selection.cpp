@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <mpi.h>
 
+#include <cstdlib>
+
 #include "worker/algorithm_selector.hpp"
 #include "worker/launch_info.hpp"
 
@@ -69,6 +71,39 @@ TEST_CASE("MPICH runs the algorithm chosen by its CVAR at launch", "[.][selectio
     CHECK(applied.verified);
     // Recursive doubling needs a power-of-two np; with COLLECTIVE_FALLBACK=error MPICH fails the call.
     CHECK(allgather_on(applied.comm) != MPI_SUCCESS);
+  }
+  MPI_Comm_free(&shared);
+}
+
+// NCCL reports nothing back: a launch-time choice is verified as the
+// environment this process holds (what NCCL reads when it starts).
+TEST_CASE("selections NCCL reads at init are verified against the environment", "[selection-env]") {
+  MPI_Comm shared = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &shared);
+  {
+    AlgorithmSelector selector(MPI_COMM_WORLD, shared);
+    Selection ring_ll;
+    ring_ll.mechanism = "env";
+    ring_ll.verify = "environment";
+    ring_ll.variable = "PICO_TEST_NCCL_ALGO";
+    ring_ll.value = "Ring";
+    ring_ll.parameters = {{"PICO_TEST_NCCL_PROTO", "LL"}};
+    setenv("PICO_TEST_NCCL_ALGO", "Ring", 1);
+    setenv("PICO_TEST_NCCL_PROTO", "LL", 1);
+    const AppliedSelection held = selector.apply(ring_ll);
+    CHECK(held.verified);
+    CHECK(held.applied == "PICO_TEST_NCCL_ALGO=Ring PICO_TEST_NCCL_PROTO=LL");
+    CHECK(held.comm == shared);
+
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    // One rank launched without the protocol: no rank may claim the choice held.
+    if (rank == 0) unsetenv("PICO_TEST_NCCL_PROTO");
+    const AppliedSelection partial = selector.apply(ring_ll);
+    CHECK_FALSE(partial.verified);
+    CHECK_THAT(partial.note, Catch::Matchers::Contains("does not hold"));
+    unsetenv("PICO_TEST_NCCL_ALGO");
+    unsetenv("PICO_TEST_NCCL_PROTO");
   }
   MPI_Comm_free(&shared);
 }

@@ -130,7 +130,7 @@ TEST_CASE("single values stand for one-item lists, and 'all' expands", "[config]
       "collectives: all\nsizes: 4KiB\ndtypes: all\nops: all\nprocesses: 4\nin_place: true\n", "x.yaml");
   CHECK(e.collectives.size() == 9);
   CHECK(e.sizes == std::vector<std::uint64_t>{4096});
-  CHECK(e.dtypes.size() == 7);
+  CHECK(e.dtypes.size() == 9);
   CHECK(e.ops == std::vector<Op>{Op::sum, Op::prod, Op::min, Op::max});
   CHECK(e.processes == std::vector<int>{4});
   CHECK(e.in_place == std::vector<bool>{true});
@@ -260,7 +260,7 @@ TEST_CASE("values outside the allowed set name it, with a did-you-mean", "[confi
   CHECK(dtype.line == 3);
   CHECK(dtype.column == 10);
   CHECK(dtype.message == "unknown dtype 'flaot32'");
-  CHECK(dtype.hint == "did you mean 'float32'? allowed: int8, uint8, int16, int32, int64, float32, float64, all");
+  CHECK(dtype.hint == "did you mean 'float32'? allowed: int8, uint8, int16, int32, int64, float32, float64, float16, bfloat16, all");
 
   const auto op = experiment_error(kBase + "ops: [average]\n");
   CHECK(op.message == "unknown op 'average'");

@@ -1,0 +1,112 @@
+#include "backends/nccl/nccl_calls.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace pico::nccl {
+namespace {
+
+const std::byte* block(const void* base, std::size_t bytes, int index) {
+  return static_cast<const std::byte*>(base) + bytes * static_cast<std::size_t>(index);
+}
+std::byte* block(void* base, std::size_t bytes, int index) {
+  return static_cast<std::byte*>(base) + bytes * static_cast<std::size_t>(index);
+}
+
+ncclResult_t allreduce(const NcclCallArgs& a) {
+  return ncclAllReduce(a.send, a.recv, a.count, a.type, a.op, a.comm, a.stream);
+}
+
+// pico's bcast buffer is recv on every rank (the root's holds the data): NCCL's in-place form.
+ncclResult_t bcast(const NcclCallArgs& a) {
+  return ncclBroadcast(a.recv, a.recv, a.count, a.type, a.root, a.comm, a.stream);
+}
+
+ncclResult_t reduce(const NcclCallArgs& a) {
+  return ncclReduce(a.send, a.recv, a.count, a.type, a.op, a.root, a.comm, a.stream);
+}
+
+ncclResult_t allgather(const NcclCallArgs& a) {
+  return ncclAllGather(a.send, a.recv, a.count, a.type, a.comm, a.stream);
+}
+
+ncclResult_t reduce_scatter(const NcclCallArgs& a) {
+  return ncclReduceScatter(a.send, a.recv, a.count, a.type, a.op, a.comm, a.stream);
+}
+
+// Every rank sends block q to rank q and receives rank q's block into block q.
+ncclResult_t alltoall(const NcclCallArgs& a) {
+  ncclResult_t r = ncclGroupStart();
+  for (int q = 0; q < a.nranks && r == ncclSuccess; ++q) {
+    r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+    if (r == ncclSuccess) r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+  }
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
+ncclResult_t gather(const NcclCallArgs& a) {
+  ncclResult_t r = ncclGroupStart();
+  if (a.rank == a.root)
+    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
+      r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+  if (r == ncclSuccess) r = ncclSend(a.send, a.count, a.type, a.root, a.comm, a.stream);
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
+ncclResult_t scatter(const NcclCallArgs& a) {
+  ncclResult_t r = ncclGroupStart();
+  if (a.rank == a.root)
+    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
+      r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+  if (r == ncclSuccess) r = ncclRecv(a.recv, a.count, a.type, a.root, a.comm, a.stream);
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
+}  // namespace
+
+NcclCall nccl_call(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return allreduce;
+    case Collective::bcast: return bcast;
+    case Collective::reduce: return reduce;
+    case Collective::allgather: return allgather;
+    case Collective::reduce_scatter: return reduce_scatter;
+    case Collective::alltoall: return alltoall;
+    case Collective::gather: return gather;
+    case Collective::scatter: return scatter;
+    case Collective::barrier: break;
+  }
+  return nullptr;
+}
+
+ncclDataType_t nccl_datatype(Dtype d) {
+  switch (d) {
+    case Dtype::int8: return ncclInt8;
+    case Dtype::uint8: return ncclUint8;
+    case Dtype::int32: return ncclInt32;
+    case Dtype::int64: return ncclInt64;
+    case Dtype::float16: return ncclFloat16;
+    case Dtype::bfloat16: return ncclBfloat16;
+    case Dtype::float32: return ncclFloat32;
+    case Dtype::float64: return ncclFloat64;
+    case Dtype::int16:
+    case Dtype::none: break;
+  }
+  throw std::invalid_argument("NCCL has no " + std::string(name(d)) + " datatype");
+}
+
+ncclRedOp_t nccl_op(Op o) {
+  switch (o) {
+    case Op::sum: return ncclSum;
+    case Op::prod: return ncclProd;
+    case Op::min: return ncclMin;
+    case Op::max: return ncclMax;
+    case Op::none: break;
+  }
+  return ncclSum;  // collectives without a reduction ignore it
+}
+
+}  // namespace pico::nccl

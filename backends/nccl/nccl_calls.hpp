@@ -1,0 +1,38 @@
+// NCCL's collectives, one function per pico collective with one signature, so
+// that the backend binds the call once in prepare and run_once decides nothing.
+// Alltoall, gather and scatter are grouped ncclSend/ncclRecv (NCCL's own recipe).
+#pragma once
+
+#include <cstddef>
+
+#include <nccl.h>
+
+#include "core/types.hpp"
+
+namespace pico::nccl {
+
+// Arguments of one call, resolved at prepare time (in-place pointers included).
+struct NcclCallArgs {
+  const void* send = nullptr;
+  void* recv = nullptr;
+  std::size_t count = 0;        // elements per rank block
+  std::size_t block_bytes = 0;  // count * element size
+  ncclDataType_t type = ncclFloat32;
+  ncclRedOp_t op = ncclSum;
+  int root = 0;
+  int rank = 0;
+  int nranks = 1;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+};
+
+using NcclCall = ncclResult_t (*)(const NcclCallArgs&);
+
+// The call for collective c; null for barrier (NCCL has none).
+NcclCall nccl_call(Collective c);
+// Throws std::invalid_argument for a datatype NCCL lacks (int16).
+ncclDataType_t nccl_datatype(Dtype d);
+// ncclSum for Op::none: collectives without a reduction ignore it.
+ncclRedOp_t nccl_op(Op o);
+
+}  // namespace pico::nccl
