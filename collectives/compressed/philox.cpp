@@ -7,19 +7,8 @@
 
 namespace pico::compressed {
 
-namespace {
-
-std::uint32_t low_word(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
-std::uint32_t high_word(std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); }
-
-}  // namespace
-
 void philox4x32(std::uint64_t seed, std::uint64_t stream, std::uint64_t block, std::uint32_t out[4]) {
-  out[0] = low_word(block);
-  out[1] = high_word(block);
-  out[2] = low_word(stream);
-  out[3] = high_word(stream);
-  detail::philox_block(low_word(seed), high_word(seed), out);
+  detail::philox_counter_block(seed, stream, block, out);
 }
 
 float uniform_at(RandomStream rng, std::uint64_t index) {
