@@ -4,20 +4,15 @@
 // reduction order, and integer arithmetic wraps identically in any order
 // (C++20 and the MPI libraries' C code both reduce modulo 2^bits on gcc).
 // The inputs depend on rank and element index, so a block delivered to the
-// wrong place or from the wrong rank shows up as a mismatch.
+// wrong place or from the wrong rank shows up as a mismatch. The NCCL
+// backend's validation kernels evaluate the same functions on the device.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "core/host_device.hpp"
 #include "core/types.hpp"
-
-// The NCCL backend's validation kernels evaluate the same closed forms on the device.
-#if defined(__CUDACC__)
-#define PICO_HOST_DEVICE __host__ __device__
-#else
-#define PICO_HOST_DEVICE
-#endif
 
 namespace pico::pattern {
 

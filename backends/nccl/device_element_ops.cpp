@@ -15,11 +15,11 @@ P* DeviceElementOps::at(P* buf, std::uint64_t offset) const {
 
 template <class F>
 std::uint64_t DeviceElementOps::counted(F&& count) const {
-  cuda_check(cudaMemsetAsync(counter_, 0, sizeof(*counter_), stream_), "cudaMemsetAsync");
+  check_cuda(cudaMemsetAsync(counter_, 0, sizeof(*counter_), stream_), "cudaMemsetAsync");
   count();
   device_patterns::Count host = 0;
-  cuda_check(cudaMemcpyAsync(&host, counter_, sizeof(host), cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync");
-  cuda_check(cudaStreamSynchronize(stream_), "validation");
+  check_cuda(cudaMemcpyAsync(&host, counter_, sizeof(host), cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync");
+  check_cuda(cudaStreamSynchronize(stream_), "validation");
   return host;
 }
 

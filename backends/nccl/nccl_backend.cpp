@@ -15,9 +15,12 @@ namespace {
 // Where NCCL takes the input of an in-place call: the whole receive buffer,
 // or this rank's block of it (allgather).
 const void* in_place_send(const Case& c, const DeviceBuffer& recv, int rank) {
-  if (c.collective == Collective::allgather) return recv.bytes() + c.bytes * static_cast<std::size_t>(rank);
-  return recv.get();
+  if (c.collective == Collective::allgather) return recv.as<std::byte>() + c.bytes * static_cast<std::size_t>(rank);
+  return recv.data();
 }
+
+// Never null, so that NCCL's argument checks accept zero-count calls.
+DeviceBuffer device_bytes(std::size_t bytes) { return DeviceBuffer(std::max<std::size_t>(bytes, 1)); }
 
 // NCCL's in-place reduce_scatter leaves rank r's block where its input block r
 // was; MPI's (which pico's checks follow) at the start of the buffer.
@@ -36,13 +39,13 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   const int rank = session_->rank();
   const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, rank);
   const std::size_t element = dtype_size(c.dtype);
-  send_ = DeviceBuffer(sizes.send * element);
-  recv_ = DeviceBuffer(sizes.recv * element);
-  counter_ = DeviceBuffer(sizeof(device_patterns::Count));
+  send_ = device_bytes(sizes.send * element);
+  recv_ = device_bytes(sizes.recv * element);
+  counter_ = device_bytes(sizeof(device_patterns::Count));
   const bool in_place = c.in_place && (c.collective != Collective::reduce || rank == c.root);
   args_ = NcclCallArgs{
-      .send = in_place ? in_place_send(c, recv_, rank) : send_.get(),
-      .recv = recv_.bytes() + result_offset(c, rank),
+      .send = in_place ? in_place_send(c, recv_, rank) : send_.data(),
+      .recv = recv_.as<std::byte>() + result_offset(c, rank),
       .count = c.count,
       .block_bytes = c.bytes,
       .type = type,
@@ -57,7 +60,7 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   try {
     fill_inputs();
     nccl_check(call_(args_), "first call");
-    cuda_check(cudaStreamSynchronize(args_.stream), "first call");
+    check_cuda(cudaStreamSynchronize(args_.stream), "first call");
     fill_inputs();  // time the call on the data it is validated with
   } catch (...) {
     NcclSession::discard();  // a failed communicator is not reused
@@ -67,9 +70,9 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
 }
 
 void NcclBackend::fill_inputs() {
-  const DeviceElementOps elements(case_, args_.stream, static_cast<device_patterns::Count*>(counter_.get()));
-  spec_for(case_.collective).fill(RankBuffers{case_, args_.rank, send_.get(), recv_.get(), elements});
-  cuda_check(cudaStreamSynchronize(args_.stream), "filling the inputs");
+  const DeviceElementOps elements(case_, args_.stream, counter_.as<device_patterns::Count>());
+  spec_for(case_.collective).fill(RankBuffers{case_, args_.rank, send_.data(), recv_.data(), elements});
+  check_cuda(cudaStreamSynchronize(args_.stream), "filling the inputs");
 }
 
 // Latency: every rank's previous call has finished (event synchronised)
@@ -124,10 +127,10 @@ void NcclBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Com
 std::uint64_t NcclBackend::validate() {
   fill_inputs();
   nccl_check(call_(args_), "validation call");
-  cuda_check(cudaStreamSynchronize(args_.stream), "validation call");
-  const DeviceElementOps elements(case_, args_.stream, static_cast<device_patterns::Count*>(counter_.get()));
+  check_cuda(cudaStreamSynchronize(args_.stream), "validation call");
+  const DeviceElementOps elements(case_, args_.stream, counter_.as<device_patterns::Count>());
   // The check reads the result where NCCL leaves it.
-  return spec_for(case_.collective).check(RankBuffers{case_, args_.rank, send_.get(), args_.recv, elements});
+  return spec_for(case_.collective).check(RankBuffers{case_, args_.rank, send_.data(), args_.recv, elements});
 }
 
 std::string NcclBackend::deferred_error() const {

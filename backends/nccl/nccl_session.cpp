@@ -41,7 +41,7 @@ int choose_device(MPI_Comm comm) {
 
 int set_device_for(MPI_Comm comm) {
   const int device = choose_device(comm);
-  cuda_check(cudaSetDevice(device), "cudaSetDevice");
+  check_cuda(cudaSetDevice(device), "cudaSetDevice");
   return device;
 }
 

@@ -36,7 +36,7 @@ class NcclSession {
   int rank() const { return rank_; }
   int size() const { return size_; }
   // Timing events, reused across cases: one per call of a back-to-back batch, plus one.
-  std::vector<CudaEvent>& events() { return events_; }
+  std::vector<Event>& events() { return events_; }
   // Device, NCCL version, ranks: for the report's provenance.
   nlohmann::json describe() const;
 
@@ -46,9 +46,9 @@ class NcclSession {
   int device_;
   int rank_ = 0;
   int size_ = 0;
-  CudaStream stream_;
+  Stream stream_;
   ncclComm_t comm_ = nullptr;
-  std::vector<CudaEvent> events_;
+  std::vector<Event> events_;
 };
 
 }  // namespace pico::nccl

@@ -6,11 +6,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define PICO_HOST_DEVICE __host__ __device__
-#else
-#define PICO_HOST_DEVICE
-#endif
+#include "core/host_device.hpp"
 
 namespace pico::compressed::detail {
 

@@ -122,9 +122,13 @@ class Stream {
 class Event {
  public:
   Event() { check_cuda(cudaEventCreate(&event_), "cudaEventCreate"); }
-  ~Event() { cudaEventDestroy(event_); }
+  ~Event() {
+    if (event_ != nullptr) cudaEventDestroy(event_);
+  }
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}  // so events fit a vector
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
+  Event& operator=(Event&&) = delete;
   cudaEvent_t get() const { return event_; }
   void record(cudaStream_t stream) { check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord"); }
   void synchronize() const { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
