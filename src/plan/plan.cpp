@@ -252,7 +252,7 @@ struct PlanBuilder {
   static std::string dtype_reason(const Catalog* cat, Dtype dtype) {
     if (cat == nullptr ? is_host_dtype(dtype) : cat->has_dtype(dtype)) return "";
     if (!is_host_dtype(dtype))
-      return fmt::format("{} has no {} datatype (MPI defines none); the nccl backend has", 
+      return fmt::format("{} has no {} datatype (MPI defines none); the nccl backend has",
                          cat == nullptr ? "the MPI library" : cat->library, name(dtype));
     return fmt::format("{} has no {} datatype", cat->library, name(dtype));
   }

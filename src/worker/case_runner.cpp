@@ -134,10 +134,20 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
 
   if (ctx.validation && has_payload(c.collective)) {
     harness::barrier(ctx.harness);
-    unsigned long long total = backend->validate();
+    unsigned long long total = 0;
+    std::string validation_error;
+    try {
+      total = backend->validate();
+    } catch (const std::exception& e) {  // a device backend's call or copy failed
+      validation_error = e.what();
+    }
     harness::allreduce(ctx.harness, &total, 1, harness::Reduction::sum);
     r["validation"] = {{"status", total == 0 ? "passed" : "failed"}, {"mismatches", total}};
-    if (total != 0) {
+    if (!all_ranks_ok(ctx.harness, validation_error, error)) {
+      r["validation"]["status"] = "failed";
+      r["status"] = "failed";
+      r["reason"] = "validation: " + error;
+    } else if (total != 0) {
       r["status"] = "failed";
       r["reason"] = fmt::format("validation: {} mismatching element{}", total, total == 1 ? "" : "s");
     }
