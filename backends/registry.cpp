@@ -8,6 +8,7 @@
 #ifdef PICO_WITH_NCCL
 #include "backends/nccl/nccl_backend.hpp"
 #include "backends/nccl/nccl_session.hpp"
+#include "backends/nccl_compressed/nccl_compressed_backend.hpp"
 #endif
 
 namespace pico {
@@ -18,6 +19,7 @@ std::unique_ptr<Backend> make_backend(const Case& c) {
   if (c.backend == "fault") return std::make_unique<FaultBackend>(c.algorithm);
 #ifdef PICO_WITH_NCCL
   if (c.backend == "nccl") return std::make_unique<nccl::NcclBackend>();
+  if (c.backend == "nccl_compressed") return std::make_unique<nccl::NcclCompressedBackend>();
 #endif
   if (c.backend == "reference") {
     const auto segment = c.params.find("segment_size");

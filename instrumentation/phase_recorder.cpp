@@ -32,6 +32,14 @@ void PhaseRecorder::enter(const char* name) {
 
 void PhaseRecorder::end_call() { close_open_phase(); }
 
+void PhaseRecorder::add(const char* name, double seconds) {
+  close_open_phase();
+  PhaseSample s;
+  s.name = name;
+  s.seconds = seconds;
+  calls_.back().push_back(std::move(s));
+}
+
 namespace {
 double median(std::vector<double> v) {
   if (v.empty()) return 0;

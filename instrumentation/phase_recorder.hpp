@@ -26,6 +26,9 @@ class PhaseRecorder {
   void begin_call();
   void enter(const char* name);  // closes the open phase, opens `name`
   void end_call();
+  // Closes the open phase and adds a phase timed elsewhere (a device-side
+  // interval between two CUDA events), with no counters.
+  void add(const char* name, double seconds);
 
   // One entry per call, each the phases of that call in order.
   const std::vector<std::vector<PhaseSample>>& calls() const { return calls_; }

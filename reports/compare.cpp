@@ -35,7 +35,8 @@ bool selected(const json& c, const std::string& selector) {
 // The baseline among cases sharing a size: the selector's, else the only one.
 const json* choose(const std::vector<const json*>& candidates, const std::string& selector) {
   const std::vector<std::string> selectors =
-      selector.empty() ? std::vector<std::string>{"compressed:dense", "mpi:default"} : std::vector<std::string>{selector};
+      selector.empty() ? std::vector<std::string>{"compressed:dense", "nccl_compressed:dense", "mpi:default"}
+                       : std::vector<std::string>{selector};
   for (const auto& s : selectors)
     for (const json* c : candidates)
       if (selected(*c, s)) return c;
@@ -104,8 +105,7 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
     }
   } else {
     for (const auto& [key, group] : baseline_by_size) {
-      const json* base = choose(group, options.baseline.empty() ? "compressed:dense" : options.baseline);
-      if (base == nullptr && options.baseline.empty()) base = choose(group, "mpi:default");
+      const json* base = choose(group, options.baseline);
       if (base == nullptr || group.size() < 2) continue;
       for (const json* c : group)
         if (c != base) rows.push_back(compare_pair(*base, *c));

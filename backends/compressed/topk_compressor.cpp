@@ -5,11 +5,13 @@
 
 namespace pico::compressed {
 
+std::size_t topk_k(const Setup& s) {
+  const auto wanted = static_cast<std::size_t>(std::ceil(s.param("topk_ratio", 0.01) * static_cast<double>(s.n)));
+  return std::min(s.n, std::max<std::size_t>(s.n == 0 ? 0 : 1, wanted));
+}
+
 TopkCompressor::TopkCompressor(const Setup& s)
-    : ratio_(s.param("topk_ratio", 0.01)), error_feedback_(s.param("error_feedback", 1) != 0) {
-  // At least one element of a non-empty vector, so every rank always sends something.
-  const auto wanted = static_cast<std::size_t>(std::ceil(ratio_ * static_cast<double>(s.n)));
-  k_ = std::min(s.n, std::max<std::size_t>(s.n == 0 ? 0 : 1, wanted));
+    : k_(topk_k(s)), ratio_(s.param("topk_ratio", 0.01)), error_feedback_(topk_error_feedback(s)) {
   if (error_feedback_) {
     residual_.assign(s.n, 0.0f);
     corrected_.assign(s.n, 0.0f);

@@ -17,6 +17,12 @@
 
 namespace pico::compressed {
 
+// k for s.n elements and s.params' topk_ratio: at least one element of a
+// non-empty vector, so every rank always sends something.
+std::size_t topk_k(const Setup& s);
+// s.params' error_feedback (on unless 0).
+inline bool topk_error_feedback(const Setup& s) { return s.param("error_feedback", 1) != 0; }
+
 class TopkCompressor {
  public:
   explicit TopkCompressor(const Setup& s);

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "backends/nccl/device_element_ops.hpp"
+#include "backends/nccl/event_timing.hpp"
 #include "backends/nccl/nccl_session.hpp"
 #include "collectives/spec.hpp"
-#include "worker/harness.hpp"
 
 namespace pico::nccl {
 namespace {
@@ -75,53 +75,13 @@ void NcclBackend::fill_inputs() {
   check_cuda(cudaStreamSynchronize(args_.stream), "filling the inputs");
 }
 
-// Latency: every rank's previous call has finished (event synchronised)
-// before the barrier, so calls start together; the sample is the device time
-// from the start event to the end of the collective on this rank's stream.
-void NcclBackend::timed_with_barriers(double* out, std::int64_t n, MPI_Comm harness) {
-  auto& events = session_->events();
-  const cudaEvent_t start = events[0].get(), stop = events[1].get();
-  for (std::int64_t i = 0; i < n; ++i) {
-    harness::barrier(harness);
-    note(cudaEventRecord(start, args_.stream));
-    note(call_(args_));
-    note(cudaEventRecord(stop, args_.stream));
-    note(cudaEventSynchronize(stop));
-    float ms = 0;
-    note(cudaEventElapsedTime(&ms, start, stop));
-    out[i] = ms * 1e-3;
-  }
-}
-
-// Throughput: calls back to back, an event between consecutive calls; the
-// stream serialises them, so each interval is one call's device time (gaps the
-// host leaves between launches included). Every 256 calls the host waits for
-// the last event, to reuse the events.
-void NcclBackend::timed_back_to_back(double* out, std::int64_t n) {
-  auto& events = session_->events();
-  const auto per_batch = static_cast<std::int64_t>(events.size()) - 1;
-  for (std::int64_t done = 0; done < n;) {
-    const std::int64_t m = std::min(per_batch, n - done);
-    note(cudaEventRecord(events[0].get(), args_.stream));
-    for (std::int64_t j = 0; j < m; ++j) {
-      note(call_(args_));
-      note(cudaEventRecord(events[j + 1].get(), args_.stream));
-    }
-    note(cudaEventSynchronize(events[m].get()));
-    for (std::int64_t j = 0; j < m; ++j) {
-      float ms = 0;
-      note(cudaEventElapsedTime(&ms, events[j].get(), events[j + 1].get()));
-      out[done + j] = ms * 1e-3;
-    }
-    done += m;
-  }
-}
-
 void NcclBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
+  const auto call = [this] { note(call_(args_)); };
+  const auto note_cuda = [this](cudaError_t e) { note(e); };
   if (pacing == Pacing::barrier_each)
-    timed_with_barriers(out, n, harness);
+    time_with_barriers(session_->events(), args_.stream, out, n, harness, call, note_cuda);
   else
-    timed_back_to_back(out, n);
+    time_back_to_back(session_->events(), args_.stream, out, n, call, note_cuda);
 }
 
 std::uint64_t NcclBackend::validate() {

@@ -24,8 +24,6 @@ class NcclBackend final : public Backend {
   nlohmann::json device() const override;
 
  private:
-  void timed_with_barriers(double* out, std::int64_t n, MPI_Comm harness);
-  void timed_back_to_back(double* out, std::int64_t n);
   void fill_inputs();
   // Calls in the timed loop are not checked one by one: the first failure is kept for after it.
   void note(ncclResult_t r) { first_nccl_error_ = first_nccl_error_ != ncclSuccess ? first_nccl_error_ : r; }

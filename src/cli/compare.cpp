@@ -23,8 +23,8 @@ void add_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("baseline", opts->baseline, "Baseline results directory or report.json")->required();
   cmd->add_option("candidate", opts->candidate, "Candidate results directory or report.json (default: the baseline's own other cases)");
   cmd->add_option("--baseline-case", opts->compare.baseline,
-                  "BACKEND:ALGORITHM of the baseline where several cases share a size (default compressed:dense, then "
-                  "mpi:default)");
+                  "BACKEND:ALGORITHM of the baseline where several cases share a size (default compressed:dense, "
+                  "nccl_compressed:dense, then mpi:default)");
   cmd->add_option("-f,--format", opts->format, "table | csv | json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();

@@ -47,6 +47,10 @@ std::span<const BackendInfo> known_backends() {
       with_status(from_catalogs("nccl", {"nccl"}, true,
                                 "NCCL collectives on GPU buffers, one GPU per rank, NCCL_ALGO/NCCL_PROTO forced"),
                   gpu::backend_status),
+      with_status(from_catalogs("nccl_compressed", {"nccl_compressed"}, false,
+                                "compressed allreduce (Global-QSGD, Top-k) on GPUs, NCCL communication, beside its "
+                                "dense NCCL baseline, with error metrics"),
+                  gpu::backend_status),
       BackendInfo{"fault",
                   {},
                   {"corrupt", "crash", "hang"},

@@ -23,7 +23,7 @@ using NodePtr = std::shared_ptr<const Constraint::Node>;
 using Kind = Constraint::Node::Kind;
 
 const std::set<std::string> kVariables{"np", "count", "dtype_size", "bytes", "in_place", "commutative",
-                                       "segment_size", "np_pow2", "floating", "op_sum"};
+                                       "segment_size", "np_pow2", "floating", "op_sum", "bits"};
 const std::set<std::string> kFunctions{"power_of_two", "even"};
 
 // Recursive descent, lowest precedence first.
@@ -167,7 +167,7 @@ Constraint& Constraint::operator=(const Constraint&) = default;
 bool Constraint::holds(const ConstraintVariables& vars) const { return evaluate(*root_, vars) != 0; }
 
 ConstraintVariables constraint_variables(int np, std::uint64_t count, std::size_t dtype_size, bool in_place,
-                                         std::int64_t segment_size, bool floating, bool op_sum) {
+                                         std::int64_t segment_size, bool floating, bool op_sum, std::int64_t bits) {
   std::int64_t pow2 = 1;
   while (pow2 * 2 <= np) pow2 *= 2;
   const auto n = static_cast<std::int64_t>(count);
@@ -180,7 +180,8 @@ ConstraintVariables constraint_variables(int np, std::uint64_t count, std::size_
           {"segment_size", segment_size},
           {"np_pow2", pow2},
           {"floating", floating ? 1 : 0},
-          {"op_sum", op_sum ? 1 : 0}};
+          {"op_sum", op_sum ? 1 : 0},
+          {"bits", bits}};
 }
 
 }  // namespace pico

@@ -2,7 +2,8 @@
 //   "count >= np", "power_of_two(np)", "np == 2", "!in_place", "count >= np_pow2 && commutative"
 // Variables: np, count (elements per rank block), dtype_size, bytes (count x
 // dtype_size), in_place (0/1), commutative (1 for every built-in op),
-// segment_size (bytes; 0 when not set), np_pow2 (largest power of two <= np).
+// segment_size (bytes; 0 when not set), np_pow2 (largest power of two <= np),
+// bits (the compressed algorithms' `bits` parameter; 0 when not set).
 // Functions: power_of_two(x), even(x). Operators: || && ! == != < <= > >= + - * / % ( ).
 #pragma once
 
@@ -40,6 +41,7 @@ class Constraint {
 // floating-point datatype and for the sum operation (compressed allreduce
 // needs both).
 ConstraintVariables constraint_variables(int np, std::uint64_t count, std::size_t dtype_size, bool in_place,
-                                         std::int64_t segment_size, bool floating = false, bool op_sum = false);
+                                         std::int64_t segment_size, bool floating = false, bool op_sum = false,
+                                         std::int64_t bits = 0);
 
 }  // namespace pico

@@ -310,11 +310,11 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     add_unique(seen, info.library, library_node, "backend", info.library);
     BackendSpec spec{info.library, parse_algorithms(m.get("algorithms"), info, library_node), {}, {}};
     if (auto params = m.get("params")) spec.params = parse_params(*params, info);
-    if (info.library == "compressed") {
+    if (info.library == "compressed" || info.library == "nccl_compressed") {
       spec.options = parse_compressed_options(m);
     } else {
       for (const char* key : {"inputs", "bias_calls"})
-        if (auto v = m.get(key)) v->fail(fmt::format("'{}' applies to backend 'compressed' only", key));
+        if (auto v = m.get(key)) v->fail(fmt::format("'{}' applies to backends 'compressed' and 'nccl_compressed' only", key));
     }
     out.push_back(std::move(spec));
   }

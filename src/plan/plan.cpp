@@ -177,10 +177,13 @@ struct PlanBuilder {
     const std::vector<AlgorithmConstraint> none;
     const auto& for_collective = coll == cat->collectives.end() ? none : coll->second.constraints;
     if (entry == nullptr && for_collective.empty()) return "";
-    const auto segment = c.params.find("segment_size");
-    const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place,
-                                           segment == c.params.end() ? 0 : static_cast<std::int64_t>(segment->second),
-                                           c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum);
+    const auto param = [&](const char* name) -> std::int64_t {
+      const auto it = c.params.find(name);
+      return it == c.params.end() ? 0 : static_cast<std::int64_t>(it->second);
+    };
+    const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place, param("segment_size"),
+                                           c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum,
+                                           param("bits"));
     for (const auto* list : {&for_collective, entry ? &cat->constraints : &none, entry ? &entry->constraints : &none})
       for (const auto& k : *list)
         if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());

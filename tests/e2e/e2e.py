@@ -494,6 +494,9 @@ def test_list_backends(tmp):
         expect(status.startswith("not built"), status)
     algs = pico("list", "algorithms", "--library", "nccl", "--collective", "allreduce")
     expect("NCCL_ALGO=Ring" in algs.stdout and "nvls_tree" in algs.stdout, algs.stdout)
+    lines = pico("list", "backends").stdout.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("nccl_compressed ")), None)
+    expect(at is not None and lines[at + 1].strip() == status, "nccl_compressed listed with the nccl status")
 
 
 NCCL_EXPERIMENT = """\
@@ -545,6 +548,67 @@ def test_nccl(tmp):
         expect(c["device"]["ranks"] == np and c["busbw_GBps"] is not None, str(c["device"]))
         if c["algorithm"] == "ring_simple":
             expect("NCCL_PROTO=Simple" in c["selection"]["applied"], str(c["selection"]))
+
+
+NCCL_COMPRESSED_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [4KiB, 256KiB]
+    dtypes: [float32, int32]
+    in_place: both
+    processes: [{np}]
+    backends:
+      - library: nccl_compressed
+        algorithms: [dense, global_qsgd, topk]
+        params: {{bits: [8, 16], topk_ratio: [5%], error_feedback: [0, 1]}}
+        inputs: {{distribution: student_t, correlation: correlated, rho: 0.5, dof: 4, seed: 3}}
+        bias_calls: 4
+    """
+
+
+def test_nccl_compressed(tmp):
+    # Without a GPU (CI): every case fails with "no CUDA device" and the report
+    # stands; with one (np = the GPU count): every case validates and carries
+    # its `compression` metrics and device-timed `phases`.
+    status = nccl_status()
+    if status.startswith("not built"):
+        print("SKIP: this pico has no NCCL backend")
+        sys.exit(77)
+    has_device = "no device" not in status
+    np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
+    proc = run_experiment(tmp, NCCL_COMPRESSED_EXPERIMENT.format(np=np))
+    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    reasons = {c["reason"] for c in cases_by(report, status="skipped")}
+    allowed = r"takes float32 input|requires !in_place|NCCL has no 16-bit integer type"
+    expect(all(re.search(allowed, r) for r in reasons), str(reasons))
+    expect(any("requires bits != 16" in r for r in reasons), str(reasons))
+    ran = [c for c in report["cases"] if c["status"] != "skipped"]
+    # Two sizes: dense, global_qsgd bits 8, topk with and without error feedback.
+    expect(len(ran) == 2 * 4, f"{len(ran)} cases ran")
+    expect(all(c["dtype"] == "float32" and not c["in_place"] for c in ran), "float32 out of place only")
+    if not has_device:
+        expect(all(c["status"] == "failed" and "no CUDA device" in c["reason"] for c in ran),
+               str({c["reason"] for c in ran}))
+        return
+    for c in ran:
+        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['case_id']}: {c['reason']}")
+        m = c["compression"]
+        expect(m["identical_across_ranks"] and m["algorithm"] == c["algorithm"], str(m))
+        expect(c["device"]["ranks"] == np, str(c["device"]))
+        names = [p["name"] for p in c["phases"]]
+        expect("communicate" in names and all(p["time_s"] >= 0 for p in c["phases"]), str(names))
+        if c["algorithm"] == "global_qsgd":
+            expect(names == ["norm", "compress", "communicate", "decompress"], str(names))
+            expect(m["parameters"]["bits"] == 8 and m["parameters"]["communicate"] == "nccl", str(m))
+            expect(m["mse"] <= 1.2 * m["mse_bound"], str(m))
+        if c["algorithm"] == "dense":
+            expect(m["rel_l2_error"] < 1e-6 and m["compression_ratio"] == 1, str(m))
+        if c["algorithm"] == "topk":
+            k = -(-c["count"] * 5 // 100)
+            expect(m["parameters"]["k"] == k and abs(m["bits_per_element"] - 64 * k / c["count"]) < 1e-9, str(m))
+            expect(("error_feedback" in names) == bool(c["params"]["error_feedback"]), str(names))
 
 
 def test_bad_input(tmp):

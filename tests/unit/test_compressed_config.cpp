@@ -68,7 +68,7 @@ TEST_CASE("compressed: mistakes name their place", "[compressed][config]") {
   e = test::experiment_error(base + "  - {library: compressed, algorithms: [topk], inputs: {dof: 2}}\n");
   CHECK_THAT(e.message, Contains("dof must exceed 2"));
   e = test::experiment_error(base + "  - {library: mpi, inputs: {distribution: normal}}\n");
-  CHECK_THAT(e.message, Contains("'inputs' applies to backend 'compressed' only"));
+  CHECK_THAT(e.message, Contains("'inputs' applies to backends 'compressed' and 'nccl_compressed' only"));
   e = test::experiment_error(base + "  - {library: compressed, algorithms: [global_qsgd], params: {bitz: [8]}}\n");
   CHECK_THAT(e.message, Contains("no algorithm parameter 'bitz'"));
 }

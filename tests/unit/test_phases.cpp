@@ -39,6 +39,24 @@ TEST_CASE("the recorder closes each phase at the next one and at the end of the 
   CHECK(r.calls()[1].empty());
 }
 
+TEST_CASE("phases timed elsewhere (CUDA events) are added with their duration", "[phases]") {
+  PhaseRecorder r;
+  r.begin_call();
+  r.add("norm", 0.25);
+  r.add("compress", 0.5);
+  r.add("norm", 0.25);
+  r.end_call();
+  REQUIRE(r.calls().size() == 1);
+  REQUIRE(r.calls()[0].size() == 3);
+  CHECK(r.calls()[0][1].name == "compress");
+  CHECK(r.calls()[0][1].seconds == 0.5);
+  CHECK(r.calls()[0][1].counters.empty());
+  const auto summary = summarize_phases(r.calls(), 0);
+  REQUIRE(summary.size() == 2);
+  CHECK(summary[0].name == "norm");
+  CHECK(summary[0].seconds == 0.5);
+}
+
 TEST_CASE("a missing PAPI event is a warning, not a failure", "[phases]") {
   PapiCounters papi({"perf::TASK-CLOCK", "NO_SUCH_EVENT_ANYWHERE"});
   REQUIRE_FALSE(papi.warnings().empty());
