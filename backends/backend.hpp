@@ -49,6 +49,9 @@ class Backend {
   virtual std::string deferred_error() const { return ""; }
   // The report's `device` object (GPU, NCCL version); null for host backends.
   virtual nlohmann::json device() const { return nullptr; }
+  // What the library reports it ran, where it says (NCCL's tuning log), for
+  // the report's selection.reported; null where it does not.
+  virtual nlohmann::json reported_selection() const { return nullptr; }
   // The report's `compression` object, computed outside timing; null for dense backends.
   virtual nlohmann::json compression(MPI_Comm harness) {
     (void)harness;

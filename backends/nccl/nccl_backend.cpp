@@ -59,8 +59,11 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   // One checked call: an algorithm NCCL cannot run here fails now, with NCCL's reason.
   try {
     fill_inputs();
-    nccl_check(call_(args_), "first call");
-    check_cuda(cudaStreamSynchronize(args_.stream), "first call");
+    // NCCL logs the algorithm and protocol it chose for this call (rank 0).
+    reported_ = NcclSession::tuning_log().capture([this] {
+      nccl_check(call_(args_), "first call");
+      check_cuda(cudaStreamSynchronize(args_.stream), "first call");
+    });
     fill_inputs();  // time the call on the data it is validated with
   } catch (...) {
     NcclSession::discard();  // a failed communicator is not reused
@@ -97,6 +100,16 @@ std::string NcclBackend::deferred_error() const {
   if (first_nccl_error_ != ncclSuccess) return fmt::format("NCCL: {}", ncclGetErrorString(first_nccl_error_));
   if (first_cuda_error_ != cudaSuccess) return fmt::format("CUDA: {}", cudaGetErrorString(first_cuda_error_));
   return "";
+}
+
+// Rank 0's: NCCL logs its choices there only.
+nlohmann::json NcclBackend::reported_selection() const {
+  const TuningLog& log = NcclSession::tuning_log();
+  if (!log.enabled()) return {{"source", "none"}, {"note", log.why()}};
+  nlohmann::json reported{{"source", "nccl_debug_tuning"}, {"choices", nlohmann::json::array()}};
+  for (const TuningChoice& choice : reported_) reported["choices"].push_back(to_json(choice));
+  if (reported_.empty()) reported["note"] = "NCCL logged no tuning choice for this call (grouped send/recv are not tuned)";
+  return reported;
 }
 
 nlohmann::json NcclBackend::device() const { return session_ != nullptr ? session_->describe() : nullptr; }

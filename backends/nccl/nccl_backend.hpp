@@ -4,10 +4,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "backends/nccl/cuda_handles.hpp"
 #include "backends/nccl/nccl_calls.hpp"
+#include "backends/nccl/tuning_log.hpp"
 
 namespace pico::nccl {
 
@@ -22,6 +24,7 @@ class NcclBackend final : public Backend {
   void release() override;
   std::string deferred_error() const override;
   nlohmann::json device() const override;
+  nlohmann::json reported_selection() const override;
 
  private:
   void fill_inputs();
@@ -36,6 +39,7 @@ class NcclBackend final : public Backend {
   DeviceBuffer counter_;
   NcclCallArgs args_;
   NcclCall call_ = nullptr;
+  std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
   ncclResult_t first_nccl_error_ = ncclSuccess;
   cudaError_t first_cuda_error_ = cudaSuccess;
 };

@@ -1,5 +1,7 @@
 #include "backends/nccl/nccl_session.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 namespace pico::nccl {
@@ -56,6 +58,11 @@ NcclSession& NcclSession::for_comm(MPI_Comm comm) {
 }
 
 void NcclSession::shutdown() { current().reset(); }
+
+TuningLog& NcclSession::tuning_log() {
+  static TuningLog log(std::filesystem::temp_directory_path() / fmt::format("pico-nccl-{}.log", getpid()));
+  return log;
+}
 
 void NcclSession::discard() {
   auto& session = current();

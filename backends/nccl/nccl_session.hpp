@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/nccl/cuda_handles.hpp"
+#include "backends/nccl/tuning_log.hpp"
 
 namespace pico::nccl {
 
@@ -26,6 +27,8 @@ class NcclSession {
   static void shutdown();
   // After a failed call: aborts the communicator so the next case starts afresh.
   static void discard();
+  // NCCL's log of its tuning choices (one per process, as NCCL's log is).
+  static TuningLog& tuning_log();
 
   NcclSession(const NcclSession&) = delete;
   NcclSession& operator=(const NcclSession&) = delete;

@@ -13,6 +13,17 @@
 #include "reports/catalog_table.hpp"
 
 namespace pico::cli {
+namespace {
+
+// The first column's width: the longest name.
+template <class Range, class Name>
+std::size_t widest(const Range& items, Name name) {
+  std::size_t width = 0;
+  for (const auto& item : items) width = std::max(width, std::string(name(item)).size());
+  return width;
+}
+
+}  // namespace
 
 void add_list(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("list", "List libraries, algorithms, backends, collectives or platforms");
@@ -23,7 +34,7 @@ void add_list(CLI::App& app, int& exit_code) {
   cmd->add_option("what", opts->what, "libraries | algorithms | backends | collectives | platforms")
       ->required()
       ->check(CLI::IsMember({"libraries", "algorithms", "backends", "collectives", "platforms"}));
-  cmd->add_option("--library", opts->library, "Only this library's catalogue (openmpi, mpich, reference)");
+  cmd->add_option("--library", opts->library, "Only this library's catalogue (see `pico list libraries`)");
   cmd->add_option("--collective", opts->collective, "Only this collective");
   cmd->add_option("--format", opts->format, "text | markdown")->check(CLI::IsMember({"text", "markdown"}));
   cmd->callback([opts, &exit_code] {
@@ -35,17 +46,20 @@ void add_list(CLI::App& app, int& exit_code) {
       return;
     }
     if (opts->what == "libraries") {
+      const std::size_t width = widest(libraries, [](const std::string& lib) { return lib; });
       for (const auto& lib : libraries) {
         const Catalog& cat = catalog_for(lib);
-        fmt::print("{:<10} selection: {:<8} {}\n", lib, cat.mechanism, cat.description);
+        fmt::print("{:<{}} selection: {:<8} {}\n", lib, width, cat.mechanism, cat.description);
       }
     } else if (opts->what == "algorithms") {
       fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
                                                   : render_algorithms_text(opts->library, opts->collective));
     } else if (opts->what == "backends") {
-      for (const auto& b : known_backends()) {
-        fmt::print("{:<10} {}{}\n", b.library, b.description, b.test_only ? " [test only]" : "");
-        if (b.status != nullptr) fmt::print("{:<10} {}\n", "", b.status());
+      const auto& backends = known_backends();
+      const std::size_t width = widest(backends, [](const auto& b) { return b.library; });
+      for (const auto& b : backends) {
+        fmt::print("{:<{}} {}{}\n", b.library, width, b.description, b.test_only ? " [test only]" : "");
+        if (b.status != nullptr) fmt::print("{:<{}} {}\n", "", width, b.status());
       }
     } else if (opts->what == "collectives") {
       for (Collective c : all_collectives()) fmt::print("{}\n", name(c));

@@ -22,6 +22,8 @@ std::vector<fs::path> data_file_candidates(const fs::path& relative) {
   std::vector<fs::path> roots;
   std::error_code ec;
   if (auto cwd = fs::current_path(ec); !ec) roots.push_back(cwd);
+  // An installed pico (cmake --install): PREFIX/bin/pico reads PREFIX/share/pico.
+  if (auto self = fs::read_symlink("/proc/self/exe", ec); !ec) roots.push_back(self.parent_path() / ".." / "share" / "pico");
   roots.emplace_back(std::string(build::source_dir));
   std::vector<fs::path> files;
   for (const auto& root : roots) {

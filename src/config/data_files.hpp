@@ -13,7 +13,8 @@ namespace pico {
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint);
 
 // Where pico looks for its data (platforms/, configs/catalog/), most specific
-// first: the current directory, then the source tree pico was built from.
+// first: the current directory, then PREFIX/share/pico beside an installed
+// PREFIX/bin/pico, then the source tree pico was built from.
 // Candidates for a path relative to those roots, duplicates removed.
 std::vector<std::filesystem::path> data_file_candidates(const std::filesystem::path& relative);
 

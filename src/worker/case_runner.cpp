@@ -114,6 +114,7 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
     return finish();
   }
 
+  if (auto reported = backend->reported_selection(); !reported.is_null()) r["selection"]["reported"] = std::move(reported);
   const TimedSamples timed = run_timed(*backend, ctx.timing, ctx.harness);
   if (auto device = backend->device(); !device.is_null()) r["device"] = std::move(device);
   if (!all_ranks_ok(ctx.harness, backend->deferred_error(), error)) {

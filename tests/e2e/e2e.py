@@ -548,6 +548,13 @@ def test_nccl(tmp):
         expect(c["device"]["ranks"] == np and c["busbw_GBps"] is not None, str(c["device"]))
         if c["algorithm"] == "ring_simple":
             expect("NCCL_PROTO=Simple" in c["selection"]["applied"], str(c["selection"]))
+        # What NCCL logged it ran for the checked call (rank 0): tuned collectives only.
+        reported = c["selection"]["reported"]
+        if c["collective"] in ("allreduce", "allgather", "reduce_scatter", "bcast", "reduce"):
+            expect(reported["source"] == "nccl_debug_tuning" and reported["choices"], str(reported))
+            if c["algorithm"] == "ring_simple":
+                expect(all((x["algorithm"], x["protocol"]) == ("RING", "SIMPLE") for x in reported["choices"]),
+                       str(reported))
 
 
 NCCL_COMPRESSED_EXPERIMENT = """\

@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "config/data_files.hpp"
 #include "config/error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
@@ -53,6 +55,22 @@ const std::string kBase = "collectives: [allreduce]\nsizes: [8B]\n";
 }  // namespace
 
 // ---- ConfigError -----------------------------------------------------------
+
+TEST_CASE("pico's data is looked for here, beside an installed pico, then in the source tree", "[config]") {
+  namespace fs = std::filesystem;
+  const fs::path relative = "platforms/local.yaml";
+  // From a directory that is neither of the others (restored after).
+  const fs::path was = fs::current_path();
+  fs::current_path(fs::temp_directory_path());
+  const auto candidates = data_file_candidates(relative);
+  const fs::path here = fs::current_path();
+  fs::current_path(was);
+  const fs::path installed = fs::read_symlink("/proc/self/exe").parent_path() / ".." / "share" / "pico" / relative;
+  REQUIRE(candidates.size() == 3);
+  CHECK(candidates[0] == (here / relative).lexically_normal());
+  CHECK(candidates[1] == installed.lexically_normal());
+  CHECK(candidates[2] == (fs::path(std::string(pico::build::source_dir)) / relative).lexically_normal());
+}
 
 TEST_CASE("ConfigError renders compiler-style messages", "[config]") {
   const ConfigError with_hint("exp.yaml", 3, 8, "unknown size unit 'Q' in '8Q'", "use B, KiB");
