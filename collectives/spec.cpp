@@ -5,7 +5,7 @@
 namespace pico {
 namespace spec {
 extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_spec, gather_spec, scatter_spec,
-    alltoall_spec, reduce_scatter_spec, barrier_spec;
+    alltoall_spec, reduce_scatter_spec, sendrecv_spec, barrier_spec;
 }
 
 const CollectiveSpec& spec_for(Collective c) {
@@ -18,6 +18,7 @@ const CollectiveSpec& spec_for(Collective c) {
     case Collective::scatter: return spec::scatter_spec;
     case Collective::alltoall: return spec::alltoall_spec;
     case Collective::reduce_scatter: return spec::reduce_scatter_spec;
+    case Collective::sendrecv: return spec::sendrecv_spec;
     case Collective::barrier: return spec::barrier_spec;
   }
   throw std::logic_error("spec_for: unknown collective");

@@ -30,6 +30,7 @@ std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const 
 }
 
 std::vector<Row> rows(const std::string& library, const std::string& collective) {
+  static const CollectiveCatalog kNoChoice;  // no variable, no algorithms: the library's only form
   std::vector<Row> out;
   for (const auto& lib : catalog_libraries()) {
     if (!library.empty() && lib != library) continue;
@@ -37,8 +38,12 @@ std::vector<Row> rows(const std::string& library, const std::string& collective)
     for (Collective c : all_collectives()) {
       if (!collective.empty() && name(c) != collective) continue;
       auto it = cat.collectives.find(c);
-      if (it == cat.collectives.end()) continue;
-      const auto& cc = it->second;
+      // A library that runs a collective without any choice of algorithm (MPI_Sendrecv) has no entry for it but
+      // still runs it as `default`; a built-in catalogue has no default, and an unsupported collective no case.
+      const bool default_only =
+          it == cat.collectives.end() && cat.mechanism != "builtin" && !cat.unsupported.contains(c);
+      if (it == cat.collectives.end() && !default_only) continue;
+      const auto& cc = default_only ? kNoChoice : it->second;
       std::vector<std::string> for_all;
       for (const auto& k : cc.constraints) for_all.push_back(k.require.expression());
       std::vector<std::string> common = for_all;

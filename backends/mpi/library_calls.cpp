@@ -21,6 +21,12 @@ int alltoall(const MpiCallArgs& a) { return MPI_Alltoall(a.send, a.count, a.type
 int reduce_scatter(const MpiCallArgs& a) {
   return MPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
 }
+// Send to the next rank and receive from the previous one in one call, so the
+// ring cannot deadlock; with one rank both are the rank itself.
+int sendrecv(const MpiCallArgs& a) {
+  return MPI_Sendrecv(a.send, a.count, a.type, a.next, 0, a.recv, a.count, a.type, a.prev, 0, a.comm,
+                      MPI_STATUS_IGNORE);
+}
 int barrier(const MpiCallArgs& a) { return MPI_Barrier(a.comm); }
 
 }  // namespace
@@ -35,6 +41,7 @@ MpiCall library_call(Collective c) {
     case Collective::scatter: return scatter;
     case Collective::alltoall: return alltoall;
     case Collective::reduce_scatter: return reduce_scatter;
+    case Collective::sendrecv: return sendrecv;
     case Collective::barrier: return barrier;
   }
   return barrier;
@@ -52,6 +59,7 @@ InPlaceSide in_place_side(const Case& c, int rank) {
     case Collective::gather: return is_root ? InPlaceSide::send : InPlaceSide::none;
     case Collective::scatter: return is_root ? InPlaceSide::recv : InPlaceSide::none;
     case Collective::bcast:
+    case Collective::sendrecv:
     case Collective::barrier: break;
   }
   return InPlaceSide::none;

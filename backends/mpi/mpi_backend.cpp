@@ -40,7 +40,9 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   if (c.count > static_cast<std::uint64_t>(INT_MAX))
     throw std::invalid_argument("count exceeds the MPI int count range");
   case_ = c;
+  int np = 1;
   MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &np);
   const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, rank_);
   const std::size_t element = dtype_size(c.dtype);
   // Touch every page now so that first-touch faults stay out of the timed loop.
@@ -55,6 +57,8 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .type = mpi_datatype(c.dtype),
       .op = mpi_op(c.op),
       .root = c.root,
+      .next = (rank_ + 1) % np,
+      .prev = (rank_ - 1 + np) % np,
       .comm = comm,
   };
   call_ = library_call(c.collective);

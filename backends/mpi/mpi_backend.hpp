@@ -19,6 +19,8 @@ struct MpiCallArgs {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   MPI_Op op = MPI_OP_NULL;
   int root = 0;
+  int next = 0;  // ring neighbours (sendrecv): the rank sent to and the rank received from
+  int prev = 0;
   MPI_Comm comm = MPI_COMM_NULL;
 };
 

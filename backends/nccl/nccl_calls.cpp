@@ -65,6 +65,18 @@ ncclResult_t scatter(const NcclCallArgs& a) {
   return r != ncclSuccess ? r : end;
 }
 
+// nccl-tests' sendrecv: to the next rank, from the previous one. Grouped, so
+// that neither call waits for the other; with one rank both peers are itself.
+ncclResult_t sendrecv(const NcclCallArgs& a) {
+  const int next = (a.rank + 1) % a.nranks;
+  const int prev = (a.rank - 1 + a.nranks) % a.nranks;
+  ncclResult_t r = ncclGroupStart();
+  if (r == ncclSuccess) r = ncclSend(a.send, a.count, a.type, next, a.comm, a.stream);
+  if (r == ncclSuccess) r = ncclRecv(a.recv, a.count, a.type, prev, a.comm, a.stream);
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
 }  // namespace
 
 NcclCall nccl_call(Collective c) {
@@ -77,6 +89,7 @@ NcclCall nccl_call(Collective c) {
     case Collective::alltoall: return alltoall;
     case Collective::gather: return gather;
     case Collective::scatter: return scatter;
+    case Collective::sendrecv: return sendrecv;
     case Collective::barrier: break;
   }
   return nullptr;

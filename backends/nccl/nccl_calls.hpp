@@ -1,6 +1,6 @@
 // NCCL's collectives, one function per pico collective with one signature, so
 // that the backend binds the call once in prepare and run_once decides nothing.
-// Alltoall, gather and scatter are grouped ncclSend/ncclRecv (NCCL's own recipe).
+// Alltoall, gather, scatter and sendrecv are grouped ncclSend/ncclRecv (NCCL's own recipe).
 #pragma once
 
 #include <cstddef>

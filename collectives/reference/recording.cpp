@@ -41,13 +41,16 @@ Case as_case(const ScheduleRequest& req) {
 
 void check_request(const ScheduleRequest& req) {
   if (req.np < 1) throw std::invalid_argument(fmt::format("np must be at least 1, got {}", req.np));
+  // sendrecv is one point-to-point exchange: there is no algorithm of pico's own to record.
+  if (reference_algorithm_names(req.collective).empty())
+    throw std::invalid_argument(fmt::format("pico has no reference {} algorithm", name(req.collective)));
   if (!reference_algorithm_exists(req.collective, req.algorithm))
     throw std::invalid_argument(fmt::format("no reference {} algorithm '{}' (known: {})", name(req.collective),
                                             req.algorithm, fmt::join(reference_algorithm_names(req.collective), ", ")));
   if (req.root < 0 || req.root >= req.np)
     throw std::invalid_argument(fmt::format("root {} is outside [0, {})", req.root, req.np));
   if (req.in_place && !supports_in_place(req.collective))
-    throw std::invalid_argument(fmt::format("MPI defines no in-place form of {}", name(req.collective)));
+    throw std::invalid_argument(no_in_place_reason(req.collective));
   if (has_payload(req.collective) && req.dtype == Dtype::none)
     throw std::invalid_argument(fmt::format("{} needs a datatype", name(req.collective)));
 }
@@ -63,6 +66,7 @@ bool rank_in_place(const ScheduleRequest& req, int rank) {
     case Collective::gather:
     case Collective::scatter: return rank == req.root;
     case Collective::bcast:
+    case Collective::sendrecv:
     case Collective::barrier: break;
   }
   return false;

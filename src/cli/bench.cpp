@@ -25,7 +25,7 @@ void add_bench(CLI::App& app, int& exit_code) {
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("collective", opts->collective, "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, "
-                                                  "reduce_scatter or barrier")
+                                                  "reduce_scatter, sendrecv or barrier")
       ->required();
   cmd->add_option("--np", opts->np, "Process counts")->capture_default_str();
   cmd->add_option("--sizes", opts->sizes, "FROM:TO[:FACTOR] or a comma list, e.g. 8B:64MiB")->capture_default_str();

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -28,13 +30,25 @@ struct ScheduleOptions {
   throw ConfigError(option, 0, 0, message, hint);
 }
 
+// The collectives pico has reference algorithms for: the ones a schedule can be recorded of.
+std::vector<std::string_view> schedulable_collectives() {
+  std::vector<std::string_view> out;
+  for (Collective c : all_collectives())
+    if (!reference_algorithm_names(c).empty()) out.push_back(name(c));
+  return out;
+}
+
 reference::ScheduleRequest to_request(const ScheduleOptions& o) {
   reference::ScheduleRequest req;
   const auto coll = parse_collective(o.collective);
   if (!coll) bad("COLLECTIVE", fmt::format("unknown collective '{}'", o.collective),
-                 "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
+                 fmt::format("one of {}", fmt::join(schedulable_collectives(), ", ")));
   req.collective = *coll;
   const auto names = reference_algorithm_names(req.collective);
+  // sendrecv is a single MPI_Sendrecv: no algorithm of pico's own, so nothing to record.
+  if (names.empty())
+    bad("COLLECTIVE", fmt::format("pico has no reference {} algorithm, so it has no schedule", o.collective),
+        fmt::format("one of {}", fmt::join(schedulable_collectives(), ", ")));
   if (!reference_algorithm_exists(req.collective, o.algorithm))
     bad("--algorithm", fmt::format("no reference {} algorithm '{}'", o.collective, o.algorithm),
         fmt::format("one of {}", fmt::join(names, ", ")));
@@ -59,7 +73,7 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
   if (!segment) bad("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "write e.g. 64KiB");
   req.segment_bytes = *segment;
   if (o.in_place && !supports_in_place(req.collective))
-    bad("--in-place", fmt::format("MPI defines no in-place form of {}", o.collective), "leave out --in-place");
+    bad("--in-place", no_in_place_reason(req.collective), "leave out --in-place");
   req.in_place = o.in_place;
   return req;
 }
@@ -69,8 +83,8 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
 void add_schedule(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("schedule", "Write a reference algorithm's schedule for a simulator (GOAL, JSON)");
   auto opts = std::make_shared<ScheduleOptions>();
-  cmd->add_option("collective", opts->collective, "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, "
-                                                  "reduce_scatter or barrier")
+  cmd->add_option("collective", opts->collective, "A collective with reference algorithms: allreduce, bcast, reduce, "
+                                                  "allgather, gather, scatter, alltoall, reduce_scatter or barrier")
       ->required();
   cmd->add_option("--algorithm", opts->algorithm, "Reference algorithm (configs/catalog/reference.yaml)")->required();
   cmd->add_option("--np", opts->np, "Number of ranks")->required();

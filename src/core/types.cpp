@@ -6,7 +6,7 @@
 namespace pico {
 namespace {
 
-constexpr std::array<std::pair<Collective, std::string_view>, 9> kCollectives{{
+constexpr std::array<std::pair<Collective, std::string_view>, 10> kCollectives{{
     {Collective::allreduce, "allreduce"},
     {Collective::bcast, "bcast"},
     {Collective::reduce, "reduce"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<Collective, std::string_view>, 9> kCollectives{{
     {Collective::scatter, "scatter"},
     {Collective::alltoall, "alltoall"},
     {Collective::reduce_scatter, "reduce_scatter"},
+    {Collective::sendrecv, "sendrecv"},
     {Collective::barrier, "barrier"},
 }};
 constexpr std::array<std::pair<Dtype, std::string_view>, 10> kDtypes{{
@@ -34,10 +35,10 @@ constexpr std::array<std::pair<Op, std::string_view>, 5> kOps{{
 constexpr std::array<std::pair<TimingMode, std::string_view>, 2> kModes{{
     {TimingMode::latency, "latency"}, {TimingMode::throughput, "throughput"}}};
 
-constexpr std::array<Collective, 9> kCollectiveList{
-    Collective::allreduce, Collective::bcast,    Collective::reduce,
-    Collective::allgather, Collective::gather,   Collective::scatter,
-    Collective::alltoall,  Collective::reduce_scatter, Collective::barrier};
+constexpr std::array<Collective, 10> kCollectiveList{
+    Collective::allreduce, Collective::bcast,          Collective::reduce,   Collective::allgather,
+    Collective::gather,    Collective::scatter,        Collective::alltoall, Collective::reduce_scatter,
+    Collective::sendrecv,  Collective::barrier};
 constexpr std::array<Dtype, 9> kDtypeList{Dtype::int8,    Dtype::uint8,   Dtype::int16,
                                           Dtype::int32,   Dtype::int64,   Dtype::float32,
                                           Dtype::float64, Dtype::float16, Dtype::bfloat16};
@@ -110,6 +111,14 @@ bool has_op(Collective c) {
   return c == Collective::allreduce || c == Collective::reduce || c == Collective::reduce_scatter;
 }
 bool has_payload(Collective c) { return c != Collective::barrier; }
-bool supports_in_place(Collective c) { return c != Collective::bcast && c != Collective::barrier; }
+bool supports_in_place(Collective c) {
+  return c != Collective::bcast && c != Collective::barrier && c != Collective::sendrecv;
+}
+
+std::string no_in_place_reason(Collective c) {
+  // MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
+  if (c == Collective::sendrecv) return "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)";
+  return "MPI defines no in-place form of " + std::string(name(c));
+}
 
 }  // namespace pico

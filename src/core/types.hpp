@@ -13,7 +13,11 @@
 
 namespace pico {
 
-enum class Collective { allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier };
+// sendrecv is nccl-tests' point-to-point ring exchange: rank r sends to r+1 and
+// receives from r-1 (mod np) at once; no operation, no in-place form.
+enum class Collective {
+  allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, sendrecv, barrier
+};
 // float16 and bfloat16 exist on GPUs (NCCL) only: MPI has no standard datatype
 // for them and C++ on the host no arithmetic type (see host_dtypes).
 enum class Dtype { int8, uint8, int16, int32, int64, float32, float64, float16, bfloat16, none };
@@ -44,8 +48,10 @@ bool is_host_dtype(Dtype d);
 bool has_op(Collective c);
 // Does the collective move a payload (everything but barrier)?
 bool has_payload(Collective c);
-// Does MPI define an MPI_IN_PLACE form of this collective?
+// Does MPI define an MPI_IN_PLACE form of this collective (and pico run it)?
 bool supports_in_place(Collective c);
+// Why a collective without supports_in_place has no in-place case.
+std::string no_in_place_reason(Collective c);
 
 // Calls f.template operator()<T>() with T the C++ type of d (d must be a host dtype).
 template <class F>

@@ -228,7 +228,7 @@ struct PlanBuilder {
           std::string in_place_reason;
           if (in_place && !supports_in_place(coll)) {
             if (std::find(e.in_place.begin(), e.in_place.end(), false) != e.in_place.end()) continue;
-            in_place_reason = fmt::format("MPI defines no in-place form of {}", name(coll));
+            in_place_reason = no_in_place_reason(coll);
           }
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, dtype)) {
@@ -260,6 +260,9 @@ struct PlanBuilder {
   std::vector<std::string> algorithms_for(const BackendSpec& backend, const Catalog* cat, Collective coll) const {
     if (backend.algorithms != std::vector<std::string>{"all"}) return backend.algorithms;
     if (cat == nullptr) return {"default"};
+    // One case that resolve() records skipped with the catalogue's reason, where
+    // a built-in catalogue would otherwise expand to nothing and say nothing.
+    if (cat->unsupported.contains(coll)) return {"default"};
     auto names = cat->algorithm_names(coll, target.version_for(*cat));
     if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
     return names;

@@ -82,7 +82,7 @@ def test_quickstart(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-o", os.path.join(tmp, "results"), cwd=tmp)
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "145")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", "163")
     report = load(path)
     expect(report["schema"] == "pico-report/1", "schema tag")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -101,11 +101,11 @@ def test_quickstart(tmp):
     for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
         expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
     # The table is what the user sees, and pico report renders the same report.
-    expect("145 cases: 145 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
+    expect("163 cases: 163 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
     table = pico("report", results_dir)
     expect(table.returncode == 0 and "allreduce" in table.stdout, "pico report table")
     csv = pico("report", results_dir, "--format", "csv")
-    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 146, "csv has header + 145 rows")
+    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 164, "csv has header + 163 rows")
     js = pico("report", path, "--format", "json")
     expect(json.loads(js.stdout)["cases"][0]["case_id"] == report["cases"][0]["case_id"], "json output")
 
@@ -124,8 +124,8 @@ def test_np_sweep(tmp):
     path = report_path(proc)
     check_schema(path, "--expect-status", "ok")
     report = load(path)
-    # Per np: 4 dtypes x 3 counts x (3 reducing x 4 ops x 2 + 4 x 2 + 1) + 1 barrier = 12 x 33 + 1.
-    expect(len(report["cases"]) == 4 * (12 * 33 + 1), f"{len(report['cases'])} cases")
+    # Per np: 4 dtypes x 3 counts x (3 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 34 + 1.
+    expect(len(report["cases"]) == 4 * (12 * 34 + 1), f"{len(report['cases'])} cases")
     expect(report["run"]["launches"] == 4, "one launch per process count")
     expect({c["np"] for c in report["cases"]} == {1, 2, 3, 4}, "all process counts")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -228,7 +228,8 @@ def test_interrupt(tmp):
     expect(out.returncode == 1, "no worker left running")
 
 
-SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter]"
+# sendrecv has no algorithm to choose: the sweep must plan it as `default` only.
+SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, sendrecv]"
 
 
 def catalogue_names(library, collective):
@@ -241,10 +242,11 @@ def catalogue_names(library, collective):
 
 def check_sweep(report, library):
     expect(report["run"]["mpi_target"]["library"] == library, f"planned for {report['run']['mpi_target']}")
-    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter"]:
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "sendrecv"]:
         seen = {c["algorithm"] for c in report["cases"] if c["collective"] == coll}
         every, versioned = catalogue_names(library, coll)
         expect(seen <= every and every - seen <= versioned, f"{coll}: {sorted(seen)} vs catalogue {sorted(every)}")
+    expect(catalogue_names(library, "sendrecv")[0] == {"default"}, "sendrecv: default only")
     for c in report["cases"]:
         if c["status"] == "skipped":
             expect(c["reason"], "a skipped case says why")
@@ -500,7 +502,7 @@ def test_list_backends(tmp):
 
 
 NCCL_EXPERIMENT = """\
-    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, barrier]
+    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, sendrecv, barrier]
     sizes: [8B, 4KiB, 1MiB]
     dtypes: [float32, bfloat16, float16, int8, int16]
     ops: [sum, max]
@@ -534,7 +536,11 @@ def test_nccl(tmp):
     expect(any("nccl has no barrier" in r for r in reasons), str(reasons))
     expect(any("grouped send/recv" in r for r in reasons), "in-place alltoall is skipped")
     expect(any("no algorithm 'pat' for allreduce" in r for r in reasons), str(reasons))
+    expect(any("no algorithm 'ring_simple' for sendrecv" in r for r in reasons), str(reasons))
     ran = [c for c in report["cases"] if c["status"] != "skipped"]
+    sendrecv = [c for c in ran if c["collective"] == "sendrecv"]
+    expect(sendrecv and all(c["algorithm"] == "default" and not c["in_place"] for c in sendrecv),
+           "sendrecv is planned as default, out of place")
     expect(any(c["dtype"] == "bfloat16" and c["in_place"] for c in ran), "bfloat16 and in-place cases are planned")
     forced = [c for c in ran if c["algorithm"] == "ring_simple"]
     expect(forced and all(c["selection"]["verify"] == "environment" for c in forced), str(forced[:1]))
@@ -650,7 +656,7 @@ def test_bad_input(tmp):
 def test_dry_run(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
     expect(proc.returncode == 0, proc.stderr)
-    expect("145 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    expect("163 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
     expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
            or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")

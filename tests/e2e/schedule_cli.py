@@ -55,6 +55,7 @@ def main():
         ("allreduce", "--algorithm", "ring", "--np", "4"): "--size is required",
         ("allreduc", "--algorithm", "ring", "--np", "4", "--size", "8B"): "unknown collective 'allreduc'",
         ("bcast", "--algorithm", "binomial", "--np", "4", "--size", "8B", "--in-place"): "no in-place form of bcast",
+        ("sendrecv", "--algorithm", "ring", "--np", "4", "--size", "8B"): "pico has no reference sendrecv algorithm",
         ("reduce", "--algorithm", "binomial", "--np", "4", "--size", "8B", "--root", "4"): "root 4 is outside",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--dtype", "float8"): "unknown datatype",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--format", "xml"): "xml",
@@ -66,6 +67,9 @@ def main():
         expect(message in proc.stderr, f"{args}: {proc.stderr!r} lacks {message!r}")
     hint = pico("allreduce", "--algorithm", "nope", "--np", "4", "--size", "1KiB").stderr
     expect("hint: one of recursive_doubling, ring, rabenseifner" in hint, hint)
+    hint = pico("sendrecv", "--algorithm", "ring", "--np", "4", "--size", "1KiB").stderr
+    hint_line = next((line for line in hint.splitlines() if "hint:" in line), "")
+    expect("one of allreduce, bcast" in hint_line and "sendrecv" not in hint_line, hint)
     print("schedule cli: ok")
 
 

@@ -60,14 +60,15 @@ TEST_CASE("every collective, dtype, op and count validates exactly", "[mpi]") {
     }
   }
   // 7 dtypes x counts x (allreduce, reduce, reduce_scatter: 4 ops x 2) + (allgather, gather, scatter, alltoall: 2)
-  // + bcast 1, + barrier.
+  // + (bcast, sendrecv: 1), + barrier.
   const std::uint64_t n = std::size(kCounts);
-  CHECK(cases == 7 * n * (3 * 4 * 2 + 4 * 2 + 1) + 7 * n);
+  CHECK(cases == 7 * n * (3 * 4 * 2 + 4 * 2 + 2) + 7 * n);
 }
 
 TEST_CASE("validation counts exactly the corrupted element", "[mpi]") {
   for (Collective coll : {Collective::allreduce, Collective::bcast, Collective::reduce, Collective::allgather,
-                          Collective::gather, Collective::alltoall, Collective::reduce_scatter}) {
+                          Collective::gather, Collective::alltoall, Collective::reduce_scatter,
+                          Collective::sendrecv}) {
     FaultBackend backend("corrupt");
     Case c = make_case(coll, Dtype::float32, has_op(coll) ? Op::sum : Op::none, 100, false);
     c.backend = "fault";

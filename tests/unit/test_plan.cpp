@@ -11,14 +11,14 @@ namespace {
 Experiment quickstart() { return load_experiment(std::string(PICO_SOURCE_DIR) + "/configs/quickstart.yaml"); }
 }  // namespace
 
-TEST_CASE("the quickstart expands to 145 cases in one launch group", "[plan]") {
+TEST_CASE("the quickstart expands to 163 cases in one launch group", "[plan]") {
   const Plan plan = make_plan(quickstart());
-  // 8 payload collectives x 18 sizes (8 B .. 1 MiB) + 1 barrier.
-  CHECK(plan.cases.size() == 145);
+  // 9 payload collectives x 18 sizes (8 B .. 1 MiB) + 1 barrier.
+  CHECK(plan.cases.size() == 163);
   CHECK(plan.skipped.empty());
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].np == 2);
-  CHECK(plan.groups[0].cases.size() == 145);
+  CHECK(plan.groups[0].cases.size() == 163);
   for (std::size_t i = 0; i < plan.cases.size(); ++i) CHECK(plan.cases[i].index == static_cast<int>(i));
   const Case& first = plan.cases.front();
   CHECK(first.collective == Collective::allreduce);

@@ -177,6 +177,11 @@ TEST_CASE("GOAL of the 3-rank ring allreduce of 12 bytes, exactly", "[schedule]"
   CHECK(check_goal(goal, stats).empty());
 }
 
+TEST_CASE("a collective without reference algorithms has no schedule to record", "[schedule]") {
+  const reference::ScheduleRequest req{Collective::sendrecv, "ring", 4, 16, Dtype::float32};
+  CHECK_THROWS_WITH(reference::record_all(req), "pico has no reference sendrecv algorithm");
+}
+
 TEST_CASE("the GOAL checker rejects broken input", "[schedule]") {
   GoalStats s;
   CHECK_FALSE(check_goal("rank 0 {\n}\n", s).empty());

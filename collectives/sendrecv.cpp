@@ -1,0 +1,29 @@
+// sendrecv (nccl-tests' sendrecv_perf): every rank sends its count elements to
+// rank r+1 and receives count elements from rank r-1 (mod np), at once. With
+// np == 1 a rank sends to itself.
+#include "collectives/spec_helpers.hpp"
+
+namespace pico::spec {
+namespace {
+
+// The rank whose block this rank receives.
+int prev_rank(const RankBuffers& b) { return (b.rank - 1 + b.c.np) % b.c.np; }
+
+BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
+
+// The payload names its source rank, so a block from any rank but r-1 fails the check.
+void fill(const RankBuffers& b) {
+  b.elements.fill_payload(b.send, 0, b.rank, 0, b.c.count);
+  b.elements.fill_payload_sentinel(b.recv, 0, prev_rank(b), 0, b.c.count);
+}
+
+std::uint64_t check(const RankBuffers& b) {
+  return b.elements.count_payload_mismatches(b.recv, 0, prev_rank(b), 0, b.c.count);
+}
+
+}  // namespace
+
+// One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
+extern const CollectiveSpec sendrecv_spec{Collective::sendrecv, sizes, factor_one, factor_one, fill, check};
+
+}  // namespace pico::spec
