@@ -58,6 +58,18 @@ keep_target_own='^(ld-linux|linux-vdso|libc\.|libm\.|libdl\.|libpthread\.|librt\
     cp -L "$path" "$stage/$libdir/$soname"
   done
 
+# jsonschema, for the report checks of the e2e tests (tests/tools/check_report.py):
+# the GPU machine's Python may lack it. Debian's packages are pure Python
+# (pyrsistent falls back to Python without its C extension).
+dist=/usr/lib/python3/dist-packages
+if [[ -d $dist/jsonschema ]]; then
+  mkdir -p "$stage/python"
+  for m in jsonschema pyrsistent _pyrsistent_version.py attr attrs; do
+    [[ -e $dist/$m ]] && cp -r "$dist/$m" "$stage/python/"
+  done
+  find "$stage/python" -name __pycache__ -prune -exec rm -rf {} +
+fi
+
 cat >"$stage/env.sh" <<'ENV'
 # Source this (bash) to run the bundled pico: its binaries first on PATH, its
 # Open MPI and PMIx relocated here, and the machine's own NCCL.
@@ -75,6 +87,9 @@ nccl_dir=
 if ! ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2 '; then
   nccl=$(find /opt /usr/local /usr/lib -name 'libnccl.so.2' 2>/dev/null | head -n 1)
   [[ -n $nccl ]] && nccl_dir=$(dirname "$nccl")
+fi
+if [[ -d $bundle/python ]] && ! python3 -c 'import jsonschema' 2>/dev/null; then
+  export PYTHONPATH=$bundle/python${PYTHONPATH:+:$PYTHONPATH}
 fi
 export LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:$lib/pmix2/lib${nccl_dir:+:$nccl_dir}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ENV

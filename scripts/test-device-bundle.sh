@@ -39,9 +39,10 @@ set -euo pipefail
 bundle=$1 work=$2 repo=$3
 multiarch=$(gcc -print-multiarch)
 touch "$work/empty-file" && mkdir -p "$work/empty-dir"
-# pico's data in the source tree too: the installed copy under share/pico must serve.
+# pico's data in the source tree too: the installed copy under share/pico must
+# serve; and Python's jsonschema: the bundle's must.
 for d in /usr/lib/$multiarch/openmpi /usr/lib/$multiarch/pmix2 /usr/share/openmpi /usr/share/pmix /etc/openmpi \
-  "$repo/configs" "$repo/platforms"; do
+  "$repo/configs" "$repo/platforms" /usr/lib/python3/dist-packages/jsonschema; do
   [[ -d $d ]] && mount --bind "$work/empty-dir" "$d"
 done
 for f in /usr/bin/orterun /usr/bin/orted "$bundle"/usr/lib/"$multiarch"/*; do
@@ -65,5 +66,6 @@ bad = [c["case_id"] for c in cases if c["status"] != "ok" or c.get("validation",
 assert len(cases) == 4 and not bad, f"{len(cases)} cases, not validated: {bad}"
 print(f"device bundle: {len(cases)} cases validated with the bundled Open MPI")
 PY
+python3 "$repo/tests/tools/check_report.py" "$repo/docs/report.schema.json" "$work/run/report.json"
 EOF
 unshare -m bash "$work/inside.sh" "$work/unpacked/pico-bundle" "$work" "$repo"
