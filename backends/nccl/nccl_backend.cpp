@@ -104,12 +104,7 @@ std::string NcclBackend::deferred_error() const {
 
 // Rank 0's: NCCL logs its choices there only.
 nlohmann::json NcclBackend::reported_selection() const {
-  const TuningLog& log = NcclSession::tuning_log();
-  if (!log.enabled()) return {{"source", "none"}, {"note", log.why()}};
-  nlohmann::json reported{{"source", "nccl_debug_tuning"}, {"choices", nlohmann::json::array()}};
-  for (const TuningChoice& choice : reported_) reported["choices"].push_back(to_json(choice));
-  if (reported_.empty()) reported["note"] = "NCCL logged no tuning choice for this call (grouped send/recv are not tuned)";
-  return reported;
+  return nccl::reported_selection(NcclSession::tuning_log(), reported_, args_.nranks);
 }
 
 nlohmann::json NcclBackend::device() const { return session_ != nullptr ? session_->describe() : nullptr; }

@@ -51,6 +51,16 @@ nlohmann::json to_json(const TuningChoice& choice) {
           {"channels", {choice.channel_lo, choice.channel_hi}}};
 }
 
+nlohmann::json reported_selection(const TuningLog& log, const std::vector<TuningChoice>& choices, int nranks) {
+  if (!log.enabled()) return {{"source", "none"}, {"note", log.why()}};
+  nlohmann::json reported{{"source", "nccl_debug_tuning"}, {"choices", nlohmann::json::array()}};
+  for (const TuningChoice& choice : choices) reported["choices"].push_back(to_json(choice));
+  if (choices.empty())
+    reported["note"] = nranks == 1 ? "one rank: NCCL runs the call as a local copy or reduction, with no algorithm"
+                                    : "NCCL logged no tuning choice for this call (grouped send/recv are not tuned)";
+  return reported;
+}
+
 TuningLog::TuningLog(std::filesystem::path file) : file_(std::move(file)) {
   for (const char* variable : kVariables)
     if (std::getenv(variable) != nullptr) {

@@ -36,6 +36,10 @@ std::vector<TuningChoice> read_tuning_file(const std::filesystem::path& file);
 
 nlohmann::json to_json(const TuningChoice& choice);
 
+class TuningLog;
+// The report's selection.reported for a checked call on `nranks` ranks whose log was `choices`.
+nlohmann::json reported_selection(const TuningLog& log, const std::vector<TuningChoice>& choices, int nranks);
+
 class TuningLog {
  public:
   // A user's own NCCL_DEBUG, NCCL_DEBUG_SUBSYS or NCCL_DEBUG_FILE wins, and an

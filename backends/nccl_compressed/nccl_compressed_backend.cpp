@@ -48,8 +48,9 @@ void NcclCompressedBackend::prepare(const Case& c, MPI_Comm comm) {
     gpu_ = make_gpu_allreduce(c.algorithm, gpu, setup_);
     host_ = compressed::make_compressed_allreduce(c.algorithm, setup_);
     marks_.emplace(kMaxMarks);
-    // One checked call: what NCCL or the kernels cannot do here fails now, with the reason.
-    run_to_host(kCheckedCall);
+    // One checked call: what NCCL or the kernels cannot do here fails now, with
+    // the reason; NCCL logs the algorithm and protocol of each of its calls (rank 0).
+    reported_ = NcclSession::tuning_log().capture([this] { run_to_host(kCheckedCall); });
     reset();
   } catch (...) {
     release();
@@ -134,6 +135,10 @@ std::string NcclCompressedBackend::deferred_error() const {
     return fmt::format("CUDA: {}", cudaGetErrorString(gpu_->first_cuda_error()));
   if (first_cuda_error_ != cudaSuccess) return fmt::format("CUDA: {}", cudaGetErrorString(first_cuda_error_));
   return "";
+}
+
+nlohmann::json NcclCompressedBackend::reported_selection() const {
+  return nccl::reported_selection(NcclSession::tuning_log(), reported_, setup_.np);
 }
 
 nlohmann::json NcclCompressedBackend::device() const {

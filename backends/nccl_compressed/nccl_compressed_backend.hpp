@@ -18,6 +18,7 @@
 #include "backends/backend.hpp"
 #include "backends/compressed/compressed_allreduce.hpp"
 #include "backends/nccl/cuda_handles.hpp"
+#include "backends/nccl/tuning_log.hpp"
 #include "backends/nccl_compressed/gpu_allreduce.hpp"
 #include "collectives/compressed/kernels.hpp"
 
@@ -37,6 +38,7 @@ class NcclCompressedBackend final : public Backend {
   nlohmann::json compression(MPI_Comm harness) override;
   std::string deferred_error() const override;
   nlohmann::json device() const override;
+  nlohmann::json reported_selection() const override;
 
  private:
   // Enqueues call number `call`, waits for it and returns the result on the host (checked: outside timing).
@@ -58,6 +60,7 @@ class NcclCompressedBackend final : public Backend {
   std::vector<float> result_;
   std::uint64_t call_ = 0;
   std::optional<compressed::ExactReference> reference_;
+  std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
   cudaError_t first_cuda_error_ = cudaSuccess;
 };
 

@@ -13,12 +13,13 @@ using namespace pico;
 
 namespace {
 
-Experiment nccl_experiment(const std::string& algorithms, const std::string& dtypes = "[float32]") {
+Experiment nccl_experiment(const std::string& algorithms, const std::string& dtypes = "[float32]",
+                           const std::string& processes = "[4]") {
   return parse_experiment("collectives: [allreduce, allgather, alltoall, barrier]\n"
                           "sizes: [1KiB]\n"
                           "dtypes: " + dtypes + "\n"
                           "in_place: both\n"
-                          "processes: [4]\n"
+                          "processes: " + processes + "\n"
                           "backends: [{library: nccl, algorithms: " + algorithms + "}]\n",
                           "nccl.yaml");
 }
@@ -127,4 +128,21 @@ TEST_CASE("catalogue 'env' needs the env mechanism; 'dtypes' names datatypes", "
     CHECK(e.line == 2);
     CHECK(e.column == 19);
   }
+}
+
+TEST_CASE("on one rank NCCL ignores NCCL_ALGO, so forced algorithms are skipped and default runs", "[nccl]") {
+  const Plan plan = make_plan(nccl_experiment("[default, ring_ll, tree_simple]", "[float32]", "[1, 2]"),
+                              nccl_target("2.28.9"));
+  std::set<std::string> skipped;
+  for (const auto& s : plan.skipped) skipped.insert(s.c.case_id);
+  std::set<std::pair<std::string, int>> planned;
+  for (const auto& c : plan.cases)
+    if (c.collective == Collective::allreduce && !skipped.contains(c.case_id)) planned.insert({c.algorithm, c.np});
+  CHECK(planned == std::set<std::pair<std::string, int>>{{"default", 1}, {"default", 2}, {"ring_ll", 2}, {"tree_simple", 2}});
+  bool one_rank_skip = false;
+  for (const auto& s : plan.skipped)
+    if (s.c.collective == Collective::allreduce && s.c.algorithm == "ring_ll" && s.c.np == 1)
+      one_rank_skip = s.reason.find("one-rank collective as a local copy") != std::string::npos &&
+                      s.reason.find("(requires np >= 2)") != std::string::npos;
+  CHECK(one_rank_skip);
 }

@@ -72,6 +72,10 @@ TEST_CASE("the tuning log stays off for a user's NCCL_DEBUG and without ncclRese
   CHECK(without_nccl.capture([&] { ++calls; }).empty());
   CHECK(calls == 1);  // the call runs all the same
   CHECK(std::getenv("NCCL_DEBUG") == nullptr);
+  // The report says why nothing was recorded.
+  const auto reported = pico::nccl::reported_selection(without_nccl, {}, 2);
+  CHECK(reported["source"] == "none");
+  CHECK(reported["note"] == without_nccl.why());
 }
 
 #endif
