@@ -34,35 +34,47 @@ ncclResult_t reduce_scatter(const NcclCallArgs& a) {
   return ncclReduceScatter(a.send, a.recv, a.count, a.type, a.op, a.comm, a.stream);
 }
 
-// Every rank sends block q to rank q and receives rank q's block into block q.
-ncclResult_t alltoall(const NcclCallArgs& a) {
+// One NCCL group around `calls` (which returns the first failure among its
+// sends and receives): the group is ended even after a failure, and the
+// first error wins.
+template <class Calls>
+ncclResult_t grouped(Calls&& calls) {
   ncclResult_t r = ncclGroupStart();
-  for (int q = 0; q < a.nranks && r == ncclSuccess; ++q) {
-    r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
-    if (r == ncclSuccess) r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
-  }
+  if (r == ncclSuccess) r = calls();
   const ncclResult_t end = ncclGroupEnd();
   return r != ncclSuccess ? r : end;
+}
+
+// Every rank sends block q to rank q and receives rank q's block into block q.
+ncclResult_t alltoall(const NcclCallArgs& a) {
+  return grouped([&a] {
+    ncclResult_t r = ncclSuccess;
+    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q) {
+      r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+      if (r == ncclSuccess) r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+    }
+    return r;
+  });
 }
 
 ncclResult_t gather(const NcclCallArgs& a) {
-  ncclResult_t r = ncclGroupStart();
-  if (a.rank == a.root)
-    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
-      r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
-  if (r == ncclSuccess) r = ncclSend(a.send, a.count, a.type, a.root, a.comm, a.stream);
-  const ncclResult_t end = ncclGroupEnd();
-  return r != ncclSuccess ? r : end;
+  return grouped([&a] {
+    ncclResult_t r = ncclSuccess;
+    if (a.rank == a.root)
+      for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
+        r = ncclRecv(block(a.recv, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+    return r != ncclSuccess ? r : ncclSend(a.send, a.count, a.type, a.root, a.comm, a.stream);
+  });
 }
 
 ncclResult_t scatter(const NcclCallArgs& a) {
-  ncclResult_t r = ncclGroupStart();
-  if (a.rank == a.root)
-    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
-      r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
-  if (r == ncclSuccess) r = ncclRecv(a.recv, a.count, a.type, a.root, a.comm, a.stream);
-  const ncclResult_t end = ncclGroupEnd();
-  return r != ncclSuccess ? r : end;
+  return grouped([&a] {
+    ncclResult_t r = ncclSuccess;
+    if (a.rank == a.root)
+      for (int q = 0; q < a.nranks && r == ncclSuccess; ++q)
+        r = ncclSend(block(a.send, a.block_bytes, q), a.count, a.type, q, a.comm, a.stream);
+    return r != ncclSuccess ? r : ncclRecv(a.recv, a.count, a.type, a.root, a.comm, a.stream);
+  });
 }
 
 // nccl-tests' sendrecv: to the next rank, from the previous one. Grouped, so
@@ -70,11 +82,10 @@ ncclResult_t scatter(const NcclCallArgs& a) {
 ncclResult_t sendrecv(const NcclCallArgs& a) {
   const int next = (a.rank + 1) % a.nranks;
   const int prev = (a.rank - 1 + a.nranks) % a.nranks;
-  ncclResult_t r = ncclGroupStart();
-  if (r == ncclSuccess) r = ncclSend(a.send, a.count, a.type, next, a.comm, a.stream);
-  if (r == ncclSuccess) r = ncclRecv(a.recv, a.count, a.type, prev, a.comm, a.stream);
-  const ncclResult_t end = ncclGroupEnd();
-  return r != ncclSuccess ? r : end;
+  return grouped([&] {
+    const ncclResult_t r = ncclSend(a.send, a.count, a.type, next, a.comm, a.stream);
+    return r != ncclSuccess ? r : ncclRecv(a.recv, a.count, a.type, prev, a.comm, a.stream);
+  });
 }
 
 }  // namespace

@@ -480,6 +480,23 @@ def nccl_status():
     return lines[at + 1].strip()
 
 
+def run_nccl_experiment(tmp, experiment):
+    """Runs `experiment` (formatted with np) on every GPU here, or on 2 ranks
+    without one (every case then fails: pico exits 1); skips (77) where pico
+    has no NCCL backend. Returns (has_device, np, the schema-valid report)."""
+    status = nccl_status()
+    if status.startswith("not built"):
+        print("SKIP: this pico has no NCCL backend")
+        sys.exit(77)
+    has_device = "no device" not in status
+    np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
+    proc = run_experiment(tmp, experiment.format(np=np))
+    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    return has_device, np, load(path)
+
+
 def nccl_expected_to_build():
     """What cmake/PicoCuda.cmake's AUTO mode finds on this machine."""
     nvcc = shutil.which("nvcc") or (os.path.exists("/usr/local/cuda/bin/nvcc") and "/usr/local/cuda/bin/nvcc")
@@ -517,17 +534,7 @@ NCCL_EXPERIMENT = """\
 def test_nccl(tmp):
     # Without a GPU (CI): every NCCL case fails with the reason and the rest
     # of the report stands; with one (np = the GPU count): every case validates.
-    status = nccl_status()
-    if status.startswith("not built"):
-        print("SKIP: this pico has no NCCL backend")
-        sys.exit(77)
-    has_device = "no device" not in status
-    np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
-    proc = run_experiment(tmp, NCCL_EXPERIMENT.format(np=np))
-    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    has_device, np, report = run_nccl_experiment(tmp, NCCL_EXPERIMENT)
     skipped = cases_by(report, status="skipped")
     reasons = {c["reason"] for c in skipped}
     allowed = (r"nccl has no (int16 datatype|barrier)|requires !in_place|has no algorithm '(pat|ring_simple)' for"
@@ -588,17 +595,7 @@ def test_nccl_compressed(tmp):
     # Without a GPU (CI): every case fails with "no CUDA device" and the report
     # stands; with one (np = the GPU count): every case validates and carries
     # its `compression` metrics and device-timed `phases`.
-    status = nccl_status()
-    if status.startswith("not built"):
-        print("SKIP: this pico has no NCCL backend")
-        sys.exit(77)
-    has_device = "no device" not in status
-    np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
-    proc = run_experiment(tmp, NCCL_COMPRESSED_EXPERIMENT.format(np=np))
-    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    has_device, np, report = run_nccl_experiment(tmp, NCCL_COMPRESSED_EXPERIMENT)
     reasons = {c["reason"] for c in cases_by(report, status="skipped")}
     allowed = r"takes float32 input|requires !in_place|NCCL has no 16-bit integer type"
     expect(all(re.search(allowed, r) for r in reasons), str(reasons))
