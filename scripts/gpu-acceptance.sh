@@ -66,7 +66,7 @@ step_compressed() { run_experiment configs/examples/compressed-gpu.yaml compress
 # The end-to-end tests that assert every case validates where a device is.
 step_e2e() {
   local t status=0
-  for t in nccl nccl_compressed; do
+  for t in nccl nccl_single_process nccl_compressed; do
     PICO=$(command -v pico) PICO_SOURCE_DIR=$repo python3 tests/e2e/e2e.py "$t" || status=1
   done
   return "$status"

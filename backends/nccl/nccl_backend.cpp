@@ -34,66 +34,98 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   case_ = c;
   call_ = nccl_call(c.collective);
   if (call_ == nullptr) throw std::invalid_argument(fmt::format("NCCL has no {}", name(c.collective)));
-  const ncclDataType_t type = nccl_datatype(c.dtype);
-  session_ = &NcclSession::for_comm(comm);
-  const int rank = session_->rank();
-  const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, rank);
-  const std::size_t element = dtype_size(c.dtype);
-  send_ = device_bytes(sizes.send * element);
-  recv_ = device_bytes(sizes.recv * element);
-  counter_ = device_bytes(sizeof(device_patterns::Count));
-  const bool in_place = c.in_place && (c.collective != Collective::reduce || rank == c.root);
-  args_ = NcclCallArgs{
-      .send = in_place ? in_place_send(c, recv_, rank) : send_.data(),
-      .recv = recv_.as<std::byte>() + result_offset(c, rank),
-      .count = c.count,
-      .block_bytes = c.bytes,
-      .type = type,
-      .op = nccl_op(c.op),
-      .root = c.root,
-      .rank = rank,
-      .nranks = session_->size(),
-      .comm = session_->comm(),
-      .stream = session_->stream(),
-  };
+  nccl_datatype(c.dtype);  // throws for a datatype NCCL lacks, before any GPU work
+  session_ = &NcclSession::for_comm(comm, ranks_per_process(c));
+  if (session_->size() != c.np)
+    throw std::runtime_error(fmt::format("the case has {} ranks but this launch runs {} NCCL ranks", c.np, session_->size()));
+  free_slots();
+  for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane));
   // One checked call: an algorithm NCCL cannot run here fails now, with NCCL's reason.
   try {
     fill_inputs();
     // NCCL logs the algorithm and protocol it chose for this call (rank 0).
     reported_ = NcclSession::tuning_log().capture([this] {
-      nccl_check(call_(args_), "first call");
-      check_cuda(cudaStreamSynchronize(args_.stream), "first call");
+      nccl_check(launch(), "first call");
+      synchronize("first call");
     });
     fill_inputs();  // time the call on the data it is validated with
   } catch (...) {
+    free_slots();
     NcclSession::discard();  // a failed communicator is not reused
     session_ = nullptr;
     throw;
   }
 }
 
+NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane) const {
+  lane.activate();  // the buffers live on the lane's GPU
+  const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, lane.rank);
+  const std::size_t element = dtype_size(case_.dtype);
+  RankSlot s{.device = lane.device,
+             .send = device_bytes(sizes.send * element),
+             .recv = device_bytes(sizes.recv * element),
+             .counter = device_bytes(sizeof(device_patterns::Count)),
+             .args = {}};
+  const bool in_place = case_.in_place && (case_.collective != Collective::reduce || lane.rank == case_.root);
+  s.args = NcclCallArgs{
+      .send = in_place ? in_place_send(case_, s.recv, lane.rank) : s.send.data(),
+      .recv = s.recv.as<std::byte>() + result_offset(case_, lane.rank),
+      .count = case_.count,
+      .block_bytes = case_.bytes,
+      .type = nccl_datatype(case_.dtype),
+      .op = nccl_op(case_.op),
+      .root = case_.root,
+      .rank = lane.rank,
+      .nranks = session_->size(),
+      .comm = lane.comm,
+      .stream = lane.stream.get(),
+  };
+  return s;
+}
+
+ncclResult_t NcclBackend::launch() const {
+  return grouped([this] {
+    ncclResult_t r = ncclSuccess;
+    for (const auto& s : slots_)
+      if (r == ncclSuccess) r = call_(s.args);
+    return r;
+  });
+}
+
+void NcclBackend::synchronize(const char* what) const {
+  for (const auto& s : slots_) check_cuda(cudaStreamSynchronize(s.args.stream), what);
+}
+
 void NcclBackend::fill_inputs() {
-  const DeviceElementOps elements(case_, args_.stream, counter_.as<device_patterns::Count>());
-  spec_for(case_.collective).fill(RankBuffers{case_, args_.rank, send_.data(), recv_.data(), elements});
-  check_cuda(cudaStreamSynchronize(args_.stream), "filling the inputs");
+  for (auto& s : slots_) {
+    check_cuda(cudaSetDevice(s.device), "cudaSetDevice");
+    const DeviceElementOps elements(case_, s.args.stream, s.counter.as<device_patterns::Count>());
+    spec_for(case_.collective).fill(RankBuffers{case_, s.args.rank, s.send.data(), s.recv.data(), elements});
+  }
+  synchronize("filling the inputs");
 }
 
 void NcclBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
-  const auto call = [this] { note(call_(args_)); };
+  const auto call = [this] { note(launch()); };
   const auto note_cuda = [this](cudaError_t e) { note(e); };
   if (pacing == Pacing::barrier_each)
-    time_with_barriers(session_->events(), args_.stream, out, n, harness, call, note_cuda);
+    time_with_barriers(session_->lanes(), out, n, harness, call, note_cuda);
   else
-    time_back_to_back(session_->events(), args_.stream, out, n, call, note_cuda);
+    time_back_to_back(session_->lanes(), out, n, call, note_cuda);
 }
 
 std::uint64_t NcclBackend::validate() {
   fill_inputs();
-  nccl_check(call_(args_), "validation call");
-  check_cuda(cudaStreamSynchronize(args_.stream), "validation call");
-  const DeviceElementOps elements(case_, args_.stream, counter_.as<device_patterns::Count>());
-  // The check reads the result where NCCL leaves it.
-  return spec_for(case_.collective).check(RankBuffers{case_, args_.rank, send_.data(), args_.recv, elements});
+  nccl_check(launch(), "validation call");
+  synchronize("validation call");
+  std::uint64_t mismatches = 0;
+  for (const auto& s : slots_) {
+    check_cuda(cudaSetDevice(s.device), "cudaSetDevice");
+    const DeviceElementOps elements(case_, s.args.stream, s.counter.as<device_patterns::Count>());
+    // The check reads the result where NCCL leaves it.
+    mismatches += spec_for(case_.collective).check(RankBuffers{case_, s.args.rank, s.send.data(), s.args.recv, elements});
+  }
+  return mismatches;
 }
 
 std::string NcclBackend::deferred_error() const {
@@ -104,16 +136,22 @@ std::string NcclBackend::deferred_error() const {
 
 // Rank 0's: NCCL logs its choices there only.
 nlohmann::json NcclBackend::reported_selection() const {
-  return nccl::reported_selection(NcclSession::tuning_log(), reported_, args_.nranks);
+  return nccl::reported_selection(NcclSession::tuning_log(), reported_, case_.np);
 }
 
 nlohmann::json NcclBackend::device() const { return session_ != nullptr ? session_->describe() : nullptr; }
 
+void NcclBackend::free_slots() {
+  for (auto& s : slots_) {
+    cudaSetDevice(s.device);  // also from the destructor: nothing to report to
+    s = RankSlot{};
+  }
+  slots_.clear();
+}
+
 void NcclBackend::release() {
-  if (session_ != nullptr) cudaStreamSynchronize(session_->stream());
-  send_ = DeviceBuffer();
-  recv_ = DeviceBuffer();
-  counter_ = DeviceBuffer();
+  for (const auto& s : slots_) cudaStreamSynchronize(s.args.stream);
+  free_slots();
   if (!deferred_error().empty()) NcclSession::discard();
   session_ = nullptr;
 }

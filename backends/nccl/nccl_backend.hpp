@@ -1,6 +1,8 @@
-// NCCL's collectives on device buffers, one GPU per rank. Calls are enqueued
-// on the session's stream and timed there with CUDA events: the host clock
-// would time the enqueue, not the collective.
+// NCCL's collectives on device buffers, one NCCL rank per GPU; a process
+// drives one GPU or, with gpus_per_process, several (its ranks' calls then
+// go in one NCCL group). Calls are enqueued on the GPUs' streams and timed
+// there with CUDA events: the host clock would time the enqueue, not the
+// collective.
 #pragma once
 
 #include <string>
@@ -14,11 +16,13 @@
 namespace pico::nccl {
 
 class NcclSession;
+struct Lane;
 
 class NcclBackend final : public Backend {
  public:
+  ~NcclBackend() override { free_slots(); }
   void prepare(const Case& c, MPI_Comm comm) override;
-  void run_once() override { note(call_(args_)); }
+  void run_once() override { note(launch()); }
   void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) override;
   std::uint64_t validate() override;
   void release() override;
@@ -27,6 +31,20 @@ class NcclBackend final : public Backend {
   nlohmann::json reported_selection() const override;
 
  private:
+  // One NCCL rank this process drives: its GPU, buffers and bound arguments.
+  struct RankSlot {
+    int device = 0;
+    DeviceBuffer send;
+    DeviceBuffer recv;
+    DeviceBuffer counter;
+    NcclCallArgs args;
+  };
+  RankSlot make_slot(const Lane& lane) const;
+  // Frees each slot's buffers with its GPU current.
+  void free_slots();
+  // Every slot's call, in one NCCL group (a single call is a group of one to NCCL anyway).
+  ncclResult_t launch() const;
+  void synchronize(const char* what) const;
   void fill_inputs();
   // Calls in the timed loop are not checked one by one: the first failure is kept for after it.
   void note(ncclResult_t r) { first_nccl_error_ = first_nccl_error_ != ncclSuccess ? first_nccl_error_ : r; }
@@ -34,11 +52,8 @@ class NcclBackend final : public Backend {
 
   Case case_;
   NcclSession* session_ = nullptr;
-  DeviceBuffer send_;
-  DeviceBuffer recv_;
-  DeviceBuffer counter_;
-  NcclCallArgs args_;
   NcclCall call_ = nullptr;
+  std::vector<RankSlot> slots_;
   std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
   ncclResult_t first_nccl_error_ = ncclSuccess;
   cudaError_t first_cuda_error_ = cudaSuccess;

@@ -34,17 +34,6 @@ ncclResult_t reduce_scatter(const NcclCallArgs& a) {
   return ncclReduceScatter(a.send, a.recv, a.count, a.type, a.op, a.comm, a.stream);
 }
 
-// One NCCL group around `calls` (which returns the first failure among its
-// sends and receives): the group is ended even after a failure, and the
-// first error wins.
-template <class Calls>
-ncclResult_t grouped(Calls&& calls) {
-  ncclResult_t r = ncclGroupStart();
-  if (r == ncclSuccess) r = calls();
-  const ncclResult_t end = ncclGroupEnd();
-  return r != ncclSuccess ? r : end;
-}
-
 // Every rank sends block q to rank q and receives rank q's block into block q.
 ncclResult_t alltoall(const NcclCallArgs& a) {
   return grouped([&a] {

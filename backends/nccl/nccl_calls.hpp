@@ -11,6 +11,17 @@
 
 namespace pico::nccl {
 
+// One NCCL group around `calls` (which returns the first failure among the
+// calls it makes): the group is ended even after a failure, and the first
+// error wins.
+template <class Calls>
+ncclResult_t grouped(Calls&& calls) {
+  ncclResult_t r = ncclGroupStart();
+  if (r == ncclSuccess) r = calls();
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
 // Arguments of one call, resolved at prepare time (in-place pointers included).
 struct NcclCallArgs {
   const void* send = nullptr;

@@ -23,7 +23,7 @@ void NcclCompressedBackend::prepare(const Case& c, MPI_Comm comm) {
   bias_calls_ = options.bias_calls;
   session_ = &NcclSession::for_comm(comm);
   setup_ = compressed::Setup{.comm = comm,
-                             .rank = session_->rank(),
+                             .rank = session_->lane().rank,
                              .np = session_->size(),
                              .n = c.count,
                              .seed = options.inputs.seed,
@@ -37,8 +37,8 @@ void NcclCompressedBackend::prepare(const Case& c, MPI_Comm comm) {
     compressed::generate_input(inputs_, setup_.rank, input);
     check_cuda(cudaMemcpy(input_.data(), input.data(), c.count * sizeof(float), cudaMemcpyHostToDevice),
                "copying the input to the device");
-    const GpuSetup gpu{.comm = session_->comm(),
-                       .stream = session_->stream(),
+    const GpuSetup gpu{.comm = session_->lane().comm,
+                       .stream = session_->lane().stream.get(),
                        .rank = setup_.rank,
                        .np = setup_.np,
                        .n = c.count,
@@ -65,25 +65,25 @@ std::span<const float> NcclCompressedBackend::run_to_host(std::uint64_t call) {
   gpu_->run(call);
   if (gpu_->first_nccl_error() != ncclSuccess) nccl_check(gpu_->first_nccl_error(), "compressed allreduce");
   check_cuda(cudaMemcpyAsync(result_.data(), output_.data(), result_.size() * sizeof(float), cudaMemcpyDeviceToHost,
-                             session_->stream()),
+                             session_->lane().stream.get()),
              "copying the result to the host");
-  check_cuda(cudaStreamSynchronize(session_->stream()), "compressed allreduce");
+  check_cuda(cudaStreamSynchronize(session_->lane().stream.get()), "compressed allreduce");
   check_cuda(gpu_->first_cuda_error(), "compressed allreduce");
   return result_;
 }
 
 void NcclCompressedBackend::reset() {
   gpu_->reset();
-  check_cuda(cudaStreamSynchronize(session_->stream()), "resetting the error feedback");
+  check_cuda(cudaStreamSynchronize(session_->lane().stream.get()), "resetting the error feedback");
 }
 
 void NcclCompressedBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
   const auto call = [this] { gpu_->run(call_++); };
   const auto note_cuda = [this](cudaError_t e) { note(e); };
   if (pacing == Pacing::barrier_each)
-    time_with_barriers(session_->events(), session_->stream(), out, n, harness, call, note_cuda);
+    time_with_barriers(session_->lanes(), out, n, harness, call, note_cuda);
   else
-    time_back_to_back(session_->events(), session_->stream(), out, n, call, note_cuda);
+    time_back_to_back(session_->lanes(), out, n, call, note_cuda);
 }
 
 const compressed::ExactReference& NcclCompressedBackend::reference() {
@@ -105,7 +105,7 @@ bool NcclCompressedBackend::record_phases(int calls, PhaseRecorder& recorder,
   for (int i = 0; i < calls; ++i) {
     before_each();
     recorder.begin_call();
-    marks_->begin(session_->stream());
+    marks_->begin(session_->lane().stream.get());
     gpu_->run_marked(call_++, *marks_);
     marks_->finish(recorder);
     recorder.end_call();
@@ -146,7 +146,7 @@ nlohmann::json NcclCompressedBackend::device() const {
 }
 
 void NcclCompressedBackend::release() {
-  if (session_ != nullptr) cudaStreamSynchronize(session_->stream());
+  if (session_ != nullptr) cudaStreamSynchronize(session_->lane().stream.get());
   const bool failed = !deferred_error().empty();
   gpu_.reset();
   host_.reset();

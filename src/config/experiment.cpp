@@ -30,7 +30,7 @@ const std::vector<std::string> kExperimentKeys{"name",    "description", "collec
                                                "timing",  "validation", "instrumentation"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
-const std::vector<std::string> kBackendKeys{"library", "algorithms", "params", "inputs", "bias_calls"};
+const std::vector<std::string> kBackendKeys{"library", "algorithms", "params", "inputs", "bias_calls", "gpus_per_process"};
 const std::vector<std::string> kInputKeys{"distribution", "correlation", "rho", "dof", "seed"};
 const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
                                            "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
@@ -315,6 +315,12 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     } else {
       for (const char* key : {"inputs", "bias_calls"})
         if (auto v = m.get(key)) v->fail(fmt::format("'{}' applies to backends 'compressed' and 'nccl_compressed' only", key));
+    }
+    if (auto v = m.get(kGpusPerProcess)) {
+      if (info.library != "nccl")
+        v->fail("'gpus_per_process' applies to backend 'nccl' only", "the other backends run one rank per process");
+      // 1 is the default and stays out of the case id.
+      if (const auto gpus = v->as_int(kGpusPerProcess, 1, 1024); gpus > 1) spec.options[kGpusPerProcess] = std::to_string(gpus);
     }
     out.push_back(std::move(spec));
   }

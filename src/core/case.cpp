@@ -26,6 +26,11 @@ nlohmann::json params_to_json(const std::map<std::string, double>& params) {
   return out;
 }
 
+int ranks_per_process(const Case& c) {
+  const auto it = c.options.find(kGpusPerProcess);
+  return it == c.options.end() ? 1 : std::stoi(it->second);
+}
+
 std::string compute_case_id(const Case& c) {
   std::string canonical = fmt::format(
       "backend={};collective={};algorithm={};dtype={};op={};count={};np={};in_place={};mode={};root={};",

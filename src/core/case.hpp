@@ -50,6 +50,12 @@ struct Case {
   Selection selection;
 };
 
+// The option that makes one process drive several GPUs (nccl backend only).
+inline constexpr const char* kGpusPerProcess = "gpus_per_process";
+// The ranks each worker process runs: the case's gpus_per_process, else 1.
+// Its np ranks run in np / ranks_per_process processes.
+int ranks_per_process(const Case& c);
+
 // A parameter value as text: integral values without a decimal point
 // ("65536"), others in shortest round-trip form ("0.01").
 std::string param_text(double value);

@@ -140,18 +140,23 @@ struct PlanBuilder {
   Plan plan;
   std::set<std::string> seen;
 
-  void add(Case c, const std::string& skip_reason, const std::map<std::string, std::string>& env) {
+  void add(Case c, std::string skip_reason, const std::map<std::string, std::string>& env) {
     c.case_id = compute_case_id(c);
     if (!seen.insert(c.case_id).second) return;  // two sizes that round to the same count
     c.index = static_cast<int>(plan.cases.size());
     plan.cases.push_back(c);
+    const int per_process = ranks_per_process(c);
+    if (skip_reason.empty() && c.np % per_process != 0)
+      skip_reason = fmt::format("np {} is not a multiple of gpus_per_process {} (each process drives that many GPUs)",
+                                c.np, per_process);
     if (!skip_reason.empty()) {
       plan.skipped.push_back({c, skip_reason});
       return;
     }
+    const int processes = c.np / per_process;
     auto it = std::find_if(plan.groups.begin(), plan.groups.end(),
-                           [&](const LaunchGroup& g) { return g.np == c.np && g.env == env; });
-    if (it == plan.groups.end()) it = plan.groups.insert(plan.groups.end(), LaunchGroup{c.np, env, {}});
+                           [&](const LaunchGroup& g) { return g.np == processes && g.env == env; });
+    if (it == plan.groups.end()) it = plan.groups.insert(plan.groups.end(), LaunchGroup{processes, env, {}});
     it->cases.push_back(c);
   }
 

@@ -23,7 +23,7 @@ struct SkippedCase {
 // Cases that share a process count and a pre-MPI_Init environment, so one
 // launch of the worker runs them all.
 struct LaunchGroup {
-  int np = 1;
+  int np = 1;  // MPI processes: the cases' np over their ranks_per_process (1 but for nccl's gpus_per_process)
   std::map<std::string, std::string> env;  // set before MPI_Init (catalogue launch env, MPICH CVARs)
   std::vector<Case> cases;
 };
@@ -62,7 +62,7 @@ Plan plan_from_json(const nlohmann::json& j);
 // What one launch of the worker is asked to do (launch-<k>.json).
 struct LaunchRequest {
   int launch = 0;
-  int np = 1;
+  int np = 1;  // MPI processes, as LaunchGroup::np
   std::map<std::string, std::string> env;
   TimingSpec timing;
   bool validation = true;

@@ -497,6 +497,18 @@ def run_nccl_experiment(tmp, experiment):
     return has_device, np, load(path)
 
 
+def ran_on_device(has_device, ran):
+    """Without a GPU, every case that ran failed for want of one (False); with
+    one, every case validated (True)."""
+    if not has_device:
+        expect(all(c["status"] == "failed" and "no CUDA device" in c["reason"] for c in ran),
+               str({c["reason"] for c in ran}))
+        return False
+    for c in ran:
+        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['case_id']}: {c['reason']}")
+    return True
+
+
 def nccl_expected_to_build():
     """What cmake/PicoCuda.cmake's AUTO mode finds on this machine."""
     nvcc = shutil.which("nvcc") or (os.path.exists("/usr/local/cuda/bin/nvcc") and "/usr/local/cuda/bin/nvcc")
@@ -555,13 +567,10 @@ def test_nccl(tmp):
         expect(not forced and any("one-rank collective" in r for r in reasons), str(reasons))
     else:
         expect(forced and all(c["selection"]["verify"] == "environment" for c in forced), str(forced[:1]))
-    if not has_device:
-        expect(all(c["status"] == "failed" and "no CUDA device" in c["reason"] for c in ran),
-               str({c["reason"] for c in ran}))
+    if not ran_on_device(has_device, ran):
         expect("gpu" in report["provenance"] and report["provenance"]["gpu"]["devices"] == [], str(report["provenance"]))
         return
     for c in ran:
-        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['case_id']}: {c['reason']}")
         expect(c["device"]["ranks"] == np and c["busbw_GBps"] is not None, str(c["device"]))
         if c["algorithm"] == "ring_simple":
             expect("NCCL_PROTO=Simple" in c["selection"]["applied"], str(c["selection"]))
@@ -574,6 +583,36 @@ def test_nccl(tmp):
             if c["algorithm"] == "ring_simple":
                 expect(all((x["algorithm"], x["protocol"]) == ("RING", "SIMPLE") for x in reported["choices"]),
                        str(reported))
+
+
+NCCL_SINGLE_PROCESS_EXPERIMENT = """\
+    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, sendrecv]
+    sizes: [8B, 1MiB]
+    dtypes: [float32, bfloat16]
+    in_place: both
+    processes: [{np}]
+    backends:
+      - library: nccl
+        gpus_per_process: {np}
+    """
+
+
+def test_nccl_single_process(tmp):
+    # One process drives every GPU (gpus_per_process = np, as nccl-tests' -g):
+    # each launch starts one MPI process. Without a GPU (CI, np = 2) every case
+    # fails with the reason; with GPUs every case validates.
+    has_device, np, report = run_nccl_experiment(tmp, NCCL_SINGLE_PROCESS_EXPERIMENT)
+    launches = report["provenance"]["launches"]
+    expect(launches and all(len(launch["ranks"]) == 1 for launch in launches), str(launches))
+    commands = report["provenance"]["launch_commands"]
+    expect(commands and all(cmd[cmd.index("-np") + 1] == "1" for cmd in commands), str(commands))
+    ran = [c for c in report["cases"] if c["status"] != "skipped"]
+    expect(ran and all(c["np"] == np for c in ran), "the cases keep np ranks")
+    if np > 1:
+        expect(all(c["options"] == {"gpus_per_process": str(np)} for c in ran), str(ran[0].get("options")))
+    if ran_on_device(has_device, ran):
+        expect(all(c["device"]["ranks"] == np and c["device"]["gpus_per_process"] == np for c in ran),
+               str(ran[0]["device"]))
 
 
 NCCL_COMPRESSED_EXPERIMENT = """\
@@ -604,12 +643,9 @@ def test_nccl_compressed(tmp):
     # Two sizes: dense, global_qsgd bits 8, topk with and without error feedback.
     expect(len(ran) == 2 * 4, f"{len(ran)} cases ran")
     expect(all(c["dtype"] == "float32" and not c["in_place"] for c in ran), "float32 out of place only")
-    if not has_device:
-        expect(all(c["status"] == "failed" and "no CUDA device" in c["reason"] for c in ran),
-               str({c["reason"] for c in ran}))
+    if not ran_on_device(has_device, ran):
         return
     for c in ran:
-        expect(c["status"] == "ok" and c["validation"]["status"] == "passed", f"{c['case_id']}: {c['reason']}")
         m = c["compression"]
         expect(m["identical_across_ranks"] and m["algorithm"] == c["algorithm"], str(m))
         expect(c["device"]["ranks"] == np, str(c["device"]))

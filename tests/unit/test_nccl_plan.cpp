@@ -2,12 +2,16 @@
 // NCCL_ALGO/NCCL_PROTO choice, NCCL's datatypes, what NCCL lacks. Needs no GPU.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "config/catalog.hpp"
 #include "config/error.hpp"
 #include "config/experiment.hpp"
 #include "plan/plan.hpp"
+#include "config_errors.hpp"
 
 using namespace pico;
 
@@ -145,4 +149,52 @@ TEST_CASE("on one rank NCCL ignores NCCL_ALGO, so forced algorithms are skipped 
       one_rank_skip = s.reason.find("one-rank collective as a local copy") != std::string::npos &&
                       s.reason.find("(requires np >= 2)") != std::string::npos;
   CHECK(one_rank_skip);
+}
+
+TEST_CASE("gpus_per_process: one process drives several GPUs, so a launch starts np / G processes", "[nccl][plan]") {
+  const Experiment e = parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\nprocesses: [1, 2, 3, 4, 8]\n"
+                                        "backends: [{library: nccl, gpus_per_process: 2}]\n",
+                                        "g.yaml");
+  const Plan plan = make_plan(e, nccl_target("2.28.9"));
+  // np 1 and 3 do not divide into processes of 2 GPUs.
+  REQUIRE(plan.skipped.size() == 2);
+  for (const auto& s : plan.skipped) {
+    CHECK((s.c.np == 1 || s.c.np == 3));
+    CHECK(s.reason == fmt::format("np {} is not a multiple of gpus_per_process 2 (each process drives that many GPUs)",
+                                  s.c.np));
+  }
+  std::map<int, int> processes_for_np;
+  for (const auto& g : plan.groups)
+    for (const auto& c : g.cases) {
+      CHECK(ranks_per_process(c) == 2);
+      CHECK(c.options.at("gpus_per_process") == "2");
+      processes_for_np[c.np] = g.np;
+    }
+  CHECK(processes_for_np == std::map<int, int>{{2, 1}, {4, 2}, {8, 4}});
+
+  // The default of 1 stays out of the case: same ids as without the key.
+  const auto ids = [](const std::string& backend) {
+    std::set<std::string> out;
+    for (const auto& c : make_plan(parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\nprocesses: [2]\n"
+                                                    "backends: [" + backend + "]\n",
+                                                    "g.yaml"),
+                                   nccl_target("2.28.9"))
+                             .cases)
+      out.insert(c.case_id);
+    return out;
+  };
+  CHECK(ids("{library: nccl, gpus_per_process: 1}") == ids("{library: nccl}"));
+  CHECK(ids("{library: nccl, gpus_per_process: 2}") != ids("{library: nccl}"));
+}
+
+TEST_CASE("gpus_per_process is the nccl backend's and a positive count", "[nccl][config]") {
+  const ConfigError other = test::experiment_error(
+      "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n  - {library: mpi, gpus_per_process: 2}\n");
+  CHECK(other.line == 4);
+  CHECK(other.column == 38);  // the value
+  CHECK_THAT(other.message, Catch::Matchers::Contains("'gpus_per_process' applies to backend 'nccl' only"));
+  const ConfigError zero = test::experiment_error(
+      "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n  - {library: nccl, gpus_per_process: 0}\n");
+  CHECK(zero.line == 4);
+  CHECK_THAT(zero.message, Catch::Matchers::Contains("gpus_per_process"));
 }
