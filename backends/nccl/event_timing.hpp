@@ -19,13 +19,11 @@ namespace pico::nccl {
 
 using Lanes = std::span<const std::unique_ptr<Lane>>;
 
-// Records events[index] on every lane's stream.
+// Records events[index] on every lane's stream (an event and its stream share
+// a device; the current device does not matter).
 template <class Note>
 void record_on_each(Lanes lanes, std::size_t index, Note&& note) {
-  for (const auto& lane : lanes) {
-    note(cudaSetDevice(lane->device));
-    note(cudaEventRecord(lane->events[index].get(), lane->stream.get()));
-  }
+  for (const auto& lane : lanes) note(cudaEventRecord(lane->events[index].get(), lane->stream.get()));
 }
 
 // The longest device time over the lanes between events[from] and events[to], in seconds.

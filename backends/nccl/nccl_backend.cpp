@@ -38,10 +38,10 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   session_ = &NcclSession::for_comm(comm, ranks_per_process(c));
   if (session_->size() != c.np)
     throw std::runtime_error(fmt::format("the case has {} ranks but this launch runs {} NCCL ranks", c.np, session_->size()));
-  free_slots();
-  for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane));
+  launch_ = session_->lanes().size() == 1 ? launch_alone : launch_grouped;
   // One checked call: an algorithm NCCL cannot run here fails now, with NCCL's reason.
   try {
+    for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane));
     fill_inputs();
     // NCCL logs the algorithm and protocol it chose for this call (rank 0).
     reported_ = NcclSession::tuning_log().capture([this] {
@@ -83,11 +83,15 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane) const {
   return s;
 }
 
-ncclResult_t NcclBackend::launch() const {
-  return grouped([this] {
+ncclResult_t NcclBackend::launch_alone(NcclCall call, const std::vector<RankSlot>& slots) {
+  return call(slots.front().args);
+}
+
+ncclResult_t NcclBackend::launch_grouped(NcclCall call, const std::vector<RankSlot>& slots) {
+  return grouped([&] {
     ncclResult_t r = ncclSuccess;
-    for (const auto& s : slots_)
-      if (r == ncclSuccess) r = call_(s.args);
+    for (const auto& s : slots)
+      if (r == ncclSuccess) r = call(s.args);
     return r;
   });
 }

@@ -42,8 +42,12 @@ class NcclBackend final : public Backend {
   RankSlot make_slot(const Lane& lane) const;
   // Frees each slot's buffers with its GPU current.
   void free_slots();
-  // Every slot's call, in one NCCL group (a single call is a group of one to NCCL anyway).
-  ncclResult_t launch() const;
+  // One call of the collective on every rank of this process: the slot's call
+  // alone, or all slots' calls in one NCCL group; chosen in prepare.
+  using Launch = ncclResult_t (*)(NcclCall call, const std::vector<RankSlot>& slots);
+  static ncclResult_t launch_alone(NcclCall call, const std::vector<RankSlot>& slots);
+  static ncclResult_t launch_grouped(NcclCall call, const std::vector<RankSlot>& slots);
+  ncclResult_t launch() const { return launch_(call_, slots_); }
   void synchronize(const char* what) const;
   void fill_inputs();
   // Calls in the timed loop are not checked one by one: the first failure is kept for after it.
@@ -53,6 +57,7 @@ class NcclBackend final : public Backend {
   Case case_;
   NcclSession* session_ = nullptr;
   NcclCall call_ = nullptr;
+  Launch launch_ = launch_alone;
   std::vector<RankSlot> slots_;
   std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
   ncclResult_t first_nccl_error_ = ncclSuccess;

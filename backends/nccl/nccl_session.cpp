@@ -127,7 +127,16 @@ NcclSession::NcclSession(MPI_Comm comm, int lanes_per_process) : mpi_comm_(comm)
   nccl_check(init != ncclSuccess ? init : end, "ncclCommInitRank");
 }
 
-NcclSession::~NcclSession() = default;  // each lane destroys its communicator
+// Finalizing is collective within a node: a thread's several ranks finalize in
+// one group (NCCL's documented rule, or they can hang); each lane's destroy is
+// then local.
+NcclSession::~NcclSession() {
+  for (const auto& lane : lanes_) cudaStreamSynchronize(lane->stream.get());
+  ncclGroupStart();
+  for (const auto& lane : lanes_)
+    if (lane->comm != nullptr) ncclCommFinalize(lane->comm);
+  ncclGroupEnd();
+}
 
 nlohmann::json NcclSession::describe() const {
   int version = 0;
