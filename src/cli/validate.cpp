@@ -14,7 +14,7 @@
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "launch/mpi_detect.hpp"
-#include "launch/slurm_placement.hpp"
+#include "launch/launcher.hpp"
 #include "plan/plan.hpp"
 
 namespace pico::cli {
@@ -54,12 +54,10 @@ void add_validate(CLI::App& app, int& exit_code) {
             target = plan_target_for(*target_platform);
           }
           const Plan plan = make_plan(experiment, *target);
-          // On Slurm every process count must fit the platform's allocation.
-          if (target_platform->scheduler == "slurm") {
-            std::vector<int> counts;
-            for (const auto& g : plan.groups) counts.push_back(g.np);
-            allocation_for(counts, target_platform->slurm);
-          }
+          // Every process count must be one the platform can start (Slurm allocation, direct launch).
+          std::vector<int> counts;
+          for (const auto& g : plan.groups) counts.push_back(g.np);
+          check_launches_fit(*target_platform, counts);
           fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
         }
       } catch (const ConfigError& e) {

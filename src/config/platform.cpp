@@ -63,11 +63,14 @@ LauncherSpec parse_launcher(const Value& v, const std::string& scheduler) {
     l.args = {"--mpi=pmix"};
   }
   if (auto x = m.get("kind")) {
-    const std::vector<std::string> kinds{"mpirun", "srun"};
+    const std::vector<std::string> kinds{"mpirun", "srun", "direct"};
     l.kind = x->as_choice("launcher kind", kinds);
     if (l.kind == "srun" && scheduler != "slurm")
       x->fail("launcher kind srun needs a Slurm allocation", "set scheduler: slurm, or use kind: mpirun");
-    if (!m.has("command")) l.command = l.kind;
+    if (l.kind == "direct" && scheduler == "slurm")
+      x->fail("launcher kind direct starts the worker on this host", "use kind: srun inside a Slurm allocation");
+    // direct: the worker starts alone (an MPI singleton); `command` is only asked which MPI it is.
+    if (!m.has("command")) l.command = l.kind == "direct" ? "mpirun" : l.kind;
     if (!m.has("args")) l.args = l.kind == "srun" ? std::vector<std::string>{"--mpi=pmix"} : std::vector<std::string>{};
   }
   if (auto x = m.get("command")) l.command = one_line(*x, "launcher command");

@@ -11,8 +11,8 @@
 namespace pico {
 
 struct LauncherSpec {
-  std::string kind = "mpirun";          // mpirun | srun (srun only inside a Slurm allocation)
-  std::string command = "mpirun";       // executable to run
+  std::string kind = "mpirun";          // mpirun | srun (srun only inside a Slurm allocation) | direct (one process, no launcher)
+  std::string command = "mpirun";       // executable to run (direct: only asked `--version`, for the MPI library)
   std::vector<std::string> wrapper;     // runs the launcher, e.g. [ip, netns, exec, pico-net]
   std::vector<std::string> args;        // extra arguments placed before the worker
   bool allow_run_as_root = true;        // add --allow-run-as-root when pico runs as root

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "config/error.hpp"
+#include "launch/slurm_placement.hpp"
+
 namespace pico {
 
 HostFacts this_host() {
@@ -34,7 +37,9 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
   LaunchCommand cmd;
   cmd.argv = platform.launcher.wrapper;
   const auto& launcher = platform.launcher;
-  if (launcher.kind == "srun") {
+  if (launcher.kind == "direct") {
+    // No launcher: MPI_Init makes the worker a singleton.
+  } else if (launcher.kind == "srun") {
     // A crashed rank ends the step at once instead of leaving the others blocked in a collective.
     cmd.argv.insert(cmd.argv.end(), {launcher.command, fmt::format("--nodes={}", std::max(nodes, 1)),
                                      fmt::format("--ntasks={}", np), "--kill-on-bad-exit=1"});
@@ -50,6 +55,19 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
   cmd.argv.insert(cmd.argv.end(), {worker, "--launch", launch_file, "--out", out_dir});
   cmd.env = platform.env;
   return cmd;
+}
+
+void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts) {
+  if (platform.scheduler == "slurm") allocation_for(process_counts, platform.slurm);
+  if (platform.launcher.kind != "direct") return;
+  for (int np : process_counts)
+    if (np > 1)
+      throw ConfigError(platform.source_path.empty() ? platform.name : platform.source_path, 0, 0,
+                        fmt::format("launcher kind direct starts one process per launch, but a launch of this "
+                                    "experiment needs {}",
+                                    np),
+                        "run processes: [1], give the nccl backend gpus_per_process equal to processes, "
+                        "or use a platform with kind: mpirun");
 }
 
 std::string worker_path(const Platform& platform, const std::string& mpi_library) {

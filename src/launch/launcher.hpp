@@ -24,9 +24,15 @@ HostFacts this_host();
 // The two flags are Open MPI's; other libraries run as root and oversubscribe without them.
 // Inside a Slurm allocation with launcher kind srun:
 // srun --nodes=NODES --ntasks=N --kill-on-bad-exit=1 [--cpu-bind=B] ARGS... WORKER --launch FILE --out DIR
+// With kind direct (N = 1): ARGS... WORKER --launch FILE --out DIR, the worker an MPI singleton.
 LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
                              const HostFacts& host, int nodes = 1);
+
+// Bad input (ConfigError, exit 2) before anything starts, where the platform
+// cannot start a launch of these process counts: a Slurm allocation too small
+// for one, or a direct launch (one process) asked for more.
+void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts);
 
 // The platform's worker path, or the worker built for the library next to
 // the running pico executable (pico-worker for Open MPI, pico-worker-mpich).

@@ -480,7 +480,7 @@ def nccl_status():
     return lines[at + 1].strip()
 
 
-def run_nccl_experiment(tmp, experiment):
+def run_nccl_experiment(tmp, experiment, *extra):
     """Runs `experiment` (formatted with np) on every GPU here, or on 2 ranks
     without one (every case then fails: pico exits 1); skips (77) where pico
     has no NCCL backend. Returns (has_device, np, the schema-valid report)."""
@@ -490,7 +490,7 @@ def run_nccl_experiment(tmp, experiment):
         sys.exit(77)
     has_device = "no device" not in status
     np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
-    proc = run_experiment(tmp, experiment.format(np=np))
+    proc = run_experiment(tmp, experiment.format(np=np), *extra)
     expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
     path = report_path(proc)
     check_schema(path)
@@ -599,20 +599,47 @@ NCCL_SINGLE_PROCESS_EXPERIMENT = """\
 
 def test_nccl_single_process(tmp):
     # One process drives every GPU (gpus_per_process = np, as nccl-tests' -g):
-    # each launch starts one MPI process. Without a GPU (CI, np = 2) every case
-    # fails with the reason; with GPUs every case validates.
-    has_device, np, report = run_nccl_experiment(tmp, NCCL_SINGLE_PROCESS_EXPERIMENT)
-    launches = report["provenance"]["launches"]
-    expect(launches and all(len(launch["ranks"]) == 1 for launch in launches), str(launches))
+    # each launch starts one MPI process, through mpirun -np 1 or, with the
+    # local-direct platform, without a launcher. Without a GPU (CI, np = 2)
+    # every case fails with the reason; with GPUs every case validates.
+    for platform in ([], ["-p", "local-direct"]):
+        has_device, np, report = run_nccl_experiment(tmp, NCCL_SINGLE_PROCESS_EXPERIMENT, *platform)
+        launches = report["provenance"]["launches"]
+        expect(launches and all(len(launch["ranks"]) == 1 for launch in launches), str(launches))
+        commands = report["provenance"]["launch_commands"]
+        if platform:
+            expect(commands and all(os.path.basename(cmd[0]) == "pico-worker" for cmd in commands), str(commands))
+        else:
+            expect(commands and all(cmd[cmd.index("-np") + 1] == "1" for cmd in commands), str(commands))
+        ran = [c for c in report["cases"] if c["status"] != "skipped"]
+        expect(ran and all(c["np"] == np for c in ran), "the cases keep np ranks")
+        if np > 1:
+            expect(all(c["options"] == {"gpus_per_process": str(np)} for c in ran), str(ran[0].get("options")))
+        if ran_on_device(has_device, ran):
+            expect(all(c["device"]["ranks"] == np and c["device"]["gpus_per_process"] == np for c in ran),
+                   str(ran[0]["device"]))
+
+
+def test_direct_launch(tmp):
+    # The local-direct platform starts the worker without mpirun: an MPI
+    # singleton that measures and validates; a plan needing 2 processes per
+    # launch is bad input before anything starts.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast, alltoall]
+        sizes: [8B, 64KiB]
+        processes: [1]
+        """, "-p", "local-direct")
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
     commands = report["provenance"]["launch_commands"]
-    expect(commands and all(cmd[cmd.index("-np") + 1] == "1" for cmd in commands), str(commands))
-    ran = [c for c in report["cases"] if c["status"] != "skipped"]
-    expect(ran and all(c["np"] == np for c in ran), "the cases keep np ranks")
-    if np > 1:
-        expect(all(c["options"] == {"gpus_per_process": str(np)} for c in ran), str(ran[0].get("options")))
-    if ran_on_device(has_device, ran):
-        expect(all(c["device"]["ranks"] == np and c["device"]["gpus_per_process"] == np for c in ran),
-               str(ran[0]["device"]))
+    expect(commands and all(os.path.basename(cmd[0]) == "pico-worker" for cmd in commands), str(commands))
+    expect(len(report["cases"]) == 6 and all(c["status"] == "ok" and c["validation"]["status"] == "passed"
+                                             for c in report["cases"]), str([c["reason"] for c in report["cases"]]))
+    bad = run_experiment(tmp, "collectives: [allreduce]\nsizes: [8B]\nprocesses: [1, 2]\n", "-p", "local-direct")
+    expect(bad.returncode == 2 and "one process per launch, but a launch of this experiment needs 2" in bad.stderr,
+           bad.stderr)
 
 
 NCCL_COMPRESSED_EXPERIMENT = """\

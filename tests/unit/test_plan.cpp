@@ -4,6 +4,7 @@
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "plan/plan.hpp"
+#include "config_errors.hpp"
 
 using namespace pico;
 
@@ -104,6 +105,23 @@ TEST_CASE("mpirun command lines", "[launch]") {
   CHECK(user.argv == std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "core", "/w", "--launch", "f",
                                               "--out", "d"});
   CHECK(shell_join({"a b", "it's", "plain"}) == "'a b' 'it'\\''s' plain");
+}
+
+TEST_CASE("a direct launch starts the worker alone, one process per launch", "[launch]") {
+  const Platform p = parse_platform("name: d\nscheduler: local\nlauncher: {kind: direct, args: [--x]}\n", "d.yaml");
+  CHECK(p.launcher.command == "mpirun");  // asked --version only
+  const auto cmd = launch_command(p, "openmpi", 1, "/w", "f", "d", HostFacts{true, 1});
+  CHECK(cmd.argv == std::vector<std::string>{"--x", "/w", "--launch", "f", "--out", "d"});
+  CHECK_NOTHROW(check_launches_fit(p, {1, 1}));
+  try {
+    check_launches_fit(p, {1, 2});
+    FAIL("a direct launch of 2 processes was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.file == "d.yaml");
+    CHECK_THAT(e.message, Catch::Matchers::Contains("one process per launch, but a launch of this experiment needs 2"));
+  }
+  CHECK(test::platform_error("name: d\nscheduler: slurm\nslurm: {partition: p}\nlauncher: {kind: direct}\n")
+            .message.find("launcher kind direct starts the worker on this host") != std::string::npos);
 }
 
 TEST_CASE("crash details are read from the mpirun log", "[launch]") {
