@@ -16,6 +16,14 @@ using compressed::gpu::DeviceBuffer;
 using compressed::gpu::Event;
 using compressed::gpu::Stream;
 
+// The report's text for the first error timed calls met ("NCCL: ..." before
+// "CUDA: ..."); "" when both are success.
+inline std::string first_error_text(ncclResult_t nccl, cudaError_t cuda) {
+  if (nccl != ncclSuccess) return std::string("NCCL: ") + ncclGetErrorString(nccl);
+  if (cuda != cudaSuccess) return std::string("CUDA: ") + cudaGetErrorString(cuda);
+  return "";
+}
+
 inline void nccl_check(ncclResult_t r, const char* what) {
   if (r == ncclSuccess) return;
   std::string message = std::string(what) + ": " + ncclGetErrorString(r);

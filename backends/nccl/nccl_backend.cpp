@@ -34,14 +34,14 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   case_ = c;
   call_ = nccl_call(c.collective);
   if (call_ == nullptr) throw std::invalid_argument(fmt::format("NCCL has no {}", name(c.collective)));
-  nccl_datatype(c.dtype);  // throws for a datatype NCCL lacks, before any GPU work
+  const ncclDataType_t type = nccl_datatype(c.dtype);  // throws for a datatype NCCL lacks, before any GPU work
   session_ = &NcclSession::for_comm(comm, ranks_per_process(c));
   if (session_->size() != c.np)
     throw std::runtime_error(fmt::format("the case has {} ranks but this launch runs {} NCCL ranks", c.np, session_->size()));
   launch_ = session_->lanes().size() == 1 ? launch_alone : launch_grouped;
   // One checked call: an algorithm NCCL cannot run here fails now, with NCCL's reason.
   try {
-    for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane));
+    for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane, type));
     fill_inputs();
     // NCCL logs the algorithm and protocol it chose for this call (rank 0).
     reported_ = NcclSession::tuning_log().capture([this] {
@@ -57,7 +57,7 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   }
 }
 
-NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane) const {
+NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t type) const {
   lane.activate();  // the buffers live on the lane's GPU
   const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, lane.rank);
   const std::size_t element = dtype_size(case_.dtype);
@@ -72,7 +72,7 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane) const {
       .recv = s.recv.as<std::byte>() + result_offset(case_, lane.rank),
       .count = case_.count,
       .block_bytes = case_.bytes,
-      .type = nccl_datatype(case_.dtype),
+      .type = type,
       .op = nccl_op(case_.op),
       .root = case_.root,
       .rank = lane.rank,
@@ -132,11 +132,7 @@ std::uint64_t NcclBackend::validate() {
   return mismatches;
 }
 
-std::string NcclBackend::deferred_error() const {
-  if (first_nccl_error_ != ncclSuccess) return fmt::format("NCCL: {}", ncclGetErrorString(first_nccl_error_));
-  if (first_cuda_error_ != cudaSuccess) return fmt::format("CUDA: {}", cudaGetErrorString(first_cuda_error_));
-  return "";
-}
+std::string NcclBackend::deferred_error() const { return first_error_text(first_nccl_error_, first_cuda_error_); }
 
 // Rank 0's: NCCL logs its choices there only.
 nlohmann::json NcclBackend::reported_selection() const {

@@ -39,7 +39,7 @@ class NcclBackend final : public Backend {
     DeviceBuffer counter;
     NcclCallArgs args;
   };
-  RankSlot make_slot(const Lane& lane) const;
+  RankSlot make_slot(const Lane& lane, ncclDataType_t type) const;
   // Frees each slot's buffers with its GPU current.
   void free_slots();
   // One call of the collective on every rank of this process: the slot's call

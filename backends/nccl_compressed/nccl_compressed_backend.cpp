@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include <fmt/format.h>
-
 #include "backends/compressed/evaluation.hpp"
 #include "backends/nccl/event_timing.hpp"
 #include "backends/nccl/nccl_session.hpp"
@@ -128,13 +126,11 @@ nlohmann::json NcclCompressedBackend::compression(MPI_Comm harness) {
   return j;
 }
 
+// The algorithm's calls' errors first, then the timing events'.
 std::string NcclCompressedBackend::deferred_error() const {
-  if (gpu_ && gpu_->first_nccl_error() != ncclSuccess)
-    return fmt::format("NCCL: {}", ncclGetErrorString(gpu_->first_nccl_error()));
-  if (gpu_ && gpu_->first_cuda_error() != cudaSuccess)
-    return fmt::format("CUDA: {}", cudaGetErrorString(gpu_->first_cuda_error()));
-  if (first_cuda_error_ != cudaSuccess) return fmt::format("CUDA: {}", cudaGetErrorString(first_cuda_error_));
-  return "";
+  if (gpu_)
+    if (auto text = first_error_text(gpu_->first_nccl_error(), gpu_->first_cuda_error()); !text.empty()) return text;
+  return first_error_text(ncclSuccess, first_cuda_error_);
 }
 
 nlohmann::json NcclCompressedBackend::reported_selection() const {

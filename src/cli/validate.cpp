@@ -55,9 +55,7 @@ void add_validate(CLI::App& app, int& exit_code) {
           }
           const Plan plan = make_plan(experiment, *target);
           // Every process count must be one the platform can start (Slurm allocation, direct launch).
-          std::vector<int> counts;
-          for (const auto& g : plan.groups) counts.push_back(g.np);
-          check_launches_fit(*target_platform, counts);
+          check_launches_fit(*target_platform, process_counts(plan));
           fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
         }
       } catch (const ConfigError& e) {

@@ -71,9 +71,7 @@ RunResult run_experiment(const RunRequest& request) {
   const PlanTarget target = plan_target_for(request.platform);
   const Plan plan = make_plan(request.experiment, target);
   // A process count the platform cannot start is bad input now, not a failed job later.
-  std::vector<int> counts;
-  for (const auto& g : plan.groups) counts.push_back(g.np);
-  check_launches_fit(request.platform, counts);
+  check_launches_fit(request.platform, process_counts(plan));
   const std::string dir = new_results_dir(request);
   if (fs::exists(dir) && !fs::is_empty(dir))
     throw ConfigError(dir, 0, 0, "the results directory already exists and is not empty",

@@ -101,9 +101,7 @@ SlurmJobScript slurm_job_script(const Plan& plan, const Platform& platform, cons
       throw ConfigError(platform.source_path, 0, 0, fmt::format("the {} '{}' contains a line break", what, value),
                         "Slurm job scripts need it on one line: rename it");
   SlurmJobScript job{job_name, dir, {}, {}};
-  std::vector<int> counts;
-  for (const auto& g : plan.groups) counts.push_back(g.np);
-  job.allocation = allocation_for(counts, platform.slurm);
+  job.allocation = allocation_for(process_counts(plan), platform.slurm);
   // Inside the allocation mpirun may place up to the allocation's task slots without oversubscribing.
   HostFacts allocation_host = this_host();
   allocation_host.cores = job.allocation.nodes * job.allocation.ntasks_per_node;

@@ -300,6 +300,12 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   return std::move(b.plan);
 }
 
+std::vector<int> process_counts(const Plan& p) {
+  std::vector<int> counts;
+  for (const auto& g : p.groups) counts.push_back(g.np);
+  return counts;
+}
+
 nlohmann::json timing_to_json(const TimingSpec& t) {
   return {{"mode", name(t.mode)},
           {"warmup", t.warmup},

@@ -51,6 +51,8 @@ struct Plan {
 };
 
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});
+// The processes each launch group starts, in group order.
+std::vector<int> process_counts(const Plan& p);
 
 nlohmann::json timing_to_json(const TimingSpec& t);
 nlohmann::json instrumentation_to_json(const InstrumentationSpec& i);

@@ -411,6 +411,23 @@ def test_phases(tmp):
     expect("PAPI_NO_SUCH_EVENT" in reference["phases_note"], reference.get("phases_note", ""))
 
 
+def expect_compression_metrics(c):
+    """What a compressed allreduce case reports on the CPU and on the GPU alike
+    (the experiments take top-k at 5%); returns its phase names."""
+    m = c["compression"]
+    names = [p["name"] for p in c["phases"]]
+    expect("communicate" in names and all(p["time_s"] >= 0 for p in c["phases"]), str(names))
+    if c["algorithm"] == "global_qsgd" and c["params"]["bits"] == 8:
+        expect(abs(m["bits_per_element"] - (8 + 32 / c["count"])) < 1e-9, str(m))
+        expect(m["mse"] <= 1.2 * m["mse_bound"], str(m))
+    if c["algorithm"] == "dense":
+        expect(m["rel_l2_error"] < 1e-6 and m["compression_ratio"] == 1, str(m))
+    if c["algorithm"] == "topk":
+        k = -(-c["count"] * 5 // 100)
+        expect(m["parameters"]["k"] == k and abs(m["bits_per_element"] - 64 * k / c["count"]) < 1e-9, str(m))
+    return names
+
+
 def test_compressed(tmp):
     # Compressed allreduce beside dense in one launch: every case within its
     # guarantee, identical on all ranks, with its breakdown and metrics; then
@@ -439,19 +456,10 @@ def test_compressed(tmp):
         expect(c["validation"]["status"] == "passed" and m["identical_across_ranks"], str(c))
         expect(m["inputs"] == {"distribution": "student_t", "correlation": "correlated", "seed": 3, "rho": 0.5,
                                "dof": 4.0}, str(m["inputs"]))
-        names = [p["name"] for p in c["phases"]]
-        expect("communicate" in names and all(p["time_s"] >= 0 for p in c["phases"]), str(names))
+        names = expect_compression_metrics(c)
         if c["algorithm"].startswith("global_qsgd"):
             expect(names[:2] == ["norm", "compress"] and "decompress" in names, str(names))
             expect(m["rel_l2_error"] > 0 and m["scale"] > 0, str(m))
-        if c["algorithm"] == "global_qsgd" and c["params"]["bits"] == 8:
-            expect(abs(m["bits_per_element"] - (8 + 32 / c["count"])) < 1e-9, str(m))
-            expect(m["mse"] <= 1.2 * m["mse_bound"], str(m))
-        if c["algorithm"] == "dense":
-            expect(m["rel_l2_error"] < 1e-6 and m["compression_ratio"] == 1, str(m))
-        if c["algorithm"] == "topk":
-            k = -(-c["count"] * 5 // 100)
-            expect(m["parameters"]["k"] == k and abs(m["bits_per_element"] - 64 * k / c["count"]) < 1e-9, str(m))
     compare = pico("compare", os.path.dirname(report_path(proc)))
     expect(compare.returncode == 0, compare.stderr)
     expect("compressed/global_qsgd[bits=8]" in compare.stdout and "compressed/dense" in compare.stdout, compare.stdout)
@@ -676,8 +684,7 @@ def test_nccl_compressed(tmp):
         m = c["compression"]
         expect(m["identical_across_ranks"] and m["algorithm"] == c["algorithm"], str(m))
         expect(c["device"]["ranks"] == np, str(c["device"]))
-        names = [p["name"] for p in c["phases"]]
-        expect("communicate" in names and all(p["time_s"] >= 0 for p in c["phases"]), str(names))
+        names = expect_compression_metrics(c)
         # NCCL's own log of its calls in the checked call: which functions, in order.
         # (none on one rank: NCCL runs a one-rank call as a local copy, untuned).
         functions = [x["function"] for x in c["selection"]["reported"]["choices"]]
@@ -686,12 +693,7 @@ def test_nccl_compressed(tmp):
         if c["algorithm"] == "global_qsgd":
             expect(names == ["norm", "compress", "communicate", "decompress"], str(names))
             expect(m["parameters"]["bits"] == 8 and m["parameters"]["communicate"] == "nccl", str(m))
-            expect(m["mse"] <= 1.2 * m["mse_bound"], str(m))
-        if c["algorithm"] == "dense":
-            expect(m["rel_l2_error"] < 1e-6 and m["compression_ratio"] == 1, str(m))
         if c["algorithm"] == "topk":
-            k = -(-c["count"] * 5 // 100)
-            expect(m["parameters"]["k"] == k and abs(m["bits_per_element"] - 64 * k / c["count"]) < 1e-9, str(m))
             expect(("error_feedback" in names) == bool(c["params"]["error_feedback"]), str(names))
 
 
