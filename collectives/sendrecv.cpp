@@ -3,11 +3,15 @@
 // np == 1 a rank sends to itself.
 #include "collectives/spec_helpers.hpp"
 
-namespace pico::spec {
+namespace pico {
+
+RingPeers sendrecv_peers(int rank, int np) { return {.next = (rank + 1) % np, .prev = (rank - 1 + np) % np}; }
+
+namespace spec {
 namespace {
 
 // The rank whose block this rank receives.
-int prev_rank(const RankBuffers& b) { return (b.rank - 1 + b.c.np) % b.c.np; }
+int prev_rank(const RankBuffers& b) { return sendrecv_peers(b.rank, b.c.np).prev; }
 
 BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
 
@@ -26,4 +30,5 @@ std::uint64_t check(const RankBuffers& b) {
 // One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
 extern const CollectiveSpec sendrecv_spec{Collective::sendrecv, sizes, factor_one, factor_one, fill, check};
 
-}  // namespace pico::spec
+}  // namespace spec
+}  // namespace pico

@@ -44,6 +44,14 @@ struct CollectiveSpec {
 
 const CollectiveSpec& spec_for(Collective c);
 
+// sendrecv's ring (nccl-tests'): the rank this rank sends to and the one it
+// receives from, mod np; both are the rank itself when np == 1.
+struct RingPeers {
+  int next = 0;
+  int prev = 0;
+};
+RingPeers sendrecv_peers(int rank, int np);
+
 // Bandwidths in GB/s (1e9 bytes) for a case that took `seconds`; 0 for barrier.
 double algbw_GBps(const Case& c, double seconds);
 double busbw_GBps(const Case& c, double seconds);

@@ -44,6 +44,7 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &np);
   const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, rank_);
+  const RingPeers peers = sendrecv_peers(rank_, np);
   const std::size_t element = dtype_size(c.dtype);
   // Touch every page now so that first-touch faults stay out of the timed loop.
   send_.assign(sizes.send * element, std::byte{0});
@@ -57,8 +58,8 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .type = mpi_datatype(c.dtype),
       .op = mpi_op(c.op),
       .root = c.root,
-      .next = (rank_ + 1) % np,
-      .prev = (rank_ - 1 + np) % np,
+      .next = peers.next,
+      .prev = peers.prev,
       .comm = comm,
   };
   call_ = library_call(c.collective);

@@ -67,6 +67,7 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
              .counter = device_bytes(sizeof(device_patterns::Count)),
              .args = {}};
   const bool in_place = case_.in_place && (case_.collective != Collective::reduce || lane.rank == case_.root);
+  const RingPeers peers = sendrecv_peers(lane.rank, session_->size());
   s.args = NcclCallArgs{
       .send = in_place ? in_place_send(case_, s.recv, lane.rank) : s.send.data(),
       .recv = s.recv.as<std::byte>() + result_offset(case_, lane.rank),
@@ -77,6 +78,8 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
       .root = case_.root,
       .rank = lane.rank,
       .nranks = session_->size(),
+      .next = peers.next,
+      .prev = peers.prev,
       .comm = lane.comm,
       .stream = lane.stream.get(),
   };

@@ -69,11 +69,9 @@ ncclResult_t scatter(const NcclCallArgs& a) {
 // nccl-tests' sendrecv: to the next rank, from the previous one. Grouped, so
 // that neither call waits for the other; with one rank both peers are itself.
 ncclResult_t sendrecv(const NcclCallArgs& a) {
-  const int next = (a.rank + 1) % a.nranks;
-  const int prev = (a.rank - 1 + a.nranks) % a.nranks;
-  return grouped([&] {
-    const ncclResult_t r = ncclSend(a.send, a.count, a.type, next, a.comm, a.stream);
-    return r != ncclSuccess ? r : ncclRecv(a.recv, a.count, a.type, prev, a.comm, a.stream);
+  return grouped([&a] {
+    const ncclResult_t r = ncclSend(a.send, a.count, a.type, a.next, a.comm, a.stream);
+    return r != ncclSuccess ? r : ncclRecv(a.recv, a.count, a.type, a.prev, a.comm, a.stream);
   });
 }
 

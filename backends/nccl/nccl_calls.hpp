@@ -33,6 +33,8 @@ struct NcclCallArgs {
   int root = 0;
   int rank = 0;
   int nranks = 1;
+  int next = 0;  // ring neighbours (sendrecv): the rank sent to and the rank received from
+  int prev = 0;
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
 };

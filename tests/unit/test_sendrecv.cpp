@@ -66,6 +66,17 @@ TEST_CASE("sendrecv is a payload collective without operation or in-place form",
   CHECK_THAT(no_in_place_reason(Collective::sendrecv), Catch::Matchers::Contains("sendrecv has no in-place form"));
 }
 
+TEST_CASE("sendrecv's peers form a ring: next r+1, previous r-1, mod np", "[sendrecv]") {
+  CHECK(sendrecv_peers(0, 1).next == 0);
+  CHECK(sendrecv_peers(0, 1).prev == 0);
+  CHECK(sendrecv_peers(0, 4).next == 1);
+  CHECK(sendrecv_peers(0, 4).prev == 3);
+  CHECK(sendrecv_peers(3, 4).next == 0);
+  CHECK(sendrecv_peers(3, 4).prev == 2);
+  CHECK(sendrecv_peers(1, 2).next == 0);
+  CHECK(sendrecv_peers(1, 2).prev == 0);
+}
+
 TEST_CASE("sendrecv buffers hold one block each and its bandwidth factors are 1", "[sendrecv]") {
   for (int np : {1, 2, 5}) {
     Case c = sendrecv_case(Dtype::float32, 10, np);
