@@ -1,6 +1,6 @@
 #include "backends/backend.hpp"
 
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 namespace pico {
 namespace {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/case_result.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -14,52 +15,42 @@ namespace {
 
 using nlohmann::json;
 
-std::string size_key(const json& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", c.value("collective", ""), c.value("dtype", ""), c.value("op", ""),
-                     c.value("count", 0ULL), c.value("np", 0), c.value("mode", ""), c.value("in_place", false));
+// Cases of one size: same collective, datatype, op, count, ranks, mode and in-place side.
+std::string size_key(const Case& c) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
+                     name(c.mode), c.in_place);
 }
 
-std::string label(const json& c) {
-  const std::string params = params_text(c);
-  return fmt::format("{}/{}{}", c.value("backend", ""), c.value("algorithm", ""), params.empty() ? "" : "[" + params + "]");
-}
-
-bool measured(const json& c) {
-  return c.value("status", "") == "ok" && c.contains("timing") && c["timing"].is_object();
-}
-
-bool selected(const json& c, const std::string& selector) {
-  return selector == c.value("backend", "") + ":" + c.value("algorithm", "");
-}
+bool selected(const Case& c, const std::string& selector) { return selector == c.backend + ":" + c.algorithm; }
 
 // The baseline among cases sharing a size: the selector's, else the only one.
-const json* choose(const std::vector<const json*>& candidates, const std::string& selector) {
+const CaseResult* choose(const std::vector<const CaseResult*>& candidates, const std::string& selector) {
   const std::vector<std::string> selectors =
       selector.empty() ? std::vector<std::string>{"compressed:dense", "nccl_compressed:dense", "mpi:default"}
                        : std::vector<std::string>{selector};
   for (const auto& s : selectors)
-    for (const json* c : candidates)
-      if (selected(*c, s)) return c;
+    for (const CaseResult* r : candidates)
+      if (selected(r->c, s)) return r;
   return candidates.size() == 1 ? candidates.front() : nullptr;
 }
 
-double timing(const json& c, const char* key) { return c["timing"].value(key, 0.0); }
-
-json compare_pair(const json& base, const json& cand) {
-  const double b = timing(base, "median_s"), k = timing(cand, "median_s");
+json compare_pair(const CaseResult& base, const CaseResult& cand) {
+  const TimingStats& bt = *base.timing;
+  const TimingStats& kt = *cand.timing;
+  const double b = bt.median_s, k = kt.median_s;
   json row = {
-      {"collective", cand.value("collective", "")},
-      {"np", cand.value("np", 0)},
-      {"bytes", cand.value("bytes", 0ULL)},
-      {"baseline", label(base)},
-      {"candidate", label(cand)},
+      {"collective", name(cand.c.collective)},
+      {"np", cand.c.np},
+      {"bytes", cand.c.bytes},
+      {"baseline", algorithm_label(base.c)},
+      {"candidate", algorithm_label(cand.c)},
       {"baseline_median_s", b},
       {"candidate_median_s", k},
   };
   if (k > 0 && b > 0) {
     // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
-    const double low = timing(base, "ci95_low_s") / timing(cand, "ci95_high_s");
-    const double high = timing(cand, "ci95_low_s") > 0 ? timing(base, "ci95_high_s") / timing(cand, "ci95_low_s") : b / k;
+    const double low = bt.ci95_low_s / kt.ci95_high_s;
+    const double high = kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k;
     row["speedup"] = b / k;
     row["speedup_ci95"] = {low, high};
     row["verdict"] = low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable";
@@ -70,45 +61,41 @@ json compare_pair(const json& base, const json& cand) {
   }
   // In the order the algorithm runs its phases.
   json breakdown = json::array();
-  if (cand.contains("phases") && cand["phases"].is_array())
-    for (const json& p : cand["phases"]) breakdown.push_back({{"name", p.value("name", "?")}, {"time_s", p.value("time_s", 0.0)}});
+  if (cand.phases && cand.phases->is_array())
+    for (const json& p : *cand.phases) breakdown.push_back({{"name", p.value("name", "?")}, {"time_s", p.value("time_s", 0.0)}});
   row["breakdown"] = breakdown;
-  row["compression"] = cand.contains("compression") ? cand["compression"] : json(nullptr);
+  row["compression"] = cand.compression ? *cand.compression : json(nullptr);
   return row;
-}
-
-const json& cases_of(const json& report) {
-  static const json empty = json::array();
-  return report.contains("cases") && report["cases"].is_array() ? report["cases"] : empty;
 }
 
 }  // namespace
 
 json compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
-  std::map<std::string, std::vector<const json*>> baseline_by_size;
-  std::map<std::string, const json*> baseline_by_id;
-  for (const json& c : cases_of(baseline)) {
-    if (!measured(c)) continue;
-    baseline_by_size[size_key(c)].push_back(&c);
-    baseline_by_id[c.value("case_id", "")] = &c;
+  const std::vector<CaseResult> baseline_cases = case_results_of(baseline);
+  std::map<std::string, std::vector<const CaseResult*>> baseline_by_size;
+  std::map<std::string, const CaseResult*> baseline_by_id;
+  for (const CaseResult& r : baseline_cases) {
+    if (!r.measured()) continue;
+    baseline_by_size[size_key(r.c)].push_back(&r);
+    baseline_by_id[r.c.case_id] = &r;
   }
   json rows = json::array();
   if (candidate != nullptr) {
-    for (const json& c : cases_of(*candidate)) {
-      if (!measured(c)) continue;
-      const json* base = nullptr;
-      if (auto it = baseline_by_id.find(c.value("case_id", "")); it != baseline_by_id.end()) base = it->second;
+    for (const CaseResult& r : case_results_of(*candidate)) {
+      if (!r.measured()) continue;
+      const CaseResult* base = nullptr;
+      if (auto it = baseline_by_id.find(r.c.case_id); it != baseline_by_id.end()) base = it->second;
       if (base == nullptr)
-        if (auto it = baseline_by_size.find(size_key(c)); it != baseline_by_size.end())
+        if (auto it = baseline_by_size.find(size_key(r.c)); it != baseline_by_size.end())
           base = choose(it->second, options.baseline);
-      if (base != nullptr) rows.push_back(compare_pair(*base, c));
+      if (base != nullptr) rows.push_back(compare_pair(*base, r));
     }
   } else {
     for (const auto& [key, group] : baseline_by_size) {
-      const json* base = choose(group, options.baseline);
+      const CaseResult* base = choose(group, options.baseline);
       if (base == nullptr || group.size() < 2) continue;
-      for (const json* c : group)
-        if (c != base) rows.push_back(compare_pair(*base, *c));
+      for (const CaseResult* r : group)
+        if (r != base) rows.push_back(compare_pair(*base, *r));
     }
   }
   if (rows.empty())

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/case_result.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -16,38 +17,6 @@ namespace pico {
 namespace {
 
 using nlohmann::json;
-
-// Reports may come from older or interrupted runs, so every lookup tolerates a
-// missing key or a value of the wrong type instead of throwing.
-const json& field(const json& obj, std::string_view key) {
-  static const json null_value;
-  if (!obj.is_object()) return null_value;
-  const auto it = obj.find(key);
-  return it == obj.end() ? null_value : *it;
-}
-
-const json& cases_of(const json& report) {
-  static const json no_cases = json::array();
-  const json& cases = field(report, "cases");
-  return cases.is_array() ? cases : no_cases;
-}
-
-std::string text(const json& value) {
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
-
-// JSON scalar as it should appear in a CSV field or table cell; null is empty.
-std::string scalar_text(const json& value) {
-  switch (value.type()) {
-    case json::value_t::string: return value.get<std::string>();
-    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::number_integer: return fmt::format("{}", value.get<std::int64_t>());
-    case json::value_t::number_unsigned: return fmt::format("{}", value.get<std::uint64_t>());
-    // fmt's "{}" is the shortest text that reads back as the same double.
-    case json::value_t::number_float: return fmt::format("{}", value.get<double>());
-    default: return {};
-  }
-}
 
 // ---------------------------------------------------------------- table cells
 
@@ -63,22 +32,11 @@ std::string human_size(std::uint64_t bytes) {
   return fmt::format("{:.4g}{}", value, units[unit]);
 }
 
-std::string size_cell(const json& c) {
-  const json& bytes = field(c, "bytes");
-  return bytes.is_number_integer() ? human_size(bytes.get<std::uint64_t>()) : "-";
+std::string timing_us(const CaseResult& r, double TimingStats::*key) {
+  return r.timing ? fmt::format("{:.2f}", (*r.timing).*key * 1e6) : "-";
 }
 
-std::string seconds_as_us(const json& seconds) {
-  return seconds.is_number() ? fmt::format("{:.2f}", seconds.get<double>() * 1e6) : "-";
-}
-
-std::string timing_us(const json& c, std::string_view key) {
-  return seconds_as_us(field(field(c, "timing"), key));
-}
-
-std::string gbps_cell(const json& value) {
-  return value.is_number() ? fmt::format("{:.2f}", value.get<double>()) : "-";
-}
+std::string gbps_cell(const std::optional<double>& value) { return value ? fmt::format("{:.2f}", *value) : "-"; }
 
 // Cuts to at most max_len bytes on its first line, never inside a UTF-8 sequence.
 std::string shorten(std::string_view s, std::size_t max_len) {
@@ -89,42 +47,31 @@ std::string shorten(std::string_view s, std::size_t max_len) {
   return fmt::format("{}...", s.substr(0, cut));
 }
 
-std::string status_cell(const json& c) {
-  const std::string status = text(field(c, "status"));
-  const std::string reason = text(field(c, "reason"));
-  if (status != "failed" || reason.empty()) return status;
-  return fmt::format("failed: {}", shorten(reason, 40));
+std::string status_cell(const CaseResult& r) {
+  if (r.status != CaseStatus::failed || r.reason.empty()) return std::string(name(r.status));
+  return fmt::format("failed: {}", shorten(r.reason, 40));
 }
 
-std::string validation_cell(const json& c) {
-  const json& v = field(c, "validation");
-  const std::string status = text(field(v, "status"));
-  if (status != "failed") return status;
-  return fmt::format("failed ({})", scalar_text(field(v, "mismatches")));
+std::string validation_cell(const CaseResult& r) {
+  if (r.validation.status != "failed") return r.validation.status;
+  return fmt::format("failed ({})", r.validation.mismatches);
 }
 
 }  // namespace
 
-std::string params_text(const json& c) {
-  const auto it = c.find("params");
-  if (it == c.end() || !it->is_object()) return "";
+std::string params_text(const std::map<std::string, double>& params) {
+  const json values = params_to_json(params);  // integral values print as integers
   std::string out;
-  for (const auto& [k, v] : it->items()) out += fmt::format("{}{}={}", out.empty() ? "" : ";", k, v.dump());
+  for (const auto& [k, v] : values.items()) out += fmt::format("{}{}={}", out.empty() ? "" : ";", k, v.dump());
   return out;
 }
 
+std::string algorithm_label(const Case& c) {
+  const std::string params = params_text(c.params);
+  return fmt::format("{}/{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]");
+}
+
 namespace {
-
-std::string backend_algorithm_cell(const json& c) {
-  const std::string params = params_text(c);
-  return fmt::format("{}/{}{}", text(field(c, "backend")), text(field(c, "algorithm")),
-                     params.empty() ? "" : "[" + params + "]");
-}
-
-std::string in_place_cell(const json& c) {
-  const json& v = field(c, "in_place");
-  return v.is_boolean() && v.get<bool>() ? "yes" : "no";
-}
 
 // ---------------------------------------------------------------- table layout
 
@@ -146,79 +93,107 @@ constexpr std::array<TextColumn, 13> kTableColumns = {{
 
 using Row = std::vector<std::string>;
 
-Row table_row(const json& c) {
+Row table_row(const CaseResult& r) {
+  const Case& c = r.c;
   return {
-      text(field(c, "collective")),
-      backend_algorithm_cell(c),
-      text(field(c, "dtype")),
-      text(field(c, "op")),
-      scalar_text(field(c, "np")),
-      size_cell(c),
-      in_place_cell(c),
-      scalar_text(field(c, "iterations")),
-      timing_us(c, "median_s"),
-      timing_us(c, "p95_s"),
-      gbps_cell(field(c, "busbw_GBps")),
-      status_cell(c),
-      validation_cell(c),
+      std::string(name(c.collective)),
+      algorithm_label(c),
+      std::string(name(c.dtype)),
+      std::string(name(c.op)),
+      fmt::format("{}", c.np),
+      human_size(c.bytes),
+      c.in_place ? "yes" : "no",
+      fmt::format("{}", r.iterations),
+      timing_us(r, &TimingStats::median_s),
+      timing_us(r, &TimingStats::p95_s),
+      gbps_cell(r.busbw_GBps),
+      status_cell(r),
+      validation_cell(r),
   };
 }
 
-std::string summary_line(const json& cases) {
+std::string summary_line(const std::vector<CaseResult>& cases) {
   std::size_t ok = 0, failed = 0, skipped = 0;
-  for (const json& c : cases) {
-    const std::string status = text(field(c, "status"));
-    ok += status == "ok";
-    failed += status == "failed";
-    skipped += status == "skipped";
+  for (const auto& r : cases) {
+    ok += r.status == CaseStatus::ok;
+    failed += r.status == CaseStatus::failed;
+    skipped += r.status == CaseStatus::skipped;
   }
   return fmt::format("{} cases: {} ok, {} failed, {} skipped\n", cases.size(), ok, failed, skipped);
 }
 
 // ---------------------------------------------------------------- CSV
 
-constexpr std::array<std::string_view, 10> kTimingKeys = {
-    "min_s", "median_s", "mean_s", "max_s", "p5_s", "p95_s", "p99_s", "stddev_s", "ci95_low_s", "ci95_high_s"};
+struct TimingColumn {
+  std::string_view header;
+  double TimingStats::*value;
+};
+constexpr std::array<TimingColumn, 10> kTimingColumns = {{{"min_s", &TimingStats::min_s},
+                                                          {"median_s", &TimingStats::median_s},
+                                                          {"mean_s", &TimingStats::mean_s},
+                                                          {"max_s", &TimingStats::max_s},
+                                                          {"p5_s", &TimingStats::p5_s},
+                                                          {"p95_s", &TimingStats::p95_s},
+                                                          {"p99_s", &TimingStats::p99_s},
+                                                          {"stddev_s", &TimingStats::stddev_s},
+                                                          {"ci95_low_s", &TimingStats::ci95_low_s},
+                                                          {"ci95_high_s", &TimingStats::ci95_high_s}}};
 
-constexpr std::array<std::string_view, 15> kLeadingCaseKeys = {
+constexpr std::array<std::string_view, 15> kLeadingColumns = {
     "case_id", "status", "reason", "backend", "library", "collective", "algorithm", "dtype",
     "op",      "count",  "bytes",  "np",      "in_place", "mode",     "iterations"};
 
 std::vector<std::string> csv_header() {
-  std::vector<std::string> header(kLeadingCaseKeys.begin(), kLeadingCaseKeys.end());
-  header.insert(header.end(), kTimingKeys.begin(), kTimingKeys.end());
+  std::vector<std::string> header(kLeadingColumns.begin(), kLeadingColumns.end());
+  for (const auto& t : kTimingColumns) header.emplace_back(t.header);
   for (std::string_view key : {"algbw_GBps", "busbw_GBps", "validation", "mismatches", "elapsed_s", "params"})
     header.emplace_back(key);
   return header;
 }
 
-std::vector<std::string> csv_values(const json& c) {
-  std::vector<std::string> values;
-  for (std::string_view key : kLeadingCaseKeys) values.push_back(scalar_text(field(c, key)));
-  const json& timing = field(c, "timing");
-  for (std::string_view key : kTimingKeys) values.push_back(scalar_text(field(timing, key)));
-  values.push_back(scalar_text(field(c, "algbw_GBps")));
-  values.push_back(scalar_text(field(c, "busbw_GBps")));
-  const json& validation = field(c, "validation");
-  values.push_back(scalar_text(field(validation, "status")));
-  values.push_back(scalar_text(field(validation, "mismatches")));
-  values.push_back(scalar_text(field(c, "elapsed_s")));
-  values.push_back(params_text(c));
+// fmt's "{}" is the shortest text that reads back as the same double.
+std::string number_text(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); }
+
+std::vector<std::string> csv_values(const CaseResult& r) {
+  const Case& c = r.c;
+  std::vector<std::string> values = {c.case_id,
+                                     std::string(name(r.status)),
+                                     r.reason,
+                                     c.backend,
+                                     r.library,
+                                     std::string(name(c.collective)),
+                                     c.algorithm,
+                                     std::string(name(c.dtype)),
+                                     std::string(name(c.op)),
+                                     fmt::format("{}", c.count),
+                                     fmt::format("{}", c.bytes),
+                                     fmt::format("{}", c.np),
+                                     c.in_place ? "true" : "false",
+                                     std::string(name(c.mode)),
+                                     fmt::format("{}", r.iterations)};
+  for (const auto& t : kTimingColumns)
+    values.push_back(r.timing ? number_text((*r.timing).*(t.value)) : std::string());
+  values.push_back(number_text(r.algbw_GBps));
+  values.push_back(number_text(r.busbw_GBps));
+  values.push_back(r.validation.status);
+  values.push_back(fmt::format("{}", r.validation.mismatches));
+  values.push_back(number_text(r.elapsed_s));
+  values.push_back(params_text(c.params));
   return values;
 }
 
 }  // namespace
 
 std::string render_table(const json& report) {
-  const json& cases = cases_of(report);
+  const std::vector<CaseResult> cases = case_results_of(report);
   std::vector<Row> rows;
-  for (const json& c : cases) rows.push_back(table_row(c));
+  for (const auto& r : cases) rows.push_back(table_row(r));
   return aligned_table(kTableColumns, rows) + summary_line(cases);
 }
 
 std::string render_csv(const json& report) {
   std::string out = csv_record(csv_header());
-  for (const json& c : cases_of(report)) out += csv_record(csv_values(c));
+  for (const auto& r : case_results_of(report)) out += csv_record(csv_values(r));
   return out;
 }
 

@@ -1,9 +1,12 @@
 // Text renderings of a report.json (format: docs/report.schema.json).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "core/case.hpp"
 
 namespace pico {
 
@@ -14,8 +17,10 @@ std::string render_table(const nlohmann::json& report);
 
 // RFC 4180 CSV (CRLF line ends, header row first), one record per case.
 // Null or missing values are empty fields; doubles keep full precision.
-// "segment_size=65536;chain_fanout=2" from a case's params ("" when none).
-std::string params_text(const nlohmann::json& case_record);
+// "chain_fanout=2;segment_size=65536" from a case's params ("" when none).
+std::string params_text(const std::map<std::string, double>& params);
+// "backend/algorithm[params]": how tables name what a case ran.
+std::string algorithm_label(const Case& c);
 
 std::string render_csv(const nlohmann::json& report);
 

@@ -6,7 +6,7 @@
 
 #include "collectives/compressed/options.hpp"
 #include "core/hash.hpp"
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 namespace pico::compressed {
 

@@ -1,4 +1,4 @@
-// The CUDA handles the NCCL backend owns (the RAII types of the GPU kernels)
+// The CUDA handles the NCCL backend owns (core/cuda_resources.hpp)
 // and the check that turns an NCCL error code into an exception with NCCL's message.
 #pragma once
 
@@ -7,14 +7,14 @@
 
 #include <nccl.h>
 
-#include "collectives/compressed/gpu/device_buffer.hpp"
+#include "core/cuda_resources.hpp"
 
 namespace pico::nccl {
 
-using compressed::gpu::check_cuda;
-using compressed::gpu::DeviceBuffer;
-using compressed::gpu::Event;
-using compressed::gpu::Stream;
+using cuda::check_cuda;
+using cuda::DeviceBuffer;
+using cuda::Event;
+using cuda::Stream;
 
 // The report's text for the first error timed calls met ("NCCL: ..." before
 // "CUDA: ..."); "" when both are success.

@@ -13,7 +13,7 @@
 #include <mpi.h>
 
 #include "backends/nccl/nccl_session.hpp"
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 namespace pico::nccl {
 

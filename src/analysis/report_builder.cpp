@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/case.hpp"
+#include "core/case_result.hpp"
 #include "core/jsonl.hpp"
-#include "launch/executor.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -69,20 +69,21 @@ nlohmann::json build_report(const std::string& dir_string) {
   const nlohmann::json plan = read_json(dir / "plan.json");
 
   // The last record of a case wins: a resumed run may have measured it again.
-  std::map<std::string, nlohmann::json> results;
-  for (auto& r : read_json_lines((dir / "cases.jsonl").string())) {
-    const std::string id = r.value("case_id", "");
-    results[id] = std::move(r);
+  std::map<std::string, CaseResult> results;
+  for (const auto& line : read_json_lines((dir / "cases.jsonl").string())) {
+    CaseResult r = case_result_from_json(line);
+    const std::string id = r.c.case_id;
+    results.insert_or_assign(id, std::move(r));
   }
 
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& planned : plan.at("cases")) {
-    const std::string id = planned.at("case_id");
-    if (auto it = results.find(id); it != results.end()) {
-      cases.push_back(it->second);
+    const Case c = case_from_json(planned);
+    if (auto it = results.find(c.case_id); it != results.end()) {
+      cases.push_back(to_json(it->second));
     } else {
-      cases.push_back(failed_case_record(case_from_json(planned),
-                                         "no result: the run ended before this case finished", -1, 0));
+      cases.push_back(to_json(unmeasured_result(c, CaseStatus::failed,
+                                                "no result: the run ended before this case finished", -1, 0)));
     }
   }
 

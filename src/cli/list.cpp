@@ -10,7 +10,7 @@
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
-#include "reports/catalog_table.hpp"
+#include "cli/catalog_table.hpp"
 
 namespace pico::cli {
 namespace {

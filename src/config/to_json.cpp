@@ -1,6 +1,6 @@
 #include "config/to_json.hpp"
 
-#include "plan/plan.hpp"
+#include "core/case.hpp"
 
 namespace pico {
 namespace {
@@ -75,6 +75,42 @@ nlohmann::json platform_to_json(const Platform& p) {
                   {"signal_before_limit", s.signal_before_limit_s}};
   }
   return j;
+}
+
+nlohmann::json timing_to_json(const TimingSpec& t) {
+  return {{"mode", name(t.mode)},
+          {"warmup", t.warmup},
+          {"min_iterations", t.min_iterations},
+          {"max_iterations", t.max_iterations},
+          {"time_budget_s", t.time_budget_s},
+          {"target_ci", t.target_ci},
+          {"case_timeout_s", t.case_timeout_s},
+          {"keep_samples", t.keep_samples}};
+}
+
+TimingSpec timing_from_json(const nlohmann::json& j) {
+  TimingSpec t;
+  t.mode = parse_timing_mode(j.at("mode").get<std::string>()).value_or(TimingMode::latency);
+  t.warmup = j.at("warmup").get<int>();
+  t.min_iterations = j.at("min_iterations").get<std::int64_t>();
+  t.max_iterations = j.at("max_iterations").get<std::int64_t>();
+  t.time_budget_s = j.at("time_budget_s").get<double>();
+  t.target_ci = j.at("target_ci").get<double>();
+  t.case_timeout_s = j.at("case_timeout_s").get<double>();
+  t.keep_samples = j.at("keep_samples").get<bool>();
+  return t;
+}
+
+nlohmann::json instrumentation_to_json(const InstrumentationSpec& i) {
+  return {{"phases", i.phases}, {"papi", i.papi}, {"calls", i.calls}};
+}
+
+InstrumentationSpec instrumentation_from_json(const nlohmann::json& j) {
+  InstrumentationSpec i;
+  i.phases = j.value("phases", false);
+  i.papi = j.value("papi", std::vector<std::string>{});
+  i.calls = j.value("calls", 10);
+  return i;
 }
 
 }  // namespace pico

@@ -12,4 +12,10 @@ namespace pico {
 nlohmann::json experiment_to_json(const Experiment& e);
 nlohmann::json platform_to_json(const Platform& p);
 
+// The timing and instrumentation settings as plan.json and launch-<k>.json carry them.
+nlohmann::json timing_to_json(const TimingSpec& t);
+TimingSpec timing_from_json(const nlohmann::json& j);
+nlohmann::json instrumentation_to_json(const InstrumentationSpec& i);
+InstrumentationSpec instrumentation_from_json(const nlohmann::json& j);
+
 }  // namespace pico

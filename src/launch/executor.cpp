@@ -19,6 +19,7 @@
 
 #include "config/units.hpp"
 #include "config/catalog.hpp"
+#include "core/case_result.hpp"
 #include "core/jsonl.hpp"
 #include "launch/launcher.hpp"
 #include "launch/process.hpp"
@@ -143,12 +144,13 @@ class GroupRunner {
         any_started = true;
         progress_.show(describe_case(*by_id[id]));
       }
-      for (const auto& r : results.read_new()) {
-        const std::string id = r.value("case_id", "");
+      for (const auto& line : results.read_new()) {
+        const CaseResult r = case_result_from_json(line);
+        const std::string& id = r.c.case_id;
         if (!by_id.contains(id) || !out.finished.insert(id).second) continue;
         if (out.in_flight == id) out.in_flight.reset();
         case_start = Clock::now();
-        if (r.contains("selection") && r["selection"].value("refused", false))
+        if (r.selection && r.selection->refused)
           out.refused.insert(id);  // it will run again: count it then
         else
           progress_.advance(1);
@@ -205,7 +207,7 @@ class GroupRunner {
   }
 
   void record_failure(const Case& c, const std::string& reason, int launch, double elapsed_s) {
-    JsonLinesFile(dir_ + "/cases.jsonl").append(failed_case_record(c, reason, launch, elapsed_s));
+    JsonLinesFile(dir_ + "/cases.jsonl").append(to_json(unmeasured_result(c, CaseStatus::failed, reason, launch, elapsed_s)));
     progress_.advance(1);
   }
 
@@ -229,23 +231,6 @@ void install_interrupt_handlers() {
 
 bool interrupt_requested() { return g_interrupted; }
 
-nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s) {
-  nlohmann::json r = case_to_json(c);
-  r.update({{"library", ""},
-            {"status", "failed"},
-            {"reason", reason},
-            {"iterations", 0},
-            {"warmup", 0},
-            {"stop_reason", ""},
-            {"timing", nullptr},
-            {"algbw_GBps", nullptr},
-            {"busbw_GBps", nullptr},
-            {"validation", {{"status", "skipped"}, {"mismatches", 0}}},
-            {"elapsed_s", elapsed_s},
-            {"launch", launch}});
-  return r;
-}
-
 std::string crash_detail_from_log(const std::string& log_text) {
   std::smatch m;
   if (std::regex_search(log_text, m, std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+) \(([^)]*)\))")))
@@ -266,16 +251,15 @@ ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const Plan
   {
     JsonLinesFile cases(dir + "/cases.jsonl");
     for (const auto& s : plan.skipped) {
-      nlohmann::json r = failed_case_record(s.c, s.reason, -1, 0);
-      r["status"] = "skipped";
-      cases.append(r);
+      cases.append(to_json(unmeasured_result(s.c, CaseStatus::skipped, s.reason, -1, 0)));
       progress.advance(1);
     }
   }
   for (const auto& group : plan.groups) {
     if (interrupt_requested()) {
       for (const auto& c : group.cases)
-        JsonLinesFile(dir + "/cases.jsonl").append(failed_case_record(c, "not run: pico was interrupted", -1, 0));
+        JsonLinesFile(dir + "/cases.jsonl")
+            .append(to_json(unmeasured_result(c, CaseStatus::failed, "not run: pico was interrupted", -1, 0)));
       continue;
     }
     GroupRunner(plan, platform, target, dir, options, log, progress).run(group);

@@ -37,9 +37,6 @@ ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const Plan
 void install_interrupt_handlers();
 bool interrupt_requested();
 
-// The result record pico writes itself for a case that never reported one.
-nlohmann::json failed_case_record(const Case& c, const std::string& reason, int launch, double elapsed_s);
-
 // "rank 0 exited on signal 11 (Segmentation fault)" from an mpirun log, or "".
 std::string crash_detail_from_log(const std::string& log_text);
 

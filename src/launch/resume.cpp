@@ -5,16 +5,20 @@
 
 #include <fmt/format.h>
 
+#include "core/case_result.hpp"
 #include "core/jsonl.hpp"
 
 namespace pico {
 
 std::set<std::string> settled_case_ids(const std::string& dir) {
-  std::map<std::string, std::string> latest_status;
-  for (const auto& r : read_json_lines(dir + "/cases.jsonl")) latest_status[r.value("case_id", "")] = r.value("status", "");
+  std::map<std::string, CaseStatus> latest_status;
+  for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
+    const CaseResult r = case_result_from_json(line);
+    latest_status[r.c.case_id] = r.status;
+  }
   std::set<std::string> settled;
   for (const auto& [id, status] : latest_status)
-    if (status == "ok" || status == "skipped") settled.insert(id);
+    if (status == CaseStatus::ok || status == CaseStatus::skipped) settled.insert(id);
   return settled;
 }
 

@@ -119,7 +119,7 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
                      "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
   for (const auto& c : plan.cases) {
-    const std::string params = params_text(case_to_json(c));
+    const std::string params = params_text(c.params);
     out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", c.case_id,
                        name(c.collective), c.backend, params.empty() ? c.algorithm : c.algorithm + "[" + params + "]",
                        name(c.dtype), name(c.op), c.count,

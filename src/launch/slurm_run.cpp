@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "core/case_result.hpp"
 #include "core/jsonl.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
@@ -67,7 +68,10 @@ std::string unfinished_reason(const std::string& dir, int launch, bool in_flight
 // from that launch, and returns the launches' log entries for run.json.
 nlohmann::json record_unfinished(const std::string& dir, const nlohmann::json& job_entry, const SlurmJobInfo& job) {
   std::set<std::pair<std::string, int>> recorded;
-  for (const auto& r : read_json_lines(dir + "/cases.jsonl")) recorded.insert({r.value("case_id", ""), r.value("launch", -2)});
+  for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
+    const CaseResult r = case_result_from_json(line);
+    recorded.insert({r.c.case_id, r.launch});
+  }
   std::map<int, std::string> last_started;  // per launch, the case that started last
   for (const auto& s : read_json_lines(dir + "/progress.jsonl")) last_started[s.value("launch", -1)] = s.value("case_id", "");
   std::map<int, nlohmann::json> steps;
@@ -87,7 +91,8 @@ nlohmann::json record_unfinished(const std::string& dir, const nlohmann::json& j
         continue;
       }
       const bool in_flight = last_started.contains(launch) && last_started[launch] == c.case_id;
-      cases.append(failed_case_record(c, unfinished_reason(dir, launch, in_flight, step, job), launch, 0));
+      cases.append(to_json(
+          unmeasured_result(c, CaseStatus::failed, unfinished_reason(dir, launch, in_flight, step, job), launch, 0)));
     }
     const double wall_s = step ? std::max(0.0, step->value("ended", 0.0) - step->value("started", 0.0)) : 0.0;
     std::string exit = "not started";

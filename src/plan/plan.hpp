@@ -9,6 +9,7 @@
 
 #include "config/catalog.hpp"
 #include "config/experiment.hpp"
+#include "config/to_json.hpp"
 #include "core/gpu_support.hpp"
 #include "core/case.hpp"
 
@@ -54,9 +55,6 @@ Plan make_plan(const Experiment& e, const PlanTarget& target = {});
 // The processes each launch group starts, in group order.
 std::vector<int> process_counts(const Plan& p);
 
-nlohmann::json timing_to_json(const TimingSpec& t);
-nlohmann::json instrumentation_to_json(const InstrumentationSpec& i);
-TimingSpec timing_from_json(const nlohmann::json& j);
 nlohmann::json plan_to_json(const Plan& p);
 // The plan a results directory was run with (plan.json), for --resume.
 Plan plan_from_json(const nlohmann::json& j);

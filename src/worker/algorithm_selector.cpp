@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 namespace pico {
 namespace {
@@ -105,17 +105,6 @@ AppliedSelection AlgorithmSelector::apply_mpi_t(const Selection& s) {
   a.verified = all_ranks(harness_, ok);
   if (!a.verified) a.note = fmt::format("wrote {}={} but read back {}", s.variable, s.value, a.applied);
   return a;
-}
-
-nlohmann::json selection_to_json(const Selection& s, const AppliedSelection& a) {
-  nlohmann::json j = {{"mechanism", s.mechanism}, {"variable", s.variable},   {"value", s.value},
-                      {"readback", s.readback},
-                      {"parameters", s.parameters}, {"verified", a.verified}, {"applied", a.applied},
-                      {"verify", s.verify}};
-  if (!s.fallback.empty()) j["fallback"] = s.fallback;
-  if (!a.note.empty()) j["note"] = a.note;
-  if (a.refused) j["refused"] = true;
-  return j;
 }
 
 }  // namespace pico

@@ -10,11 +10,10 @@
 #include <string>
 
 #include <mpi.h>
-#include <nlohmann/json.hpp>
 
-#include "backends/mpi/mpi_tools.hpp"
+#include "worker/mpi_tools.hpp"
 #include "core/case.hpp"
-#include "worker/mpi_handles.hpp"
+#include "harness/mpi_handles.hpp"
 
 namespace pico {
 
@@ -42,7 +41,5 @@ class AlgorithmSelector {
   std::unique_ptr<DupComm> forced_;  // communicator created under forced_selection_
   std::optional<Selection> forced_selection_;
 };
-
-nlohmann::json selection_to_json(const Selection& s, const AppliedSelection& a);
 
 }  // namespace pico

@@ -7,9 +7,9 @@
 
 #include "backends/backend.hpp"
 #include "collectives/spec.hpp"
-#include "reports/stats.hpp"
+#include "core/stats.hpp"
 #include "worker/algorithm_selector.hpp"
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 #include "worker/timing_loop.hpp"
 
 namespace pico {
@@ -29,13 +29,13 @@ bool all_ranks_ok(MPI_Comm comm, const std::string& local_error, std::string& er
 
 // The instrumented pass: per phase, the median over calls on each rank, then
 // the slowest rank (max), as the report's `phases`.
-void record_phases(Backend& backend, const CaseContext& ctx, nlohmann::json& r) {
+void record_phases(Backend& backend, const CaseContext& ctx, CaseResult& r) {
   PhaseRecorder recorder(ctx.papi);
   const bool recorded =
       backend.record_phases(ctx.instrumentation.calls, recorder, [&] { harness::barrier(ctx.harness); });
   if (!recorded) {
-    r["phases"] = nlohmann::json::array();
-    r["phases_note"] = "this backend's algorithms mark no phases (the library's collectives are opaque)";
+    r.phases = nlohmann::json::array();
+    r.phases_note = "this backend's algorithms mark no phases (the library's collectives are opaque)";
     return;
   }
   const std::size_t events = ctx.papi->events().size();
@@ -49,8 +49,8 @@ void record_phases(Backend& backend, const CaseContext& ctx, nlohmann::json& r) 
     values.insert(values.end(), p.counters.begin(), p.counters.end());
   }
   if (shape[0] != -shape[1]) {
-    r["phases"] = phases_to_json(phases, ctx.papi->events());
-    r["phases_note"] = "ranks marked different phases: rank 0's values, not the maximum over ranks";
+    r.phases = phases_to_json(phases, ctx.papi->events());
+    r.phases_note = "ranks marked different phases: rank 0's values, not the maximum over ranks";
     return;
   }
   harness::allreduce(ctx.harness, values.data(), static_cast<int>(values.size()), harness::Reduction::max);
@@ -60,42 +60,38 @@ void record_phases(Backend& backend, const CaseContext& ctx, nlohmann::json& r) 
     p.seconds = values[at++];
     for (auto& counter : p.counters) counter = values[at++];
   }
-  r["phases"] = phases_to_json(slowest, ctx.papi->events());
-  if (!ctx.papi->warnings().empty()) r["phases_note"] = fmt::format("{}", fmt::join(ctx.papi->warnings(), "; "));
+  r.phases = phases_to_json(slowest, ctx.papi->events());
+  if (!ctx.papi->warnings().empty()) r.phases_note = fmt::format("{}", fmt::join(ctx.papi->warnings(), "; "));
 }
 
-nlohmann::json base_result(const Case& c, const CaseContext& ctx) {
-  nlohmann::json r = case_to_json(c);
-  r["library"] = ctx.library;
-  r["status"] = "ok";
-  r["reason"] = "";
-  r["iterations"] = 0;
-  r["warmup"] = ctx.timing.warmup;
-  r["stop_reason"] = "";
-  r["timing"] = nullptr;
-  r["algbw_GBps"] = nullptr;
-  r["busbw_GBps"] = nullptr;
-  r["validation"] = {{"status", "skipped"}, {"mismatches", 0}};
-  r["launch"] = ctx.launch;
-  return r;
+SelectionOutcome outcome_of(const AppliedSelection& a) {
+  SelectionOutcome o;
+  o.verified = a.verified;
+  o.refused = a.refused;
+  o.applied = a.applied;
+  o.note = a.note;
+  return o;
 }
 
 }  // namespace
 
-nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
+CaseResult run_case(const Case& c, const CaseContext& ctx) {
   const double case_start = MPI_Wtime();
-  nlohmann::json r = base_result(c, ctx);
-  auto finish = [&]() -> nlohmann::json {
-    r["elapsed_s"] = MPI_Wtime() - case_start;
+  CaseResult r;
+  r.c = c;
+  r.library = ctx.library;
+  r.warmup = ctx.timing.warmup;
+  r.launch = ctx.launch;
+  auto finish = [&]() -> CaseResult {
+    r.elapsed_s = MPI_Wtime() - case_start;
     return r;
   };
 
   const AppliedSelection selection = ctx.selector->apply(c.selection);
-  r["selection"] = selection_to_json(c.selection, selection);
+  r.selection = outcome_of(selection);
   if (selection.refused || !selection.verified) {
     // A measurement under another algorithm than its label would mislead: none is made.
-    r["status"] = "failed";
-    r["reason"] = (selection.refused ? "selection refused: " : "selection not verified: ") + selection.note;
+    r.fail((selection.refused ? "selection refused: " : "selection not verified: ") + selection.note);
     return finish();
   }
 
@@ -109,27 +105,25 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
   }
   std::string error;
   if (!all_ranks_ok(ctx.harness, local_error, error)) {
-    r["status"] = "failed";
-    r["reason"] = "prepare: " + error;
+    r.fail("prepare: " + error);
     return finish();
   }
 
-  if (auto reported = backend->reported_selection(); !reported.is_null()) r["selection"]["reported"] = std::move(reported);
+  r.selection->reported = backend->reported_selection();
   const TimedSamples timed = run_timed(*backend, ctx.timing, ctx.harness);
-  if (auto device = backend->device(); !device.is_null()) r["device"] = std::move(device);
+  if (auto device = backend->device(); !device.is_null()) r.device = std::move(device);
   if (!all_ranks_ok(ctx.harness, backend->deferred_error(), error)) {
-    r["status"] = "failed";
-    r["reason"] = "timed calls: " + error;
+    r.fail("timed calls: " + error);
     backend->release();
     return finish();
   }
   const TimingStats stats = compute_stats(timed.samples_s);
-  r["iterations"] = stats.iterations;
-  r["stop_reason"] = timed.stop_reason;
-  r["timing"] = stats_to_json(stats);
-  r["algbw_GBps"] = algbw_GBps(c, stats.median_s);
-  r["busbw_GBps"] = busbw_GBps(c, stats.median_s);
-  if (ctx.timing.keep_samples) r["samples_s"] = timed.samples_s;
+  r.iterations = stats.iterations;
+  r.stop_reason = timed.stop_reason;
+  r.timing = stats;
+  r.algbw_GBps = algbw_GBps(c, stats.median_s);
+  r.busbw_GBps = busbw_GBps(c, stats.median_s);
+  if (ctx.timing.keep_samples) r.samples_s = timed.samples_s;
 
   if (ctx.instrumentation.phases || backend->always_records_phases()) record_phases(*backend, ctx, r);
 
@@ -143,22 +137,18 @@ nlohmann::json run_case(const Case& c, const CaseContext& ctx) {
       validation_error = e.what();
     }
     harness::allreduce(ctx.harness, &total, 1, harness::Reduction::sum);
-    r["validation"] = {{"status", total == 0 ? "passed" : "failed"}, {"mismatches", total}};
+    r.validation = {total == 0 ? "passed" : "failed", total};
     if (!all_ranks_ok(ctx.harness, validation_error, error)) {
-      r["validation"]["status"] = "failed";
-      r["status"] = "failed";
-      r["reason"] = "validation: " + error;
+      r.validation.status = "failed";
+      r.fail("validation: " + error);
     } else if (total != 0) {
-      r["status"] = "failed";
-      r["reason"] = fmt::format("validation: {} mismatching element{}", total, total == 1 ? "" : "s");
+      r.fail(fmt::format("validation: {} mismatching element{}", total, total == 1 ? "" : "s"));
     }
   }
   if (auto compression = backend->compression(ctx.harness); !compression.is_null()) {
-    if (!compression.value("identical_across_ranks", true) && r["status"] == "ok") {
-      r["status"] = "failed";
-      r["reason"] = "ranks hold different results";
-    }
-    r["compression"] = std::move(compression);
+    if (!compression.value("identical_across_ranks", true) && r.status == CaseStatus::ok)
+      r.fail("ranks hold different results");
+    r.compression = std::move(compression);
   }
   backend->release();
   return finish();

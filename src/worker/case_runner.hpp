@@ -8,6 +8,7 @@
 
 #include "config/experiment.hpp"
 #include "core/case.hpp"
+#include "core/case_result.hpp"
 #include "instrumentation/papi_counters.hpp"
 
 namespace pico {
@@ -25,8 +26,8 @@ struct CaseContext {
   PapiCounters* papi = nullptr;  // counters read at phase boundaries, shared by the launch
 };
 
-// Collective over both communicators. Returns the case's result object
-// (meaningful on rank 0 of harness).
-nlohmann::json run_case(const Case& c, const CaseContext& ctx);
+// Collective over both communicators. Returns the case's result (meaningful
+// on rank 0 of harness).
+CaseResult run_case(const Case& c, const CaseContext& ctx);
 
 }  // namespace pico

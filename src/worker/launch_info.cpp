@@ -12,7 +12,7 @@
 
 #include "instrumentation/provenance.hpp"
 #include "instrumentation/topology.hpp"
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 namespace pico {
 namespace {

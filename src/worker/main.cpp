@@ -19,7 +19,7 @@
 #include "worker/algorithm_selector.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/launch_info.hpp"
-#include "worker/mpi_handles.hpp"
+#include "harness/mpi_handles.hpp"
 
 namespace {
 
@@ -79,8 +79,8 @@ int run(const Args& args) {
                         library.name,    request.launch, request.instrumentation, &papi};
   for (const Case& c : request.cases) {
     if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
-    const nlohmann::json result = run_case(c, ctx);
-    if (rank == 0) cases_log->append(result);
+    const CaseResult result = run_case(c, ctx);
+    if (rank == 0) cases_log->append(to_json(result));
   }
   release_backend_resources();
   return 0;

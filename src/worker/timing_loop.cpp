@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "reports/stats.hpp"
-#include "worker/harness.hpp"
+#include "core/stats.hpp"
+#include "harness/harness.hpp"
 
 namespace pico {
 namespace {

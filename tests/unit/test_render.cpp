@@ -121,7 +121,7 @@ TEST_CASE("render_csv keeps doubles at full precision", "[render]") {
 }
 
 TEST_CASE("algorithm parameters show in the table and the CSV", "[render]") {
-  nlohmann::json c = {{"params", {{"segment_size", 4096}, {"chain_fanout", 2}}}};
-  CHECK(pico::params_text(c) == "chain_fanout=2;segment_size=4096");
-  CHECK(pico::params_text(nlohmann::json::object()).empty());
+  CHECK(pico::params_text({{"segment_size", 4096}, {"chain_fanout", 2}}) == "chain_fanout=2;segment_size=4096");
+  CHECK(pico::params_text({{"topk_ratio", 0.01}}) == "topk_ratio=0.01");
+  CHECK(pico::params_text({}).empty());
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/stats.hpp"
+#include "core/stats.hpp"
 
 using pico::compute_stats;
 using pico::median_ci95_sorted;

@@ -20,10 +20,19 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "collectives/compressed/gpu/device_buffer.hpp"
+#include "core/cuda_resources.hpp"
 #include "collectives/compressed/kernels.hpp"
 
 namespace pico::compressed::gpu {
+
+// The kernels take and return the generic CUDA owners.
+using cuda::check_cuda;
+using cuda::DeviceArray;
+using cuda::DeviceBuffer;
+using cuda::Event;
+using cuda::Stream;
+using cuda::to_device;
+using cuda::to_host;
 
 // ---- max |x| -----------------------------------------------------------------
 

@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "collectives/compressed/gpu/device_buffer.hpp"
+#include "core/cuda_resources.hpp"
 
 namespace pico::compressed::gpu::detail {
+
+using cuda::check_cuda;
 
 inline constexpr int kThreads = 256;
 

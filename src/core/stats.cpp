@@ -1,4 +1,4 @@
-#include "reports/stats.hpp"
+#include "core/stats.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -97,6 +97,22 @@ nlohmann::json stats_to_json(const TimingStats& s) {
       {"ci95_low_s", s.ci95_low_s},
       {"ci95_high_s", s.ci95_high_s},
   };
+}
+
+TimingStats stats_from_json(const nlohmann::json& j) {
+  TimingStats s;
+  s.min_s = j.value("min_s", 0.0);
+  s.median_s = j.value("median_s", 0.0);
+  s.mean_s = j.value("mean_s", 0.0);
+  s.max_s = j.value("max_s", 0.0);
+  s.p5_s = j.value("p5_s", 0.0);
+  s.p95_s = j.value("p95_s", 0.0);
+  s.p99_s = j.value("p99_s", 0.0);
+  s.stddev_s = j.value("stddev_s", 0.0);
+  s.cv = j.value("cv", 0.0);
+  s.ci95_low_s = j.value("ci95_low_s", 0.0);
+  s.ci95_high_s = j.value("ci95_high_s", 0.0);
+  return s;
 }
 
 }  // namespace pico

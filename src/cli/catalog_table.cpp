@@ -1,4 +1,4 @@
-#include "reports/catalog_table.hpp"
+#include "cli/catalog_table.hpp"
 
 #include <vector>
 

@@ -1,6 +1,7 @@
 // RAII owners for CUDA resources (device memory, streams, events) and the
-// error check every CUDA call goes through. Plain C++: usable from g++ code
-// (tests, benchmarks, backends) and from the .cu files alike.
+// error check every CUDA call goes through, for every GPU part of pico (the
+// compression kernels, the NCCL backends, tests, benchmarks). Plain C++:
+// usable from g++ code and from the .cu files alike.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace pico::compressed::gpu {
+namespace pico::cuda {
 
 // Throws std::runtime_error("<what>: <CUDA error string>") unless err is cudaSuccess.
 inline void check_cuda(cudaError_t err, const char* what) {
@@ -143,4 +144,4 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-}  // namespace pico::compressed::gpu
+}  // namespace pico::cuda

@@ -1,4 +1,4 @@
-#include "worker/harness.hpp"
+#include "harness/harness.hpp"
 
 #include <algorithm>
 

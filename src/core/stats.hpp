@@ -34,6 +34,9 @@ double relative_ci_halfwidth(const MedianCi& ci);
 // Copies and sorts internally; samples may be in any order. Empty input gives zeros.
 TimingStats compute_stats(std::span<const double> samples);
 
+// `iterations` is not part of the object: the case record carries it.
 nlohmann::json stats_to_json(const TimingStats& s);
+// Inverse of stats_to_json; absent keys read as 0 (reports of older runs).
+TimingStats stats_from_json(const nlohmann::json& j);
 
 }  // namespace pico

@@ -1,4 +1,4 @@
-#include "backends/mpi/mpi_tools.hpp"
+#include "worker/mpi_tools.hpp"
 
 #include <cstdlib>
 #include <string_view>

@@ -1,0 +1,155 @@
+#include "core/case_result.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace pico {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<CaseStatus, std::string_view>, 3> kStatuses{
+    {{CaseStatus::ok, "ok"}, {CaseStatus::failed, "failed"}, {CaseStatus::skipped, "skipped"}}};
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+std::optional<double> optional_number(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::optional<json> optional_member(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return *it;
+}
+
+// The worker's form of `selection`: the planned selection and what applying it gave.
+json selection_json(const Selection& s, const SelectionOutcome& a) {
+  json j = {{"mechanism", s.mechanism}, {"variable", s.variable}, {"value", s.value},
+            {"readback", s.readback},   {"parameters", s.parameters}, {"verified", a.verified},
+            {"applied", a.applied},     {"verify", s.verify}};
+  if (!s.fallback.empty()) j["fallback"] = s.fallback;
+  if (!a.note.empty()) j["note"] = a.note;
+  if (a.refused) j["refused"] = true;
+  if (!a.reported.is_null()) j["reported"] = a.reported;
+  return j;
+}
+
+std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) {
+  const auto it = record.find("selection");
+  if (it == record.end() || !it->is_object() || !it->contains("verified")) return std::nullopt;
+  SelectionOutcome a;
+  a.verified = it->value("verified", false);
+  a.refused = it->value("refused", false);
+  a.applied = it->value("applied", "");
+  a.note = it->value("note", "");
+  if (auto reported = optional_member(*it, "reported")) a.reported = std::move(*reported);
+  return a;
+}
+
+}  // namespace
+
+std::string_view name(CaseStatus s) {
+  for (const auto& [v, n] : kStatuses)
+    if (v == s) return n;
+  return "?";
+}
+
+std::optional<CaseStatus> parse_case_status(std::string_view s) {
+  for (const auto& [v, n] : kStatuses)
+    if (n == s) return v;
+  return std::nullopt;
+}
+
+void CaseResult::fail(std::string why) {
+  status = CaseStatus::failed;
+  reason = std::move(why);
+}
+
+CaseResult unmeasured_result(const Case& c, CaseStatus status, std::string reason, int launch, double elapsed_s) {
+  CaseResult r;
+  r.c = c;
+  r.status = status;
+  r.reason = std::move(reason);
+  r.launch = launch;
+  r.elapsed_s = elapsed_s;
+  return r;
+}
+
+json to_json(const CaseResult& r) {
+  json j = case_to_json(r.c);
+  if (r.selection) j["selection"] = selection_json(r.c.selection, *r.selection);
+  j["library"] = r.library;
+  j["status"] = name(r.status);
+  j["reason"] = r.reason;
+  j["iterations"] = r.iterations;
+  j["warmup"] = r.warmup;
+  j["stop_reason"] = r.stop_reason;
+  j["timing"] = r.timing ? stats_to_json(*r.timing) : json(nullptr);
+  j["algbw_GBps"] = optional_json(r.algbw_GBps);
+  j["busbw_GBps"] = optional_json(r.busbw_GBps);
+  j["validation"] = {{"status", r.validation.status}, {"mismatches", r.validation.mismatches}};
+  j["elapsed_s"] = r.elapsed_s;
+  j["launch"] = r.launch;
+  if (r.samples_s) j["samples_s"] = *r.samples_s;
+  if (r.phases) j["phases"] = *r.phases;
+  if (r.phases_note) j["phases_note"] = *r.phases_note;
+  if (r.device) j["device"] = *r.device;
+  if (r.compression) j["compression"] = *r.compression;
+  return j;
+}
+
+CaseResult case_result_from_json(const json& j) {
+  if (!j.is_object()) throw std::runtime_error("malformed case record: not a JSON object");
+  CaseResult r;
+  r.c = case_from_json(j);
+  try {
+    const std::string status = j.value("status", "ok");
+    const auto parsed = parse_case_status(status);
+    if (!parsed) throw std::runtime_error(fmt::format("unknown status '{}'", status));
+    r.status = *parsed;
+    r.library = j.value("library", "");
+    r.reason = j.value("reason", "");
+    r.iterations = j.value("iterations", std::int64_t{0});
+    r.warmup = j.value("warmup", 0);
+    r.stop_reason = j.value("stop_reason", "");
+    if (const auto t = j.find("timing"); t != j.end() && t->is_object()) {
+      r.timing = stats_from_json(*t);
+      r.timing->iterations = r.iterations;
+    }
+    r.algbw_GBps = optional_number(j, "algbw_GBps");
+    r.busbw_GBps = optional_number(j, "busbw_GBps");
+    if (const auto v = j.find("validation"); v != j.end() && v->is_object()) {
+      r.validation.status = v->value("status", "skipped");
+      r.validation.mismatches = v->value("mismatches", std::uint64_t{0});
+    }
+    r.elapsed_s = j.value("elapsed_s", 0.0);
+    r.launch = j.value("launch", -1);
+    r.selection = selection_outcome_from_json(j);
+    if (const auto s = j.find("samples_s"); s != j.end() && s->is_array()) r.samples_s = s->get<std::vector<double>>();
+    r.phases = optional_member(j, "phases");
+    if (const auto note = j.find("phases_note"); note != j.end() && note->is_string()) r.phases_note = note->get<std::string>();
+    r.device = optional_member(j, "device");
+    r.compression = optional_member(j, "compression");
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, e.what()));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, e.what()));
+  }
+  return r;
+}
+
+std::vector<CaseResult> case_results_of(const json& report) {
+  std::vector<CaseResult> out;
+  const auto it = report.find("cases");
+  if (it == report.end() || !it->is_array()) return out;
+  for (const json& c : *it) out.push_back(case_result_from_json(c));
+  return out;
+}
+
+}  // namespace pico

@@ -1,0 +1,80 @@
+// The record one case produces: what the worker measured, or why the front
+// end recorded it failed or skipped without a measurement. One type from the
+// worker's cases.jsonl line to report.json and the renderers; its JSON keys
+// are spelled here and nowhere else (format: docs/report.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/case.hpp"
+#include "core/stats.hpp"
+
+namespace pico {
+
+enum class CaseStatus { ok, failed, skipped };
+std::string_view name(CaseStatus s);
+std::optional<CaseStatus> parse_case_status(std::string_view s);
+
+struct Validation {
+  std::string status = "skipped";  // passed | failed | skipped
+  std::uint64_t mismatches = 0;
+};
+
+// What the worker saw when it put the case's selection in force. Absent from
+// records the front end writes (the case never reached a worker).
+struct SelectionOutcome {
+  bool verified = false;
+  bool refused = false;   // MPI_T writing failed: the front end reruns it with environment variables
+  std::string applied;    // the selection variable's value as read back
+  std::string note;       // why not verified, or refused
+  nlohmann::json reported;  // the library's own account of its choice (NCCL's log); null when none
+};
+
+struct CaseResult {
+  Case c;  // the defining fields, as plan.json has them
+  std::string library;  // the MPI library's short name; "" when no worker ran the case
+  CaseStatus status = CaseStatus::ok;
+  std::string reason;
+  std::int64_t iterations = 0;
+  int warmup = 0;
+  std::string stop_reason;
+  std::optional<TimingStats> timing;
+  std::optional<double> algbw_GBps;
+  std::optional<double> busbw_GBps;
+  Validation validation;
+  double elapsed_s = 0;
+  int launch = -1;  // the launch that ran (or gave up on) the case; -1 for none
+  std::optional<SelectionOutcome> selection;
+  std::optional<std::vector<double>> samples_s;  // timing.keep_samples
+  // Backend-specific parts, carried as their producers wrote them
+  // (instrumentation/phase_recorder, the device and compressed backends).
+  std::optional<nlohmann::json> phases;
+  std::optional<std::string> phases_note;
+  std::optional<nlohmann::json> device;
+  std::optional<nlohmann::json> compression;
+
+  bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
+  // Sets status failed with the reason.
+  void fail(std::string why);
+};
+
+// A result that carries no measurement: failed (or skipped) with its reason.
+CaseResult unmeasured_result(const Case& c, CaseStatus status, std::string reason, int launch, double elapsed_s);
+
+// One line of cases.jsonl, one element of report.json's `cases`.
+nlohmann::json to_json(const CaseResult& r);
+// Inverse of to_json. The defining fields are required (case_from_json); the
+// rest default when absent, so reports of older runs still read. Throws
+// std::runtime_error on a malformed object.
+CaseResult case_result_from_json(const nlohmann::json& j);
+
+// The report's cases, in report order (render, compare, tune).
+std::vector<CaseResult> case_results_of(const nlohmann::json& report);
+
+}  // namespace pico
