@@ -1,0 +1,139 @@
+// The typed case record: it reads every form pico has written to cases.jsonl
+// and writes each back byte for byte, so reports stay compatible; the forms
+// the worker and the executor produce now are those forms.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "core/case_result.hpp"
+
+using namespace pico;
+using nlohmann::json;
+
+namespace {
+
+std::string record_line(const std::string& name) {
+  std::ifstream in(std::string(PICO_TEST_DATA_DIR) + "/case-records/" + name + ".json");
+  REQUIRE(in.good());
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+Case allreduce_case() {
+  Case c;
+  c.case_id = "536188ffb88f1e0c";
+  c.collective = Collective::allreduce;
+  c.dtype = Dtype::float32;
+  c.op = Op::sum;
+  c.count = 2;
+  c.bytes = 8;
+  c.np = 2;
+  c.selection = {"mpi_t", "coll_tuned_allreduce_algorithm", "0", "", {}, "", "mpi_t"};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("case records of every form read and write back byte for byte", "[case_result]") {
+  for (const char* form : {"measured", "compressed-phases", "skipped", "failed", "refused"}) {
+    INFO(form);
+    const std::string line = record_line(form);
+    const CaseResult r = case_result_from_json(json::parse(line));
+    CHECK(to_json(r).dump() == line);
+  }
+}
+
+TEST_CASE("the typed fields of a measured and a compressed record", "[case_result]") {
+  const CaseResult m = case_result_from_json(json::parse(record_line("measured")));
+  CHECK(m.status == CaseStatus::ok);
+  CHECK(m.measured());
+  CHECK(m.library == "openmpi");
+  CHECK(m.iterations == 5120);
+  REQUIRE(m.timing);
+  CHECK(m.timing->median_s == Approx(3.01e-07));
+  CHECK(m.timing->iterations == 5120);
+  REQUIRE(m.busbw_GBps);
+  CHECK(m.validation.status == "passed");
+  REQUIRE(m.selection);
+  CHECK(m.selection->verified);
+  CHECK(m.selection->applied == "0");
+  CHECK_FALSE(m.compression);
+
+  const CaseResult q = case_result_from_json(json::parse(record_line("compressed-phases")));
+  CHECK(q.c.backend == "compressed");
+  CHECK(q.c.params.at("bits") == 8);
+  REQUIRE(q.phases);
+  CHECK(q.phases->size() == 4);
+  REQUIRE(q.compression);
+  CHECK(q.compression->at("bits_per_element").get<double>() == Approx(8.0019531));
+}
+
+TEST_CASE("a result without a measurement: skipped at plan time or failed by the front end", "[case_result]") {
+  const Case c = allreduce_case();
+  const json skipped = to_json(unmeasured_result(c, CaseStatus::skipped, "not supported", -1, 0));
+  CHECK(skipped.at("status") == "skipped");
+  CHECK(skipped.at("reason") == "not supported");
+  CHECK(skipped.at("timing").is_null());
+  CHECK(skipped.at("busbw_GBps").is_null());
+  CHECK(skipped.at("launch") == -1);
+  CHECK(skipped.at("library") == "");
+  CHECK(skipped.at("validation") == json{{"status", "skipped"}, {"mismatches", 0}});
+  // The planned selection, without what a worker would have seen.
+  CHECK_FALSE(skipped.at("selection").contains("verified"));
+  CHECK(skipped.at("selection").at("fallback") == "");
+
+  const CaseResult failed = unmeasured_result(c, CaseStatus::failed, "timeout", 3, 2.5);
+  CHECK_FALSE(failed.measured());
+  const CaseResult back = case_result_from_json(to_json(failed));
+  CHECK(back.status == CaseStatus::failed);
+  CHECK(back.launch == 3);
+  CHECK(back.elapsed_s == 2.5);
+  CHECK_FALSE(back.selection);
+}
+
+TEST_CASE("the worker's selection outcome: optional keys only when they say something", "[case_result]") {
+  CaseResult r;
+  r.c = allreduce_case();
+  r.selection = SelectionOutcome{};
+  r.selection->verified = true;
+  r.selection->applied = "0";
+  json j = to_json(r);
+  CHECK(j.at("selection").at("verified") == true);
+  for (const char* absent : {"fallback", "note", "refused", "reported"}) CHECK_FALSE(j.at("selection").contains(absent));
+
+  r.c.selection.fallback = "MPI_T writing was refused; selected through the environment at launch";
+  r.selection->note = "wrote 4 but read back 0";
+  r.selection->refused = true;
+  r.selection->reported = json{{"algorithm", "Ring"}};
+  j = to_json(r);
+  CHECK(j.at("selection").at("fallback") == r.c.selection.fallback);
+  CHECK(j.at("selection").at("refused") == true);
+  CHECK(j.at("selection").at("reported").at("algorithm") == "Ring");
+  const CaseResult back = case_result_from_json(j);
+  REQUIRE(back.selection);
+  CHECK(back.selection->refused);
+  CHECK(back.selection->note == "wrote 4 but read back 0");
+  CHECK(back.selection->reported == r.selection->reported);
+}
+
+TEST_CASE("malformed records are errors that say which record and why", "[case_result]") {
+  json j = json::parse(record_line("measured"));
+  j["status"] = "finished";
+  CHECK_THROWS_WITH(case_result_from_json(j), Catch::Matchers::Contains("536188ffb88f1e0c") &&
+                                                  Catch::Matchers::Contains("unknown status 'finished'"));
+  CHECK_THROWS_WITH(case_result_from_json(json::array()), Catch::Matchers::Contains("not a JSON object"));
+  j = json::parse(record_line("measured"));
+  j.erase("collective");
+  CHECK_THROWS_AS(case_result_from_json(j), std::runtime_error);
+}
+
+TEST_CASE("a report's cases in report order", "[case_result]") {
+  const json report = {{"cases", json::array({json::parse(record_line("skipped")), json::parse(record_line("measured"))})}};
+  const auto cases = case_results_of(report);
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].status == CaseStatus::skipped);
+  CHECK(cases[1].status == CaseStatus::ok);
+  CHECK(case_results_of(json::object()).empty());
+}
