@@ -1,12 +1,10 @@
 // pico compare BASELINE [CANDIDATE] [--baseline BACKEND:ALGORITHM] [--format table|csv|json] [-o FILE]
-#include <fstream>
 #include <iostream>
 #include <memory>
 
-#include <fmt/format.h>
-
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/rendered_output.hpp"
 #include "reports/compare.hpp"
 
 namespace pico::cli {
@@ -16,8 +14,9 @@ void add_compare(CLI::App& app, int& exit_code) {
       "compare", "Speedup, time breakdown and error of candidates against a baseline (two reports, or one report's "
                  "compressed cases against its dense ones)");
   struct Options {
-    std::string baseline, candidate, format = "table", output;
+    std::string baseline, candidate;
     CompareOptions compare;
+    RenderedOutput output;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("baseline", opts->baseline, "Baseline results directory or report.json")->required();
@@ -25,10 +24,7 @@ void add_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--baseline-case", opts->compare.baseline,
                   "BACKEND:ALGORITHM of the baseline where several cases share a size (default compressed:dense, "
                   "nccl_compressed:dense, then mpi:default)");
-  cmd->add_option("-f,--format", opts->format, "table | csv | json")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
-  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
+  add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
     nlohmann::json rows;
     try {
@@ -41,13 +37,9 @@ void add_compare(CLI::App& app, int& exit_code) {
       exit_code = 2;
       return;
     }
-    const std::string text = opts->format == "csv"    ? render_compare_csv(rows)
-                             : opts->format == "json" ? rows.dump(1) + "\n"
-                                                      : render_compare_table(rows);
-    if (opts->output.empty())
-      fmt::print("{}", text);
-    else
-      std::ofstream(opts->output) << text;
+    emit(opts->output, opts->output.format == "csv"    ? render_compare_csv(rows)
+                       : opts->output.format == "json" ? rows.dump(1) + "\n"
+                                                       : render_compare_table(rows));
   });
 }
 
