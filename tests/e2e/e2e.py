@@ -66,6 +66,14 @@ def check_schema(path, *expectations):
     expect(proc.returncode == 0, f"report check failed:\n{proc.stdout}{proc.stderr}")
 
 
+def checked_report(proc, exit_code=0):
+    """The report of a run that exited with exit_code, checked against the schema."""
+    expect(proc.returncode == exit_code, f"exit {proc.returncode}, expected {exit_code}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    return load(path)
+
+
 def run_experiment(tmp, yaml_text, *extra, env=None, timing=FAST_TIMING):
     path = write(tmp, "experiment.yaml", textwrap.dedent(yaml_text) + timing)
     return pico("run", path, "-o", os.path.join(tmp, "results"), *extra, env=env, cwd=tmp)
@@ -140,10 +148,7 @@ def test_corrupt(tmp):
           - {library: fault, algorithms: [corrupt]}
           - {library: mpi}
         """, env=TEST_BACKENDS)
-    expect(proc.returncode == 1, f"a failed case gives exit 1, got {proc.returncode}\n{proc.stderr}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    report = checked_report(proc, 1)  # a failed case gives exit 1
     corrupt = cases_by(report, backend="fault")
     expect(len(corrupt) == 4, "four corrupt cases")
     for c in corrupt:
@@ -263,10 +268,7 @@ def test_openmpi_sweep(tmp):
         processes: [4]
         backends: [{{library: mpi, algorithms: all}}]
         """)
-    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    report = checked_report(proc)
     expect(report["run"]["launches"] == 1, f"one launch for the whole sweep, got {report['run']['launches']}")
     check_sweep(report, "openmpi")
     ring = [c for c in report["cases"] if c["collective"] == "allreduce" and c["algorithm"] == "ring" and c["count"] >= 4]
@@ -285,16 +287,13 @@ def test_mpich_sweep(tmp):
         processes: [2]
         backends: [{{library: mpi, algorithms: all}}]
         """, "-p", os.path.join(SRC, "platforms", "local-mpich.yaml"))
-    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    report = checked_report(proc)
     check_sweep(report, "mpich")
     groups = {json.dumps(c["selection"]["variable"] + "=" + c["selection"]["value"]) for c in report["cases"]
               if c["status"] == "ok" and c["algorithm"] != "default"}
     expect(report["run"]["launches"] == len(groups) + 1, f"{report['run']['launches']} launches for {len(groups)} algorithms + default")
     expect("MPICH" in report["provenance"]["mpi"]["library_version"], "ran on MPICH")
-    env = load(os.path.join(os.path.dirname(path), "launch-1.json"))["env"]
+    env = load(os.path.join(os.path.dirname(report_path(proc)), "launch-1.json"))["env"]
     expect(env.get("MPIR_CVAR_COLLECTIVE_FALLBACK") == "error" and env.get("MPIR_CVAR_DEVICE_COLLECTIVES") == "none", str(env))
 
 
@@ -499,10 +498,7 @@ def run_nccl_experiment(tmp, experiment, *extra):
     has_device = "no device" not in status
     np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
     proc = run_experiment(tmp, experiment.format(np=np), *extra)
-    expect(proc.returncode == (0 if has_device else 1), f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    return has_device, np, load(path)
+    return has_device, np, checked_report(proc, 0 if has_device else 1)
 
 
 def ran_on_device(has_device, ran):
@@ -637,10 +633,7 @@ def test_direct_launch(tmp):
         sizes: [8B, 64KiB]
         processes: [1]
         """, "-p", "local-direct")
-    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-3000:]}")
-    path = report_path(proc)
-    check_schema(path)
-    report = load(path)
+    report = checked_report(proc)
     commands = report["provenance"]["launch_commands"]
     expect(commands and all(os.path.basename(cmd[0]) == "pico-worker" for cmd in commands), str(commands))
     expect(len(report["cases"]) == 6 and all(c["status"] == "ok" and c["validation"]["status"] == "passed"
