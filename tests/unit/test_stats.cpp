@@ -51,35 +51,22 @@ TEST_CASE("median of odd and even sample counts", "[stats]") {
 }
 
 TEST_CASE("median CI uses order statistics n/2 -+ 1.96 sqrt(n)/2", "[stats]") {
-  SECTION("n = 10: indices 1 and 9") {
-    const auto v = one_to(10);
-    const auto ci = median_ci95_sorted(v);
-    CHECK(ci.median == 5.5);
-    CHECK(ci.low == 2.0);
-    CHECK(ci.high == 10.0);
-  }
-  SECTION("n = 100: indices 40 and 60") {
-    const auto v = one_to(100);
-    const auto ci = median_ci95_sorted(v);
-    CHECK(ci.median == 50.5);
-    CHECK(ci.low == 41.0);
-    CHECK(ci.high == 61.0);
-  }
-  SECTION("small n is clamped to the sample") {
-    const std::vector<double> one{4.0};
-    const auto ci1 = median_ci95_sorted(one);
-    CHECK(ci1.low == 4.0);
-    CHECK(ci1.high == 4.0);
-    const std::vector<double> two{1.0, 2.0};
-    const auto ci2 = median_ci95_sorted(two);
-    CHECK(ci2.low == 1.0);
-    CHECK(ci2.high == 2.0);
-  }
-  SECTION("empty input gives zeros") {
-    const auto ci = median_ci95_sorted({});
-    CHECK(ci.median == 0.0);
-    CHECK(ci.low == 0.0);
-    CHECK(ci.high == 0.0);
+  struct Expected {
+    std::vector<double> sorted;
+    double median, low, high;
+  };
+  // n = 10: ranks 1 and 9; n = 100: ranks 40 and 60; small n is clamped to the sample; empty gives zeros.
+  const std::vector<Expected> table = {{one_to(10), 5.5, 2.0, 10.0},
+                                       {one_to(100), 50.5, 41.0, 61.0},
+                                       {{4.0}, 4.0, 4.0, 4.0},
+                                       {{1.0, 2.0}, 1.5, 1.0, 2.0},
+                                       {{}, 0.0, 0.0, 0.0}};
+  for (const auto& e : table) {
+    INFO("n = " << e.sorted.size());
+    const auto ci = median_ci95_sorted(e.sorted);
+    CHECK(ci.median == e.median);
+    CHECK(ci.low == e.low);
+    CHECK(ci.high == e.high);
   }
 }
 
