@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend_kind.hpp"
 #include "core/case.hpp"
 #include "instrumentation/phase_recorder.hpp"
 
@@ -59,8 +60,9 @@ class Backend {
   }
 };
 
-// The backend named by c.backend; throws std::invalid_argument for an unknown name.
-std::unique_ptr<Backend> make_backend(const Case& c);
+// The backend of `kind` (the descriptor of c.backend, config/backends.hpp) set
+// up for c; throws std::invalid_argument where this worker cannot build it.
+std::unique_ptr<Backend> make_backend(BackendKind kind, const Case& c);
 // Frees what backends keep across cases (the NCCL communicator); before MPI_Finalize.
 void release_backend_resources();
 

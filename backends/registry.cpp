@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <stdexcept>
 
 #include "backends/backend.hpp"
@@ -12,22 +13,45 @@
 #endif
 
 namespace pico {
+namespace {
 
-std::unique_ptr<Backend> make_backend(const Case& c) {
-  if (c.backend == "mpi") return std::make_unique<MpiBackend>();
-  if (c.backend == "compressed") return std::make_unique<CompressedBackend>();
-  if (c.backend == "fault") return std::make_unique<FaultBackend>(c.algorithm);
+std::uint64_t reference_segment_bytes(const Case& c) {
+  const auto segment = c.params.find("segment_size");
+  return segment != c.params.end() && segment->second > 0 ? static_cast<std::uint64_t>(segment->second)
+                                                          : ReferenceBackend::kDefaultSegmentBytes;
+}
+
 #ifdef PICO_WITH_NCCL
-  if (c.backend == "nccl") return std::make_unique<nccl::NcclBackend>();
-  if (c.backend == "nccl_compressed") return std::make_unique<nccl::NcclCompressedBackend>();
+std::unique_ptr<Backend> nccl_backend(const Case&) { return std::make_unique<nccl::NcclBackend>(); }
+std::unique_ptr<Backend> nccl_compressed_backend(const Case&) { return std::make_unique<nccl::NcclCompressedBackend>(); }
+#else
+// The plan skips GPU cases in a build without NCCL; a launch file written by another build may still ask.
+std::unique_ptr<Backend> built_without_nccl(const Case& c) {
+  throw std::invalid_argument("backend '" + c.backend + "' needs a pico-worker built with the NCCL backend");
+}
+std::unique_ptr<Backend> nccl_backend(const Case& c) { return built_without_nccl(c); }
+std::unique_ptr<Backend> nccl_compressed_backend(const Case& c) { return built_without_nccl(c); }
 #endif
-  if (c.backend == "reference") {
-    const auto segment = c.params.find("segment_size");
-    return std::make_unique<ReferenceBackend>(segment != c.params.end() && segment->second > 0
-                                                  ? static_cast<std::uint64_t>(segment->second)
-                                                  : ReferenceBackend::kDefaultSegmentBytes);
+
+}  // namespace
+
+// No `default:`: a kind without a factory here is a -Wswitch error.
+std::unique_ptr<Backend> make_backend(BackendKind kind, const Case& c) {
+  switch (kind) {
+    case BackendKind::mpi:
+      return std::make_unique<MpiBackend>();
+    case BackendKind::reference:
+      return std::make_unique<ReferenceBackend>(reference_segment_bytes(c));
+    case BackendKind::compressed:
+      return std::make_unique<CompressedBackend>();
+    case BackendKind::nccl:
+      return nccl_backend(c);
+    case BackendKind::nccl_compressed:
+      return nccl_compressed_backend(c);
+    case BackendKind::fault:
+      return std::make_unique<FaultBackend>(c.algorithm);
   }
-  throw std::invalid_argument("unknown backend '" + c.backend + "'");
+  throw std::invalid_argument("backend '" + c.backend + "' has no factory");
 }
 
 void release_backend_resources() {

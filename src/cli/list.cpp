@@ -56,9 +56,9 @@ void add_list(CLI::App& app, int& exit_code) {
                                                   : render_algorithms_text(opts->library, opts->collective));
     } else if (opts->what == "backends") {
       const auto& backends = known_backends();
-      const std::size_t width = widest(backends, [](const auto& b) { return b.library; });
+      const std::size_t width = widest(backends, [](const auto& b) { return b.name; });
       for (const auto& b : backends) {
-        fmt::print("{:<{}} {}{}\n", b.library, width, b.description, b.test_only ? " [test only]" : "");
+        fmt::print("{:<{}} {}{}\n", b.name, width, b.description, b.test_only ? " [test only]" : "");
         if (b.status != nullptr) fmt::print("{:<{}} {}\n", "", width, b.status());
       }
     } else if (opts->what == "collectives") {

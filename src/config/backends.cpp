@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string_view>
 
+#include "config/backend_options.hpp"
 #include "config/catalog.hpp"
 #include "core/gpu_support.hpp"
 
@@ -14,59 +16,88 @@ void add_unique(std::vector<std::string>& to, const std::string& name) {
   if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
 }
 
-BackendInfo from_catalogs(std::string library, std::vector<std::string> catalogs, bool has_default,
-                          std::string description) {
-  BackendInfo info{std::move(library), std::move(catalogs), {}, {}, has_default, false, std::move(description)};
-  if (has_default) info.algorithms.push_back("default");
-  for (const auto& file : info.catalogs) {
+// Fills the algorithm and parameter names from the descriptor's catalogues.
+BackendDescriptor with_catalog_names(BackendDescriptor d) {
+  if (d.has_default) d.algorithms.push_back("default");
+  for (const auto& file : d.catalogs) {
     for (const auto& [coll, entry] : catalog_for(file).collectives) {
       for (const auto& a : entry.algorithms) {
-        add_unique(info.algorithms, a.name);
-        for (const auto& p : a.parameters) add_unique(info.parameters, p);
+        add_unique(d.algorithms, a.name);
+        for (const auto& p : a.parameters) add_unique(d.parameters, p);
       }
     }
   }
-  return info;
-}
-
-BackendInfo with_status(BackendInfo info, std::string (*status)()) {
-  info.status = status;
-  return info;
+  return d;
 }
 
 }  // namespace
 
-std::span<const BackendInfo> known_backends() {
-  static const std::vector<BackendInfo> backends{
-      from_catalogs("mpi", {"openmpi", "mpich"}, true,
-                    "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced"),
-      from_catalogs("reference", {"reference"}, false,
-                    "pico's plain-MPI reference algorithms over MPI point-to-point (collectives/reference/)"),
-      from_catalogs("compressed", {"compressed"}, false,
-                    "compressed allreduce (Global-QSGD, Top-k) beside its dense baseline, with error metrics"),
-      with_status(from_catalogs("nccl", {"nccl"}, true,
-                                "NCCL collectives on GPU buffers, one GPU per rank, NCCL_ALGO/NCCL_PROTO forced"),
-                  gpu::backend_status),
-      with_status(from_catalogs("nccl_compressed", {"nccl_compressed"}, false,
-                                "compressed allreduce (Global-QSGD, Top-k) on GPUs, NCCL communication, beside its "
-                                "dense NCCL baseline, with error metrics"),
-                  gpu::backend_status),
-      BackendInfo{"fault",
-                  {},
-                  {"corrupt", "crash", "hang"},
-                  {},
-                  false,
-                  true,
-                  "test-only: the MPI library's collective with an injected fault (one wrong element, a crash, a "
-                  "hang)"},
+std::span<const BackendDescriptor> known_backends() {
+  static const std::vector<BackendDescriptor> backends{
+      with_catalog_names({
+          .kind = BackendKind::mpi,
+          .name = "mpi",
+          .description = "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced",
+          .catalogs = {"openmpi", "mpich"},
+          .catalog_source = CatalogSource::platform_mpi,
+      }),
+      with_catalog_names({
+          .kind = BackendKind::reference,
+          .name = "reference",
+          .description = "pico's plain-MPI reference algorithms over MPI point-to-point (collectives/reference/)",
+          .catalogs = {"reference"},
+          .has_default = false,
+      }),
+      with_catalog_names({
+          .kind = BackendKind::compressed,
+          .name = "compressed",
+          .description = "compressed allreduce (Global-QSGD, Top-k) beside its dense baseline, with error metrics",
+          .catalogs = {"compressed"},
+          .has_default = false,
+          .options = compressed_backend_options(),
+      }),
+      with_catalog_names({
+          .kind = BackendKind::nccl,
+          .name = "nccl",
+          .description = "NCCL collectives on GPU buffers, one GPU per rank, NCCL_ALGO/NCCL_PROTO forced",
+          .catalogs = {"nccl"},
+          .options = nccl_backend_options(),
+          .status = gpu::backend_status,
+      }),
+      with_catalog_names({
+          .kind = BackendKind::nccl_compressed,
+          .name = "nccl_compressed",
+          .description = "compressed allreduce (Global-QSGD, Top-k) on GPUs, NCCL communication, beside its "
+                         "dense NCCL baseline, with error metrics",
+          .catalogs = {"nccl_compressed"},
+          .has_default = false,
+          .options = compressed_backend_options(),
+          .status = gpu::backend_status,
+      }),
+      {
+          .kind = BackendKind::fault,
+          .name = "fault",
+          .description = "test-only: the MPI library's collective with an injected fault (one wrong element, a "
+                         "crash, a hang)",
+          .algorithms = {"corrupt", "crash", "hang"},
+          .has_default = false,
+          .catalog_source = CatalogSource::platform_mpi,
+          .rides_on_library_default = true,
+          .test_only = true,
+      },
   };
   return backends;
 }
 
-const BackendInfo* find_backend(const std::string& library) {
+const BackendDescriptor* find_backend(const std::string& name) {
   for (const auto& b : known_backends())
-    if (b.library == library) return &b;
+    if (b.name == name) return &b;
   return nullptr;
+}
+
+const BackendDescriptor& backend_descriptor(const std::string& name) {
+  if (const BackendDescriptor* d = find_backend(name)) return *d;
+  throw std::invalid_argument("unknown backend '" + name + "'");
 }
 
 bool test_backends_enabled() {

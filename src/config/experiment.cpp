@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include "config/backends.hpp"
-#include "collectives/compressed/options.hpp"
 #include "core/case.hpp"
 #include "config/error.hpp"
 #include "config/units.hpp"
@@ -30,8 +29,8 @@ const std::vector<std::string> kExperimentKeys{"name",    "description", "collec
                                                "timing",  "validation", "instrumentation"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
-const std::vector<std::string> kBackendKeys{"library", "algorithms", "params", "inputs", "bias_calls", "gpus_per_process"};
-const std::vector<std::string> kInputKeys{"distribution", "correlation", "rho", "dof", "seed"};
+// The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
+const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
                                            "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
 
@@ -175,14 +174,14 @@ std::vector<bool> parse_in_place(const Value& v) {
   return {flag};
 }
 
-std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const BackendInfo& info,
+std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const BackendDescriptor& backend,
                                           const Value& library_node) {
   if (!v) {
     BackendSpec defaults;
     for (const auto& a : defaults.algorithms)
-      if (std::find(info.algorithms.begin(), info.algorithms.end(), a) == info.algorithms.end())
-        library_node.fail(fmt::format("backend '{}' has no '{}' algorithm", info.library, a),
-                          fmt::format("name its algorithms: {}", yaml::join(info.algorithms)));
+      if (std::find(backend.algorithms.begin(), backend.algorithms.end(), a) == backend.algorithms.end())
+        library_node.fail(fmt::format("backend '{}' has no '{}' algorithm", backend.name, a),
+                          fmt::format("name its algorithms: {}", yaml::join(backend.algorithms)));
     return defaults.algorithms;
   }
   std::vector<std::string> out;
@@ -192,15 +191,15 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
     if (a == "all") {
       if (items.size() != 1) item.fail("'all' cannot be combined with other algorithm names");
       // Catalogue backends expand 'all' per collective and library version when the run is planned.
-      return info.catalogs.empty() ? info.algorithms : std::vector<std::string>{"all"};
+      return backend.catalogs.empty() ? backend.algorithms : std::vector<std::string>{"all"};
     }
-    if (std::find(info.algorithms.begin(), info.algorithms.end(), a) == info.algorithms.end())
-      item.fail(fmt::format("backend '{}' has no algorithm '{}'", info.library, a),
-                yaml::suggest_and_list(a, info.algorithms, fmt::format("available algorithms for '{}'", info.library)));
+    if (std::find(backend.algorithms.begin(), backend.algorithms.end(), a) == backend.algorithms.end())
+      item.fail(fmt::format("backend '{}' has no algorithm '{}'", backend.name, a),
+                yaml::suggest_and_list(a, backend.algorithms, fmt::format("available algorithms for '{}'", backend.name)));
     add_unique(out, a, item, "algorithm", a);
   }
   // Every library sweep keeps its baseline.
-  if (info.has_default && std::find(out.begin(), out.end(), "default") == out.end()) out.insert(out.begin(), "default");
+  if (backend.has_default && std::find(out.begin(), out.end(), "default") == out.end()) out.insert(out.begin(), "default");
   return out;
 }
 
@@ -219,14 +218,14 @@ double parse_param_value(const Value& item, const std::string& name) {
   return static_cast<double>(*n);
 }
 
-std::map<std::string, std::vector<double>> parse_params(const Value& v, const BackendInfo& info) {
+std::map<std::string, std::vector<double>> parse_params(const Value& v, const BackendDescriptor& backend) {
   std::map<std::string, std::vector<double>> params;
   for (const auto& [key, value] : v.as_entries("params")) {
     const std::string name = key.as_nonempty_string("parameter");
-    if (std::find(info.parameters.begin(), info.parameters.end(), name) == info.parameters.end())
-      key.fail(fmt::format("backend '{}' has no algorithm parameter '{}'", info.library, name),
-               info.parameters.empty() ? std::string("this backend's algorithms take no parameters")
-                                       : yaml::suggest_and_list(name, info.parameters, "parameters"));
+    if (std::find(backend.parameters.begin(), backend.parameters.end(), name) == backend.parameters.end())
+      key.fail(fmt::format("backend '{}' has no algorithm parameter '{}'", backend.name, name),
+               backend.parameters.empty() ? std::string("this backend's algorithms take no parameters")
+                                          : yaml::suggest_and_list(name, backend.parameters, "parameters"));
     std::vector<double> values;
     for (const auto& item : nonempty_list(value, "parameter values")) {
       const double x = parse_param_value(item, name);
@@ -239,89 +238,74 @@ std::map<std::string, std::vector<double>> parse_params(const Value& v, const Ba
   return params;
 }
 
-double parse_number(const Value& v, std::string_view what) {
-  const std::string text = v.as_string(what);
-  try {
-    std::size_t used = 0;
-    const double x = std::stod(text, &used);
-    if (used == text.size()) return x;
-  } catch (const std::exception&) {
-  }
-  v.fail(fmt::format("{} must be a number, got {}", what, v.describe()));
-}
-
-// Sets `out` from m[key] when present; an unknown name is an error listing `names`.
-template <class E>
-void read_choice(const Map& m, const char* key, std::optional<E> (*parse)(std::string_view),
-                 const std::vector<std::string>& names, E& out) {
-  const auto v = m.get(key);
-  if (!v) return;
-  const std::string s = v->as_string(key);
-  const auto parsed = parse(s);
-  if (!parsed) v->fail(fmt::format("unknown {} '{}'", key, s), yaml::suggest_and_list(s, names, "available"));
-  out = *parsed;
-}
-
-// The compressed backend's inputs (who draws what) and bias_calls.
-std::map<std::string, std::string> parse_compressed_options(const Map& m) {
-  compressed::Options o;
-  if (auto v = m.get("inputs")) {
-    const Map inputs = v->as_map("inputs", kInputKeys);
-    read_choice(inputs, "distribution", compressed::parse_distribution, {"normal", "laplace", "student_t"},
-                o.inputs.distribution);
-    read_choice(inputs, "correlation", compressed::parse_correlation, {"identical", "correlated", "independent"},
-                o.inputs.correlation);
-    if (auto r = inputs.get("rho")) {
-      o.inputs.rho = parse_number(*r, "rho");
-      if (o.inputs.rho < 0 || o.inputs.rho > 1) r->fail("rho must lie in [0, 1]");
-    }
-    if (auto d = inputs.get("dof")) {
-      o.inputs.dof = parse_number(*d, "dof");
-      if (o.inputs.dof <= 2) d->fail("dof must exceed 2 (the Student-t variance is finite only then)");
-    }
-    if (auto s = inputs.get("seed")) o.inputs.seed = static_cast<std::uint64_t>(s->as_int("seed", 0, INT64_MAX));
-  }
-  if (auto b = m.get("bias_calls")) o.bias_calls = static_cast<int>(b->as_int("bias_calls", 1, 100000));
-  return compressed::options_to_case(o);
-}
-
-const BackendInfo& find_library(const Value& v) {
+const BackendDescriptor& find_library(const Value& v) {
   const std::string library = v.as_nonempty_string("library");
-  const BackendInfo* info = find_backend(library);
-  if (info == nullptr) {
+  const BackendDescriptor* backend = find_backend(library);
+  if (backend == nullptr) {
     std::vector<std::string> names;
     for (const auto& b : known_backends())
-      if (!b.test_only || test_backends_enabled()) names.push_back(b.library);
+      if (!b.test_only || test_backends_enabled()) names.push_back(b.name);
     v.fail(fmt::format("unknown backend library '{}'", library), yaml::suggest_and_list(library, names, "available"));
   }
-  if (info->test_only && !test_backends_enabled())
+  if (backend->test_only && !test_backends_enabled())
     v.fail(fmt::format("backend '{}' exists only for pico's own tests", library),
            "set PICO_ENABLE_TEST_BACKENDS=1 (tests only)");
-  return *info;
+  return *backend;
+}
+
+bool takes_option(const BackendDescriptor& backend, const std::string& key) {
+  const auto& keys = backend.options.keys;
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// The keys a backends entry may hold: the generic ones, then every backend's
+// own, so an unknown key is reported with the full list.
+std::vector<std::string> backend_entry_keys() {
+  std::vector<std::string> keys = kBackendKeys;
+  for (const auto& b : known_backends())
+    for (const auto& key : b.options.keys)
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  return keys;
+}
+
+// "'a'", "'a' and 'b'", "'a', 'b' and 'c'"
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += fmt::format("{}'{}'", i == 0 ? "" : i + 1 == names.size() ? " and " : ", ", names[i]);
+  return out;
+}
+
+// Another backend's key in this backend's entry is an error naming the backends that take it.
+void reject_other_backends_options(const Map& entry, const BackendDescriptor& backend) {
+  for (const auto& other : known_backends()) {
+    for (const auto& key : other.options.keys) {
+      const auto value = entry.get(key);
+      if (!value || takes_option(backend, key)) continue;
+      std::vector<std::string> owners;
+      for (const auto& b : known_backends())
+        if (takes_option(b, key)) owners.push_back(b.name);
+      std::vector<std::string> accepted = kBackendKeys;
+      accepted.insert(accepted.end(), backend.options.keys.begin(), backend.options.keys.end());
+      value->fail(
+          fmt::format("'{}' applies to backend{} {} only", key, owners.size() == 1 ? "" : "s", quoted_list(owners)),
+          fmt::format("backend '{}' takes {}", backend.name, yaml::join(accepted)));
+    }
+  }
 }
 
 std::vector<BackendSpec> parse_backends(const Value& v) {
   std::vector<BackendSpec> out;
   std::vector<std::string> seen;
   for (const auto& item : nonempty_list(v, "backends")) {
-    const Map m = item.as_map("a backends entry", kBackendKeys);
+    const Map m = item.as_map("a backends entry", backend_entry_keys());
     const Value library_node = m.require("library");
-    const BackendInfo& info = find_library(library_node);
-    add_unique(seen, info.library, library_node, "backend", info.library);
-    BackendSpec spec{info.library, parse_algorithms(m.get("algorithms"), info, library_node), {}, {}};
-    if (auto params = m.get("params")) spec.params = parse_params(*params, info);
-    if (info.library == "compressed" || info.library == "nccl_compressed") {
-      spec.options = parse_compressed_options(m);
-    } else {
-      for (const char* key : {"inputs", "bias_calls"})
-        if (auto v = m.get(key)) v->fail(fmt::format("'{}' applies to backends 'compressed' and 'nccl_compressed' only", key));
-    }
-    if (auto v = m.get(kGpusPerProcess)) {
-      if (info.library != "nccl")
-        v->fail("'gpus_per_process' applies to backend 'nccl' only", "the other backends run one rank per process");
-      // 1 is the default and stays out of the case id.
-      if (const auto gpus = v->as_int(kGpusPerProcess, 1, 1024); gpus > 1) spec.options[kGpusPerProcess] = std::to_string(gpus);
-    }
+    const BackendDescriptor& backend = find_library(library_node);
+    add_unique(seen, backend.name, library_node, "backend", backend.name);
+    reject_other_backends_options(m, backend);
+    BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node), {}, {}};
+    if (auto params = m.get("params")) spec.params = parse_params(*params, backend);
+    if (backend.options.parse != nullptr) spec.options = backend.options.parse(m);
     out.push_back(std::move(spec));
   }
   return out;

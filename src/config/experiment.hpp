@@ -11,10 +11,10 @@
 namespace pico {
 
 struct BackendSpec {
-  std::string library = "mpi";                     // "mpi", "reference", or the test-only "fault"
+  std::string library = "mpi";                     // a backend's name (config/backends.hpp)
   std::vector<std::string> algorithms{"default"};  // {"all"}: every catalogue algorithm, expanded by the plan
   std::map<std::string, std::vector<double>> params;  // e.g. segment_size: [0, 65536], topk_ratio: [0.01]
-  std::map<std::string, std::string> options;  // compressed: inputs and bias_calls (collectives/compressed/options.hpp)
+  std::map<std::string, std::string> options;  // the backend's own keys, as its option parser read them
 };
 
 // Per-phase measurements, taken in a separate instrumented pass after the

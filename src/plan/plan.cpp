@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
 #include "config/units.hpp"
@@ -39,12 +40,20 @@ std::vector<CountChoice> counts_for(const Experiment& e, Dtype dtype) {
   return out;
 }
 
+// The catalogue of the MPI library the platform runs, if pico knows it.
+const Catalog* platform_mpi_catalog(const PlanTarget& target) {
+  return target.mpi_library == "openmpi" || target.mpi_library == "mpich" ? &catalog_for(target.mpi_library) : nullptr;
+}
+
 // The catalogue a backend's algorithms come from on this target, if any.
-const Catalog* catalog_of(const std::string& backend, const PlanTarget& target) {
-  // The fault backend wraps the library's own collective, so it launches like the mpi backend.
-  if (backend == "mpi" || backend == "fault")
-    return target.mpi_library == "openmpi" || target.mpi_library == "mpich" ? &catalog_for(target.mpi_library) : nullptr;
-  return &catalog_for(backend);
+const Catalog* catalog_of(const BackendDescriptor& backend, const PlanTarget& target) {
+  switch (backend.catalog_source) {
+    case CatalogSource::platform_mpi:
+      return platform_mpi_catalog(target);
+    case CatalogSource::own:
+      return backend.catalogs.empty() ? nullptr : &catalog_for(backend.catalogs.front());
+  }
+  return nullptr;
 }
 
 std::string library_label(const Catalog& cat, const PlanTarget& target) {
@@ -165,7 +174,7 @@ struct PlanBuilder {
   std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s) const {
     // Backends without a library selection share the library's launch, so a
     // mixed experiment still needs one launch per process count.
-    if (cat == nullptr || cat->mechanism == "builtin") cat = catalog_of("mpi", target);
+    if (cat == nullptr || cat->mechanism == "builtin") cat = platform_mpi_catalog(target);
     if (cat == nullptr) return {};
     auto env = cat->launch_env_for(target.version_for(*cat));
     if (s.mechanism == "env") {
@@ -195,10 +204,11 @@ struct PlanBuilder {
     return "";
   }
 
-  void add_algorithm(Case base, const Catalog* cat, const BackendSpec& backend, const std::string& algorithm) {
+  void add_algorithm(Case base, const Catalog* cat, const BackendSpec& backend, const BackendDescriptor& descriptor,
+                     const std::string& algorithm) {
     base.algorithm = algorithm;
-    // A fault rides on the library's default algorithm.
-    const ResolvedAlgorithm r = resolve(cat, base.collective, backend.library == "fault" ? "default" : algorithm, target);
+    const ResolvedAlgorithm r =
+        resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, target);
     const CollectiveCatalog* cc = nullptr;
     if (cat != nullptr)
       if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
@@ -283,7 +293,8 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   b.plan.instrumentation = e.instrumentation;
   for (int np : e.processes) {
     for (const auto& backend : e.backends) {
-      const Catalog* cat = catalog_of(backend.library, target);
+      const BackendDescriptor& descriptor = backend_descriptor(backend.library);
+      const Catalog* cat = catalog_of(descriptor, target);
       for (Collective coll : e.collectives) {
         for (const auto& algorithm : b.algorithms_for(backend, cat, coll)) {
           Case base;
@@ -292,7 +303,7 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
           base.np = np;
           base.mode = e.timing.mode;
           base.root = 0;
-          b.add_algorithm(base, cat, backend, algorithm);
+          b.add_algorithm(base, cat, backend, descriptor, algorithm);
         }
       }
     }

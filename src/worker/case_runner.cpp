@@ -7,6 +7,7 @@
 
 #include "backends/backend.hpp"
 #include "collectives/spec.hpp"
+#include "config/backends.hpp"
 #include "core/stats.hpp"
 #include "worker/algorithm_selector.hpp"
 #include "harness/harness.hpp"
@@ -98,7 +99,7 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
   std::unique_ptr<Backend> backend;
   std::string local_error;
   try {
-    backend = make_backend(c);
+    backend = make_backend(backend_descriptor(c.backend).kind, c);
     backend->prepare(c, selection.comm);
   } catch (const std::exception& e) {
     local_error = e.what();

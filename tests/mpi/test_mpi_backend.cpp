@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include "backends/backend.hpp"
 #include "backends/fault/fault_backend.hpp"
 #include "backends/mpi/mpi_backend.hpp"
+#include "config/backends.hpp"
+#include "core/gpu_support.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/timing_loop.hpp"
 #include "mpi_test_util.hpp"
@@ -112,4 +115,16 @@ TEST_CASE("the MPI library is recognised from its version string", "[mpi]") {
   CHECK(parse_mpi_library("MPICH Version:\t4.0.2\nMPICH Release date: ...").version == "4.0.2");
   CHECK(parse_mpi_library("Intel(R) MPI Library 2021").name == "unknown");
   CHECK(detect_mpi_library().name != "unknown");
+}
+
+TEST_CASE("every backend descriptor has a factory in this worker", "[mpi][backends]") {
+  for (const auto& d : known_backends()) {
+    CAPTURE(d.name);
+    const Case c = test::make_case(d.name, Collective::allreduce, d.algorithms.front(), Dtype::float32, Op::sum, 1, 1);
+    // A build without NCCL names what it lacks instead of building a backend.
+    if (d.status != nullptr && gpu::nccl_build_version().empty())
+      CHECK_THROWS_WITH(make_backend(d.kind, c), Catch::Matchers::Contains("built with the NCCL backend"));
+    else
+      CHECK(make_backend(d.kind, c) != nullptr);
+  }
 }

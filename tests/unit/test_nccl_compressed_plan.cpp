@@ -48,7 +48,7 @@ TEST_CASE("the nccl_compressed catalogue: NCCL runtime, builtin, dense + Global-
   CHECK(cat.find(Collective::allreduce, "topk")->parameters ==
         std::vector<std::string>{"topk_ratio", "error_feedback"});
   CHECK(cat.collectives.size() == 1);
-  const BackendInfo* info = find_backend("nccl_compressed");
+  const BackendDescriptor* info = find_backend("nccl_compressed");
   REQUIRE(info != nullptr);
   CHECK(info->status != nullptr);
   CHECK_FALSE(info->has_default);

@@ -1,0 +1,15 @@
+// The backends whose `backends` entry takes keys of its own, each read by its
+// own parser, so the generic experiment parser knows none of them.
+#pragma once
+
+#include "config/backends.hpp"
+
+namespace pico {
+
+// compressed and nccl_compressed: `inputs` (who draws what) and `bias_calls`
+// (collectives/compressed/options.hpp). compressed_backend_options.cpp
+BackendOptions compressed_backend_options();
+// nccl: `gpus_per_process`, the GPUs each process drives. nccl_backend_options.cpp
+BackendOptions nccl_backend_options();
+
+}  // namespace pico
