@@ -35,6 +35,14 @@ std::vector<nlohmann::json> launch_infos(const fs::path& dir, int launches) {
   return out;
 }
 
+// run.mpi_target, and what the launcher's --version said (null where it was
+// not asked, and in runs from before pico recorded it).
+nlohmann::json planned_mpi(const nlohmann::json& run) {
+  nlohmann::json planned = run.at("run").at("mpi_target");
+  planned["launcher"] = run.at("front_end").value("mpi_launcher", nlohmann::json(nullptr));
+  return planned;
+}
+
 nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann::json>& infos) {
   nlohmann::json p = {{"mpi", {{"library_version", ""}, {"library", "unknown"}, {"version", ""}, {"mpi_standard", ""}}},
                       {"hosts", nlohmann::json::array()},
@@ -51,6 +59,9 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   for (const auto& info : infos)
     per_launch.push_back({{"launch", info.value("launch", -1)}, {"hosts", info.at("hosts")}, {"ranks", info.at("ranks")}});
   p["launches"] = per_launch;
+  // The library the front end planned for beside `mpi`, the one the worker met
+  // (a launch whose worker met another failed its cases, core/mpi_identity.hpp).
+  p["mpi_planned"] = planned_mpi(run);
   p["front_end_env"] = run.at("front_end").at("env");
   p["launch_commands"] = run.at("front_end").at("launch_commands");
   p["user"] = run.at("front_end").at("user");

@@ -118,8 +118,8 @@ class GroupRunner {
     const int np = group.np;
     const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
     const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
-    LaunchRequest request{launch, np, group.env, plan_.timing, plan_.validation, cases, plan_.instrumentation};
-    std::ofstream(launch_file) << launch_request_to_json(request).dump(1) << "\n";
+    std::ofstream(launch_file) << launch_request_to_json(launch_request_for(launch, group, cases, plan_, target_)).dump(1)
+                               << "\n";
     LaunchCommand cmd = launch_command(platform_, target_.mpi_library, np, worker_path(platform_, target_.mpi_library),
                                        launch_file, dir_, this_host());
     // The plan's variables win over the platform's: they are what makes the selection true.

@@ -8,17 +8,12 @@
 
 namespace pico {
 
-PlanTarget parse_launcher_version(const std::string& output) {
-  PlanTarget t;
+MpiIdentity parse_launcher_version(const std::string& output) {
   std::smatch m;
-  if (std::regex_search(output, m, std::regex(R"(\(Open MPI\)\s+(\d+(\.\d+)*))"))) {
-    t.mpi_library = "openmpi";
-    t.mpi_version = m[1];
-  } else if (std::regex_search(output, m, std::regex(R"(HYDRA build details:[\s\S]*?Version:\s+(\d+(\.\d+)*))"))) {
-    t.mpi_library = "mpich";
-    t.mpi_version = m[1];
-  }
-  return t;
+  if (std::regex_search(output, m, std::regex(R"(\(Open MPI\)\s+(\d+(\.\d+)*))"))) return {"openmpi", m[1]};
+  if (std::regex_search(output, m, std::regex(R"(HYDRA build details:[\s\S]*?Version:\s+(\d+(\.\d+)*))")))
+    return {"mpich", m[1]};
+  return {};
 }
 
 PlanTarget plan_target_for(const Platform& platform) {
@@ -30,10 +25,18 @@ PlanTarget plan_target_for(const Platform& platform) {
   std::string output;
   char buf[4096];
   for (std::size_t n; (n = std::fread(buf, 1, sizeof(buf), pipe.get())) > 0;) output.append(buf, n);
-  const PlanTarget detected = parse_launcher_version(output);
-  if (platform.mpi.library == "auto") return detected;
-  // A named library takes the launcher's version only if the launcher is that library.
-  return {platform.mpi.library, detected.mpi_library == platform.mpi.library ? detected.mpi_version : ""};
+  PlanTarget target;
+  target.launcher_says = parse_launcher_version(output);
+  const MpiIdentity& detected = *target.launcher_says;
+  if (platform.mpi.library == "auto") {
+    target.mpi_library = detected.library;
+    target.mpi_version = detected.version;
+  } else {
+    // A named library takes the launcher's version only if the launcher is that library.
+    target.mpi_library = platform.mpi.library;
+    if (detected.library == platform.mpi.library) target.mpi_version = detected.version;
+  }
+  return target;
 }
 
 }  // namespace pico

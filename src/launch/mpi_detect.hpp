@@ -5,15 +5,17 @@
 #include <string>
 
 #include "config/platform.hpp"
+#include "core/mpi_identity.hpp"
 #include "plan/plan.hpp"
 
 namespace pico {
 
 // "mpirun (Open MPI) 4.1.4" -> openmpi 4.1.4; MPICH's Hydra "Version: 4.0.2" -> mpich 4.0.2.
-PlanTarget parse_launcher_version(const std::string& output);
+MpiIdentity parse_launcher_version(const std::string& output);
 
 // The platform's mpi setting; for `auto`, or a library named without a
-// version, what `<launcher> --version` prints fills the gap.
+// version, what `<launcher> --version` prints fills the gap (and is kept in
+// launcher_says for the report).
 PlanTarget plan_target_for(const Platform& platform);
 
 }  // namespace pico

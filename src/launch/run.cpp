@@ -100,8 +100,8 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
   const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
   const Plan rest = remaining_plan(plan, settled_case_ids(dir));
   nlohmann::json run = read_run_record(dir);
-  const auto& mpi_target = run.at("run").at("mpi_target");
-  const PlanTarget target{mpi_target.at("library"), mpi_target.at("version")};
+  const MpiIdentity planned = mpi_identity_from_json(run.at("run").at("mpi_target"));
+  const PlanTarget target{planned.library, planned.version};
   if (rest.cases.empty()) {
     if (progress) fmt::print(stderr, "resume: every case of {} is already ok or skipped\n", dir);
     return report_run(dir);

@@ -36,7 +36,7 @@ nlohmann::json new_run_record(const Experiment& experiment, const Platform& plat
         {"finished_utc", started_utc},
         {"wall_s", 0.0},
         {"launches", 0},
-        {"mpi_target", {{"library", target.mpi_library}, {"version", target.mpi_version}}},
+        {"mpi_target", to_json(target.mpi())},
         {"interrupted", false},
         {"results_dir", dir},
         {"launch_log", nlohmann::json::array()}}},
@@ -44,7 +44,8 @@ nlohmann::json new_run_record(const Experiment& experiment, const Platform& plat
        {{"user", env_or("USER", "unknown")},
         {"hostname", host_name()},
         {"env", relevant_environment()},
-        {"launch_commands", nlohmann::json::array()}}},
+        {"launch_commands", nlohmann::json::array()},
+        {"mpi_launcher", target.launcher_says ? to_json(*target.launcher_says) : nlohmann::json(nullptr)}}},
   };
 }
 

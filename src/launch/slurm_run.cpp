@@ -129,8 +129,7 @@ RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
   for (std::size_t k = 0; k < job.steps.size(); ++k) {
     const auto& step = job.steps[k];
     const auto& group = in.plan.groups[k];
-    const LaunchRequest request{step.launch, group.np, group.env, in.plan.timing, in.plan.validation, group.cases,
-                                in.plan.instrumentation};
+    const LaunchRequest request = launch_request_for(step.launch, group, group.cases, in.plan, in.target);
     std::ofstream(fs::path(dir) / fmt::format("launch-{}.json", step.launch)) << launch_request_to_json(request).dump(1)
                                                                               << "\n";
     launches.push_back(step.launch);

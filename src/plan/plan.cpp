@@ -355,6 +355,18 @@ Plan plan_from_json(const nlohmann::json& j) {
   return p;
 }
 
+LaunchRequest launch_request_for(int launch, const LaunchGroup& group, std::vector<Case> cases, const Plan& plan,
+                                 const PlanTarget& target) {
+  return {.launch = launch,
+          .np = group.np,
+          .env = group.env,
+          .timing = plan.timing,
+          .validation = plan.validation,
+          .cases = std::move(cases),
+          .instrumentation = plan.instrumentation,
+          .planned_mpi = target.mpi()};
+}
+
 nlohmann::json launch_request_to_json(const LaunchRequest& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_to_json(c));
@@ -364,6 +376,7 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
           {"timing", timing_to_json(r.timing)},
           {"instrumentation", instrumentation_to_json(r.instrumentation)},
           {"validation", r.validation},
+          {"planned_mpi", to_json(r.planned_mpi)},
           {"cases", cases}};
 }
 
@@ -375,6 +388,7 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   r.timing = timing_from_json(j.at("timing"));
   r.validation = j.at("validation").get<bool>();
   if (j.contains("instrumentation")) r.instrumentation = instrumentation_from_json(j.at("instrumentation"));
+  if (j.contains("planned_mpi")) r.planned_mpi = mpi_identity_from_json(j.at("planned_mpi"));
   for (const auto& c : j.at("cases")) r.cases.push_back(case_from_json(c));
   return r;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "config/to_json.hpp"
 #include "core/gpu_support.hpp"
 #include "core/case.hpp"
+#include "core/mpi_identity.hpp"
 
 namespace pico {
 
@@ -34,6 +36,9 @@ struct LaunchGroup {
 struct PlanTarget {
   std::string mpi_library = "unknown";  // openmpi | mpich | unknown
   std::string mpi_version;
+  // What `<launcher> --version` said, where the launcher was asked; provenance only.
+  std::optional<MpiIdentity> launcher_says{};
+  MpiIdentity mpi() const { return {mpi_library, mpi_version}; }
   // The NCCL this build's worker was compiled against; empty without the NCCL backend.
   std::string nccl_version = std::string(gpu::nccl_build_version());
   // The version a catalogue's `versions` ranges refer to.
@@ -68,7 +73,12 @@ struct LaunchRequest {
   bool validation = true;
   std::vector<Case> cases;
   InstrumentationSpec instrumentation;
+  // The library the plan was made for; a worker that meets another fails every case.
+  MpiIdentity planned_mpi;
 };
+// The request to run `cases` (a group's, or those a relaunch has left) of `group` as launch `launch`.
+LaunchRequest launch_request_for(int launch, const LaunchGroup& group, std::vector<Case> cases, const Plan& plan,
+                                 const PlanTarget& target);
 nlohmann::json launch_request_to_json(const LaunchRequest& r);
 LaunchRequest launch_request_from_json(const nlohmann::json& j);
 

@@ -7,6 +7,8 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include "core/mpi_identity.hpp"
+
 namespace pico {
 
 struct MpiLibrary {
@@ -14,6 +16,8 @@ struct MpiLibrary {
   std::string name;            // openmpi | mpich | unknown
   std::string version;         // "4.1.4"
   std::string mpi_standard;    // "3.1"
+
+  MpiIdentity identity() const { return {name, version}; }
 };
 
 MpiLibrary detect_mpi_library();

@@ -14,7 +14,9 @@
 
 #include "backends/backend.hpp"
 #include "core/build_info.hpp"
+#include "core/case_result.hpp"
 #include "core/jsonl.hpp"
+#include "core/mpi_identity.hpp"
 #include "plan/plan.hpp"
 #include "worker/algorithm_selector.hpp"
 #include "worker/case_runner.hpp"
@@ -40,6 +42,15 @@ bool parse_args(int argc, char** argv, Args& args) {
     else return false;
   }
   return !args.launch_file.empty() && !args.out_dir.empty();
+}
+
+// A case of a launch whose worker met another MPI library than planned:
+// failed, with nothing measured under the planned library's labels.
+pico::CaseResult refused_case(const pico::Case& c, const std::string& reason, const pico::MpiLibrary& library,
+                              int launch) {
+  pico::CaseResult r = pico::unmeasured_result(c, pico::CaseStatus::failed, reason, launch, 0);
+  r.library = library.name;
+  return r;
 }
 
 int run(const Args& args) {
@@ -71,6 +82,14 @@ int run(const Args& args) {
   if (rank == 0) {
     cases_log = std::make_unique<JsonLinesFile>(args.out_dir + "/cases.jsonl");
     progress_log = std::make_unique<JsonLinesFile>(args.out_dir + "/progress.jsonl");
+  }
+  // Every rank decides alike: the library is the same on all of them.
+  if (const std::string mismatch = mpi_library_mismatch(request.planned_mpi, library.identity()); !mismatch.empty()) {
+    if (rank == 0) {
+      fmt::print(stderr, "pico-worker: {}\n", mismatch);
+      for (const Case& c : request.cases) cases_log->append(to_json(refused_case(c, mismatch, library, request.launch)));
+    }
+    return 2;
   }
   MpiToolsSession tools;  // after the MPI session: MPI_T must finalize first
   AlgorithmSelector selector(harness.get(), measured.get());

@@ -98,6 +98,9 @@ def test_quickstart(tmp):
     expect(report["run"]["launches"] == 1, "one launch")
     expect(report["provenance"]["mpi"]["library_version"].startswith("Open MPI")
            or "MPICH" in report["provenance"]["mpi"]["library_version"], "library version recorded")
+    planned = report["provenance"]["mpi_planned"]
+    expect(planned["library"] == report["provenance"]["mpi"]["library"] == report["run"]["mpi_target"]["library"]
+           and planned["launcher"]["library"] == planned["library"], f"planned and met library agree: {planned}")
     expect(len(report["provenance"]["ranks"]) == 2, "two ranks placed")
     host = report["provenance"]["hosts"][0]
     expect(host["topology"]["pus"] >= 1 and os.path.exists(os.path.join(os.path.dirname(path), host["topology_xml"])),
@@ -641,6 +644,37 @@ def test_direct_launch(tmp):
     bad = run_experiment(tmp, "collectives: [allreduce]\nsizes: [8B]\nprocesses: [1, 2]\n", "-p", "local-direct")
     expect(bad.returncode == 2 and "one process per launch, but a launch of this experiment needs 2" in bad.stderr,
            bad.stderr)
+
+
+def test_mpi_mismatch(tmp):
+    # A platform that names MPICH but starts Open MPI's pico-worker under Open
+    # MPI's mpirun: the worker meets another library than the plan's, so it
+    # measures nothing and fails every case of the launch, naming both.
+    worker = os.path.join(os.path.dirname(PICO), "pico-worker")
+    as_root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    platform = write(tmp, "wrong-mpi.yaml", f"""\
+        name: wrong-mpi
+        scheduler: local
+        launcher: {{kind: mpirun, command: mpirun, args: {json.dumps(as_root)}}}
+        worker: {worker}
+        mpi: {{library: mpich}}
+        """)
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast]
+        sizes: [8B, 1KiB]
+        processes: [2]
+        """, "-p", platform)
+    report = checked_report(proc, exit_code=1)
+    expect(len(report["cases"]) == 4, str(len(report["cases"])))
+    for c in report["cases"]:
+        expect(c["status"] == "failed" and c["timing"] is None and c["library"] == "openmpi", json.dumps(c)[:800])
+        expect("MPI library mismatch" in c["reason"] and "planned for mpich" in c["reason"]
+               and "the worker runs openmpi" in c["reason"], c["reason"])
+    provenance = report["provenance"]
+    expect(provenance["mpi"]["library"] == "openmpi", str(provenance["mpi"]))
+    planned = provenance["mpi_planned"]
+    expect(planned["library"] == "mpich" and planned["launcher"]["library"] == "openmpi", str(planned))
+    expect(report["run"]["launches"] == 1, "one launch, not relaunched")
 
 
 NCCL_COMPRESSED_EXPERIMENT = """\

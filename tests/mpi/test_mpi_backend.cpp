@@ -117,6 +117,14 @@ TEST_CASE("the MPI library is recognised from its version string", "[mpi]") {
   CHECK(detect_mpi_library().name != "unknown");
 }
 
+TEST_CASE("the worker's library agrees with a plan for it and refuses a plan for the other", "[mpi][mpi-identity]") {
+  const MpiIdentity running = detect_mpi_library().identity();
+  REQUIRE(running.library != "unknown");
+  CHECK(mpi_library_mismatch({running.library, ""}, running).empty());
+  const MpiIdentity other{running.library == "openmpi" ? "mpich" : "openmpi", ""};
+  CHECK_FALSE(mpi_library_mismatch(other, running).empty());
+}
+
 TEST_CASE("every backend descriptor has a factory in this worker", "[mpi][backends]") {
   for (const auto& d : known_backends()) {
     CAPTURE(d.name);

@@ -78,12 +78,10 @@ TEST_CASE("catalogue mistakes are reported at their line", "[catalog]") {
 
 TEST_CASE("the launcher tells which MPI it starts", "[catalog]") {
   const auto ompi = parse_launcher_version("mpirun (Open MPI) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n");
-  CHECK(ompi.mpi_library == "openmpi");
-  CHECK(ompi.mpi_version == "4.1.4");
+  CHECK(ompi == MpiIdentity{"openmpi", "4.1.4"});
   const auto mpich = parse_launcher_version("HYDRA build details:\n    Version:                                 4.0.2\n    Release Date: ...\n");
-  CHECK(mpich.mpi_library == "mpich");
-  CHECK(mpich.mpi_version == "4.0.2");
-  CHECK(parse_launcher_version("srun: unrecognized option").mpi_library == "unknown");
+  CHECK(mpich == MpiIdentity{"mpich", "4.0.2"});
+  CHECK(parse_launcher_version("srun: unrecognized option").library == "unknown");
 }
 
 namespace {

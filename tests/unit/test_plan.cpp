@@ -80,9 +80,11 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
 
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   const Plan plan = make_plan(quickstart());
-  LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7}};
+  LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7},
+                  MpiIdentity{"mpich", "4.0.2"}};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
   CHECK(back.launch == 3);
+  CHECK(back.planned_mpi == MpiIdentity{"mpich", "4.0.2"});
   CHECK(back.env.at("X") == "1");
   CHECK(back.instrumentation.phases);
   CHECK(back.instrumentation.calls == 7);
@@ -90,6 +92,19 @@ TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   CHECK(back.cases.size() == r.cases.size());
   CHECK(back.timing.time_budget_s == r.timing.time_budget_s);
   CHECK(back.cases[17].case_id == r.cases[17].case_id);
+}
+
+TEST_CASE("a launch request carries the MPI library the plan was made for", "[plan][mpi-identity]") {
+  const Plan plan = make_plan(quickstart(), PlanTarget{"openmpi", "4.1.4"});
+  const LaunchRequest r = launch_request_for(5, plan.groups[0], {plan.groups[0].cases[0]}, plan, PlanTarget{"openmpi", "4.1.4"});
+  CHECK(r.launch == 5);
+  CHECK(r.np == plan.groups[0].np);
+  CHECK(r.cases.size() == 1);
+  CHECK(r.planned_mpi == MpiIdentity{"openmpi", "4.1.4"});
+  // A launch file without it (written before pico recorded it) plans for an unknown library: nothing to check.
+  auto j = launch_request_to_json(r);
+  j.erase("planned_mpi");
+  CHECK(launch_request_from_json(j).planned_mpi == MpiIdentity{});
 }
 
 TEST_CASE("mpirun command lines", "[launch]") {
