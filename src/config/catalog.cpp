@@ -19,8 +19,8 @@ using yaml::Value;
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"library", "description", "runtime",    "dtypes",
-                                        "unsupported", "selection", "collectives"};
+const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",   "dtypes",
+                                        "unsupported", "default_only", "selection", "collectives"};
 const std::vector<std::string> kSelectionKeys{"mechanism",   "default_value",         "env_prefix", "launch_env",
                                               "launch_env_by_version", "constraints", "verify"};
 const std::vector<std::string> kVerifyChoices{"mpi_t", "environment"};
@@ -227,9 +227,21 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   if (auto v = top.get("unsupported"))
     for (const auto& [key, value] : v->as_entries("unsupported"))
       cat.unsupported[*parse_collective(key.as_choice("collective", names))] = value.as_string("unsupported");
+  if (auto v = top.get("default_only")) {
+    if (cat.mechanism == "builtin")
+      top.key("default_only")->fail("a built-in catalogue has no default to run",
+                                    "list the collective under 'collectives' or 'unsupported'");
+    for (const auto& [key, value] : v->as_entries("default_only")) {
+      const Collective c = *parse_collective(key.as_choice("collective", names));
+      if (cat.unsupported.contains(c)) key.fail(fmt::format("{} is both unsupported and default_only", name(c)));
+      cat.default_only[c] = value.as_string("default_only");
+    }
+  }
   for (const auto& [key, value] : top.require("collectives").as_entries("collectives")) {
-    const std::string coll_name = key.as_choice("collective", names);
-    cat.collectives[*parse_collective(coll_name)] = parse_collective_entry(value, cat.mechanism);
+    const Collective c = *parse_collective(key.as_choice("collective", names));
+    if (cat.default_only.contains(c))
+      key.fail(fmt::format("{} is default_only: it has no algorithms or constraints to list", name(c)));
+    cat.collectives[c] = parse_collective_entry(value, cat.mechanism);
   }
   return cat;
 }

@@ -52,6 +52,11 @@ struct Catalog {
   std::string runtime = "mpi";              // what makes the calls: mpi | nccl (whose version `versions` names)
   std::vector<Dtype> dtypes;                // the datatypes the library has; empty: host_dtypes()
   std::map<Collective, std::string> unsupported;  // collectives the library lacks, with why
+  // Collectives the library runs with no choice of algorithm, as `default`
+  // only (MPI_Sendrecv), with why. A collective left out of `collectives`
+  // runs so too; saying it lets a test tell it from one forgotten. Not in a
+  // built-in catalogue, which has no default.
+  std::map<Collective, std::string> default_only;
   std::map<std::string, std::string> launch_env;  // set on every launch using this catalogue
   std::vector<AlgorithmConstraint> constraints;   // hold for every algorithm but "default"
   std::vector<VersionedEnv> launch_env_by_version;

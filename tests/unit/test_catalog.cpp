@@ -76,6 +76,22 @@ TEST_CASE("catalogue mistakes are reported at their line", "[catalog]") {
                   ConfigError);
 }
 
+TEST_CASE("a default_only collective is neither listed, unsupported, nor in a built-in catalogue", "[catalog]") {
+  const std::string body = "collectives:\n  allreduce:\n    variable: v\n    algorithms: [{name: ring, value: '4'}]\n";
+  const Catalog ok = parse_catalog("library: x\nselection: {mechanism: mpi_t}\ndefault_only: {sendrecv: why}\n" + body,
+                                   "c.yaml");
+  CHECK(ok.default_only.at(Collective::sendrecv) == "why");
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t}\ndefault_only: {allreduce: why}\n" + body,
+                                  "c.yaml"),
+                    Catch::Matchers::Contains("allreduce is default_only"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t}\nunsupported: {sendrecv: a}\n"
+                                  "default_only: {sendrecv: b}\n" + body, "c.yaml"),
+                    Catch::Matchers::Contains("both unsupported and default_only"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: builtin}\ndefault_only: {sendrecv: why}\n"
+                                  "collectives:\n  allreduce:\n    algorithms: [{name: ring}]\n", "c.yaml"),
+                    Catch::Matchers::Contains("no default"));
+}
+
 TEST_CASE("the launcher tells which MPI it starts", "[catalog]") {
   const auto ompi = parse_launcher_version("mpirun (Open MPI) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n");
   CHECK(ompi == MpiIdentity{"openmpi", "4.1.4"});
