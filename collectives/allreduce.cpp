@@ -16,6 +16,10 @@ std::uint64_t check(const RankBuffers& b) { return b.elements.count_reduce_misma
 
 }  // namespace
 
-extern const CollectiveSpec allreduce_spec{Collective::allreduce, sizes, factor_one, factor_allreduce, fill, check};
+extern const CollectiveSpec allreduce_spec{
+    .collective = Collective::allreduce, .has_op = true, .has_payload = true, .root = RootRole::none,
+    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

@@ -19,6 +19,10 @@ std::uint64_t check(const RankBuffers& b) {
 
 }  // namespace
 
-extern const CollectiveSpec bcast_spec{Collective::bcast, sizes, factor_one, factor_one, fill, check};
+extern const CollectiveSpec bcast_spec{
+    .collective = Collective::bcast, .has_op = false, .has_payload = true, .root = RootRole::source,
+    .in_place = InPlaceSide::none, .no_in_place_reason = "MPI defines no in-place form of bcast",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

@@ -27,6 +27,10 @@ std::uint64_t check(const RankBuffers& b) {
 
 }  // namespace
 
-extern const CollectiveSpec gather_spec{Collective::gather, sizes, factor_np, factor_ring, fill, check};
+extern const CollectiveSpec gather_spec{
+    .collective = Collective::gather, .has_op = false, .has_payload = true, .root = RootRole::destination,
+    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

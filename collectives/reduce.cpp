@@ -20,6 +20,10 @@ std::uint64_t check(const RankBuffers& b) {
 
 }  // namespace
 
-extern const CollectiveSpec reduce_spec{Collective::reduce, sizes, factor_one, factor_one, fill, check};
+extern const CollectiveSpec reduce_spec{
+    .collective = Collective::reduce, .has_op = true, .has_payload = true, .root = RootRole::destination,
+    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

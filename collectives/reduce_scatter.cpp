@@ -21,7 +21,10 @@ std::uint64_t check(const RankBuffers& b) {
 
 }  // namespace
 
-extern const CollectiveSpec reduce_scatter_spec{Collective::reduce_scatter, sizes, factor_np, factor_ring, fill,
-                                                check};
+extern const CollectiveSpec reduce_scatter_spec{
+    .collective = Collective::reduce_scatter, .has_op = true, .has_payload = true, .root = RootRole::none,
+    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

@@ -21,6 +21,10 @@ std::uint64_t check(const RankBuffers& b) {
 
 }  // namespace
 
-extern const CollectiveSpec scatter_spec{Collective::scatter, sizes, factor_np, factor_ring, fill, check};
+extern const CollectiveSpec scatter_spec{
+    .collective = Collective::scatter, .has_op = false, .has_payload = true, .root = RootRole::source,
+    .in_place = InPlaceSide::recv, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
+    .fill = fill, .check = check};
 
 }  // namespace pico::spec

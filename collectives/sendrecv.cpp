@@ -28,7 +28,13 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 // One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
-extern const CollectiveSpec sendrecv_spec{Collective::sendrecv, sizes, factor_one, factor_one, fill, check};
+// MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
+extern const CollectiveSpec sendrecv_spec{
+    .collective = Collective::sendrecv, .has_op = false, .has_payload = true, .root = RootRole::none,
+    .in_place = InPlaceSide::none,
+    .no_in_place_reason = "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .fill = fill, .check = check};
 
 }  // namespace spec
 }  // namespace pico

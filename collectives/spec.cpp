@@ -8,6 +8,7 @@ extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_s
     alltoall_spec, reduce_scatter_spec, sendrecv_spec, barrier_spec;
 }
 
+// No default: -Wswitch names a collective left without a spec.
 const CollectiveSpec& spec_for(Collective c) {
   switch (c) {
     case Collective::allreduce: return spec::allreduce_spec;
@@ -22,6 +23,12 @@ const CollectiveSpec& spec_for(Collective c) {
     case Collective::barrier: return spec::barrier_spec;
   }
   throw std::logic_error("spec_for: unknown collective");
+}
+
+InPlaceSide in_place_side(const Case& c, int rank) {
+  const CollectiveSpec& spec = spec_for(c.collective);
+  if (!c.in_place || (spec.rooted() && rank != c.root)) return InPlaceSide::none;
+  return spec.in_place;
 }
 
 double algbw_GBps(const Case& c, double seconds) {

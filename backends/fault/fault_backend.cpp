@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "collectives/spec.hpp"
+
 namespace pico {
 
 FaultBackend::FaultBackend(std::string fault) : fault_(std::move(fault)) {
@@ -28,8 +30,8 @@ std::uint64_t FaultBackend::validate() {
   fill_inputs();
   run_once();
   const Case& c = current_case();
-  const bool rooted_result = c.collective == Collective::reduce || c.collective == Collective::gather;
-  const int victim = rooted_result ? c.root : c.np - 1;
+  const bool result_at_root = spec_for(c.collective).root == RootRole::destination;
+  const int victim = result_at_root ? c.root : c.np - 1;
   auto result = result_bytes();
   if (fault_ == "corrupt" && rank() == victim && !result.empty()) result[0] ^= std::byte{0x01};
   return count_mismatches();

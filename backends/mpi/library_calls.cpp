@@ -1,5 +1,4 @@
-// One thin adapter per collective from MpiCallArgs to the MPI library call,
-// and where each collective takes MPI_IN_PLACE.
+// One thin adapter per collective from MpiCallArgs to the MPI library call.
 #include "backends/mpi/library_calls.hpp"
 
 namespace pico {
@@ -31,6 +30,7 @@ int barrier(const MpiCallArgs& a) { return MPI_Barrier(a.comm); }
 
 }  // namespace
 
+// No default: -Wswitch names a collective without its library call.
 MpiCall library_call(Collective c) {
   switch (c) {
     case Collective::allreduce: return allreduce;
@@ -45,24 +45,6 @@ MpiCall library_call(Collective c) {
     case Collective::barrier: return barrier;
   }
   return barrier;
-}
-
-InPlaceSide in_place_side(const Case& c, int rank) {
-  if (!c.in_place) return InPlaceSide::none;
-  const bool is_root = rank == c.root;
-  switch (c.collective) {
-    case Collective::allreduce:
-    case Collective::allgather:
-    case Collective::alltoall:
-    case Collective::reduce_scatter: return InPlaceSide::send;
-    case Collective::reduce:
-    case Collective::gather: return is_root ? InPlaceSide::send : InPlaceSide::none;
-    case Collective::scatter: return is_root ? InPlaceSide::recv : InPlaceSide::none;
-    case Collective::bcast:
-    case Collective::sendrecv:
-    case Collective::barrier: break;
-  }
-  return InPlaceSide::none;
 }
 
 }  // namespace pico

@@ -4,10 +4,8 @@
 
 namespace pico {
 
+// The library call of a collective; which buffer it gets as MPI_IN_PLACE is
+// the collective's spec's (in_place_side).
 MpiCall library_call(Collective c);
-
-// Which argument of the call this rank passes as MPI_IN_PLACE.
-enum class InPlaceSide { none, send, recv };
-InPlaceSide in_place_side(const Case& c, int rank);
 
 }  // namespace pico

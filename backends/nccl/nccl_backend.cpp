@@ -12,21 +12,8 @@
 namespace pico::nccl {
 namespace {
 
-// Where NCCL takes the input of an in-place call: the whole receive buffer,
-// or this rank's block of it (allgather).
-const void* in_place_send(const Case& c, const DeviceBuffer& recv, int rank) {
-  if (c.collective == Collective::allgather) return recv.as<std::byte>() + c.bytes * static_cast<std::size_t>(rank);
-  return recv.data();
-}
-
 // Never null, so that NCCL's argument checks accept zero-count calls.
 DeviceBuffer device_bytes(std::size_t bytes) { return DeviceBuffer(std::max<std::size_t>(bytes, 1)); }
-
-// NCCL's in-place reduce_scatter leaves rank r's block where its input block r
-// was; MPI's (which pico's checks follow) at the start of the buffer.
-std::size_t result_offset(const Case& c, int rank) {
-  return c.in_place && c.collective == Collective::reduce_scatter ? c.bytes * static_cast<std::size_t>(rank) : 0;
-}
 
 }  // namespace
 
@@ -66,11 +53,14 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
              .recv = device_bytes(sizes.recv * element),
              .counter = device_bytes(sizeof(device_patterns::Count)),
              .args = {}};
-  const bool in_place = case_.in_place && (case_.collective != Collective::reduce || lane.rank == case_.root);
+  // NCCL's in-place form passes the receive buffer (or this rank's block of it) as the input.
+  const bool in_place = in_place_side(case_, lane.rank) != InPlaceSide::none;
+  const InPlaceBlocks blocks = nccl_in_place_blocks(case_.collective);
+  std::byte* const own_block = s.recv.as<std::byte>() + case_.bytes * static_cast<std::size_t>(lane.rank);
   const RingPeers peers = sendrecv_peers(lane.rank, session_->size());
   s.args = NcclCallArgs{
-      .send = in_place ? in_place_send(case_, s.recv, lane.rank) : s.send.data(),
-      .recv = s.recv.as<std::byte>() + result_offset(case_, lane.rank),
+      .send = !in_place ? s.send.data() : blocks.input_at_own_block ? own_block : s.recv.data(),
+      .recv = in_place && blocks.result_at_own_block ? own_block : s.recv.data(),
       .count = case_.count,
       .block_bytes = case_.bytes,
       .type = type,

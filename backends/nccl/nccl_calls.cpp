@@ -77,6 +77,7 @@ ncclResult_t sendrecv(const NcclCallArgs& a) {
 
 }  // namespace
 
+// No default: -Wswitch names a collective without its NCCL call.
 NcclCall nccl_call(Collective c) {
   switch (c) {
     case Collective::allreduce: return allreduce;
@@ -91,6 +92,23 @@ NcclCall nccl_call(Collective c) {
     case Collective::barrier: break;
   }
   return nullptr;
+}
+
+// No default: -Wswitch names a collective whose in-place layout is not stated.
+InPlaceBlocks nccl_in_place_blocks(Collective c) {
+  switch (c) {
+    case Collective::allgather: return {.input_at_own_block = true, .result_at_own_block = false};
+    case Collective::reduce_scatter: return {.input_at_own_block = false, .result_at_own_block = true};
+    case Collective::allreduce:
+    case Collective::bcast:
+    case Collective::reduce:
+    case Collective::alltoall:
+    case Collective::gather:
+    case Collective::scatter:
+    case Collective::sendrecv:
+    case Collective::barrier: break;
+  }
+  return {.input_at_own_block = false, .result_at_own_block = false};
 }
 
 ncclDataType_t nccl_datatype(Dtype d) {

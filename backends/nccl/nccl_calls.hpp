@@ -43,6 +43,18 @@ using NcclCall = ncclResult_t (*)(const NcclCallArgs&);
 
 // The call for collective c; null for barrier (NCCL has none).
 NcclCall nccl_call(Collective c);
+
+// Where NCCL's in-place form of a collective reads its input and leaves this
+// rank's result, where that is this rank's block of the receive buffer rather
+// than its start: NCCL's allgather reads the rank's block of the result, its
+// reduce_scatter leaves the result where the rank's input block was (MPI's,
+// which pico's checks follow, at the start).
+struct InPlaceBlocks {
+  bool input_at_own_block;
+  bool result_at_own_block;
+};
+InPlaceBlocks nccl_in_place_blocks(Collective c);
+
 // Throws std::invalid_argument for a datatype NCCL lacks (int16).
 ncclDataType_t nccl_datatype(Dtype d);
 // ncclSum for Op::none: collectives without a reduction ignore it.

@@ -9,6 +9,7 @@
 
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
+#include "collectives/spec.hpp"
 
 namespace pico {
 
@@ -17,13 +18,14 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
   if (entry == nullptr)
     throw std::invalid_argument(fmt::format("no reference {} algorithm '{}' (known: {})", name(c.collective),
                                             c.algorithm, fmt::join(reference_algorithm_names(c.collective), ", ")));
-  int np = 1;
+  int np = 1, rank = 0;
   MPI_Comm_size(comm, &np);
-  // MPI counts are int. Where buffers hold p blocks, one message may carry
-  // them all (gather subtrees, alltoall packs, allgather and reduce_scatter folds).
-  const bool blocks_of_p = c.collective != Collective::allreduce && c.collective != Collective::bcast &&
-                           c.collective != Collective::reduce;
-  const std::uint64_t largest_message = blocks_of_p ? c.count * static_cast<std::uint64_t>(np) : c.count;
+  MPI_Comm_rank(comm, &rank);
+  const CollectiveSpec& spec = spec_for(c.collective);
+  // MPI counts are int. One message may carry a whole buffer (gather subtrees,
+  // alltoall packs, allgather and reduce_scatter folds), never more.
+  const BufferSizes sizes = spec.buffer_sizes(c, rank);
+  const std::uint64_t largest_message = std::max(sizes.send, sizes.recv);
   if (largest_message > static_cast<std::uint64_t>(INT_MAX))
     throw std::invalid_argument("a message of this case would exceed MPI's int count range");
   MpiBackend::prepare(c, comm);
@@ -31,7 +33,7 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
   const MpiCallArgs& m = call_args();
   const std::size_t element = c.dtype == Dtype::none ? 1 : dtype_size(c.dtype);
   const std::size_t segment = segment_bytes_ == 0 ? 0 : std::max<std::size_t>(1, segment_bytes_ / element);
-  transport_.emplace(comm, c.dtype, m.type, has_op(c.collective) ? c.op : Op::none);
+  transport_.emplace(comm, c.dtype, m.type, spec.has_op ? c.op : Op::none);
   scratch_elements_ = entry->traits.scratch(c.count, np, segment);
   transport_->reserve(scratch_elements_, 2 * static_cast<std::size_t>(np));
   run_ = entry->run;
@@ -55,7 +57,7 @@ bool ReferenceBackend::record_phases(int calls, PhaseRecorder& recorder, const s
   const MPI_Comm comm = call_args().comm;
   int np = 1;
   MPI_Comm_size(comm, &np);
-  Recording t(comm, c.dtype, call_args().type, has_op(c.collective) ? c.op : Op::none, PhaseHook{&recorder});
+  Recording t(comm, c.dtype, call_args().type, spec_for(c.collective).has_op ? c.op : Op::none, PhaseHook{&recorder});
   t.reserve(scratch_elements_, 2 * static_cast<std::size_t>(np));
   for (int i = 0; i < calls; ++i) {
     before_each();

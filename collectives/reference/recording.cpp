@@ -1,6 +1,7 @@
 #include "collectives/reference/recording.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -49,27 +50,10 @@ void check_request(const ScheduleRequest& req) {
                                             req.algorithm, fmt::join(reference_algorithm_names(req.collective), ", ")));
   if (req.root < 0 || req.root >= req.np)
     throw std::invalid_argument(fmt::format("root {} is outside [0, {})", req.root, req.np));
-  if (req.in_place && !supports_in_place(req.collective))
-    throw std::invalid_argument(no_in_place_reason(req.collective));
-  if (has_payload(req.collective) && req.dtype == Dtype::none)
+  const CollectiveSpec& spec = spec_for(req.collective);
+  if (req.in_place && !spec.supports_in_place()) throw std::invalid_argument(std::string(spec.no_in_place_reason));
+  if (spec.has_payload && req.dtype == Dtype::none)
     throw std::invalid_argument(fmt::format("{} needs a datatype", name(req.collective)));
-}
-
-bool rank_in_place(const ScheduleRequest& req, int rank) {
-  if (!req.in_place) return false;
-  switch (req.collective) {
-    case Collective::allreduce:
-    case Collective::allgather:
-    case Collective::alltoall:
-    case Collective::reduce_scatter: return true;
-    case Collective::reduce:
-    case Collective::gather:
-    case Collective::scatter: return rank == req.root;
-    case Collective::bcast:
-    case Collective::sendrecv:
-    case Collective::barrier: break;
-  }
-  return false;
 }
 
 void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& out) {
@@ -84,14 +68,14 @@ void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& 
   const transport::BufferCapacity capacity{sizes.send, sizes.recv,
                                            entry->traits.scratch(req.count, req.np, segment)};
   RecordingTransport t(rank, req.np, element_bytes(req), capacity, out);
-  const bool in_place = rank_in_place(req, rank);
-  const bool recv_absent = in_place && req.collective == Collective::scatter;
+  // The buffer MPI_IN_PLACE stands for is absent.
+  const InPlaceSide in_place = in_place_side(c, rank);
   const CallArgs args{
-      .send = in_place && !recv_absent ? nullptr : t.send_buffer(),
-      .recv = recv_absent ? nullptr : t.recv_buffer(),
+      .send = in_place == InPlaceSide::send ? nullptr : t.send_buffer(),
+      .recv = in_place == InPlaceSide::recv ? nullptr : t.recv_buffer(),
       .count = req.count,
       .root = req.root,
-      .in_place = in_place,
+      .in_place = in_place != InPlaceSide::none,
       .segment = segment,
   };
   entry->run(t, args);

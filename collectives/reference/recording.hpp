@@ -28,9 +28,6 @@ struct ScheduleRequest {
 // in-place form, or a payload collective without a datatype.
 void check_request(const ScheduleRequest& req);
 
-// Does `rank` pass MPI_IN_PLACE in this request (and which buffer is absent)?
-bool rank_in_place(const ScheduleRequest& req, int rank);
-
 // Records `rank`'s operations into `out` (its memory is reused). Throws
 // std::logic_error when the algorithm breaks a transport rule (a block
 // outside its buffer, a write into the send buffer, ...).

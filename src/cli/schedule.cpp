@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/schedule_export.hpp"
+#include "collectives/spec.hpp"
 #include "config/error.hpp"
 #include "config/units.hpp"
 
@@ -61,9 +62,10 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
   const auto dtype = parse_dtype(o.dtype);
   if (!dtype) bad("--dtype", fmt::format("unknown datatype '{}'", o.dtype),
                   "one of int8, uint8, int16, int32, int64, float32, float64");
-  req.dtype = has_payload(req.collective) ? *dtype : Dtype::none;
+  const CollectiveSpec& spec = spec_for(req.collective);
+  req.dtype = spec.has_payload ? *dtype : Dtype::none;
   std::string why;
-  if (has_payload(req.collective)) {
+  if (spec.has_payload) {
     if (o.size.empty()) bad("--size", "--size is required", "give the per-rank message size, e.g. --size 1MiB");
     const auto bytes = parse_size(o.size, &why);
     if (!bytes) bad("--size", fmt::format("bad size '{}': {}", o.size, why), "write e.g. 8B, 4KiB or 1MiB");
@@ -72,8 +74,8 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
   const auto segment = parse_size(o.segment_size, &why);
   if (!segment) bad("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "write e.g. 64KiB");
   req.segment_bytes = *segment;
-  if (o.in_place && !supports_in_place(req.collective))
-    bad("--in-place", no_in_place_reason(req.collective), "leave out --in-place");
+  if (o.in_place && !spec.supports_in_place())
+    bad("--in-place", std::string(spec.no_in_place_reason), "leave out --in-place");
   req.in_place = o.in_place;
   return req;
 }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "config/backends.hpp"
+#include "collectives/spec.hpp"
 #include "core/case.hpp"
 #include "config/error.hpp"
 #include "config/units.hpp"
@@ -139,7 +140,7 @@ std::vector<std::uint64_t> parse_quantities(const Value& v, const Quantity& q, s
 }
 
 bool only_barrier(const std::vector<Collective>& cs) {
-  return std::all_of(cs.begin(), cs.end(), [](Collective c) { return !has_payload(c); });
+  return std::all_of(cs.begin(), cs.end(), [](Collective c) { return !spec_for(c).has_payload; });
 }
 
 void parse_payload(const Map& top, Experiment& e) {

@@ -6,18 +6,24 @@
 namespace pico {
 namespace {
 
-constexpr std::array<std::pair<Collective, std::string_view>, 10> kCollectives{{
-    {Collective::allreduce, "allreduce"},
-    {Collective::bcast, "bcast"},
-    {Collective::reduce, "reduce"},
-    {Collective::allgather, "allgather"},
-    {Collective::gather, "gather"},
-    {Collective::scatter, "scatter"},
-    {Collective::alltoall, "alltoall"},
-    {Collective::reduce_scatter, "reduce_scatter"},
-    {Collective::sendrecv, "sendrecv"},
-    {Collective::barrier, "barrier"},
-}};
+// No default: -Wswitch names a collective without a name; "" for a value
+// that is no collective.
+constexpr std::string_view collective_name(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return "allreduce";
+    case Collective::bcast: return "bcast";
+    case Collective::reduce: return "reduce";
+    case Collective::allgather: return "allgather";
+    case Collective::gather: return "gather";
+    case Collective::scatter: return "scatter";
+    case Collective::alltoall: return "alltoall";
+    case Collective::reduce_scatter: return "reduce_scatter";
+    case Collective::sendrecv: return "sendrecv";
+    case Collective::barrier: return "barrier";
+  }
+  return {};
+}
+
 constexpr std::array<std::pair<Dtype, std::string_view>, 10> kDtypes{{
     {Dtype::int8, "int8"},
     {Dtype::uint8, "uint8"},
@@ -35,10 +41,19 @@ constexpr std::array<std::pair<Op, std::string_view>, 5> kOps{{
 constexpr std::array<std::pair<TimingMode, std::string_view>, 2> kModes{{
     {TimingMode::latency, "latency"}, {TimingMode::throughput, "throughput"}}};
 
-constexpr std::array<Collective, 10> kCollectiveList{
+constexpr std::array kCollectiveList{
     Collective::allreduce, Collective::bcast,          Collective::reduce,   Collective::allgather,
     Collective::gather,    Collective::scatter,        Collective::alltoall, Collective::reduce_scatter,
     Collective::sendrecv,  Collective::barrier};
+// Every collective, once, in declaration order: entry i is enumerator i, and
+// the value after the last entry names no collective (one added to the enum
+// but not here has a name, so the build fails).
+constexpr bool lists_every_collective() {
+  for (std::size_t i = 0; i < kCollectiveList.size(); ++i)
+    if (static_cast<std::size_t>(kCollectiveList[i]) != i) return false;
+  return collective_name(static_cast<Collective>(kCollectiveList.size())).empty();
+}
+static_assert(lists_every_collective(), "kCollectiveList must list every Collective in declaration order");
 constexpr std::array<Dtype, 9> kDtypeList{Dtype::int8,    Dtype::uint8,   Dtype::int16,
                                           Dtype::int32,   Dtype::int64,   Dtype::float32,
                                           Dtype::float64, Dtype::float16, Dtype::bfloat16};
@@ -68,12 +83,19 @@ std::span<const Dtype> all_dtypes() { return kDtypeList; }
 std::span<const Dtype> host_dtypes() { return std::span<const Dtype>(kDtypeList).first(kHostDtypeCount); }
 std::span<const Op> all_ops() { return kOpList; }
 
-std::string_view name(Collective c) { return lookup_name(kCollectives, c); }
+std::string_view name(Collective c) {
+  const std::string_view n = collective_name(c);
+  return n.empty() ? "?" : n;
+}
 std::string_view name(Dtype d) { return lookup_name(kDtypes, d); }
 std::string_view name(Op o) { return lookup_name(kOps, o); }
 std::string_view name(TimingMode m) { return lookup_name(kModes, m); }
 
-std::optional<Collective> parse_collective(std::string_view s) { return lookup_value(kCollectives, s); }
+std::optional<Collective> parse_collective(std::string_view s) {
+  for (Collective c : kCollectiveList)
+    if (collective_name(c) == s) return c;
+  return std::nullopt;
+}
 std::optional<Dtype> parse_dtype(std::string_view s) {
   auto d = lookup_value(kDtypes, s);
   return d == Dtype::none ? std::nullopt : d;
@@ -106,19 +128,5 @@ bool is_integer(Dtype d) {
 }
 bool is_host_dtype(Dtype d) { return d != Dtype::float16 && d != Dtype::bfloat16 && d != Dtype::none; }
 bool is_signed(Dtype d) { return d != Dtype::uint8 && d != Dtype::none; }
-
-bool has_op(Collective c) {
-  return c == Collective::allreduce || c == Collective::reduce || c == Collective::reduce_scatter;
-}
-bool has_payload(Collective c) { return c != Collective::barrier; }
-bool supports_in_place(Collective c) {
-  return c != Collective::bcast && c != Collective::barrier && c != Collective::sendrecv;
-}
-
-std::string no_in_place_reason(Collective c) {
-  // MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
-  if (c == Collective::sendrecv) return "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)";
-  return "MPI defines no in-place form of " + std::string(name(c));
-}
 
 }  // namespace pico

@@ -44,15 +44,6 @@ bool is_integer(Dtype d);
 bool is_signed(Dtype d);
 bool is_host_dtype(Dtype d);
 
-// Does the collective combine data with a reduction operation?
-bool has_op(Collective c);
-// Does the collective move a payload (everything but barrier)?
-bool has_payload(Collective c);
-// Does MPI define an MPI_IN_PLACE form of this collective (and pico run it)?
-bool supports_in_place(Collective c);
-// Why a collective without supports_in_place has no in-place case.
-std::string no_in_place_reason(Collective c);
-
 // Calls f.template operator()<T>() with T the C++ type of d (d must be a host dtype).
 template <class F>
 decltype(auto) visit_dtype(Dtype d, F&& f) {

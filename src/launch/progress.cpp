@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "config/units.hpp"
 
 namespace pico {
@@ -32,7 +33,8 @@ std::vector<nlohmann::json> JsonLinesTail::read_new() {
 }
 
 std::string describe_case(const Case& c) {
-  if (!has_payload(c.collective)) return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
+  if (!spec_for(c.collective).has_payload)
+    return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
   return fmt::format("{} {}{} {} np={} {}/{}{}", name(c.collective), name(c.dtype),
                      c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np, c.backend,
                      c.algorithm, c.in_place ? " in-place" : "");

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
@@ -224,8 +225,8 @@ struct PlanBuilder {
   }
 
   void add_payloads(Case base, const ResolvedAlgorithm& r, const std::map<std::string, std::string>& env) {
-    const Collective coll = base.collective;
-    if (!has_payload(coll)) {
+    const CollectiveSpec& spec = spec_for(base.collective);
+    if (!spec.has_payload) {
       base.dtype = Dtype::none;
       base.op = Op::none;
       base.count = 0;
@@ -237,13 +238,13 @@ struct PlanBuilder {
     const std::vector<Op> no_op{Op::none};
     for (Dtype dtype : e.dtypes) {
       base.dtype = dtype;
-      for (Op op : has_op(coll) ? e.ops : no_op) {
+      for (Op op : spec.has_op ? e.ops : no_op) {
         base.op = op;
         for (bool in_place : e.in_place) {
           std::string in_place_reason;
-          if (in_place && !supports_in_place(coll)) {
+          if (in_place && !spec.supports_in_place()) {
             if (std::find(e.in_place.begin(), e.in_place.end(), false) != e.in_place.end()) continue;
-            in_place_reason = no_in_place_reason(coll);
+            in_place_reason = spec.no_in_place_reason;
           }
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, dtype)) {

@@ -128,7 +128,7 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
 
   if (ctx.instrumentation.phases || backend->always_records_phases()) record_phases(*backend, ctx, r);
 
-  if (ctx.validation && has_payload(c.collective)) {
+  if (ctx.validation && spec_for(c.collective).has_payload) {
     harness::barrier(ctx.harness);
     unsigned long long total = 0;
     std::string validation_error;

@@ -8,6 +8,7 @@
 #include "backends/backend.hpp"
 #include "backends/fault/fault_backend.hpp"
 #include "backends/mpi/mpi_backend.hpp"
+#include "collectives/spec.hpp"
 #include "config/backends.hpp"
 #include "core/gpu_support.hpp"
 #include "worker/launch_info.hpp"
@@ -44,15 +45,16 @@ const std::uint64_t kCounts[] = {0, 1, 3, 5, 7, 64, 1001};
 TEST_CASE("every collective, dtype, op and count validates exactly", "[mpi]") {
   std::uint64_t cases = 0;
   for (Collective coll : all_collectives()) {
+    const CollectiveSpec& spec = spec_for(coll);
     for (Dtype dtype : host_dtypes()) {
-      const std::vector<Op> ops = has_op(coll) ? std::vector<Op>(all_ops().begin(), all_ops().end())
-                                               : std::vector<Op>{Op::none};
+      const std::vector<Op> ops = spec.has_op ? std::vector<Op>(all_ops().begin(), all_ops().end())
+                                              : std::vector<Op>{Op::none};
       for (Op op : ops) {
         for (bool in_place : {false, true}) {
-          if (in_place && !supports_in_place(coll)) continue;
+          if (in_place && !spec.supports_in_place()) continue;
           for (std::uint64_t count : kCounts) {
             MpiBackend backend;
-            const Case c = make_case(coll, has_payload(coll) ? dtype : Dtype::none, op, count, in_place);
+            const Case c = make_case(coll, spec.has_payload ? dtype : Dtype::none, op, count, in_place);
             INFO(fmt::format("{} {} {} count={} in_place={} np={}", name(coll), name(dtype), name(op), count,
                              in_place, c.np));
             REQUIRE(validate_with(backend, c) == 0);
@@ -73,7 +75,7 @@ TEST_CASE("validation counts exactly the corrupted element", "[mpi]") {
                           Collective::gather, Collective::alltoall, Collective::reduce_scatter,
                           Collective::sendrecv}) {
     FaultBackend backend("corrupt");
-    Case c = make_case(coll, Dtype::float32, has_op(coll) ? Op::sum : Op::none, 100, false);
+    Case c = make_case(coll, Dtype::float32, spec_for(coll).has_op ? Op::sum : Op::none, 100, false);
     c.backend = "fault";
     INFO(name(coll));
     CHECK(validate_with(backend, c) == 1);

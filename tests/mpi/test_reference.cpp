@@ -11,6 +11,7 @@
 #include "backends/reference/reference_backend.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
+#include "collectives/spec.hpp"
 #include "collectives/transport/mpi_transport.hpp"
 #include "mpi_test_util.hpp"
 
@@ -24,26 +25,23 @@ using test::sum_over_ranks;
 // segments and the segmented ring's blocks 2 to 11.
 constexpr std::uint64_t kSmallSegment = 256;
 
-bool rooted(Collective c) {
-  return c == Collective::bcast || c == Collective::reduce || c == Collective::gather || c == Collective::scatter;
-}
-
 // Every case of one algorithm: dtype x op x in place x root x count.
 std::vector<Case> cases_for(Collective coll, const std::string& alg, int np) {
   const auto p = static_cast<std::uint64_t>(np);
-  const std::vector<Dtype> dtypes = has_payload(coll) ? std::vector<Dtype>(host_dtypes().begin(), host_dtypes().end())
-                                                      : std::vector<Dtype>{Dtype::none};
-  const std::vector<Op> ops = has_op(coll) ? std::vector<Op>(all_ops().begin(), all_ops().end()) : std::vector<Op>{Op::none};
-  const std::vector<int> roots = rooted(coll) && np > 1 ? std::vector<int>{0, np - 1} : std::vector<int>{0};
+  const CollectiveSpec& spec = spec_for(coll);
+  const std::vector<Dtype> dtypes = spec.has_payload ? std::vector<Dtype>(host_dtypes().begin(), host_dtypes().end())
+                                                     : std::vector<Dtype>{Dtype::none};
+  const std::vector<Op> ops = spec.has_op ? std::vector<Op>(all_ops().begin(), all_ops().end()) : std::vector<Op>{Op::none};
+  const std::vector<int> roots = spec.rooted() && np > 1 ? std::vector<int>{0, np - 1} : std::vector<int>{0};
   const std::vector<std::uint64_t> counts =
-      has_payload(coll) ? std::vector<std::uint64_t>{0, 1, p - 1, p + 1, 1000} : std::vector<std::uint64_t>{0};
+      spec.has_payload ? std::vector<std::uint64_t>{0, 1, p - 1, p + 1, 1000} : std::vector<std::uint64_t>{0};
   std::vector<Case> cases;
   for (Dtype dtype : dtypes)
     for (Op op : ops)
       for (bool in_place : {false, true})
         for (int root : roots)
           for (std::uint64_t count : counts) {
-            if (in_place && !supports_in_place(coll)) continue;
+            if (in_place && !spec.supports_in_place()) continue;
             Case c = test::make_case("reference", coll, alg, dtype, op, count, np, in_place);
             c.root = root;
             cases.push_back(c);

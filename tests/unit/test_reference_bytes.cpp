@@ -12,6 +12,7 @@
 #include "collectives/reference/recording.hpp"
 #include "collectives/reference/schedule_check.hpp"
 #include "collectives/reference/table.hpp"
+#include "collectives/spec.hpp"
 
 using namespace pico;
 using pico::transport::OpKind;
@@ -144,25 +145,22 @@ Totals totals(const RankSchedule& rs) {
   return t;
 }
 
-bool rooted(Collective c) {
-  return c == Collective::bcast || c == Collective::reduce || c == Collective::gather || c == Collective::scatter;
-}
-
 }  // namespace
 
 TEST_CASE("every reference algorithm sends exactly its formula's bytes, matched and deadlock-free", "[reference]") {
   std::uint64_t schedules = 0;
   for (Collective c : all_collectives()) {
+    const CollectiveSpec& spec = spec_for(c);
     for (const std::string& alg : reference_algorithm_names(c)) {
       for (int p = 1; p <= 17; ++p) {
         const std::vector<U> counts = {0, 1, static_cast<U>(p - 1), 1000, 1024 * static_cast<U>(p) + 3};
-        const std::vector<int> roots = rooted(c) ? std::vector<int>{0, p - 1, p / 2} : std::vector<int>{0};
-        for (U count : has_payload(c) ? counts : std::vector<U>{0}) {
+        const std::vector<int> roots = spec.rooted() ? std::vector<int>{0, p - 1, p / 2} : std::vector<int>{0};
+        for (U count : spec.has_payload ? counts : std::vector<U>{0}) {
           for (bool in_place : {false, true}) {
-            if (in_place && !supports_in_place(c)) continue;
+            if (in_place && !spec.supports_in_place()) continue;
             for (int root : roots) {
               for (U segment_bytes : {U{64 * 1024}, U{1000}}) {
-                reference::ScheduleRequest req{c, alg, p, count, has_payload(c) ? Dtype::float32 : Dtype::none,
+                reference::ScheduleRequest req{c, alg, p, count, spec.has_payload ? Dtype::float32 : Dtype::none,
                                                in_place, root, segment_bytes};
                 INFO(fmt::format("{} {} p={} count={} in_place={} root={} segment={}", name(c), alg, p, count,
                                  in_place, root, segment_bytes));

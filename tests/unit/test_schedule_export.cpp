@@ -12,6 +12,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/recording.hpp"
 #include "collectives/schedule_export.hpp"
+#include "collectives/spec.hpp"
 #include "collectives/transport/recording_transport.hpp"
 
 using namespace pico;
@@ -194,12 +195,13 @@ TEST_CASE("the GOAL checker rejects broken input", "[schedule]") {
 
 TEST_CASE("every algorithm exports valid GOAL with matching sends and receives", "[schedule]") {
   for (Collective c : all_collectives()) {
+    const CollectiveSpec& spec = spec_for(c);
     for (const std::string& alg : reference_algorithm_names(c)) {
       for (int p : {1, 2, 5, 8, 13}) {
         for (bool in_place : {false, true}) {
-          if (in_place && !supports_in_place(c)) continue;
-          const reference::ScheduleRequest req{c, alg, p, has_payload(c) ? 1001u : 0u,
-                                               has_payload(c) ? Dtype::float64 : Dtype::none, in_place,
+          if (in_place && !spec.supports_in_place()) continue;
+          const reference::ScheduleRequest req{c, alg, p, spec.has_payload ? 1001u : 0u,
+                                               spec.has_payload ? Dtype::float64 : Dtype::none, in_place,
                                                p > 1 ? 1 : 0, 2048};
           INFO(fmt::format("{} {} p={} in_place={}", name(c), alg, p, in_place));
           GoalStats stats;
@@ -216,11 +218,12 @@ TEST_CASE("every algorithm exports valid GOAL with matching sends and receives",
 
 TEST_CASE("streamed GOAL is byte-identical to the in-memory exporter, on any number of threads", "[schedule]") {
   for (Collective c : all_collectives()) {
+    const CollectiveSpec& spec = spec_for(c);
     for (const std::string& alg : reference_algorithm_names(c)) {
       for (int p : {1, 3, 8, 17}) {
         // Ring labels pass 9, 99 and 999 at p = 17 (the writer increments label text).
-        const reference::ScheduleRequest req{c, alg, p, has_payload(c) ? 1000u : 0u,
-                                             has_payload(c) ? Dtype::float32 : Dtype::none, false,
+        const reference::ScheduleRequest req{c, alg, p, spec.has_payload ? 1000u : 0u,
+                                             spec.has_payload ? Dtype::float32 : Dtype::none, false,
                                              p > 1 ? 1 : 0, 256};
         INFO(fmt::format("{} {} p={}", name(c), alg, p));
         const std::string expected = goal_in_memory(req);

@@ -60,10 +60,12 @@ TEST_CASE("sendrecv is a payload collective without operation or in-place form",
   CHECK(parse_collective("sendrecv") == Collective::sendrecv);
   CHECK(name(Collective::sendrecv) == "sendrecv");
   CHECK(std::find(all_collectives().begin(), all_collectives().end(), Collective::sendrecv) != all_collectives().end());
-  CHECK(has_payload(Collective::sendrecv));
-  CHECK_FALSE(has_op(Collective::sendrecv));
-  CHECK_FALSE(supports_in_place(Collective::sendrecv));
-  CHECK_THAT(no_in_place_reason(Collective::sendrecv), Catch::Matchers::Contains("sendrecv has no in-place form"));
+  const CollectiveSpec& spec = spec_for(Collective::sendrecv);
+  CHECK(spec.has_payload);
+  CHECK_FALSE(spec.has_op);
+  CHECK_FALSE(spec.rooted());
+  CHECK_FALSE(spec.supports_in_place());
+  CHECK_THAT(std::string(spec.no_in_place_reason), Catch::Matchers::Contains("sendrecv has no in-place form"));
 }
 
 TEST_CASE("sendrecv's peers form a ring: next r+1, previous r-1, mod np", "[sendrecv]") {
