@@ -10,10 +10,18 @@
 
 namespace pico::test {
 
-// The sum over MPI_COMM_WORLD, the same on every rank, so assertions on it agree.
+// The two communicators of a worker, as the tests use them: harness() for
+// barriers, timing reductions and agreeing on assertions; measured() for the
+// collectives under test. Distinct duplicates of MPI_COMM_WORLD (made in
+// main.cpp before any test runs), so a test that mixes them up hangs or fails
+// instead of passing by accident.
+MPI_Comm harness();
+MPI_Comm measured();
+
+// The sum over the harness communicator, the same on every rank, so assertions on it agree.
 inline std::uint64_t sum_over_ranks(std::uint64_t local) {
   unsigned long long in = local, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, harness());
   return out;
 }
 

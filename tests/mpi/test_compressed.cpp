@@ -69,10 +69,10 @@ TEST_CASE("compressed allreduce: within its guarantee, identical on all ranks", 
           INFO(fmt::format("{} {} {} {} count {}", v.algorithm, c.params.size(), compressed::name(distribution),
                            compressed::name(correlation), count));
           CompressedBackend backend;
-          backend.prepare(c, MPI_COMM_WORLD);
+          backend.prepare(c, test::measured());
           backend.run_once();
           CHECK(test::sum_over_ranks(backend.validate()) == 0);
-          const auto metrics = backend.compression(MPI_COMM_WORLD);
+          const auto metrics = backend.compression(test::harness());
           CHECK(metrics["identical_across_ranks"].get<bool>());
           if (count > 0) CHECK(metrics["payload_bytes_per_rank"].get<double>() > 0);
           backend.release();
@@ -94,8 +94,8 @@ TEST_CASE("Global-QSGD: MSE within the variance bound, unbiased over calls", "[c
     options.bias_calls = 64;
     const Case c = compressed_case("global_qsgd", 20000, np, {{"bits", bits}}, options);
     CompressedBackend backend;
-    backend.prepare(c, MPI_COMM_WORLD);
-    const auto m = backend.compression(MPI_COMM_WORLD);
+    backend.prepare(c, test::measured());
+    const auto m = backend.compression(test::harness());
     INFO(m.dump());
     // 20000 elements: the observed MSE concentrates within a few percent of its expectation.
     CHECK(m["mse"].get<double>() <= 1.2 * m["mse_bound"].get<double>());
@@ -112,8 +112,8 @@ TEST_CASE("Top-k with error feedback: the average over calls approaches the mean
   for (double feedback : {0.0, 1.0}) {
     const Case c = compressed_case("topk", 2000, np, {{"topk_ratio", 0.1}, {"error_feedback", feedback}}, options);
     CompressedBackend backend;
-    backend.prepare(c, MPI_COMM_WORLD);
-    const auto m = backend.compression(MPI_COMM_WORLD);
+    backend.prepare(c, test::measured());
+    const auto m = backend.compression(test::harness());
     INFO(m.dump());
     const double one_call = m["rel_l2_error"].get<double>(), averaged = m["bias_rel_l2"].get<double>();
     if (feedback == 0.0)

@@ -32,7 +32,7 @@ Case make_case(Collective coll, Dtype dtype, Op op, std::uint64_t count, bool in
 }
 
 std::uint64_t validate_with(Backend& backend, const Case& c) {
-  backend.prepare(c, MPI_COMM_WORLD);
+  backend.prepare(c, test::measured());
   const std::uint64_t mismatches = sum_over_ranks(backend.validate());
   backend.release();
   return mismatches;
@@ -85,27 +85,27 @@ TEST_CASE("validation counts exactly the corrupted element", "[mpi]") {
 TEST_CASE("the timed loop honours min and max iterations", "[mpi]") {
   MpiBackend backend;
   const Case c = make_case(Collective::allreduce, Dtype::float32, Op::sum, 16, false);
-  backend.prepare(c, MPI_COMM_WORLD);
+  backend.prepare(c, test::measured());
   TimingSpec spec;
   spec.warmup = 2;
   spec.min_iterations = 7;
   spec.max_iterations = 7;
   spec.target_ci = 0;  // unreachable (the rule is half-width < target): only the caps can stop it
   spec.time_budget_s = 100;
-  TimedSamples t = run_timed(backend, spec, MPI_COMM_WORLD);
+  TimedSamples t = run_timed(backend, spec, test::harness());
   CHECK(t.samples_s.size() == 7);
   CHECK(t.stop_reason == "max_iterations");
 
   spec.min_iterations = 5;
   spec.max_iterations = 1000000;
   spec.time_budget_s = 0.05;
-  t = run_timed(backend, spec, MPI_COMM_WORLD);
+  t = run_timed(backend, spec, test::harness());
   CHECK(t.stop_reason == "time_budget");
   CHECK(t.samples_s.size() >= 5);
 
   // Every rank holds the same samples (the slowest rank's time per iteration).
   double first = t.samples_s.front(), max_first = 0;
-  MPI_Allreduce(&first, &max_first, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&first, &max_first, 1, MPI_DOUBLE, MPI_MAX, test::harness());
   CHECK(first == max_first);
   backend.release();
 }

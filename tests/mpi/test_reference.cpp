@@ -63,12 +63,12 @@ TEST_CASE("every reference algorithm validates exactly", "[mpi][reference]") {
       std::vector<unsigned long long> local(cases.size()), total(cases.size());
       for (std::size_t i = 0; i < cases.size(); ++i) {
         ReferenceBackend backend(kSmallSegment);
-        backend.prepare(cases[i], MPI_COMM_WORLD);
+        backend.prepare(cases[i], test::measured());
         local[i] = backend.validate();
         backend.release();
       }
       MPI_Allreduce(local.data(), total.data(), static_cast<int>(cases.size()), MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                    MPI_COMM_WORLD);
+                    test::harness());
       for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
         INFO(fmt::format("{} {} {} {} count={} in_place={} root={} np={}", name(coll), alg, name(c.dtype),
@@ -88,7 +88,7 @@ TEST_CASE("the default segment size validates too, and unknown algorithms are re
     // 70000 elements: more than one 64 KiB segment per rank block at small np.
     const Case c = test::make_case("reference", Collective::allreduce, alg, Dtype::float32, Op::sum, 70000, np);
     ReferenceBackend backend;
-    backend.prepare(c, MPI_COMM_WORLD);
+    backend.prepare(c, test::measured());
     backend.run_once();  // timed calls run on the validation inputs: twice in a row must still work
     CHECK(sum_over_ranks(backend.validate()) == 0);
     backend.release();
@@ -98,7 +98,7 @@ TEST_CASE("the default segment size validates too, and unknown algorithms are re
   bad.algorithm = "no_such_algorithm";
   bad.np = np;
   ReferenceBackend backend;
-  CHECK_THROWS_AS(backend.prepare(bad, MPI_COMM_WORLD), std::invalid_argument);
+  CHECK_THROWS_AS(backend.prepare(bad, test::measured()), std::invalid_argument);
 }
 
 namespace {
@@ -114,7 +114,7 @@ TEST_CASE("MpiTransport runs an algorithm directly and calls its phase policy", 
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::vector<std::string> phases;
-  transport::MpiTransport<PhaseLog> t(MPI_COMM_WORLD, Dtype::int32, MPI_INT32_T, Op::sum, PhaseLog{&phases});
+  transport::MpiTransport<PhaseLog> t(test::measured(), Dtype::int32, MPI_INT32_T, Op::sum, PhaseLog{&phases});
   const std::size_t count = 10;
   const auto* entry = reference::find_algorithm<decltype(t)>(Collective::allreduce, "rabenseifner");
   REQUIRE(entry != nullptr);

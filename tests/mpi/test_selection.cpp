@@ -10,7 +10,9 @@
 #include <cstdlib>
 
 #include "worker/algorithm_selector.hpp"
+#include "harness/mpi_handles.hpp"
 #include "worker/launch_info.hpp"
+#include "mpi_test_util.hpp"
 
 namespace {
 
@@ -29,10 +31,9 @@ int allgather_on(MPI_Comm comm) {
 TEST_CASE("Open MPI runs the algorithm forced through MPI_T", "[.][selection-openmpi]") {
   REQUIRE(detect_mpi_library().name == "openmpi");
   MpiToolsSession tools;
-  MPI_Comm shared;
-  MPI_Comm_dup(MPI_COMM_WORLD, &shared);
   {
-    AlgorithmSelector selector(MPI_COMM_WORLD, shared);
+    DupComm shared(MPI_COMM_WORLD);  // forced selections apply to duplicates of it
+    AlgorithmSelector selector(test::harness(), shared.get());
     Selection two_proc;
     two_proc.mechanism = "mpi_t";
     two_proc.variable = "coll_tuned_allgather_algorithm";
@@ -52,16 +53,14 @@ TEST_CASE("Open MPI runs the algorithm forced through MPI_T", "[.][selection-ope
     CHECK(restored.verified);
     CHECK(allgather_on(restored.comm) == MPI_SUCCESS);
   }
-  MPI_Comm_free(&shared);
 }
 
 TEST_CASE("MPICH runs the algorithm chosen by its CVAR at launch", "[.][selection-mpich]") {
   REQUIRE(detect_mpi_library().name == "mpich");
   MpiToolsSession tools;
-  MPI_Comm shared;
-  MPI_Comm_dup(MPI_COMM_WORLD, &shared);
   {
-    AlgorithmSelector selector(MPI_COMM_WORLD, shared);
+    DupComm shared(MPI_COMM_WORLD);  // forced selections apply to duplicates of it
+    AlgorithmSelector selector(test::harness(), shared.get());
     Selection recursive_doubling;
     recursive_doubling.mechanism = "env";
     recursive_doubling.variable = "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM";
@@ -72,16 +71,14 @@ TEST_CASE("MPICH runs the algorithm chosen by its CVAR at launch", "[.][selectio
     // Recursive doubling needs a power-of-two np; with COLLECTIVE_FALLBACK=error MPICH fails the call.
     CHECK(allgather_on(applied.comm) != MPI_SUCCESS);
   }
-  MPI_Comm_free(&shared);
 }
 
 // NCCL reports nothing back: a launch-time choice is verified as the
 // environment this process holds (what NCCL reads when it starts).
 TEST_CASE("selections NCCL reads at init are verified against the environment", "[selection-env]") {
-  MPI_Comm shared = MPI_COMM_NULL;
-  MPI_Comm_dup(MPI_COMM_WORLD, &shared);
   {
-    AlgorithmSelector selector(MPI_COMM_WORLD, shared);
+    DupComm shared(MPI_COMM_WORLD);  // forced selections apply to duplicates of it
+    AlgorithmSelector selector(test::harness(), shared.get());
     Selection ring_ll;
     ring_ll.mechanism = "env";
     ring_ll.verify = "environment";
@@ -93,7 +90,7 @@ TEST_CASE("selections NCCL reads at init are verified against the environment", 
     const AppliedSelection held = selector.apply(ring_ll);
     CHECK(held.verified);
     CHECK(held.applied == "PICO_TEST_NCCL_ALGO=Ring PICO_TEST_NCCL_PROTO=LL");
-    CHECK(held.comm == shared);
+    CHECK(held.comm == shared.get());
 
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -105,5 +102,4 @@ TEST_CASE("selections NCCL reads at init are verified against the environment", 
     unsetenv("PICO_TEST_NCCL_ALGO");
     unsetenv("PICO_TEST_NCCL_PROTO");
   }
-  MPI_Comm_free(&shared);
 }
