@@ -1,5 +1,4 @@
 // pico compare BASELINE [CANDIDATE] [--baseline BACKEND:ALGORITHM] [--format table|csv|json] [-o FILE]
-#include <iostream>
 #include <memory>
 
 #include "analysis/report_builder.hpp"
@@ -26,20 +25,16 @@ void add_compare(CLI::App& app, int& exit_code) {
                   "nccl_compressed:dense, then mpi:default)");
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
-    nlohmann::json rows;
-    try {
+    emit_or_complain("compare", opts->output, [&]() -> std::string {
       const nlohmann::json baseline = load_report(opts->baseline);
       nlohmann::json candidate;
       if (!opts->candidate.empty()) candidate = load_report(opts->candidate);
-      rows = compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
-    } catch (const std::exception& e) {
-      std::cerr << "pico compare: " << e.what() << "\n";
-      exit_code = 2;
-      return;
-    }
-    emit(opts->output, opts->output.format == "csv"    ? render_compare_csv(rows)
-                       : opts->output.format == "json" ? rows.dump(1) + "\n"
-                                                       : render_compare_table(rows));
+      const nlohmann::json rows =
+          compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
+      if (opts->output.format == "csv") return render_compare_csv(rows);
+      if (opts->output.format == "json") return rows.dump(1) + "\n";
+      return render_compare_table(rows);
+    }, exit_code);
   });
 }
 

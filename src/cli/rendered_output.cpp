@@ -1,6 +1,8 @@
 #include "cli/rendered_output.hpp"
 
+#include <exception>
 #include <fstream>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -11,6 +13,19 @@ void add_output_options(CLI::App* cmd, RenderedOutput& out) {
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", out.path, "Write to FILE instead of standard output");
+}
+
+void emit_or_complain(const char* verb, const RenderedOutput& out, const std::function<std::string()>& make_text,
+                      int& exit_code) {
+  std::string text;
+  try {
+    text = make_text();
+  } catch (const std::exception& e) {
+    std::cerr << "pico " << verb << ": " << e.what() << "\n";
+    exit_code = 2;
+    return;
+  }
+  emit(out, text);
 }
 
 void emit(const RenderedOutput& out, const std::string& text) {

@@ -2,6 +2,7 @@
 // of results (report, compare), and where the text goes.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -17,5 +18,11 @@ void add_output_options(CLI::App* cmd, RenderedOutput& out);
 
 // Prints text to standard output, or writes it to out.path.
 void emit(const RenderedOutput& out, const std::string& text);
+
+// Runs make_text and emits what it returns; an exception it throws (a report
+// that cannot be read, nothing to compare) is printed as "pico VERB: why"
+// and sets exit_code to 2.
+void emit_or_complain(const char* verb, const RenderedOutput& out, const std::function<std::string()>& make_text,
+                      int& exit_code);
 
 }  // namespace pico::cli

@@ -1,5 +1,4 @@
 // pico report RESULTS [--format table|csv|json] [-o FILE]
-#include <iostream>
 #include <memory>
 
 #include "analysis/report_builder.hpp"
@@ -19,17 +18,12 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->add_option("results", opts->results, "Results directory or report.json")->required();
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
-    nlohmann::json report;
-    try {
-      report = load_report(opts->results);
-    } catch (const std::exception& e) {
-      std::cerr << "pico report: " << e.what() << "\n";
-      exit_code = 2;
-      return;
-    }
-    emit(opts->output, opts->output.format == "csv"    ? render_csv(report)
-                       : opts->output.format == "json" ? report.dump(1) + "\n"
-                                                       : render_table(report));
+    emit_or_complain("report", opts->output, [&]() -> std::string {
+      const nlohmann::json report = load_report(opts->results);
+      if (opts->output.format == "csv") return render_csv(report);
+      if (opts->output.format == "json") return report.dump(1) + "\n";
+      return render_table(report);
+    }, exit_code);
   });
 }
 
