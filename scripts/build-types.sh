@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds pico in every CMake build type with warnings as errors, so that no
+# build type a user may pick (Release, Debug, RelWithDebInfo) is broken by a
+# warning only its flags bring out. Tests are not built: scripts/test.sh runs
+# them on the RelWithDebInfo build. Usage: scripts/build-types.sh [TYPE...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+types=("$@")
+((${#types[@]})) || types=(Release Debug RelWithDebInfo)
+for type in "${types[@]}"; do
+  dir="build-types/${type}"
+  echo "build-types: ${type} in ${dir}"
+  cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF >/dev/null
+  cmake --build "${dir}" -j "$(nproc)" >"${dir}.log" 2>&1 || { tail -n 40 "${dir}.log"; echo "build-types: ${type} failed (log: ${dir}.log)" >&2; exit 1; }
+done
+echo "build-types: ${types[*]} built with -Werror"
