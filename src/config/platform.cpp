@@ -125,7 +125,8 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   const Value doc = Value::parse_document(yaml_text, file_for_messages);
   const Map top = doc.as_map("the platform", kPlatformKeys);
   Platform p;
-  p.name = top.require("name").as_nonempty_string("name");
+  // The name is the directory under -o that holds this platform's runs.
+  p.name = top.require("name").as_path_component("platform name");
   if (auto v = top.get("description")) p.description = v->as_string("description");
   if (auto v = top.get("scheduler")) p.scheduler = parse_scheduler(*v);
   if (auto v = top.get("slurm")) {
