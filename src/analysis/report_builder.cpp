@@ -13,13 +13,22 @@
 #include "core/case.hpp"
 #include "core/case_result.hpp"
 #include "core/jsonl.hpp"
+#include "core/whole_file.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
 
 namespace {
 
+// The largest JSON file (report.json, run.json, plan.json) pico reads. A
+// report holds every case, and with keep_samples every timing sample, so a
+// large sweep's report reaches hundreds of MiB; 1 GiB keeps those readable
+// while `pico report /dev/zero` or a wrong file is refused before reading.
+constexpr std::uintmax_t kMaxJsonFileBytes = 1024 * kMiB;
+
 nlohmann::json read_json(const fs::path& p) {
+  if (const auto problem = whole_file_problem(p, kMaxJsonFileBytes))
+    throw std::runtime_error(fmt::format("{}: {}", p.string(), *problem));
   std::ifstream in(p);
   if (!in) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
   return nlohmann::json::parse(in);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "reports/render.hpp"
 
@@ -12,7 +13,10 @@ namespace pico::cli {
 int execute_and_print(const RunRequest& request, bool dry_run, bool quiet) {
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
-    fmt::print("{}", dry_run_text(make_plan(request.experiment, target), request.platform, target,
+    const Plan plan = make_plan(request.experiment, target);
+    // A dry run shows what a run would do, so it refuses what a run would refuse.
+    check_launches_fit(request.platform, process_counts(plan));
+    fmt::print("{}", dry_run_text(plan, request.platform, target,
                                   request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
                                   request.experiment.name));
     return 0;

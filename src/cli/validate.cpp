@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli/commands.hpp"
+#include "config/data_files.hpp"
 #include "config/error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
@@ -22,6 +23,9 @@ namespace {
 
 // Keys only a platform has (scheduler, launcher, env, worker) tell the two kinds apart.
 bool looks_like_platform(const std::string& path) {
+  // A file pico would not read whole (a FIFO, /dev/zero, a huge file) is left
+  // to the experiment loader, which refuses it before reading.
+  if (whole_file_problem(path, kMaxConfigFileBytes)) return false;
   try {
     const YAML::Node root = YAML::LoadFile(path);
     return root.IsMap() && (root["scheduler"] || root["launcher"] || root["env"] || root["worker"] || root["mpi"]);

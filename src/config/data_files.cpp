@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "config/error.hpp"
 #include "core/build_info.hpp"
 
@@ -11,6 +13,9 @@ namespace pico {
 namespace fs = std::filesystem;
 
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint) {
+  if (const auto problem = whole_file_problem(path, kMaxConfigFileBytes))
+    throw ConfigError(path, 0, 0, fmt::format("{} {}", what, *problem),
+                      fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, 0, 0, "cannot open " + std::string(what), std::string(hint));
   std::ostringstream text;

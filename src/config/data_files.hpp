@@ -6,10 +6,18 @@
 #include <string_view>
 #include <vector>
 
+#include "core/whole_file.hpp"
+
 namespace pico {
 
-// The whole file; a missing or unreadable file is a ConfigError naming what
-// it is ("the experiment file") and what to do (hint).
+// The largest experiment, platform or catalogue file pico reads. The biggest
+// real ones are a few KiB; the bound stops `pico validate /dev/zero` or a
+// mistaken path from filling memory.
+inline constexpr std::uintmax_t kMaxConfigFileBytes = 16 * kMiB;
+
+// The whole file; a missing or unreadable file, one that is not a regular
+// file or one over kMaxConfigFileBytes is a ConfigError naming what it is
+// ("the experiment file") and, for a missing one, what to do (hint).
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint);
 
 // Where pico looks for its data (platforms/, configs/catalog/), most specific

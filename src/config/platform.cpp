@@ -3,6 +3,7 @@
 #include "config/data_files.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,7 +24,7 @@ using yaml::Value;
 const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
-                                             "oversubscribe", "cpu_bind"};
+                                             "oversubscribe", "cpu_bind",      "max_processes"};
 constexpr const char* kEmbeddedLocalName = "<embedded>/platforms/local.yaml";
 
 std::string parse_scheduler(const Value& v) {
@@ -86,6 +87,11 @@ LauncherSpec parse_launcher(const Value& v, const std::string& scheduler) {
   if (auto x = m.get("wrapper")) l.wrapper = parse_args(*x);
   if (auto x = m.get("allow_run_as_root")) l.allow_run_as_root = x->as_bool("allow_run_as_root");
   if (auto x = m.get("oversubscribe")) l.oversubscribe = x->as_bool("oversubscribe");
+  if (auto x = m.get("max_processes")) {
+    // Under Slurm the allocation bounds a launch; a second bound there would only disagree with it.
+    if (scheduler == "slurm") x->fail("max_processes bounds launches on this host", "under Slurm, size the allocation instead");
+    l.max_processes = static_cast<int>(x->as_int("max_processes", 1, INT_MAX));
+  }
   return l;
 }
 
@@ -125,7 +131,8 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   const Value doc = Value::parse_document(yaml_text, file_for_messages);
   const Map top = doc.as_map("the platform", kPlatformKeys);
   Platform p;
-  p.name = top.require("name").as_nonempty_string("name");
+  // The name is the directory under -o that holds this platform's runs.
+  p.name = top.require("name").as_path_component("platform name");
   if (auto v = top.get("description")) p.description = v->as_string("description");
   if (auto v = top.get("scheduler")) p.scheduler = parse_scheduler(*v);
   if (auto v = top.get("slurm")) {

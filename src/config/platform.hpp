@@ -18,6 +18,7 @@ struct LauncherSpec {
   bool allow_run_as_root = true;        // add --allow-run-as-root when pico runs as root
   bool oversubscribe = true;            // add --oversubscribe when ranks exceed local cores
   std::string cpu_bind;                 // "" (launcher default) | none | cores | threads | sockets
+  int max_processes = 0;                // local: most processes in one launch; 0 = 64 x this host's cores
 };
 
 // Which MPI the launcher starts. "auto" asks the launcher (mpirun --version)

@@ -56,7 +56,8 @@ nlohmann::json platform_to_json(const Platform& p) {
             {"args", p.launcher.args},
             {"allow_run_as_root", p.launcher.allow_run_as_root},
             {"oversubscribe", p.launcher.oversubscribe},
-            {"cpu_bind", p.launcher.cpu_bind}}},
+            {"cpu_bind", p.launcher.cpu_bind},
+            {"max_processes", p.launcher.max_processes}}},
           {"env", p.env},
           {"worker", p.worker},
           {"mpi", {{"library", p.mpi.library}, {"version", p.mpi.version}}}};

@@ -1,6 +1,7 @@
 #include "config/yaml_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -18,6 +19,46 @@ ConfigError syntax_error(const YAML::Exception& e, const std::string& file) {
   return ConfigError(file, known ? one_based(e.mark.line) : 0, known ? one_based(e.mark.column) : 0,
                      fmt::format("invalid YAML: {}", e.msg),
                      "check the indentation (keys of one map must line up) and the quoting near this spot");
+}
+
+// s with control characters as \xNN, so that an error message quoting it
+// cannot move the cursor or clear the terminal it is shown on.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += std::iscntrl(static_cast<unsigned char>(c)) ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
+                                                       : std::string(1, c);
+  return out;
+}
+
+bool is_path_component_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-';
+}
+
+// Why s cannot be a single directory name, or "" when it can. '/' and ".."
+// would leave the directory it is put under; a leading '.' hides it; blanks
+// and control characters break shells and terminals that show it.
+std::string path_component_problem(const std::string& s) {
+  if (s.size() > kMaxPathComponent) return fmt::format("is longer than {} characters", kMaxPathComponent);
+  if (s.front() == '.') return "starts with '.'";
+  for (char c : s)
+    if (!is_path_component_char(c))
+      return std::iscntrl(static_cast<unsigned char>(c)) ? "contains a control character"
+                                                         : fmt::format("contains '{}'", c);
+  return {};
+}
+
+// yaml-cpp reads "\0" followed by 'e' as an escape (ESC) and stores it; no
+// setting of pico's can hold a NUL, so one anywhere is an error at its spot.
+void reject_nul(const std::string& text, const std::string& file) {
+  const std::size_t at = text.find('\0');
+  if (at == std::string::npos) return;
+  const std::size_t newline_before = text.rfind('\n', at);
+  const std::size_t line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
+  const auto line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  throw ConfigError(file, line + 1, static_cast<int>(at - line_start) + 1, "the file contains a NUL byte",
+                    "a YAML file is text: remove the NUL, or check that this is the file you meant");
 }
 
 std::string list_hint(std::span<const std::string> candidates, std::string_view label) {
@@ -75,6 +116,7 @@ std::string join(std::span<const std::string> items) { return fmt::format("{}", 
 Value::Value(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
 
 Value Value::parse_document(const std::string& text, const std::string& file) {
+  reject_nul(text, file);
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);
@@ -117,6 +159,15 @@ std::string Value::as_string(std::string_view what) const {
 std::string Value::as_nonempty_string(std::string_view what) const {
   std::string s = as_string(what);
   if (s.empty()) fail(fmt::format("{} must not be empty", what));
+  return s;
+}
+
+std::string Value::as_path_component(std::string_view what) const {
+  std::string s = as_nonempty_string(what);
+  if (const std::string problem = path_component_problem(s); !problem.empty())
+    fail(fmt::format("{} '{}' {}: it becomes a directory name", what, printable(s), problem),
+         fmt::format("use letters, digits, '.', '_' and '-' (not starting with '.'), at most {} characters",
+                     kMaxPathComponent));
   return s;
 }
 

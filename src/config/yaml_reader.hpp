@@ -29,6 +29,10 @@ std::string join(std::span<const std::string> items);
 
 class Map;
 
+// The longest name as_path_component accepts; far below any file system's
+// limit, so that a results path built from it stays readable.
+inline constexpr std::size_t kMaxPathComponent = 64;
+
 // A node together with the file it came from.
 class Value {
  public:
@@ -55,6 +59,9 @@ class Value {
   // what names the setting in messages, e.g. "processes".
   std::string as_string(std::string_view what) const;
   std::string as_nonempty_string(std::string_view what) const;
+  // A name that pico turns into one directory or file name: [A-Za-z0-9._-],
+  // not starting with '.', at most kMaxPathComponent characters.
+  std::string as_path_component(std::string_view what) const;
   std::int64_t as_int(std::string_view what, std::int64_t min, std::int64_t max) const;
   bool as_bool(std::string_view what) const;
   // One of allowed, else an error with a did-you-mean hint.

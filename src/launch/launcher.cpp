@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -27,6 +29,78 @@ std::string mpirun_binding(const std::string& cpu_bind) {
   if (cpu_bind == "threads") return "hwthread";
   if (cpu_bind == "sockets") return "socket";
   return cpu_bind;
+}
+
+// The file a platform came from, for errors about the platform as a whole.
+std::string platform_file(const Platform& platform) {
+  return platform.source_path.empty() ? platform.name : platform.source_path;
+}
+
+bool is_executable_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// A bare name is looked up on PATH, as execvpe will when the launch starts.
+bool found_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "";
+  while (true) {
+    const std::size_t colon = dirs.find(':');
+    const std::string_view dir = dirs.substr(0, colon);
+    // An empty PATH entry means the current directory.
+    if (is_executable_file(std::filesystem::path(dir.empty() ? "." : dir) / name)) return true;
+    if (colon == std::string_view::npos) return false;
+    dirs.remove_prefix(colon + 1);
+  }
+}
+
+bool command_resolves(const std::string& command) {
+  if (command.find('/') != std::string::npos) return is_executable_file(command);
+  return found_on_path(command);
+}
+
+// A launcher that cannot start fails every case with exit 127 only once the
+// run is under way; here it is bad input before anything runs.
+void check_launcher_found(const Platform& platform) {
+  // Under Slurm the launcher runs on the allocation's first node, whose PATH
+  // (after the job's module loads) this login node cannot see: not checked.
+  if (platform.scheduler == "slurm") return;
+  // A direct launch starts the worker itself; the command is only asked --version.
+  if (platform.launcher.kind == "direct") return;
+  const std::string& command = platform.launcher.command;
+  if (command_resolves(command)) return;
+  throw ConfigError(platform_file(platform), 0, 0,
+                    command.find('/') != std::string::npos
+                        ? fmt::format("launcher command '{}' is not an executable file", command)
+                        : fmt::format("launcher command '{}' is not found on PATH", command),
+                    "install MPI or load its module, or set launcher: {command: /path/to/mpirun} in the platform");
+}
+
+// Far more processes than cores is a slip (--np 100000) rather than a plan:
+// pico adds --oversubscribe itself, so nothing else would stop the launch
+// from swamping this host.
+constexpr int kProcessesPerCore = 64;
+
+int local_process_limit(const Platform& platform, const HostFacts& host) {
+  return platform.launcher.max_processes > 0 ? platform.launcher.max_processes : kProcessesPerCore * host.cores;
+}
+
+// Where the limit comes from, for the error that quotes it.
+std::string local_limit_text(const Platform& platform, const HostFacts& host) {
+  if (platform.launcher.max_processes > 0) return fmt::format("max_processes: {}", platform.launcher.max_processes);
+  return fmt::format("{} = {} x its {} cores", local_process_limit(platform, host), kProcessesPerCore, host.cores);
+}
+
+void check_local_process_counts(const Platform& platform, const std::vector<int>& process_counts,
+                                const HostFacts& host) {
+  if (platform.scheduler == "slurm") return;  // the allocation bounds each launch
+  for (int np : process_counts)
+    if (np > local_process_limit(platform, host))
+      throw ConfigError(platform_file(platform), 0, 0,
+                        fmt::format("a launch of {} processes is more than this platform starts on this host ({})",
+                                    np, local_limit_text(platform, host)),
+                        "lower processes (or --np), or set launcher: {max_processes: N} in the platform to allow it");
 }
 
 }  // namespace
@@ -57,12 +131,14 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
   return cmd;
 }
 
-void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts) {
+void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts, const HostFacts& host) {
+  check_launcher_found(platform);
+  check_local_process_counts(platform, process_counts, host);
   if (platform.scheduler == "slurm") allocation_for(process_counts, platform.slurm);
   if (platform.launcher.kind != "direct") return;
   for (int np : process_counts)
     if (np > 1)
-      throw ConfigError(platform.source_path.empty() ? platform.name : platform.source_path, 0, 0,
+      throw ConfigError(platform_file(platform), 0, 0,
                         fmt::format("launcher kind direct starts one process per launch, but a launch of this "
                                     "experiment needs {}",
                                     np),

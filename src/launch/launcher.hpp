@@ -30,9 +30,13 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
                              const HostFacts& host, int nodes = 1);
 
 // Bad input (ConfigError, exit 2) before anything starts, where the platform
-// cannot start a launch of these process counts: a Slurm allocation too small
-// for one, or a direct launch (one process) asked for more.
-void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts);
+// cannot start a launch of these process counts: a local launcher command
+// that is neither an executable file nor on PATH, a Slurm allocation too
+// small for one, a direct launch (one process) asked for more, or a local
+// launch of more processes than the platform's max_processes (by default 64
+// x the host's cores).
+void check_launches_fit(const Platform& platform, const std::vector<int>& process_counts,
+                        const HostFacts& host = this_host());
 
 // The platform's worker path, or the worker built for the library next to
 // the running pico executable (pico-worker for Open MPI, pico-worker-mpich).

@@ -724,6 +724,52 @@ def test_nccl_compressed(tmp):
             expect(("error_feedback" in names) == bool(c["params"]["error_feedback"]), str(names))
 
 
+def expect_bad_input(pattern, *args, env=None, cwd=None):
+    """pico ARGS exits 2 with a message matching pattern on stderr."""
+    proc = pico(*args, env=env, cwd=cwd)
+    expect(proc.returncode == 2, f"{' '.join(args)}: exit {proc.returncode}, want 2\n{proc.stderr}")
+    expect(re.search(pattern, proc.stderr), f"{' '.join(args)}: message {proc.stderr!r} !~ {pattern!r}")
+
+
+def hostile_platform_names(tmp):
+    # The platform name becomes results/<name>/: none may lead out of -o.
+    for name in ['"/elsewhere/x"', "../../x", "a/b", '"a b"']:
+        path = write(tmp, "p.yaml", f"name: {name}\nlauncher: {{command: mpirun}}\n")
+        expect_bad_input(r"p\.yaml:1:7: error: platform name .* it becomes a directory name\n  hint: ",
+                         "bench", "allreduce", "--sizes", "8B", "-p", "./p.yaml", "-o", "out", cwd=tmp)
+    expect(not os.path.exists(os.path.join(tmp, "out")), "a bad platform name runs nothing")
+
+
+def unreadable_inputs(tmp):
+    # Refused before reading: /dev/zero would otherwise be read until memory runs out.
+    expect_bad_input(r"^/dev/zero: error: the experiment file is a FIFO, device or socket, not a regular file\n"
+                     r"  hint: give a YAML file of at most 16 MiB", "validate", "/dev/zero")
+    expect_bad_input(r"^pico report: /dev/zero: is a FIFO, device or socket", "report", "/dev/zero")
+    path = os.path.join(tmp, "nul.yaml")
+    with open(path, "wb") as f:
+        f.write(b'collectives: [allreduce]\nsizes: [8B]\nname: "a\x00e"\n')
+    expect_bad_input(r"nul\.yaml:3:9: error: the file contains a NUL byte\n  hint: ", "validate", path)
+
+
+def missing_launcher(tmp):
+    # Found at planning, not as exit 127 from every case.
+    platform = write(tmp, "nompi.yaml", "name: nompi\nlauncher: {command: /no/such/mpirun}\n")
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    for verb in (["validate", quickstart, "-p", platform], ["run", quickstart, "-p", platform, "--dry-run"],
+                 ["bench", "allreduce", "-p", platform, "-o", "out"]):
+        expect_bad_input(r"nompi\.yaml: error: launcher command '/no/such/mpirun' is not an executable file\n"
+                         r"  hint: ", *verb, cwd=tmp)
+    expect(not os.path.exists(os.path.join(tmp, "out")), "a missing launcher runs nothing")
+
+
+def absurd_process_counts(tmp):
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    for verb in (["run", quickstart, "--np", "100000", "--dry-run"], ["bench", "allreduce", "--np", "100000"]):
+        expect_bad_input(r"platforms/local\.yaml: error: a launch of 100000 processes is more than this platform "
+                         r"starts on this host \(\d+ = 64 x its \d+ cores\)\n  hint: .*max_processes",
+                         *verb, cwd=tmp)
+
+
 def test_bad_input(tmp):
     cases = {
         "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),
@@ -737,10 +783,12 @@ def test_bad_input(tmp):
     for name, (text, pattern) in cases.items():
         path = write(tmp, name, text)
         for verb in (["validate", path], ["run", path, "-o", os.path.join(tmp, "results")]):
-            proc = pico(*verb, env=env, cwd=tmp)
-            expect(proc.returncode == 2, f"{' '.join(verb)}: exit {proc.returncode}, want 2\n{proc.stderr}")
-            expect(re.search(pattern, proc.stderr), f"{' '.join(verb)}: message {proc.stderr!r} !~ {pattern!r}")
+            expect_bad_input(pattern, *verb, env=env, cwd=tmp)
     expect(not os.path.exists(os.path.join(tmp, "results")), "bad input runs nothing")
+    hostile_platform_names(tmp)
+    unreadable_inputs(tmp)
+    missing_launcher(tmp)
+    absurd_process_counts(tmp)
     ok = pico("validate", os.path.join(SRC, "configs", "quickstart.yaml"), os.path.join(SRC, "platforms", "local.yaml"))
     expect(ok.returncode == 0 and ok.stdout.count(": ok") == 2, ok.stdout + ok.stderr)
     missing = pico("run", os.path.join(tmp, "nope.yaml"))

@@ -23,6 +23,12 @@ ConfigError error_of(Parse parse, const std::string& text, const char* file) {
   throw std::logic_error("unreachable");
 }
 
+// The ConfigError a loader raises for a path; the test fails if it loads it.
+template <class Load>
+ConfigError error_of_load(Load load, const std::string& path) {
+  return error_of([&](const std::string& p, const char*) { load(p); }, path, path.c_str());
+}
+
 inline ConfigError experiment_error(const std::string& text) { return error_of(parse_experiment, text, "exp.yaml"); }
 inline ConfigError platform_error(const std::string& text) { return error_of(parse_platform, text, "plat.yaml"); }
 

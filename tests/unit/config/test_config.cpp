@@ -47,6 +47,7 @@ class ScopedEnv {
 };
 
 using test::experiment_error;
+using test::error_of_load;
 using test::platform_error;
 
 // Every payload collective needs sizes; tests about other keys start from this.
@@ -422,6 +423,28 @@ TEST_CASE("empty files, non-map documents and missing files are errors", "[confi
   }
 }
 
+TEST_CASE("a NUL byte anywhere is an error at its line and column", "[config]") {
+  // yaml-cpp would read "\0e" in a quoted string as ESC and keep it.
+  const auto quoted = experiment_error(kBase + std::string("name: \"a\0e\"\n", 12));
+  CHECK(quoted.line == 3);
+  CHECK(quoted.column == 9);
+  CHECK(quoted.message == "the file contains a NUL byte");
+  CHECK_FALSE(quoted.hint.empty());
+  const auto comment = platform_error(std::string("name: x\n# \0\n", 12));
+  CHECK(comment.line == 2);
+  CHECK(comment.column == 3);
+}
+
+TEST_CASE("a device, a directory or an oversized file is refused before it is read", "[config]") {
+  // /dev/zero would otherwise be read until memory runs out.
+  const auto device = error_of_load(load_experiment, "/dev/zero");
+  CHECK(device.line == 0);
+  CHECK(device.message == "the experiment file is a FIFO, device or socket, not a regular file");
+  CHECK(device.hint == "give a YAML file of at most 16 MiB");
+  CHECK(error_of_load(load_platform, kDataDir).message == "the platform file is a directory, not a file");
+  CHECK(kMaxConfigFileBytes == 16 * kMiB);
+}
+
 // ---- platforms -------------------------------------------------------------
 
 TEST_CASE("a full platform file sets every field", "[config]") {
@@ -463,6 +486,22 @@ TEST_CASE("platform mistakes are reported at the value", "[config]") {
 
   CHECK(platform_error("description: nameless\n").message == "the platform is missing the required key 'name'");
   CHECK(platform_error("name: x\nenv: [A]\n").message == "env must be a map of 'key: value' lines, got a list");
+}
+
+TEST_CASE("a platform name must be one safe directory name", "[config]") {
+  // It becomes results/<name>/: a path in it would put runs outside -o.
+  for (const std::string name : {"\"/elsewhere/x\"", "../../x", "a/b", "\"a b\"", "\"x\\ty\"", ".hidden", "\"\\e[2J\""}) {
+    const auto e = platform_error("name: " + name + "\n");
+    CHECK(e.line == 1);
+    CHECK(e.column == 7);
+    CHECK_THAT(e.message, StartsWith("platform name '"));
+    CHECK_THAT(e.message, Contains("it becomes a directory name"));
+    CHECK_THAT(e.hint, Contains("letters, digits"));
+  }
+  CHECK_THAT(platform_error("name: \"\\e[2J\"\n").message, Contains("'\\x1b[2J'"));
+  CHECK_THAT(platform_error("name: " + std::string(65, 'a') + "\n").message, Contains("longer than 64"));
+  CHECK(parse_platform("name: " + std::string(64, 'a') + "\n", "p.yaml").name == std::string(64, 'a'));
+  CHECK(parse_platform("name: my_site-2.v1\n", "p.yaml").name == "my_site-2.v1");
 }
 
 TEST_CASE("resolve_platform finds 'local' by name", "[config]") {

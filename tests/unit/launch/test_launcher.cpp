@@ -41,6 +41,59 @@ TEST_CASE("a direct launch starts the worker alone, one process per launch", "[l
             .message.find("launcher kind direct starts the worker on this host") != std::string::npos);
 }
 
+namespace {
+
+// The ConfigError check_launches_fit raises; the test fails if it accepts the launches.
+ConfigError launch_error(const Platform& p, const std::vector<int>& counts, const HostFacts& host = this_host()) {
+  return test::error_of([&](const std::string&, const char*) { check_launches_fit(p, counts, host); },
+                        "launches on platform " + p.name, "");
+}
+
+}  // namespace
+
+// A platform whose launcher is not there fails at planning, not case by case with exit 127.
+TEST_CASE("a local launcher command must be an executable file or on PATH", "[launch]") {
+  const auto missing = launch_error(parse_platform("name: m\nlauncher: {command: /no/such/mpirun}\n", "m.yaml"), {2});
+  CHECK(missing.file == "m.yaml");
+  CHECK(missing.message == "launcher command '/no/such/mpirun' is not an executable file");
+  CHECK_THAT(missing.hint, Catch::Matchers::Contains("launcher: {command: /path/to/mpirun}"));
+  const auto not_on_path =
+      launch_error(parse_platform("name: m\nlauncher: {command: pico-no-such-launcher}\n", "m.yaml"), {2});
+  CHECK(not_on_path.message == "launcher command 'pico-no-such-launcher' is not found on PATH");
+  // A file that is there but cannot be executed is no launcher either.
+  CHECK(launch_error(parse_platform("name: m\nlauncher: {command: /etc/passwd}\n", "m.yaml"), {2}).message ==
+        "launcher command '/etc/passwd' is not an executable file");
+  CHECK_NOTHROW(check_launches_fit(parse_platform("name: m\nlauncher: {command: sh}\n", "m.yaml"), {2}));
+  CHECK_NOTHROW(check_launches_fit(parse_platform("name: m\nlauncher: {command: /bin/sh}\n", "m.yaml"), {2}));
+  // Slurm's launcher runs on a compute node; a direct launch never runs it.
+  CHECK_NOTHROW(check_launches_fit(
+      parse_platform("name: c\nscheduler: slurm\nslurm: {partition: p}\nlauncher: {command: /no/srun}\n", "c.yaml"),
+      {2}));
+  CHECK_NOTHROW(check_launches_fit(
+      parse_platform("name: d\nlauncher: {kind: direct, command: /no/such/mpirun}\n", "d.yaml"), {1}));
+}
+
+TEST_CASE("a local launch is bounded by 64 x the host's cores unless the platform sets max_processes", "[launch]") {
+  const HostFacts two_cores{false, 2};
+  const Platform local = parse_platform("name: l\nlauncher: {command: sh}\n", "l.yaml");
+  CHECK_NOTHROW(check_launches_fit(local, {9, 128}, two_cores));  // oversubscribed, still a plan
+  const auto e = launch_error(local, {2, 100000}, two_cores);
+  CHECK(e.file == "l.yaml");
+  CHECK(e.message == "a launch of 100000 processes is more than this platform starts on this host (128 = 64 x its 2 cores)");
+  CHECK_THAT(e.hint, Catch::Matchers::Contains("launcher: {max_processes: N}"));
+
+  const Platform raised = parse_platform("name: l\nlauncher: {command: sh, max_processes: 100000}\n", "l.yaml");
+  CHECK(raised.launcher.max_processes == 100000);
+  CHECK_NOTHROW(check_launches_fit(raised, {100000}, two_cores));
+  const Platform lowered = parse_platform("name: l\nlauncher: {command: sh, max_processes: 4}\n", "l.yaml");
+  CHECK(launch_error(lowered, {8}).message ==
+        "a launch of 8 processes is more than this platform starts on this host (max_processes: 4)");
+
+  CHECK(test::platform_error("name: c\nscheduler: slurm\nslurm: {partition: p}\nlauncher: {max_processes: 8}\n")
+            .message == "max_processes bounds launches on this host");
+  CHECK(test::platform_error("name: l\nlauncher: {max_processes: 0}\n").message == "max_processes must be at least 1, got 0");
+}
+
 TEST_CASE("crash details are read from the mpirun log", "[launch]") {
   CHECK(crash_detail_from_log("...\nmpirun noticed that process rank 1 with PID 0 on node vm exited on signal 11 "
                               "(Segmentation fault).\n") == "rank 1 exited on signal 11 (Segmentation fault)");

@@ -1,0 +1,21 @@
+// Whether a file a user named can be read whole: pico reads its inputs into
+// memory, so a FIFO or device (which never ends, or blocks) and a file larger
+// than the caller's bound are refused by their metadata, before reading.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace pico {
+
+inline constexpr std::uintmax_t kMiB = std::uintmax_t{1} << 20;
+
+// Why path cannot be read whole within max_bytes ("is a directory, not a
+// file", "is a FIFO, device or socket, not a regular file", "is 20 MiB, more
+// than the 16 MiB limit"), or nullopt when it can, or when it does not exist
+// (opening it then says so, as before).
+std::optional<std::string> whole_file_problem(const std::filesystem::path& path, std::uintmax_t max_bytes);
+
+}  // namespace pico
