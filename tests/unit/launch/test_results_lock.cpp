@@ -16,7 +16,7 @@
 using pico::ResultsDirLock;
 using pico::test::ScratchDir;
 
-TEST_CASE("a results directory is locked while a pico works in it; the second is told the holder's pid",
+TEST_CASE("a results directory is locked while a pico works in it, and the second is told the holder's pid",
           "[launch][lock]") {
   const ScratchDir dir("lock");
   std::optional<ResultsDirLock> first(dir.path().string());
