@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "core/case.hpp"
 #include "core/case_result.hpp"
+#include "core/file_io.hpp"
 #include "core/jsonl.hpp"
 #include "core/whole_file.hpp"
 
@@ -119,12 +121,17 @@ nlohmann::json build_report(const std::string& dir_string) {
 
 void write_json_atomically(const std::string& path, const nlohmann::json& j) {
   const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << "\n";
-    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", tmp));
+  try {
+    write_text_file(tmp, j.dump(1) + "\n");
+  } catch (const WriteError&) {
+    std::remove(tmp.c_str());
+    throw;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(fmt::format("cannot rename {} to {}", tmp, path));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(tmp.c_str());
+    throw WriteError(path, rename_errno);
+  }
 }
 
 nlohmann::json load_report(const std::string& dir_or_file) {

@@ -11,7 +11,9 @@ namespace pico {
 
 nlohmann::json build_report(const std::string& dir);
 
-// Writes to a temporary file in the same directory, then renames over the target.
+// Writes to a temporary file in the same directory, then renames over the
+// target. Throws WriteError (core/file_io.hpp) naming the file and the reason,
+// and leaves no temporary file behind.
 void write_json_atomically(const std::string& path, const nlohmann::json& j);
 
 // A report from a results directory or a report.json path.

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "config/error.hpp"
+#include "core/file_io.hpp"
 #include "core/build_info.hpp"
 
 int main(int argc, char** argv) {
@@ -32,6 +33,9 @@ int main(int argc, char** argv) {
   } catch (const pico::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return 2;
+  } catch (const pico::WriteError& e) {
+    std::cerr << "pico: error: could not write results: " << e.what() << "\n";
+    return pico::kWriteErrorExitCode;
   } catch (const std::exception& e) {
     std::cerr << "pico: error: " << e.what() << "\n";
     return 2;

@@ -1,5 +1,6 @@
 #include "cli/run_output.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -30,8 +31,11 @@ int print_result(const RunResult& result, bool quiet) {
     return 0;
   }
   if (!result.job_id.empty()) fmt::print("job: {} {}\n", result.job_id, result.job_state);
-  if (!quiet) fmt::print("{}", render_table(result.report));
-  fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
+  // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
+  // interruption) must not turn a written report into an error exit.
+  if (!quiet) std::fputs(render_table(result.report).c_str(), stdout);
+  if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
+  if (!result.write_error.empty()) fmt::print(stderr, "pico: error: could not write results: {}\n", result.write_error);
   return result.exit_code;
 }
 

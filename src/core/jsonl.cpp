@@ -1,29 +1,38 @@
 #include "core/jsonl.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
-#include <cstring>
 #include <fstream>
-#include <stdexcept>
 
 namespace pico {
 
-JsonLinesFile::JsonLinesFile(const std::string& path) : file_(std::fopen(path.c_str(), "a+")), path_(path) {
-  if (file_ == nullptr) throw std::runtime_error("cannot open " + path + " for appending: " + std::strerror(errno));
-  // A writer killed mid-line leaves a torn last line; end it so the next record stands on its own line.
-  if (std::fseek(file_, -1, SEEK_END) == 0) {
-    const int last = std::fgetc(file_);
-    std::fseek(file_, 0, SEEK_END);  // C requires a seek between reading and writing
-    if (last != '\n') append_raw("\n");
-  }
+JsonLinesFile::JsonLinesFile(const std::string& path)
+    : path_(path), file_(::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) {
+  if (file_.get() < 0) throw WriteError(path_, errno);
+  end_torn_line();
+}
+
+// A writer killed mid-line leaves a torn last line; end it so the next record stands on its own line.
+void JsonLinesFile::end_torn_line() {
+  struct stat st {};
+  if (::fstat(file_.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return;
+  char last = '\n';
+  if (::pread(file_.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') append_raw("\n");
 }
 
 void JsonLinesFile::append_raw(const std::string& text) {
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
-    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
-}
-
-JsonLinesFile::~JsonLinesFile() {
-  if (file_ != nullptr) std::fclose(file_);
+  const off_t before = ::lseek(file_.get(), 0, SEEK_END);
+  if (write_whole(file_.get(), text)) return;
+  const int write_errno = errno;
+  // Cut a partial line off: another appender's next record would be glued to it, and both lost.
+  // Only pico or rank 0 appends at a time, so nothing but this line lies past `before`.
+  if (before >= 0) {
+    [[maybe_unused]] const int cut = ::ftruncate(file_.get(), before);  // the error to report is the write's
+  }
+  throw WriteError(path_, write_errno);
 }
 
 void JsonLinesFile::append(const nlohmann::json& record) {

@@ -1,27 +1,28 @@
-// Append-only JSON-lines files: one complete line per record, flushed at
-// once, so a killed worker leaves every finished record readable.
+// Append-only JSON-lines files: one complete line per record, written with
+// one write() at once, so a killed worker leaves every finished record
+// readable, and a failed write (disk full) leaves no partial line: the file is
+// cut back to where it was and WriteError (core/file_io.hpp) thrown.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.hpp"
+
 namespace pico {
 
 class JsonLinesFile {
  public:
-  explicit JsonLinesFile(const std::string& path);
-  ~JsonLinesFile();
-  JsonLinesFile(const JsonLinesFile&) = delete;
-  JsonLinesFile& operator=(const JsonLinesFile&) = delete;
-  void append(const nlohmann::json& record);
+  explicit JsonLinesFile(const std::string& path);  // throws WriteError
+  void append(const nlohmann::json& record);         // throws WriteError
 
  private:
+  void end_torn_line();
   void append_raw(const std::string& text);
-  std::FILE* file_ = nullptr;
   std::string path_;
+  FileDescriptor file_;
 };
 
 // Every complete, parseable line of a JSON-lines file; a torn last line (the

@@ -20,6 +20,7 @@
 #include "config/units.hpp"
 #include "config/catalog.hpp"
 #include "core/case_result.hpp"
+#include "core/file_io.hpp"
 #include "core/jsonl.hpp"
 #include "launch/launcher.hpp"
 #include "launch/process.hpp"
@@ -118,8 +119,8 @@ class GroupRunner {
     const int np = group.np;
     const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
     const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
-    std::ofstream(launch_file) << launch_request_to_json(launch_request_for(launch, group, cases, plan_, target_)).dump(1)
-                               << "\n";
+    write_text_file(launch_file,
+                    launch_request_to_json(launch_request_for(launch, group, cases, plan_, target_)).dump(1) + "\n");
     LaunchCommand cmd = launch_command(platform_, target_.mpi_library, np, worker_path(platform_, target_.mpi_library),
                                        launch_file, dir_, this_host());
     // The plan's variables win over the platform's: they are what makes the selection true.
@@ -226,7 +227,7 @@ void install_interrupt_handlers() {
   struct sigaction action {};
   action.sa_handler = on_termination_signal;
   sigemptyset(&action.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &action, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(sig, &action, nullptr);
 }
 
 bool interrupt_requested() { return g_interrupted; }

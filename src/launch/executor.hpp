@@ -30,9 +30,10 @@ struct ExecutorOptions {
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
                           const ExecutorOptions& options);
 
-// SIGINT, SIGTERM and SIGHUP stop the run cleanly: the worker is killed, the
-// case in flight and the cases not run are recorded failed, the report is
-// written. (The worker runs in its own process group, so a terminal's Ctrl-C
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE (whoever read pico's output went away,
+// e.g. `pico run X 2>&1 | head -1`) stop the run cleanly: the worker is
+// killed, the case in flight and the cases not run are recorded failed, the
+// report is written. (The worker runs in its own process group, so a terminal's Ctrl-C
 // reaches only pico, which then stops it.)
 void install_interrupt_handlers();
 bool interrupt_requested();

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <thread>
 
@@ -23,6 +24,8 @@ std::string ExitStatus::describe() const {
 }
 
 namespace {
+constexpr double kGroupGraceS = 2.0;  // SIGTERM to SIGKILL, when pico is gone
+
 ExitStatus decode(int wstatus) {
   ExitStatus s;
   if (WIFEXITED(wstatus)) s.code = WEXITSTATUS(wstatus);
@@ -65,6 +68,64 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
   ::close(log_fd);
   if (pid_ < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(fork_errno)));
   ::setpgid(pid_, pid_);  // also from the parent, so a kill right away reaches the group
+  try {
+    death_guard_.emplace(pid_, kGroupGraceS);
+  } catch (...) {
+    ::kill(-pid_, SIGKILL);  // no destructor runs for a constructor that throws
+    ::waitpid(pid_, nullptr, 0);
+    throw;
+  }
+}
+
+namespace {
+
+// The helper's whole life, after fork: only async-signal-safe calls. It keeps
+// no descriptor but the pipe's read end (an inherited write end, or pico's
+// stdout, would keep a pipe open after pico), and ignores the signals a
+// terminal or a job killer sends pico's group, so that it outlives pico.
+[[noreturn]] void guard_group_until_eof(int read_end, pid_t group, double grace_s) {
+  ::dup2(read_end, STDIN_FILENO);
+  const int devnull = ::open("/dev/null", O_WRONLY);
+  if (devnull >= 0) {
+    ::dup2(devnull, STDOUT_FILENO);
+    ::dup2(devnull, STDERR_FILENO);
+  }
+  ::close_range(3, ~0U, 0);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) ::signal(sig, SIG_IGN);
+  char byte = 0;
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, &byte, 1);
+    if (n == 0 || (n < 0 && errno != EINTR)) break;  // EOF: the write end's holder is gone
+  }
+  ::kill(-group, SIGTERM);
+  const struct timespec grace {
+    static_cast<time_t>(grace_s), static_cast<long>((grace_s - static_cast<time_t>(grace_s)) * 1e9)
+  };
+  ::nanosleep(&grace, nullptr);
+  ::kill(-group, SIGKILL);
+  ::_exit(0);
+}
+
+}  // namespace
+
+GroupDeathGuard::GroupDeathGuard(pid_t group, double grace_s) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  helper_ = ::fork();
+  if (helper_ == 0) guard_group_until_eof(ends[0], group, grace_s);
+  const int fork_errno = errno;
+  ::close(ends[0]);
+  pipe_write_end_ = ends[1];
+  if (helper_ < 0) {
+    ::close(pipe_write_end_);
+    throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(fork_errno)));
+  }
+}
+
+GroupDeathGuard::~GroupDeathGuard() {
+  ::kill(helper_, SIGKILL);
+  ::waitpid(helper_, nullptr, 0);
+  ::close(pipe_write_end_);
 }
 
 ChildProcess::~ChildProcess() {

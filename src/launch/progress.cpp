@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -42,6 +43,10 @@ std::string describe_case(const Case& c) {
 
 namespace {
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Progress is a courtesy: once its reader is gone (SIGPIPE, handled as an
+// interruption) a failed write must not end the run before its report is written.
+void print_to_stderr(const std::string& text) { std::fputs(text.c_str(), stderr); }
 }  // namespace
 
 Progress::Progress(std::size_t total, bool enabled)
@@ -51,16 +56,16 @@ void Progress::show(const std::string& current) {
   if (!enabled_) return;
   const std::string line = fmt::format("[{:>{}}/{}] {}", done_, std::to_string(total_).size(), total_, current);
   if (tty_) {
-    fmt::print(stderr, "\r\033[K{}", line);
+    print_to_stderr(fmt::format("\r\033[K{}", line));
   } else if (seconds_since(last_) >= 5.0) {
-    fmt::print(stderr, "{}\n", line);
+    print_to_stderr(line + "\n");
     last_ = Clock::now();
   }
 }
 
 void Progress::finish() {
-  if (enabled_ && tty_) fmt::print(stderr, "\r\033[K");
-  if (enabled_) fmt::print(stderr, "[{}/{}] done\n", done_, total_);
+  if (enabled_ && tty_) print_to_stderr("\r\033[K");
+  if (enabled_) print_to_stderr(fmt::format("[{}/{}] done\n", done_, total_));
 }
 
 }  // namespace pico

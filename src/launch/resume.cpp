@@ -1,6 +1,7 @@
 #include "launch/resume.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
@@ -42,6 +43,44 @@ int launches_in(const std::string& dir) {
   int k = 0;
   while (std::filesystem::exists(fmt::format("{}/launch-{}.json", dir, k))) ++k;
   return k;
+}
+
+namespace {
+
+std::set<int> logged_launches(const nlohmann::json& launch_log) {
+  std::set<int> logged;
+  for (const auto& entry : launch_log) logged.insert(entry.at("launch").get<int>());
+  return logged;
+}
+
+std::map<int, int> records_per_launch(const std::string& dir) {
+  std::map<int, int> records;
+  for (const auto& line : read_json_lines(dir + "/cases.jsonl")) ++records[line.value("launch", -1)];
+  return records;
+}
+
+nlohmann::json dead_launch_entry(const std::string& dir, int launch, int cases_done) {
+  std::ifstream in(fmt::format("{}/launch-{}.json", dir, launch));
+  const nlohmann::json request = nlohmann::json::parse(in);
+  return {{"launch", launch},
+          {"np", request.at("np")},
+          {"command", nlohmann::json::array()},
+          {"exit", "unknown: the pico that started this launch died before recording its end"},
+          {"log", fmt::format("launch-{}.log", launch)},
+          {"cases_requested", request.at("cases").size()},
+          {"cases_done", cases_done},
+          {"wall_s", 0.0}};
+}
+
+}  // namespace
+
+nlohmann::json dead_launch_entries(const std::string& dir, const nlohmann::json& launch_log) {
+  const std::set<int> logged = logged_launches(launch_log);
+  std::map<int, int> records = records_per_launch(dir);
+  nlohmann::json entries = nlohmann::json::array();
+  for (int k = 0; k < launches_in(dir); ++k)
+    if (!logged.contains(k)) entries.push_back(dead_launch_entry(dir, k, records[k]));
+  return entries;
 }
 
 }  // namespace pico

@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/plan.hpp"
 
 namespace pico {
@@ -18,5 +20,11 @@ Plan remaining_plan(const Plan& plan, const std::set<std::string>& settled);
 
 // launch-<k>.json files already in the directory: the next launch number.
 int launches_in(const std::string& dir);
+
+// launch_log entries for the launches of DIR that launch_log lacks: the pico
+// that started them died before it could record them (kill -9, a crash), and
+// the caller holds DIR's lock, so none of them is still followed. Each says
+// what is known: its np, cases requested and recorded, and why it has no exit.
+nlohmann::json dead_launch_entries(const std::string& dir, const nlohmann::json& launch_log);
 
 }  // namespace pico

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include <fmt/format.h>
@@ -10,10 +11,12 @@
 #include "analysis/report_builder.hpp"
 #include "config/error.hpp"
 #include "config/units.hpp"
+#include "core/file_io.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "launch/run_record.hpp"
 #include "launch/slurm_run.hpp"
@@ -32,18 +35,52 @@ std::string new_results_dir(const RunRequest& request) {
   return (fs::path(request.output_base) / request.platform.name / (utc_timestamp_compact() + "-" + id)).string();
 }
 
-// Runs a plan's launches on the local scheduler and updates run.json.
+// Runs `write`; a WriteError is kept, not thrown (the first one wins), so that
+// the run still reports and prints what it measured.
+void keep_write_error(std::string& first_error, const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const WriteError& e) {
+    if (first_error.empty()) first_error = e.what();
+  }
+}
+
+void set_write_error(RunResult& result, const std::string& error) {
+  if (error.empty() || !result.write_error.empty()) return;
+  result.write_error = error;
+  result.exit_code = kWriteErrorExitCode;
+}
+
+// Runs a plan's launches on the local scheduler and updates run.json. A
+// results file that cannot be written stops the launches (the last one is
+// stopped with it); what was measured until then is reported.
 RunResult run_locally(const std::string& dir, const Plan& plan, const Platform& platform, const PlanTarget& target,
                       nlohmann::json run, bool progress, int first_launch) {
   const auto wall_start = std::chrono::steady_clock::now();
   install_interrupt_handlers();
-  const ExecutionLog log =
-      execute_plan(plan, platform, target, dir, ExecutorOptions{.progress = progress, .first_launch = first_launch});
+  std::string write_error;
+  ExecutionLog log;
+  keep_write_error(write_error, [&] {
+    log = execute_plan(plan, platform, target, dir, ExecutorOptions{.progress = progress, .first_launch = first_launch});
+  });
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   append_launches(run, log.launch_log, log.launch_commands, log.launches, wall_s);
   run["run"]["interrupted"] = interrupt_requested();
+  keep_write_error(write_error, [&] { write_run_record(dir, run); });
+  RunResult result = report_run(dir);
+  set_write_error(result, write_error);
+  return result;
+}
+
+// run.json with the launches a dead pico left unrecorded; written at once, so
+// the report says what happened even if this resume runs nothing.
+nlohmann::json read_run_record_with_dead_launches(const std::string& dir) {
+  nlohmann::json run = read_run_record(dir);
+  const nlohmann::json dead = dead_launch_entries(dir, run.at("run").at("launch_log"));
+  if (dead.empty()) return run;
+  append_launches(run, dead, nlohmann::json::array(), launches_in(dir), 0);
   write_run_record(dir, run);
-  return report_run(dir);
+  return run;
 }
 
 RunResult run_in_dir(const std::string& dir, const Plan& plan, const Experiment& experiment,
@@ -61,9 +98,14 @@ RunResult report_run(const std::string& dir) {
   RunResult result;
   result.dir = dir;
   result.report = build_report(dir);
-  write_json_atomically((fs::path(dir) / "report.json").string(), result.report);
   for (const auto& c : result.report.at("cases"))
     if (c.at("status") == "failed") result.exit_code = 1;
+  std::string write_error;
+  keep_write_error(write_error, [&] {
+    write_json_atomically((fs::path(dir) / "report.json").string(), result.report);
+    result.report_written = true;
+  });
+  set_write_error(result, write_error);
   return result;
 }
 
@@ -78,9 +120,10 @@ RunResult run_experiment(const RunRequest& request) {
                       "choose a new directory, leave out --dir to get a fresh one under --output, "
                       "or finish that run with --resume DIR");
   fs::create_directories(dir);
-  std::ofstream(fs::path(dir) / "experiment.yaml") << request.experiment.source_text;
-  std::ofstream(fs::path(dir) / "platform.yaml") << request.platform.source_text;
-  std::ofstream(fs::path(dir) / "plan.json") << plan_to_json(plan).dump(1) << "\n";
+  const ResultsDirLock lock(dir);
+  write_text_file((fs::path(dir) / "experiment.yaml").string(), request.experiment.source_text);
+  write_text_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);
+  write_text_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
   write_run_record(dir, run);
   return run_in_dir(dir, plan, request.experiment, request.platform, target, std::move(run), request.progress,
@@ -91,6 +134,7 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
   if (!fs::exists(fs::path(dir) / "plan.json"))
     throw ConfigError(dir, 0, 0, "not a pico results directory (no plan.json)",
                       "give the directory pico run printed (the one holding report.json or run.json)");
+  const ResultsDirLock lock(dir);
   if (slurm_job_uncollected(dir))
     throw ConfigError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
                       "run `pico collect DIR` first (it waits for the job), or scancel it");
@@ -99,7 +143,7 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
   std::ifstream plan_file(fs::path(dir) / "plan.json");
   const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
   const Plan rest = remaining_plan(plan, settled_case_ids(dir));
-  nlohmann::json run = read_run_record(dir);
+  nlohmann::json run = read_run_record_with_dead_launches(dir);
   const MpiIdentity planned = mpi_identity_from_json(run.at("run").at("mpi_target"));
   const PlanTarget target{planned.library, planned.version};
   if (rest.cases.empty()) {

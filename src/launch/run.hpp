@@ -25,7 +25,9 @@ struct RunRequest {
 struct RunResult {
   std::string dir;
   nlohmann::json report;  // null while a submitted job has not been collected
-  int exit_code = 0;      // 0 all ok or skipped, 1 a case failed
+  int exit_code = 0;      // 0 all ok or skipped, 1 a case failed, 3 a results file could not be written
+  bool report_written = false;  // report.json holds `report`
+  std::string write_error;      // the first results file that could not be written, and why
   std::string job_id;     // the Slurm job, if any
   std::string job_state;  // its state when pico stopped following it
 };

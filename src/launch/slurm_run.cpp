@@ -10,10 +10,12 @@
 
 #include "analysis/report_builder.hpp"
 #include "core/case_result.hpp"
+#include "core/file_io.hpp"
 #include "core/jsonl.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
 #include "launch/process.hpp"
+#include "launch/results_lock.hpp"
 #include "launch/run_record.hpp"
 #include "launch/slurm_job.hpp"
 #include "launch/slurm_script.hpp"
@@ -109,59 +111,8 @@ nlohmann::json record_unfinished(const std::string& dir, const nlohmann::json& j
   return log;
 }
 
-}  // namespace
-
-std::string slurm_job_name(const Platform& platform, const std::string& experiment_name) {
-  if (!platform.slurm.job_name.empty()) return platform.slurm.job_name;
-  return "pico-" + (experiment_name.empty() ? std::string{"run"} : experiment_name);
-}
-
-bool slurm_job_uncollected(const std::string& dir) {
-  const auto jobs = read_jobs(dir).at("jobs");
-  return !jobs.empty() && !jobs.back().contains("final");
-}
-
-RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
-  const std::string dir = fs::absolute(in.dir).lexically_normal().string();
-  const SlurmJobScript job = slurm_job_script(in.plan, in.platform, in.target.mpi_library,
-                                              slurm_job_name(in.platform, in.experiment_name), dir, in.first_launch);
-  nlohmann::json launches = nlohmann::json::array(), commands = nlohmann::json::array();
-  for (std::size_t k = 0; k < job.steps.size(); ++k) {
-    const auto& step = job.steps[k];
-    const auto& group = in.plan.groups[k];
-    const LaunchRequest request = launch_request_for(step.launch, group, group.cases, in.plan, in.target);
-    std::ofstream(fs::path(dir) / fmt::format("launch-{}.json", step.launch)) << launch_request_to_json(request).dump(1)
-                                                                              << "\n";
-    launches.push_back(step.launch);
-    commands.push_back(step.argv);
-  }
-  const std::string script_name = in.first_launch == 0 ? "job.sbatch" : fmt::format("job-{}.sbatch", in.first_launch);
-  const fs::path script = fs::path(dir) / script_name;
-  std::ofstream(script) << sbatch_script_text(job, in.platform);
-
-  const std::string job_id = submit_job(script.string());
-  nlohmann::json jobs = read_jobs(dir);
-  jobs.at("jobs").push_back({{"job_id", job_id},
-                             {"script", script_name},
-                             {"submitted_utc", utc_timestamp_iso()},
-                             {"launches", launches},
-                             {"commands", commands}});
-  write_json_atomically((fs::path(dir) / "slurm.json").string(), jobs);
-  nlohmann::json run = in.run;
-  append_launches(run, nlohmann::json::array(), commands, in.first_launch + static_cast<int>(job.steps.size()), 0);
-  write_run_record(dir, run);
-  fmt::print(stderr, "submitted Slurm job {} ({})\n", job_id, script.string());
-  if (!wait) {
-    RunResult result;
-    result.dir = in.dir;
-    result.job_id = job_id;
-    result.job_state = "SUBMITTED";
-    return result;
-  }
-  return collect_run(in.dir, progress, true);
-}
-
-RunResult collect_run(const std::string& dir, bool progress, bool wait) {
+// Follows and collects DIR's last job; the caller holds DIR's lock.
+RunResult collect_job(const std::string& dir, bool progress, bool wait) {
   nlohmann::json jobs = read_jobs(dir);
   if (jobs.at("jobs").empty() || jobs.at("jobs").back().contains("final")) return report_run(dir);
   nlohmann::json& last = jobs.at("jobs").back();
@@ -201,6 +152,63 @@ RunResult collect_run(const std::string& dir, bool progress, bool wait) {
   result.job_id = job_id;
   result.job_state = info.state;
   return result;
+}
+
+}  // namespace
+
+std::string slurm_job_name(const Platform& platform, const std::string& experiment_name) {
+  if (!platform.slurm.job_name.empty()) return platform.slurm.job_name;
+  return "pico-" + (experiment_name.empty() ? std::string{"run"} : experiment_name);
+}
+
+bool slurm_job_uncollected(const std::string& dir) {
+  const auto jobs = read_jobs(dir).at("jobs");
+  return !jobs.empty() && !jobs.back().contains("final");
+}
+
+RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
+  const std::string dir = fs::absolute(in.dir).lexically_normal().string();
+  const SlurmJobScript job = slurm_job_script(in.plan, in.platform, in.target.mpi_library,
+                                              slurm_job_name(in.platform, in.experiment_name), dir, in.first_launch);
+  nlohmann::json launches = nlohmann::json::array(), commands = nlohmann::json::array();
+  for (std::size_t k = 0; k < job.steps.size(); ++k) {
+    const auto& step = job.steps[k];
+    const auto& group = in.plan.groups[k];
+    const LaunchRequest request = launch_request_for(step.launch, group, group.cases, in.plan, in.target);
+    write_text_file((fs::path(dir) / fmt::format("launch-{}.json", step.launch)).string(),
+                    launch_request_to_json(request).dump(1) + "\n");
+    launches.push_back(step.launch);
+    commands.push_back(step.argv);
+  }
+  const std::string script_name = in.first_launch == 0 ? "job.sbatch" : fmt::format("job-{}.sbatch", in.first_launch);
+  const fs::path script = fs::path(dir) / script_name;
+  write_text_file(script.string(), sbatch_script_text(job, in.platform));
+
+  const std::string job_id = submit_job(script.string());
+  nlohmann::json jobs = read_jobs(dir);
+  jobs.at("jobs").push_back({{"job_id", job_id},
+                             {"script", script_name},
+                             {"submitted_utc", utc_timestamp_iso()},
+                             {"launches", launches},
+                             {"commands", commands}});
+  write_json_atomically((fs::path(dir) / "slurm.json").string(), jobs);
+  nlohmann::json run = in.run;
+  append_launches(run, nlohmann::json::array(), commands, in.first_launch + static_cast<int>(job.steps.size()), 0);
+  write_run_record(dir, run);
+  fmt::print(stderr, "submitted Slurm job {} ({})\n", job_id, script.string());
+  if (!wait) {
+    RunResult result;
+    result.dir = in.dir;
+    result.job_id = job_id;
+    result.job_state = "SUBMITTED";
+    return result;
+  }
+  return collect_job(in.dir, progress, true);
+}
+
+RunResult collect_run(const std::string& dir, bool progress, bool wait) {
+  const ResultsDirLock lock(dir);
+  return collect_job(dir, progress, wait);
 }
 
 }  // namespace pico

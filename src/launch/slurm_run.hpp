@@ -30,6 +30,7 @@ RunResult run_on_slurm(const SlurmRun& request, bool progress, bool wait);
 
 // pico collect DIR: follows the directory's last job until it ends (or, with
 // wait false, looks once), then collects it. A local run's directory just gets its report rebuilt.
+// Holds DIR's lock (launch/results_lock.hpp) throughout.
 RunResult collect_run(const std::string& dir, bool progress, bool wait);
 
 // The directory's last Slurm job has not been collected.

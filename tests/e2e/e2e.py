@@ -236,6 +236,130 @@ def test_interrupt(tmp):
     expect(out.returncode == 1, "no worker left running")
 
 
+
+HANG_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [64B]
+    processes: [2]
+    backends:
+      - {library: mpi}
+      - {library: fault, algorithms: [hang]}
+    """
+
+
+def wait_for_starts(results, starts):
+    """Waits until `starts` cases have started in the results directory (the last one may hang)."""
+    progress = os.path.join(results, "progress.jsonl")
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if os.path.exists(progress) and open(progress).read().count("start") >= starts:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+
+
+def start_hanging_run(tmp):
+    """Starts `pico run` on a sweep whose second case hangs; returns the process once it hangs."""
+    path = write(tmp, "experiment.yaml", textwrap.dedent(HANG_EXPERIMENT) + FAST_TIMING)
+    results = os.path.join(tmp, "results")
+    proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, **TEST_BACKENDS))
+    wait_for_starts(results, 2)
+    return proc
+
+
+def processes_of(results):
+    """Pids of the processes whose command line names the results directory (mpirun, workers)."""
+    out = subprocess.run(["pgrep", "-f", results], capture_output=True, text=True)
+    return out.stdout.split()
+
+
+def test_orphan(tmp):
+    # kill -9 of pico mid-run: mpirun and its workers must not run on unwatched.
+    results = os.path.join(tmp, "results")
+    proc = start_hanging_run(tmp)
+    expect(processes_of(results), "the launch is running")
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.time() + 5
+    while time.time() < deadline and processes_of(results):
+        time.sleep(0.1)
+    left = processes_of(results)
+    for pid in left:
+        os.kill(int(pid), signal.SIGKILL)
+    expect(not left, f"processes left 5 s after pico was killed: {left}")
+
+
+def test_broken_pipe(tmp):
+    # The reader of pico's output goes away (SIGPIPE): the run stops as if interrupted and writes its report.
+    results = os.path.join(tmp, "results")
+    proc = start_hanging_run(tmp)
+    proc.stdout.close()
+    proc.stderr.close()
+    proc.send_signal(signal.SIGPIPE)
+    proc.wait(timeout=60)
+    expect(proc.returncode == 1, f"exit {proc.returncode}")
+    check_schema(os.path.join(results, "report.json"))
+    report = load(os.path.join(results, "report.json"))
+    expect(report["run"]["interrupted"] is True, "interruption recorded")
+    statuses = [(c["backend"], c["status"], c["reason"].split(":")[0]) for c in report["cases"]]
+    expect(statuses == [("mpi", "ok", ""), ("fault", "failed", "interrupted")], str(statuses))
+    expect(not processes_of(results), "no launch left running")
+
+
+
+def test_lock(tmp):
+    # pico killed mid-run, then two resumes at once: one runs, the other is refused naming the holder;
+    # the launch the killed pico never recorded is in the report's launch log.
+    results = os.path.join(tmp, "results")
+    killed = start_hanging_run(tmp)
+    killed.kill()
+    killed.communicate(timeout=30)
+    deadline = time.time() + 10
+    while time.time() < deadline and processes_of(results):
+        time.sleep(0.1)
+    env = dict(os.environ, **TEST_BACKENDS)
+    first = subprocess.Popen([PICO, "run", "--resume", results, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    wait_for_starts(results, 3)
+    second = pico("run", "--resume", results, "-q", env=TEST_BACKENDS)
+    expect(second.returncode == 2, f"second resume: exit {second.returncode}\n{second.stderr}")
+    expect(f"in use by another pico (pid {first.pid})" in second.stderr, second.stderr)
+    first.send_signal(signal.SIGTERM)
+    first.communicate(timeout=60)
+    expect(first.returncode == 1, f"first resume: exit {first.returncode}")
+    check_schema(os.path.join(results, "report.json"))
+    log = load(os.path.join(results, "report.json"))["run"]["launch_log"]
+    expect([(e["launch"], e["exit"].split(":")[0]) for e in log][:1] == [(0, "unknown")], str(log))
+    expect([e["launch"] for e in log] == [0, 1], str(log))
+
+
+def limit_file_size(size):
+    """For preexec_fn: files may grow to `size` bytes, as on a disk that is full there."""
+    def limit():
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, resource.RLIM_INFINITY))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return limit
+
+
+def test_disk_full(tmp):
+    # report.json cannot be written: exit 3 names the file and why, the table is still printed, no temporary file stays.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B]
+        processes: [2]
+        """)
+    results = os.path.dirname(report_path(proc))
+    full = subprocess.run([PICO, "run", "--resume", results], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit_file_size(200))
+    expect(full.returncode == 3, f"exit {full.returncode}\n{full.stderr}")
+    expect(re.search(r"could not write results: cannot write \S*report\.json\S*: File too large", full.stderr),
+           full.stderr)
+    expect("allreduce" in full.stdout and "report:" not in full.stdout, full.stdout)
+    expect(not [f for f in os.listdir(results) if ".tmp." in f], str(os.listdir(results)))
+
+
 # sendrecv has no algorithm to choose: the sweep must plan it as `default` only.
 SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, sendrecv]"
 

@@ -1,0 +1,42 @@
+// Writing results files. A failed write is a WriteError that names the file
+// and the system's reason (ENOSPC: "No space left on device"); pico exits
+// with its own code for it (3, "could not write results"), apart from bad
+// input (2), and still prints what it measured.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace pico {
+
+// pico's exit code when results could not be written (0 ok, 1 a case failed, 2 bad input).
+inline constexpr int kWriteErrorExitCode = 3;
+
+struct WriteError : std::runtime_error {
+  WriteError(const std::string& path, int errno_value);  // "cannot write PATH: strerror"
+};
+
+// An open file descriptor, closed when it goes.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor();
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Writes text at fd's offset (the end, for O_APPEND) with one write(), so that
+// concurrent appenders never interleave inside it; a short write (the disk
+// filled up mid-text) is followed by one for the rest, to learn why. False,
+// with errno set, when the text could not be written whole.
+bool write_whole(int fd, std::string_view text);
+
+// PATH holds exactly TEXT (created or truncated). Throws WriteError.
+void write_text_file(const std::string& path, std::string_view text);
+
+}  // namespace pico
