@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace pico {
 
@@ -32,6 +34,13 @@ bool write_whole(int fd, std::string_view text) {
 void write_text_file(const std::string& path, std::string_view text) {
   const FileDescriptor file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (file.get() < 0 || !write_whole(file.get(), text)) throw WriteError(path, errno);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace pico

@@ -39,4 +39,7 @@ bool write_whole(int fd, std::string_view text);
 // PATH holds exactly TEXT (created or truncated). Throws WriteError.
 void write_text_file(const std::string& path, std::string_view text);
 
+// The whole of a small text file pico wrote (a launch log); "" when it cannot be read.
+std::string read_text_file(const std::string& path);
+
 }  // namespace pico

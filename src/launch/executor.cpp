@@ -6,13 +6,11 @@
 #include <atomic>
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -34,13 +32,6 @@ std::atomic<bool> g_interrupted{false};
 void on_termination_signal(int) { g_interrupted = true; }
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct LaunchOutcome {
   ExitStatus exit;
@@ -202,7 +193,7 @@ class GroupRunner {
     if (out.interrupted) return "interrupted: pico received a termination signal during this case";
     if (out.timed_out)
       return fmt::format("timeout: the case ran longer than case_timeout {}s and was killed", plan_.timing.case_timeout_s);
-    const std::string detail = crash_detail_from_log(read_file(fmt::format("{}/launch-{}.log", dir_, launch)));
+    const std::string detail = crash_detail_from_log(read_text_file(fmt::format("{}/launch-{}.log", dir_, launch)));
     return fmt::format("crash: the worker died during this case ({}{}); see launch-{}.log",
                        detail.empty() ? "" : detail + ", ", "launcher " + out.exit.describe(), launch);
   }

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "core/file_io.hpp"
@@ -17,13 +16,6 @@ using pico::WriteError;
 using pico::test::ScratchDir;
 
 namespace {
-
-std::string contents(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Files of this process may grow to `bytes` at most, as if the disk were full
 // there (writes past it fail with EFBIG instead of killing the process).
@@ -60,12 +52,12 @@ TEST_CASE("a JSON-lines append that fills the disk mid-line leaves the file as i
   const std::string path = dir.file("cases.jsonl");
   JsonLinesFile cases(path);
   cases.append({{"case_id", "c1"}});
-  const std::string before = contents(path);
+  const std::string before = pico::read_text_file(path);
   {
     const FileSizeLimit limit(before.size() + 10);  // room for part of the next line only
     REQUIRE_THROWS_AS(cases.append({{"case_id", "c2"}, {"padding", std::string(100, 'x')}}), WriteError);
   }
-  CHECK(contents(path) == before);
+  CHECK(pico::read_text_file(path) == before);
   cases.append({{"case_id", "c3"}});
   const auto records = pico::read_json_lines(path);
   REQUIRE(records.size() == 2);
@@ -87,5 +79,5 @@ TEST_CASE("write_text_file names the file and the reason when it cannot write", 
   const ScratchDir dir("text-file");
   pico::write_text_file(dir.file("a.txt"), "first, longer text");
   pico::write_text_file(dir.file("a.txt"), "second");
-  CHECK(contents(dir.file("a.txt")) == "second");
+  CHECK(pico::read_text_file(dir.file("a.txt")) == "second");
 }
