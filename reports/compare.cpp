@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
+#include "core/input_error.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -99,11 +100,12 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
     }
   }
   if (rows.empty())
-    throw std::invalid_argument(
-        candidate != nullptr ? "no measured case of the candidate matches one of the baseline (same collective, "
-                               "dtype, op, count, ranks and mode)"
-                             : "no size has both a baseline case and another measured case; name the baseline with "
-                               "--baseline BACKEND:ALGORITHM");
+    throw InputError("pico compare",
+                     candidate != nullptr ? "no measured case of the candidate matches one of the baseline (same "
+                                            "collective, dtype, op, count, ranks and mode)"
+                                          : "no size has both a baseline case and another measured case",
+                     candidate != nullptr ? "compare reports of the same experiment, e.g. one per library or machine"
+                                          : "name the baseline with --baseline-case BACKEND:ALGORITHM");
   return rows;
 }
 

@@ -112,6 +112,46 @@ Row table_row(const CaseResult& r) {
   };
 }
 
+// OSU -f / nccl-tests: one line per size with min/avg/max and both bandwidths.
+constexpr std::array<TextColumn, 13> kBenchmarkColumns = {{
+    {"size", true},
+    {"count", true},
+    {"dtype", false},
+    {"op", false},
+    {"np", true},
+    {"backend/algorithm", false},
+    {"iterations", true},
+    {"min(us)", true},
+    {"avg(us)", true},
+    {"max(us)", true},
+    {"algbw(GB/s)", true},
+    {"busbw(GB/s)", true},
+    {"status", false},
+}};
+
+Row benchmark_row(const CaseResult& r) {
+  const Case& c = r.c;
+  // One status column: a wrong result is what a benchmark user must not miss.
+  const std::string status = r.status == CaseStatus::ok && r.validation.status == "failed"
+                                 ? validation_cell(r)
+                                 : status_cell(r);
+  return {
+      human_size(c.bytes),
+      fmt::format("{}", c.count),
+      std::string(name(c.dtype)),
+      std::string(name(c.op)),
+      fmt::format("{}", c.np),
+      algorithm_label(c),
+      fmt::format("{}", r.iterations),
+      timing_us(r, &TimingStats::min_s),
+      timing_us(r, &TimingStats::mean_s),
+      timing_us(r, &TimingStats::max_s),
+      gbps_cell(r.algbw_GBps),
+      gbps_cell(r.busbw_GBps),
+      status,
+  };
+}
+
 std::string summary_line(const std::vector<CaseResult>& cases) {
   std::size_t ok = 0, failed = 0, skipped = 0;
   for (const auto& r : cases) {
@@ -184,11 +224,12 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 }  // namespace
 
-std::string render_table(const json& report) {
+std::string render_table(const json& report, TableStyle style) {
   const std::vector<CaseResult> cases = case_results_of(report);
   std::vector<Row> rows;
-  for (const auto& r : cases) rows.push_back(table_row(r));
-  return aligned_table(kTableColumns, rows) + summary_line(cases);
+  for (const auto& r : cases) rows.push_back(style == TableStyle::benchmark ? benchmark_row(r) : table_row(r));
+  return (style == TableStyle::benchmark ? aligned_table(kBenchmarkColumns, rows) : aligned_table(kTableColumns, rows)) +
+         summary_line(cases);
 }
 
 std::string render_csv(const json& report) {

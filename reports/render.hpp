@@ -10,10 +10,15 @@
 
 namespace pico {
 
+// Which columns a table shows: every setting of a case (pico run, pico
+// report), or the figures OSU's -f and nccl-tests print per size: min, avg
+// and max time, algbw and busbw (pico bench).
+enum class TableStyle { cases, benchmark };
+
 // A human-readable table, one row per case, columns aligned to their widest
 // cell, followed by a "N cases: A ok, B failed, C skipped" summary line.
 // Times are shown in microseconds; null timing or bandwidth shows as "-".
-std::string render_table(const nlohmann::json& report);
+std::string render_table(const nlohmann::json& report, TableStyle style = TableStyle::cases);
 
 // RFC 4180 CSV (CRLF line ends, header row first), one record per case.
 // Null or missing values are empty fields; doubles keep full precision.

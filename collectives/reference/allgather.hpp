@@ -79,8 +79,9 @@ void allgather_bruck(T& t, const CallArgs& a) {
   void* tmp = t.scratch();
   const ConstBlock own = a.in_place ? ConstBlock{a.recv, rn, n} : ConstBlock{a.send, 0, n};
   t.copy_local(Block{tmp, 0, n}, own);
-  for (int d = 1, step = 0; d < p; d <<= 1, ++step) {
-    const std::size_t blocks = static_cast<std::size_t>(std::min(d, p - d));
+  int step = 0;
+  for (std::int64_t d = 1; d < p; d <<= 1, ++step) {  // 64-bit: see barrier_dissemination
+    const std::size_t blocks = static_cast<std::size_t>(std::min<std::int64_t>(d, p - d));
     t.sendrecv(mod(r - d, p), ConstBlock{tmp, 0, blocks * n}, mod(r + d, p),
                Block{tmp, static_cast<std::size_t>(d) * n, blocks * n}, step);
   }

@@ -60,18 +60,19 @@ void alltoall_bruck(T& t, const CallArgs& a) {
   t.copy_local(Block{slots, 0, pn - rn}, ConstBlock{src, rn, pn - rn});
   t.copy_local(Block{slots, pn - rn, rn}, ConstBlock{src, 0, rn});
   t.phase("exchange");
-  for (int d = 1, step = 0; d < p; d <<= 1, ++step) {
+  int step = 0;
+  for (std::int64_t d = 1; d < p; d <<= 1, ++step) {  // 64-bit: see barrier_dissemination
     // Slots with bit d set come in runs [k, k + d) for k = d, 3d, 5d, ...
     std::size_t packed_len = 0;
-    for (int k = d; k < p; k += 2 * d) {
-      const std::size_t len = static_cast<std::size_t>(std::min(d, p - k)) * n;
+    for (std::int64_t k = d; k < p; k += 2 * d) {
+      const std::size_t len = static_cast<std::size_t>(std::min<std::int64_t>(d, p - k)) * n;
       t.copy_local(packed(0, packed_len, len), ConstBlock{slots, static_cast<std::size_t>(k) * n, len});
       packed_len += len;
     }
     t.sendrecv(mod(r + d, p), packed(0, 0, packed_len), mod(r - d, p), packed(1, 0, packed_len), step);
     std::size_t at = 0;
-    for (int k = d; k < p; k += 2 * d) {
-      const std::size_t len = static_cast<std::size_t>(std::min(d, p - k)) * n;
+    for (std::int64_t k = d; k < p; k += 2 * d) {
+      const std::size_t len = static_cast<std::size_t>(std::min<std::int64_t>(d, p - k)) * n;
       t.copy_local(Block{slots, static_cast<std::size_t>(k) * n, len}, packed(1, at, len));
       at += len;
     }

@@ -14,7 +14,9 @@ namespace pico::reference {
 template <transport::Transport T>
 void barrier_dissemination(T& t, const CallArgs&) {
   const int p = t.size(), r = t.rank();
-  for (int d = 1, step = 0; d < p; d <<= 1, ++step) t.sendrecv(mod(r + d, p), ConstBlock{}, mod(r - d, p), Block{}, step);
+  // 64-bit distance: doubling an int past 2^30 would overflow for p > 2^30.
+  int step = 0;
+  for (std::int64_t d = 1; d < p; d <<= 1, ++step) t.sendrecv(mod(r + d, p), ConstBlock{}, mod(r - d, p), Block{}, step);
 }
 
 }  // namespace pico::reference

@@ -30,9 +30,10 @@ void gather_binomial(T& t, const CallArgs& a) {
   const std::size_t root_at = static_cast<std::size_t>(a.root) * n;
   const ConstBlock own = v == 0 && a.in_place ? ConstBlock{a.recv, root_at, n} : ConstBlock{a.send, 0, n};
   t.copy_local(Block{buf, 0, n}, own);
-  for (int mask = 1; mask < tree.child_bound(v) && v + mask < p; mask <<= 1) {
-    const std::size_t blocks = static_cast<std::size_t>(tree.subtree(v + mask));
-    t.recv(tree.real(v + mask), Block{buf, static_cast<std::size_t>(mask) * n, blocks * n}, 0);
+  for (std::int64_t mask = 1; mask < tree.child_bound(v) && v + mask < p; mask <<= 1) {  // 64-bit: p near 2^31
+    const int child = static_cast<int>(v + mask);
+    const std::size_t blocks = static_cast<std::size_t>(tree.subtree(child));
+    t.recv(tree.real(child), Block{buf, static_cast<std::size_t>(mask) * n, blocks * n}, 0);
   }
   if (v != 0) {
     t.send(tree.real(tree.parent(v)), ConstBlock{buf, 0, static_cast<std::size_t>(subtree) * n}, 0);

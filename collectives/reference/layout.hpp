@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "collectives/transport/block.hpp"
 
@@ -15,18 +16,20 @@ using transport::ConstBlock;
 // Algorithms step through ranks as r ± k, almost always within one turn
 // of the ring: that case costs no division (the schedule exporter calls this
 // billions of times).
-constexpr int mod(int a, int p) {
-  if (a >= 0 && a < p) return a;
-  if (a < 0 && a >= -p) return a + p;
-  const int m = a % p;
-  return m < 0 ? m + p : m;
+// a is 64-bit so that r + d, for ranks and distances below p, cannot
+// overflow even when p is near INT_MAX.
+constexpr int mod(std::int64_t a, int p) {
+  if (a >= 0 && a < p) return static_cast<int>(a);
+  if (a < 0 && a >= -p) return static_cast<int>(a + p);
+  const std::int64_t m = a % p;
+  return static_cast<int>(m < 0 ? m + p : m);
 }
 
 constexpr int lowbit(int v) { return v & -v; }
 
 constexpr int floor_pow2(int p) {
   int m = 1;
-  while (m * 2 <= p) m *= 2;
+  while (m <= p / 2) m *= 2;  // not m * 2 <= p, which overflows for p >= 2^30
   return m;
 }
 

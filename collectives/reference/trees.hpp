@@ -23,8 +23,8 @@ void binomial_reduce(T& t, ConstBlock input, Block acc, Block tmp, int root, int
     return;
   }
   t.copy_local(acc, input);
-  for (int mask = 1; mask < tree.child_bound(v) && v + mask < tree.p; mask <<= 1) {
-    t.recv(tree.real(v + mask), tmp, tag);
+  for (std::int64_t mask = 1; mask < tree.child_bound(v) && v + mask < tree.p; mask <<= 1) {  // 64-bit: p near 2^31
+    t.recv(tree.real(static_cast<int>(v + mask)), tmp, tag);
     t.reduce_local(acc, tmp);
   }
   if (v != 0) t.send(tree.real(tree.parent(v)), acc, tag);

@@ -14,6 +14,7 @@
 #include "core/case.hpp"
 #include "core/case_result.hpp"
 #include "core/file_io.hpp"
+#include "core/input_error.hpp"
 #include "core/jsonl.hpp"
 #include "core/whole_file.hpp"
 
@@ -28,12 +29,67 @@ namespace {
 // while `pico report /dev/zero` or a wrong file is refused before reading.
 constexpr std::uintmax_t kMaxJsonFileBytes = 1024 * kMiB;
 
+// The line and column of a byte offset, for a JSON syntax error.
+std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
 nlohmann::json read_json(const fs::path& p) {
   if (const auto problem = whole_file_problem(p, kMaxJsonFileBytes))
-    throw std::runtime_error(fmt::format("{}: {}", p.string(), *problem));
-  std::ifstream in(p);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
-  return nlohmann::json::parse(in);
+    throw InputError(p.string(), *problem, "give a results directory or the report.json in it");
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw InputError(p.string(), "cannot open the file", "check its permissions");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann counts the byte after the error; its own line/column text is dropped for ours.
+    const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string why = json_error_text(e);
+    if (const auto colon = why.find(": "); why.rfind("parse error", 0) == 0 && colon != std::string::npos)
+      why.erase(0, colon + 2);
+    throw InputError(p.string(), line, column, "not valid JSON: " + why,
+                     "pico reads the JSON files it wrote; was this one cut short or edited?");
+  }
+}
+
+// What pico report, compare and the HTML page rely on, checked once where a
+// report is read, so that a report of another tool, another schema version
+// or a damaged one is refused by name rather than rendered empty.
+void check_report(const nlohmann::json& report, const std::string& file) {
+  const char* hint = "pico reads the report.json it writes (schema pico-report/1): give a results directory";
+  if (!report.is_object()) throw InputError(file, "not a pico report: the JSON is not an object", hint);
+  const auto schema = report.find("schema");
+  if (schema == report.end() || !schema->is_string())
+    throw InputError(file, "not a pico report: no \"schema\" member", hint);
+  if (*schema != kReportSchema)
+    throw InputError(file, fmt::format("a report of schema '{}', not {}", schema->get<std::string>(), kReportSchema),
+                     schema->get<std::string>().rfind("pico-report/", 0) == 0
+                         ? "use the pico version that wrote it, or rebuild the report with this one: pico collect DIR"
+                         : hint);
+  const auto cases = report.find("cases");
+  if (cases == report.end() || !cases->is_array())
+    throw InputError(file, "malformed report: \"cases\" is missing or not a list", hint);
+  for (const char* section : {"experiment", "platform", "provenance", "run"}) {
+    const auto it = report.find(section);
+    if (it == report.end() || !it->is_object())
+      throw InputError(file, fmt::format("malformed report: \"{}\" is missing or not an object", section), hint);
+  }
+  std::size_t index = 0;
+  try {
+    for (; index < cases->size(); ++index) case_result_from_json((*cases)[index]);
+  } catch (const std::exception& e) {
+    throw InputError(file, fmt::format("malformed report: cases[{}]: {}", index, json_error_text(e)), hint);
+  }
 }
 
 // Launch info files in launch order; provenance comes from the first one, the rest are listed.
@@ -110,7 +166,7 @@ nlohmann::json build_report(const std::string& dir_string) {
   }
 
   const int launches = run.at("run").at("launches").get<int>();
-  return {{"schema", "pico-report/1"},
+  return {{"schema", kReportSchema},
           {"pico", run.at("pico")},
           {"experiment", run.at("experiment")},
           {"platform", run.at("platform")},
@@ -137,8 +193,11 @@ void write_json_atomically(const std::string& path, const nlohmann::json& j) {
 nlohmann::json load_report(const std::string& dir_or_file) {
   fs::path p(dir_or_file);
   if (fs::is_directory(p)) p /= "report.json";
-  if (!fs::exists(p)) throw std::runtime_error(fmt::format("{}: no such report (expected a results directory or report.json)", p.string()));
-  return read_json(p);
+  if (!fs::exists(p))
+    throw InputError(p.string(), "no such report", "give a results directory (results/<platform>/<run>/) or its report.json");
+  nlohmann::json report = read_json(p);
+  check_report(report, p.string());
+  return report;
 }
 
 }  // namespace pico

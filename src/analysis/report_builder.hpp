@@ -9,6 +9,9 @@
 
 namespace pico {
 
+// The "schema" member of every report.json this pico writes and reads.
+inline constexpr const char* kReportSchema = "pico-report/1";
+
 nlohmann::json build_report(const std::string& dir);
 
 // Writes to a temporary file in the same directory, then renames over the
@@ -16,7 +19,10 @@ nlohmann::json build_report(const std::string& dir);
 // and leaves no temporary file behind.
 void write_json_atomically(const std::string& path, const nlohmann::json& j);
 
-// A report from a results directory or a report.json path.
+// A report from a results directory or a report.json path, checked: a file
+// that is not JSON, not a pico report of this schema, or holds a case record
+// pico cannot read throws InputError naming the file (and line:column for JSON
+// syntax).
 nlohmann::json load_report(const std::string& dir_or_file);
 
 }  // namespace pico

@@ -10,6 +10,8 @@
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
+#include "config/yaml_reader.hpp"
+#include "core/input_error.hpp"
 #include "cli/catalog_table.hpp"
 
 namespace pico::cli {
@@ -23,9 +25,16 @@ std::size_t widest(const Range& items, Name name) {
   return width;
 }
 
+// An unknown name would list nothing and look like an empty catalogue.
+void reject_unknown(const char* flag, const std::string& value, const std::vector<std::string>& known,
+                    std::string_view label) {
+  if (value.empty() || std::find(known.begin(), known.end(), value) != known.end()) return;
+  throw InputError(flag, fmt::format("unknown name '{}'", value), yaml::suggest_and_list(value, known, label));
+}
+
 }  // namespace
 
-void add_list(CLI::App& app, int& exit_code) {
+void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
   auto* cmd = app.add_subcommand("list", "List libraries, algorithms, backends, collectives or platforms");
   struct Options {
     std::string what, library, collective, format = "text";
@@ -37,14 +46,12 @@ void add_list(CLI::App& app, int& exit_code) {
   cmd->add_option("--library", opts->library, "Only this library's catalogue (see `pico list libraries`)");
   cmd->add_option("--collective", opts->collective, "Only this collective");
   cmd->add_option("--format", opts->format, "text | markdown")->check(CLI::IsMember({"text", "markdown"}));
-  cmd->callback([opts, &exit_code] {
+  cmd->callback([opts] {
     const auto libraries = catalog_libraries();
-    if (!opts->library.empty() && std::find(libraries.begin(), libraries.end(), opts->library) == libraries.end()) {
-      fmt::print(stderr, "pico list: no catalogue for library '{}' (have: {})\n", opts->library,
-                 fmt::join(libraries, ", "));
-      exit_code = 2;
-      return;
-    }
+    reject_unknown("--library", opts->library, libraries, "libraries with a catalogue");
+    std::vector<std::string> collectives;
+    for (Collective c : all_collectives()) collectives.emplace_back(name(c));
+    reject_unknown("--collective", opts->collective, collectives, "collectives");
     if (opts->what == "libraries") {
       const std::size_t width = widest(libraries, [](const std::string& lib) { return lib; });
       for (const auto& lib : libraries) {

@@ -1,11 +1,15 @@
 // pico: benchmark and tune collective communication. Thin dispatch over the
 // verbs in src/cli/; each verb's work lives in a library that is tested alone.
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "config/error.hpp"
+#include "config/yaml_reader.hpp"
+#include "core/input_error.hpp"
 #include "core/file_io.hpp"
 #include "core/build_info.hpp"
 
@@ -24,20 +28,30 @@ int main(int argc, char** argv) {
   pico::cli::add_compare(app, exit_code);
   for (CLI::App* verb : app.get_subcommands({})) verb->set_version_flag("--version", std::string(app.version()));
   try {
+    // CLI11 would call an unknown verb "a subcommand is required"; name it and the nearest verb instead.
+    if (argc > 1 && argv[1][0] != '-') {
+      std::vector<std::string> verbs;
+      for (const CLI::App* verb : app.get_subcommands({})) verbs.push_back(verb->get_name());
+      if (std::find(verbs.begin(), verbs.end(), argv[1]) == verbs.end())
+        throw pico::InputError("pico", fmt::format("unknown verb '{}'", argv[1]),
+                               pico::yaml::suggest_and_list(argv[1], verbs, "verbs"));
+    }
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+    // CLI11's own wording, in pico's one format and naming the verb it was parsing.
+    const auto verbs = app.get_subcommands();
+    const std::string verb = verbs.empty() ? "pico" : "pico " + verbs.back()->get_name();
+    std::cerr << pico::render_error(verb, e.what(), fmt::format("see '{} --help'", verb)) << "\n";
     return 2;
-  } catch (const pico::ConfigError& e) {
+  } catch (const pico::InputError& e) {
     std::cerr << e.what() << "\n";
     return 2;
   } catch (const pico::WriteError& e) {
-    std::cerr << "pico: error: could not write results: " << e.what() << "\n";
+    std::cerr << pico::render_error("could not write results", e.what()) << "\n";
     return pico::kWriteErrorExitCode;
   } catch (const std::exception& e) {
-    std::cerr << "pico: error: " << e.what() << "\n";
+    std::cerr << pico::render_error("pico", e.what()) << "\n";
     return 2;
   }
   return exit_code;

@@ -1,10 +1,12 @@
 #include "cli/rendered_output.hpp"
 
 #include <exception>
-#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
+
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 
 namespace pico::cli {
 
@@ -20,8 +22,13 @@ void emit_or_complain(const char* verb, const RenderedOutput& out, const std::fu
   std::string text;
   try {
     text = make_text();
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+    exit_code = 2;
+    return;
   } catch (const std::exception& e) {
-    std::cerr << "pico " << verb << ": " << e.what() << "\n";
+    // A reader's own failure, still in the one format and naming the verb.
+    std::cerr << render_error(fmt::format("pico {}", verb), e.what()) << "\n";
     exit_code = 2;
     return;
   }
@@ -32,7 +39,7 @@ void emit(const RenderedOutput& out, const std::string& text) {
   if (out.path.empty())
     fmt::print("{}", text);
   else
-    std::ofstream(out.path) << text;
+    write_text_file(out.path, text);  // a failed write is a WriteError: exit 3 naming the file
 }
 
 }  // namespace pico::cli

@@ -20,8 +20,8 @@ void add_output_options(CLI::App* cmd, RenderedOutput& out);
 void emit(const RenderedOutput& out, const std::string& text);
 
 // Runs make_text and emits what it returns; an exception it throws (a report
-// that cannot be read, nothing to compare) is printed as "pico VERB: why"
-// and sets exit_code to 2.
+// that cannot be read, nothing to compare) is printed in the one error format
+// (core/input_error.hpp) and sets exit_code to 2.
 void emit_or_complain(const char* verb, const RenderedOutput& out, const std::function<std::string()>& make_text,
                       int& exit_code);
 

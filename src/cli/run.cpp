@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "launch/run.hpp"
@@ -37,18 +37,18 @@ void add_run(CLI::App& app, int& exit_code) {
   cmd->callback([opts, platform, &exit_code] {
     if (!opts->resume.empty()) {
       if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run)
-        throw ConfigError("--resume", 0, 0, "--resume takes no experiment, -p, --np or --dry-run",
+        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np or --dry-run",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
       exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
       return;
     }
     if (opts->experiment.empty())
-      throw ConfigError("pico run", 0, 0, "no experiment given", "pico run EXPERIMENT.yaml, or pico run --resume DIR");
+      throw InputError("pico run", 0, 0, "no experiment given", "pico run EXPERIMENT.yaml, or pico run --resume DIR");
     RunRequest request;
     request.experiment = load_experiment(opts->experiment);
     for (int np : opts->np)
-      if (np < 1) throw ConfigError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
+      if (np < 1) throw InputError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
                                     "give one or more process counts >= 1, e.g. --np 2 --np 4");
     if (!opts->np.empty()) request.experiment.processes = opts->np;
     request.platform = resolve_platform(opts->platform);

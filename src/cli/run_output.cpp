@@ -11,7 +11,7 @@
 
 namespace pico::cli {
 
-int execute_and_print(const RunRequest& request, bool dry_run, bool quiet) {
+int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, TableStyle style) {
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
     const Plan plan = make_plan(request.experiment, target);
@@ -22,10 +22,10 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet) {
                                   request.experiment.name));
     return 0;
   }
-  return print_result(run_experiment(request), quiet);
+  return print_result(run_experiment(request), quiet, style);
 }
 
-int print_result(const RunResult& result, bool quiet) {
+int print_result(const RunResult& result, bool quiet, TableStyle style) {
   if (result.report.is_null()) {
     fmt::print("job: {} {}\nresults: {}\n", result.job_id, result.job_state, result.dir);
     return 0;
@@ -33,7 +33,7 @@ int print_result(const RunResult& result, bool quiet) {
   if (!result.job_id.empty()) fmt::print("job: {} {}\n", result.job_id, result.job_state);
   // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
   // interruption) must not turn a written report into an error exit.
-  if (!quiet) std::fputs(render_table(result.report).c_str(), stdout);
+  if (!quiet) std::fputs(render_table(result.report, style).c_str(), stdout);
   if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
   if (!result.write_error.empty()) fmt::print(stderr, "pico: error: could not write results: {}\n", result.write_error);
   return result.exit_code;

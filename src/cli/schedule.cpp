@@ -15,7 +15,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/schedule_export.hpp"
 #include "collectives/spec.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/units.hpp"
 
 namespace pico::cli {
@@ -28,7 +28,7 @@ struct ScheduleOptions {
 };
 
 [[noreturn]] void bad(const std::string& option, const std::string& message, const std::string& hint) {
-  throw ConfigError(option, 0, 0, message, hint);
+  throw InputError(option, 0, 0, message, hint);
 }
 
 // The collectives pico has reference algorithms for: the ones a schedule can be recorded of.

@@ -25,7 +25,7 @@ class Map;
 // Reads a backend's own keys from its `backends` entry into Case::options (the
 // strings that travel with each case and are part of its identity). The
 // generic parser has already rejected keys that are not the backend's; throws
-// ConfigError at an offending value.
+// InputError at an offending value.
 using BackendOptionParser = std::map<std::string, std::string> (*)(const yaml::Map& entry);
 
 struct BackendOptions {

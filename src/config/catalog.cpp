@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace pico {
@@ -273,7 +273,7 @@ const Catalog& catalog_for(const std::string& library) {
   }
   std::vector<std::string> tried;
   for (const auto& f : files) tried.push_back(f.string());
-  throw ConfigError(library, 0, 0, fmt::format("no algorithm catalogue for library '{}'", library),
+  throw InputError(library, 0, 0, fmt::format("no algorithm catalogue for library '{}'", library),
                     fmt::format("looked for {}", yaml::join(tried)));
 }
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "core/build_info.hpp"
 
 namespace pico {
@@ -14,10 +14,10 @@ namespace fs = std::filesystem;
 
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint) {
   if (const auto problem = whole_file_problem(path, kMaxConfigFileBytes))
-    throw ConfigError(path, 0, 0, fmt::format("{} {}", what, *problem),
+    throw InputError(path, 0, 0, fmt::format("{} {}", what, *problem),
                       fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, 0, "cannot open " + std::string(what), std::string(hint));
+  if (!in) throw InputError(path, 0, 0, "cannot open " + std::string(what), std::string(hint));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -16,7 +16,7 @@ namespace pico {
 inline constexpr std::uintmax_t kMaxConfigFileBytes = 16 * kMiB;
 
 // The whole file; a missing or unreadable file, one that is not a regular
-// file or one over kMaxConfigFileBytes is a ConfigError naming what it is
+// file or one over kMaxConfigFileBytes is a InputError naming what it is
 // ("the experiment file") and, for a missing one, what to do (hint).
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint);
 

@@ -15,7 +15,7 @@
 #include "config/backends.hpp"
 #include "collectives/spec.hpp"
 #include "core/case.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
 

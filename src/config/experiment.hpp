@@ -55,7 +55,7 @@ struct Experiment {
   std::string source_text;  // the file as given, kept for provenance
 };
 
-// Throws ConfigError naming file, line and column.
+// Throws InputError naming file, line and column.
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages);
 Experiment load_experiment(const std::string& path);
 

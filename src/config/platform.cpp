@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/build_info.hpp"
 
@@ -159,7 +159,7 @@ Platform load_platform(const std::string& path) {
 }
 
 Platform resolve_platform(const std::string& name_or_path) {
-  if (name_or_path.empty()) throw ConfigError("<platform>", 0, 0, "empty platform name", "try 'local'");
+  if (name_or_path.empty()) throw InputError("<platform>", 0, 0, "empty platform name", "try 'local'");
   if (looks_like_path(name_or_path)) return load_platform(name_or_path);
   const auto files = data_file_candidates(fs::path("platforms") / (name_or_path + ".yaml"));
   for (const auto& f : files) {
@@ -170,7 +170,7 @@ Platform resolve_platform(const std::string& name_or_path) {
   if (name_or_path == "local") return parse_platform(std::string(build::embedded_local_platform), kEmbeddedLocalName);
   std::vector<std::string> tried;
   for (const auto& f : files) tried.push_back(f.string());
-  throw ConfigError(name_or_path, 0, 0, fmt::format("unknown platform '{}'", name_or_path),
+  throw InputError(name_or_path, 0, 0, fmt::format("unknown platform '{}'", name_or_path),
                     fmt::format("looked for {}; give a path to a platform file instead", yaml::join(tried)));
 }
 

@@ -1,6 +1,7 @@
 #include "config/units.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -154,6 +155,20 @@ std::optional<std::uint64_t> parse_size(std::string_view text, std::string* why)
   const auto unit = find_unit(kSizeUnits, unit_text);
   if (!unit) return fail<std::uint64_t>(why, fmt::format("unknown size unit '{}' in '{}'", unit_text, text));
   return scale_decimal(number, *unit, text, why);
+}
+
+std::optional<std::uint64_t> parse_tool_size(std::string_view text, std::string* why) {
+  text = trim(text);
+  if (text.size() >= 2 && is_digit(text[text.size() - 2])) {
+    constexpr std::string_view kLetters = "KMGT";
+    constexpr std::array<std::string_view, 4> kBinaryUnits = {"KiB", "MiB", "GiB", "TiB"};
+    const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+    if (const auto k = kLetters.find(letter); k != std::string_view::npos) {
+      const std::string spelled = fmt::format("{}{}", text.substr(0, text.size() - 1), kBinaryUnits[k]);
+      return parse_size(spelled, why);
+    }
+  }
+  return parse_size(text, why);
 }
 
 std::optional<double> parse_duration_s(std::string_view text, std::string* why) {

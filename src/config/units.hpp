@@ -12,6 +12,10 @@ namespace pico {
 // "8", "8B", "4KiB", "1MiB", "2GiB", "1KB" (=1000), "1MB", "1GB". Whitespace between
 // number and unit is allowed. Returns nullopt with *why set on error.
 std::optional<std::uint64_t> parse_size(std::string_view text, std::string* why = nullptr);
+// A size as OSU and nccl-tests take it on their command lines: a single
+// letter K, M, G or T (either case) is 1024-based ("1K" = 1024, "4M" =
+// 4 MiB); anything else as parse_size.
+std::optional<std::uint64_t> parse_tool_size(std::string_view text, std::string* why = nullptr);
 // "1s", "200ms", "50us", "10ns", "2min", "1.5s"; a bare number means seconds.
 std::optional<double> parse_duration_s(std::string_view text, std::string* why = nullptr);
 // "2%" -> 0.02, "0.02" -> 0.02.

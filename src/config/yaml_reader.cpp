@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 
 namespace pico::yaml {
 namespace {
@@ -14,9 +14,9 @@ namespace {
 // yaml-cpp marks are 0-based, with -1 for "no position".
 int one_based(int zero_based) { return zero_based < 0 ? 0 : zero_based + 1; }
 
-ConfigError syntax_error(const YAML::Exception& e, const std::string& file) {
+InputError syntax_error(const YAML::Exception& e, const std::string& file) {
   const bool known = !e.mark.is_null();
-  return ConfigError(file, known ? one_based(e.mark.line) : 0, known ? one_based(e.mark.column) : 0,
+  return InputError(file, known ? one_based(e.mark.line) : 0, known ? one_based(e.mark.column) : 0,
                      fmt::format("invalid YAML: {}", e.msg),
                      "check the indentation (keys of one map must line up) and the quoting near this spot");
 }
@@ -57,7 +57,7 @@ void reject_nul(const std::string& text, const std::string& file) {
   const std::size_t newline_before = text.rfind('\n', at);
   const std::size_t line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
   const auto line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-  throw ConfigError(file, line + 1, static_cast<int>(at - line_start) + 1, "the file contains a NUL byte",
+  throw InputError(file, line + 1, static_cast<int>(at - line_start) + 1, "the file contains a NUL byte",
                     "a YAML file is text: remove the NUL, or check that this is the file you meant");
 }
 
@@ -124,7 +124,7 @@ Value Value::parse_document(const std::string& text, const std::string& file) {
     throw syntax_error(e, file);
   }
   if (docs.empty() || docs.front().IsNull())
-    throw ConfigError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
+    throw InputError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
   if (docs.size() > 1)
     Value(docs[1], file).fail("the file holds more than one YAML document", "remove the extra '---' separator");
   return Value(docs.front(), file);
@@ -140,7 +140,7 @@ int Value::column() const {
 }
 
 void Value::fail(const std::string& message, const std::string& hint) const {
-  throw ConfigError(file_, line(), column(), message, hint);
+  throw InputError(file_, line(), column(), message, hint);
 }
 
 std::string Value::describe() const {

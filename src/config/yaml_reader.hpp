@@ -1,5 +1,5 @@
 // Strict reading of pico's YAML files on top of yaml-cpp. Every accessor checks
-// the shape of its node and throws ConfigError pointing at the offending line and
+// the shape of its node and throws InputError pointing at the offending line and
 // column, so experiment.cpp and platform.cpp only state what they expect.
 #pragma once
 
@@ -39,7 +39,7 @@ class Value {
   Value(YAML::Node node, std::string file);
 
   // Parses a file's text, which must hold exactly one non-empty document.
-  // YAML syntax errors become ConfigErrors at the spot the parser stopped.
+  // YAML syntax errors become InputErrors at the spot the parser stopped.
   static Value parse_document(const std::string& text, const std::string& file);
 
   const YAML::Node& node() const { return node_; }

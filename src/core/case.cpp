@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
+#include "core/jsonl.hpp"
 
 namespace pico {
 
@@ -100,6 +101,7 @@ Case case_from_json(const nlohmann::json& j) {
     c.count = j.at("count").get<std::uint64_t>();
     c.bytes = j.at("bytes").get<std::uint64_t>();
     c.np = j.at("np").get<int>();
+    if (c.np < 1) throw std::runtime_error(fmt::format("np {} is not a positive process count", c.np));
     c.in_place = j.at("in_place").get<bool>();
     c.root = j.value("root", 0);
     if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, double>>();
@@ -116,7 +118,7 @@ Case case_from_json(const nlohmann::json& j) {
     }
     return c;
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("malformed case object: {}", e.what()));
+    throw std::runtime_error(fmt::format("malformed case object: {}", json_error_text(e)));
   }
 }
 

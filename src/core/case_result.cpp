@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/jsonl.hpp"
+
 namespace pico {
 namespace {
 
@@ -136,10 +138,8 @@ CaseResult case_result_from_json(const json& j) {
     if (const auto note = j.find("phases_note"); note != j.end() && note->is_string()) r.phases_note = note->get<std::string>();
     r.device = optional_member(j, "device");
     r.compression = optional_member(j, "compression");
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, e.what()));
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, e.what()));
+  } catch (const std::exception& e) {  // a json type error, or an unknown status
+    throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }
   return r;
 }

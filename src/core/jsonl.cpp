@@ -51,4 +51,13 @@ std::vector<nlohmann::json> read_json_lines(const std::string& path) {
   return out;
 }
 
+std::string json_error_text(const std::exception& e) {
+  std::string text = e.what();
+  if (text.rfind("[json.exception.", 0) == 0) {
+    const auto end = text.find("] ");
+    if (end != std::string::npos) text.erase(0, end + 2);
+  }
+  return text;
+}
+
 }  // namespace pico

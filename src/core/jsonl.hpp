@@ -28,4 +28,9 @@ class JsonLinesFile {
 // Every complete, parseable line of a JSON-lines file; a torn last line (the
 // writer was killed mid-write) is ignored. A missing file gives no records.
 std::vector<nlohmann::json> read_json_lines(const std::string& path);
+
+// An exception's message without nlohmann's "[json.exception.type_error.302] "
+// tag, which means nothing to a user reading why a file was refused.
+std::string json_error_text(const std::exception& e);
+
 }  // namespace pico

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "launch/slurm_placement.hpp"
 
 namespace pico {
@@ -70,7 +70,7 @@ void check_launcher_found(const Platform& platform) {
   if (platform.launcher.kind == "direct") return;
   const std::string& command = platform.launcher.command;
   if (command_resolves(command)) return;
-  throw ConfigError(platform_file(platform), 0, 0,
+  throw InputError(platform_file(platform), 0, 0,
                     command.find('/') != std::string::npos
                         ? fmt::format("launcher command '{}' is not an executable file", command)
                         : fmt::format("launcher command '{}' is not found on PATH", command),
@@ -97,7 +97,7 @@ void check_local_process_counts(const Platform& platform, const std::vector<int>
   if (platform.scheduler == "slurm") return;  // the allocation bounds each launch
   for (int np : process_counts)
     if (np > local_process_limit(platform, host))
-      throw ConfigError(platform_file(platform), 0, 0,
+      throw InputError(platform_file(platform), 0, 0,
                         fmt::format("a launch of {} processes is more than this platform starts on this host ({})",
                                     np, local_limit_text(platform, host)),
                         "lower processes (or --np), or set launcher: {max_processes: N} in the platform to allow it");
@@ -138,7 +138,7 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
   if (platform.launcher.kind != "direct") return;
   for (int np : process_counts)
     if (np > 1)
-      throw ConfigError(platform_file(platform), 0, 0,
+      throw InputError(platform_file(platform), 0, 0,
                         fmt::format("launcher kind direct starts one process per launch, but a launch of this "
                                     "experiment needs {}",
                                     np),

@@ -29,7 +29,7 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
                              const HostFacts& host, int nodes = 1);
 
-// Bad input (ConfigError, exit 2) before anything starts, where the platform
+// Bad input (InputError, exit 2) before anything starts, where the platform
 // cannot start a launch of these process counts: a local launcher command
 // that is neither an executable file nor on PATH, a Slurm allocation too
 // small for one, a direct launch (one process) asked for more, or a local

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 
 namespace pico {
 namespace {
@@ -39,7 +39,7 @@ ResultsDirLock::ResultsDirLock(const std::string& dir) {
     ::close(fd_);
     if (lock_errno != EWOULDBLOCK)
       throw std::runtime_error(fmt::format("cannot lock {}: {}", path, std::strerror(lock_errno)));
-    throw ConfigError(dir, 0, 0, fmt::format("the results directory is in use by another pico (pid {})", holder_pid(path)),
+    throw InputError(dir, 0, 0, fmt::format("the results directory is in use by another pico (pid {})", holder_pid(path)),
                       "wait for that pico to finish, or stop it (kill PID: it stops its launches and writes the "
                       "report), then try again");
   }

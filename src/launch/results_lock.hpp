@@ -11,7 +11,7 @@ namespace pico {
 
 class ResultsDirLock {
  public:
-  // Throws ConfigError (exit code 2) naming the holder's pid when another pico holds DIR.
+  // Throws InputError (exit code 2) naming the holder's pid when another pico holds DIR.
   explicit ResultsDirLock(const std::string& dir);
   ~ResultsDirLock();
   ResultsDirLock(const ResultsDirLock&) = delete;

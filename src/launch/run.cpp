@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "core/file_io.hpp"
 #include "instrumentation/provenance.hpp"
@@ -116,7 +116,7 @@ RunResult run_experiment(const RunRequest& request) {
   check_launches_fit(request.platform, process_counts(plan));
   const std::string dir = new_results_dir(request);
   if (fs::exists(dir) && !fs::is_empty(dir))
-    throw ConfigError(dir, 0, 0, "the results directory already exists and is not empty",
+    throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
                       "choose a new directory, leave out --dir to get a fresh one under --output, "
                       "or finish that run with --resume DIR");
   fs::create_directories(dir);
@@ -132,11 +132,11 @@ RunResult run_experiment(const RunRequest& request) {
 
 RunResult resume_run(const std::string& dir, bool progress, bool wait) {
   if (!fs::exists(fs::path(dir) / "plan.json"))
-    throw ConfigError(dir, 0, 0, "not a pico results directory (no plan.json)",
+    throw InputError(dir, 0, 0, "not a pico results directory (no plan.json)",
                       "give the directory pico run printed (the one holding report.json or run.json)");
   const ResultsDirLock lock(dir);
   if (slurm_job_uncollected(dir))
-    throw ConfigError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
+    throw InputError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
                       "run `pico collect DIR` first (it waits for the job), or scancel it");
   const Experiment experiment = load_experiment((fs::path(dir) / "experiment.yaml").string());
   const Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());

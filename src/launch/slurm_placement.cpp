@@ -4,16 +4,16 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 
 namespace pico {
 
 StepPlacement place_step(int np, const SlurmSpec& slurm) {
-  if (np < 1) throw ConfigError(slurm.file, 0, 0, fmt::format("process count {} is not positive", np), "use counts >= 1");
+  if (np < 1) throw InputError(slurm.file, 0, 0, fmt::format("process count {} is not positive", np), "use counts >= 1");
   const int per_node = slurm.ntasks_per_node;
   const int nodes = (np + per_node - 1) / per_node;
   if (slurm.nodes && nodes > *slurm.nodes)
-    throw ConfigError(slurm.file, slurm.nodes_line, slurm.nodes_column,
+    throw InputError(slurm.file, slurm.nodes_line, slurm.nodes_column,
                       fmt::format("process count {} needs {} node(s) at {} task(s) per node (slurm ntasks_per_node), "
                                   "but the platform allocates {} node(s) (slurm nodes)",
                                   np, nodes, per_node, *slurm.nodes),

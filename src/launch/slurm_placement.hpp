@@ -16,7 +16,7 @@ struct StepPlacement {
 };
 
 // The fewest nodes that hold np tasks at ntasks_per_node each. Throws
-// ConfigError at the platform's nodes setting when the allocation is too small.
+// InputError at the platform's nodes setting when the allocation is too small.
 StepPlacement place_step(int np, const SlurmSpec& slurm);
 
 struct Allocation {

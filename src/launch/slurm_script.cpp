@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "core/build_info.hpp"
 #include "launch/launcher.hpp"
 
@@ -98,7 +98,7 @@ SlurmJobScript slurm_job_script(const Plan& plan, const Platform& platform, cons
   // Both end up in #SBATCH lines, where a line break would start a line of its own.
   for (const auto& [what, value] : {std::pair{"job name", job_name}, std::pair{"results directory", dir}})
     if (value.find_first_of("\n\r") != std::string::npos)
-      throw ConfigError(platform.source_path, 0, 0, fmt::format("the {} '{}' contains a line break", what, value),
+      throw InputError(platform.source_path, 0, 0, fmt::format("the {} '{}' contains a line break", what, value),
                         "Slurm job scripts need it on one line: rename it");
   SlurmJobScript job{job_name, dir, {}, {}};
   job.allocation = allocation_for(process_counts(plan), platform.slurm);

@@ -28,7 +28,7 @@ struct SlurmJobScript {
   std::vector<SlurmStep> steps;
 };
 
-// One step per launch group, numbered from first_launch. Throws ConfigError
+// One step per launch group, numbered from first_launch. Throws InputError
 // when a group's process count does not fit the platform's allocation.
 SlurmJobScript slurm_job_script(const Plan& plan, const Platform& platform, const std::string& mpi_library,
                                 const std::string& job_name, const std::string& dir, int first_launch);

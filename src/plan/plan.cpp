@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
+#include "core/checked_math.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
@@ -249,8 +250,10 @@ struct PlanBuilder {
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, dtype)) {
             base.count = choice.count;
-            base.bytes = choice.count * dtype_size(dtype);
+            const auto bytes = checked_mul(choice.count, dtype_size(dtype));
+            base.bytes = bytes.value_or(0);
             std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
+            if (reason.empty()) reason = buffer_overflow_reason(base, bytes);
             if (reason.empty()) reason = r.skip_reason;
             if (reason.empty()) reason = dtype_reason(r.cat, dtype);
             // NCCL counts are size_t; MPI's are int.
@@ -263,6 +266,16 @@ struct PlanBuilder {
         }
       }
     }
+  }
+
+  // The largest buffer any collective uses is a block per rank (gather,
+  // alltoall); a reference algorithm's scratch holds up to three of those.
+  static std::string buffer_overflow_reason(const Case& c, std::optional<std::uint64_t> bytes) {
+    constexpr std::uint64_t kBuffersOfAllRanks = 3;
+    const auto all_ranks = bytes ? checked_mul(*bytes, static_cast<std::uint64_t>(c.np)) : std::nullopt;
+    if (all_ranks && checked_mul(*all_ranks, kBuffersOfAllRanks)) return "";
+    return fmt::format("{} elements of {} on {} ranks is more bytes than 64 bits can count", c.count, name(c.dtype),
+                       c.np);
   }
 
   static std::string dtype_reason(const Catalog* cat, Dtype dtype) {

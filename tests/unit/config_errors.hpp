@@ -1,4 +1,4 @@
-// The ConfigError a parser raises for a text; the test fails if it accepts it.
+// The InputError a parser raises for a text; the test fails if it accepts it.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -6,30 +6,30 @@
 #include <stdexcept>
 #include <string>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 
 namespace pico::test {
 
 template <class Parse>
-ConfigError error_of(Parse parse, const std::string& text, const char* file) {
+InputError error_of(Parse parse, const std::string& text, const char* file) {
   try {
     parse(text, file);
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     return e;
   }
   FAIL("accepted:\n" << text);
   throw std::logic_error("unreachable");
 }
 
-// The ConfigError a loader raises for a path; the test fails if it loads it.
+// The InputError a loader raises for a path; the test fails if it loads it.
 template <class Load>
-ConfigError error_of_load(Load load, const std::string& path) {
+InputError error_of_load(Load load, const std::string& path) {
   return error_of([&](const std::string& p, const char*) { load(p); }, path, path.c_str());
 }
 
-inline ConfigError experiment_error(const std::string& text) { return error_of(parse_experiment, text, "exp.yaml"); }
-inline ConfigError platform_error(const std::string& text) { return error_of(parse_platform, text, "plat.yaml"); }
+inline InputError experiment_error(const std::string& text) { return error_of(parse_experiment, text, "exp.yaml"); }
+inline InputError platform_error(const std::string& text) { return error_of(parse_platform, text, "plat.yaml"); }
 
 }  // namespace pico::test

@@ -8,7 +8,7 @@
 
 #include "config/catalog.hpp"
 #include "config/constraint.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "launch/mpi_detect.hpp"
 #include "plan/plan.hpp"
@@ -70,13 +70,13 @@ TEST_CASE("catalogue mistakes are reported at their line", "[catalog]") {
   try {
     parse_catalog(head + "    variable: v\n    algorithms:\n      - {name: ring, value: '4', constraints: [{require: 'count >= nps', reason: r}]}\n", "c.yaml");
     FAIL("accepted an unknown variable");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.line == 7);
     CHECK_THAT(e.message, Catch::Matchers::Contains("unknown variable 'nps'"));
   }
-  CHECK_THROWS_AS(parse_catalog(head + "    algorithms:\n      - {name: ring, value: '4'}\n", "c.yaml"), ConfigError);
+  CHECK_THROWS_AS(parse_catalog(head + "    algorithms:\n      - {name: ring, value: '4'}\n", "c.yaml"), InputError);
   CHECK_THROWS_AS(parse_catalog(head + "    variable: v\n    algorithms:\n      - {name: default, value: '0'}\n", "c.yaml"),
-                  ConfigError);
+                  InputError);
 }
 
 TEST_CASE("a default_only collective is neither listed, unsupported, nor in a built-in catalogue", "[catalog]") {

@@ -3,7 +3,7 @@
 // mistakes reported at their line and column.
 #include <catch2/catch.hpp>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "core/case.hpp"
 #include "plan/plan.hpp"

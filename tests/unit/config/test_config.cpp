@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/data_files.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "core/build_info.hpp"
@@ -55,7 +55,7 @@ const std::string kBase = "collectives: [allreduce]\nsizes: [8B]\n";
 
 }  // namespace
 
-// ---- ConfigError -----------------------------------------------------------
+// ---- InputError -----------------------------------------------------------
 
 TEST_CASE("pico's data is looked for here, beside an installed pico, then in the source tree", "[config]") {
   namespace fs = std::filesystem;
@@ -73,18 +73,18 @@ TEST_CASE("pico's data is looked for here, beside an installed pico, then in the
   CHECK(candidates[2] == (fs::path(std::string(pico::build::source_dir)) / relative).lexically_normal());
 }
 
-TEST_CASE("ConfigError renders compiler-style messages", "[config]") {
-  const ConfigError with_hint("exp.yaml", 3, 8, "unknown size unit 'Q' in '8Q'", "use B, KiB");
-  CHECK(std::string(with_hint.what()) == "exp.yaml:3:8: error: unknown size unit 'Q' in '8Q'\n  hint: use B, KiB");
+TEST_CASE("InputError renders compiler-style messages", "[config]") {
+  const InputError with_hint("exp.yaml", 3, 8, "unknown size unit 'Q' in '8Q'", "use B, KiB");
+  CHECK(std::string(with_hint.what()) == "pico: error: exp.yaml:3:8: unknown size unit 'Q' in '8Q'\n  hint: use B, KiB");
   CHECK(with_hint.file == "exp.yaml");
   CHECK(with_hint.line == 3);
   CHECK(with_hint.column == 8);
   CHECK(with_hint.message == "unknown size unit 'Q' in '8Q'");
   CHECK(with_hint.hint == "use B, KiB");
 
-  CHECK(std::string(ConfigError("a.yaml", 2, 1, "bad").what()) == "a.yaml:2:1: error: bad");
-  CHECK(std::string(ConfigError("a.yaml", 0, 0, "missing").what()) == "a.yaml: error: missing");
-  CHECK(std::string(ConfigError("a.yaml", 0, 0, "missing", "look").what()) == "a.yaml: error: missing\n  hint: look");
+  CHECK(std::string(InputError("a.yaml", 2, 1, "bad").what()) == "pico: error: a.yaml:2:1: bad");
+  CHECK(std::string(InputError("a.yaml", 0, 0, "missing").what()) == "pico: error: a.yaml: missing");
+  CHECK(std::string(InputError("a.yaml", 0, 0, "missing", "look").what()) == "pico: error: a.yaml: missing\n  hint: look");
 }
 
 // ---- experiments: valid documents ------------------------------------------
@@ -415,7 +415,7 @@ TEST_CASE("empty files, non-map documents and missing files are errors", "[confi
   try {
     load_experiment(kDataDir + "/no-such-file.yaml");
     FAIL("load_experiment accepted a missing file");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.line == 0);
     CHECK(e.file == kDataDir + "/no-such-file.yaml");
     CHECK(e.message == "cannot open the experiment file");
@@ -528,7 +528,7 @@ TEST_CASE("resolve_platform takes paths and reports where it looked", "[config]"
   try {
     resolve_platform("no-such-platform");
     FAIL("resolve_platform accepted an unknown name");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.line == 0);
     CHECK(e.message == "unknown platform 'no-such-platform'");
     CHECK_THAT(e.hint, Contains("platforms/no-such-platform.yaml"));

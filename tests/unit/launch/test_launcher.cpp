@@ -33,7 +33,7 @@ TEST_CASE("a direct launch starts the worker alone, one process per launch", "[l
   try {
     check_launches_fit(p, {1, 2});
     FAIL("a direct launch of 2 processes was accepted");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.file == "d.yaml");
     CHECK_THAT(e.message, Catch::Matchers::Contains("one process per launch, but a launch of this experiment needs 2"));
   }
@@ -43,8 +43,8 @@ TEST_CASE("a direct launch starts the worker alone, one process per launch", "[l
 
 namespace {
 
-// The ConfigError check_launches_fit raises; the test fails if it accepts the launches.
-ConfigError launch_error(const Platform& p, const std::vector<int>& counts, const HostFacts& host = this_host()) {
+// The InputError check_launches_fit raises; the test fails if it accepts the launches.
+InputError launch_error(const Platform& p, const std::vector<int>& counts, const HostFacts& host = this_host()) {
   return test::error_of([&](const std::string&, const char*) { check_launches_fit(p, counts, host); },
                         "launches on platform " + p.name, "");
 }

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "scratch_dir.hpp"
@@ -21,7 +21,7 @@ TEST_CASE("a results directory is locked while a pico works in it, and the secon
   const ScratchDir dir("lock");
   std::optional<ResultsDirLock> first(dir.path().string());
   // flock locks belong to an open file: a second open, even in this process, is refused as another pico's would be.
-  REQUIRE_THROWS_AS(ResultsDirLock(dir.path().string()), pico::ConfigError);
+  REQUIRE_THROWS_AS(ResultsDirLock(dir.path().string()), pico::InputError);
   REQUIRE_THROWS_WITH(ResultsDirLock(dir.path().string()), Catch::Contains(fmt::format("pid {}", ::getpid())));
   first.reset();
   CHECK_NOTHROW(ResultsDirLock(dir.path().string()));

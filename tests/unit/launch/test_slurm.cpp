@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/platform.hpp"
 #include "config_errors.hpp"
 #include "launch/slurm_job.hpp"
@@ -81,29 +81,29 @@ TEST_CASE("a Slurm platform reads every slurm key", "[slurm]") {
 }
 
 TEST_CASE("Slurm platform errors point at the value and say what to do", "[slurm]") {
-  const ConfigError newline = platform_error("name: x\nscheduler: slurm\nslurm:\n  comment: \"a\\nb\"\n");
+  const InputError newline = platform_error("name: x\nscheduler: slurm\nslurm:\n  comment: \"a\\nb\"\n");
   CHECK(newline.line == 4);
   CHECK(newline.column == 12);
   CHECK_THAT(newline.message, Catch::Contains("line break"));
 
-  const ConfigError env_newline = platform_error("name: x\nscheduler: slurm\nenv: {A: \"x\\necho pwned\"}\n");
+  const InputError env_newline = platform_error("name: x\nscheduler: slurm\nenv: {A: \"x\\necho pwned\"}\n");
   CHECK(env_newline.line == 3);
   CHECK_THAT(env_newline.message, Catch::Contains("line break"));
 
-  const ConfigError time = platform_error("name: x\nscheduler: slurm\nslurm: {time: soon}\n");
+  const InputError time = platform_error("name: x\nscheduler: slurm\nslurm: {time: soon}\n");
   CHECK(time.line == 3);
   CHECK_THAT(time.hint, Catch::Contains("HH:MM:SS"));
 
-  const ConfigError extra = platform_error("name: x\nscheduler: slurm\nslurm: {extra_sbatch: [mem=0]}\n");
+  const InputError extra = platform_error("name: x\nscheduler: slurm\nslurm: {extra_sbatch: [mem=0]}\n");
   CHECK_THAT(extra.hint, Catch::Contains("--name=value"));
 
-  const ConfigError typo = platform_error("name: x\nscheduler: slurm\nslurm: {partiton: a}\n");
+  const InputError typo = platform_error("name: x\nscheduler: slurm\nslurm: {partiton: a}\n");
   CHECK_THAT(typo.hint, Catch::Contains("partition"));
 
-  const ConfigError srun_local = platform_error("name: x\nlauncher: {kind: srun}\n");
+  const InputError srun_local = platform_error("name: x\nlauncher: {kind: srun}\n");
   CHECK_THAT(srun_local.hint, Catch::Contains("scheduler: slurm"));
 
-  const ConfigError slurm_local = platform_error("name: x\nslurm: {nodes: 2}\n");
+  const InputError slurm_local = platform_error("name: x\nslurm: {nodes: 2}\n");
   CHECK(slurm_local.line == 2);
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("process counts map onto nodes x tasks per node", "[slurm]") {
   try {
     place_step(13, s);
     FAIL("13 ranks fit 3 nodes of 4");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.file == "plat.yaml");
     CHECK(e.line == 7);
     CHECK(e.column == 10);
@@ -129,7 +129,7 @@ TEST_CASE("process counts map onto nodes x tasks per node", "[slurm]") {
   // Without slurm.nodes the allocation grows to the largest count.
   CHECK(allocation_for({2, 9, 4}, spec(4, std::nullopt)).nodes == 3);
   CHECK(allocation_for({2}, spec(4, 3)).nodes == 3);
-  CHECK_THROWS_AS(allocation_for({2, 64}, spec(4, 3)), ConfigError);
+  CHECK_THROWS_AS(allocation_for({2, 64}, spec(4, 3)), InputError);
 }
 
 TEST_CASE("the job script has one step per launch group and the platform's options", "[slurm]") {
@@ -173,7 +173,7 @@ TEST_CASE("hostile values stay literal in the job script", "[slurm]") {
   CHECK_THAT(text, Catch::Contains(R"(module load 'a'\''b"c;$(touch x)`id`\d')"));
   CHECK(sbatch_quote("plain") == "'plain'");
   CHECK(sbatch_quote(R"(it's)") == R"('it'\''s')");
-  CHECK_THROWS_AS(slurm_job_script(plan_with_groups({2}), p, "openmpi", std::string{"a\nb"}, "/r", 0), ConfigError);
+  CHECK_THROWS_AS(slurm_job_script(plan_with_groups({2}), p, "openmpi", std::string{"a\nb"}, "/r", 0), InputError);
 }
 
 TEST_CASE("Slurm's answers are read back", "[slurm]") {

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
-#include "config/error.hpp"
+#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "plan/plan.hpp"
 #include "config_errors.hpp"
@@ -121,14 +121,14 @@ TEST_CASE("catalogue 'env' needs the env mechanism; 'dtypes' names datatypes", "
   try {
     parse_catalog(head + "    algorithms:\n      - {name: ring, value: '4', env: {NCCL_PROTO: LL}}\n", "c.yaml");
     FAIL("accepted env under mpi_t");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.line == 7);
     CHECK_THAT(e.message, Catch::Matchers::Contains("mechanism is mpi_t"));
   }
   try {
     parse_catalog("library: x\ndtypes: [float32, half]\nselection: {mechanism: env}\ncollectives: {}\n", "c.yaml");
     FAIL("accepted an unknown dtype");
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     CHECK(e.line == 2);
     CHECK(e.column == 19);
   }
@@ -188,12 +188,12 @@ TEST_CASE("gpus_per_process: one process drives several GPUs, so a launch starts
 }
 
 TEST_CASE("gpus_per_process is the nccl backend's and a positive count", "[nccl][config]") {
-  const ConfigError other = test::experiment_error(
+  const InputError other = test::experiment_error(
       "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n  - {library: mpi, gpus_per_process: 2}\n");
   CHECK(other.line == 4);
   CHECK(other.column == 38);  // the value
   CHECK_THAT(other.message, Catch::Matchers::Contains("'gpus_per_process' applies to backend 'nccl' only"));
-  const ConfigError zero = test::experiment_error(
+  const InputError zero = test::experiment_error(
       "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n  - {library: nccl, gpus_per_process: 0}\n");
   CHECK(zero.line == 4);
   CHECK_THAT(zero.message, Catch::Matchers::Contains("gpus_per_process"));

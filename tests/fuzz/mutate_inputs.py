@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Mutation fuzz of every file pico reads: experiments, platforms, reports.
+
+Each input is a seed file from the repository changed by a few random
+mutations (bytes, YAML/JSON tokens, values at their limits, deep nesting,
+aliases); pico reads it (`validate`, `report`, `compare`) and must answer
+with exit 0 (accepted), or exit 2 with the one error format:
+
+    pico: error: WHERE: WHAT
+      hint: WHAT TO DO        (optional)
+
+Anything else is a finding: a signal (crash), another exit code, a run past
+the timeout (hang), or a rejection in another format. Findings are saved,
+with the command that reproduces them, under --keep.
+
+    tests/fuzz/mutate_inputs.py --pico build/pico --count 200 --seed 1      # CI (CTest fuzz_inputs)
+    tests/fuzz/mutate_inputs.py --pico build/pico --count 10000 --seed 7    # by hand, ~10 minutes on 2 cores
+
+Seeded: the same --seed and --count give the same inputs. Exits 1 on any finding.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The one error format: a first line naming where and what, then optional hints.
+FIRST_LINE = re.compile(r"^pico: error: \S.*?: \S.*$")
+OTHER_LINE = re.compile(r"^(  hint: .*|  .*|pico: error: \S.*?: \S.*)$")
+
+# Values at the edges of what a field may hold, tried in place of a scalar.
+EDGE_VALUES = [
+    "0", "-1", "1", "2", "65", "2147483647", "2147483648", "-2147483649", "9223372036854775807",
+    "9223372036854775808", "18446744073709551615", "18446744073709551616", "1e308", "-1e308", "1e-320",
+    "nan", ".nan", ".inf", "-.inf", "true", "false", "null", "~", "''", '""', "[]", "{}", "[[]]",
+    "8B", "0B", "16EiB", "17179869184GiB", "1:0", "8B:1MiB:1", "8B:16EiB", "1ms", "0s", "-5s", "1e9s",
+    "all", "default", "allreduce", "float32", "'../../x'", "/abs/path", "a/b", "'\\x1b[31m'", "é" * 70,
+    "x" * 5000, "*undefined_alias", "&a [1]", "!!binary AAAA", "!custom x", "|", ">", "? a", "- -",
+]
+TOKENS = ["\n", ":", "- ", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", "!!str ", "\t", "  ", "\\",
+          "\x00", "\x1b", "\r", "\ufeff", "---\n", "...\n", "<<: *a\n"]
+
+
+def mutate_text(text: str, rng: random.Random) -> str:
+    """One random edit; structure-aware edits keep the file mostly parseable."""
+    kind = rng.randrange(9)
+    if not text:
+        return rng.choice(EDGE_VALUES)
+    i = rng.randrange(len(text) + 1)
+    j = min(len(text), i + rng.randrange(1, 40))
+    if kind == 0:  # replace a scalar after "key: " with an edge value
+        spots = [m.end() for m in re.finditer(r":[ \t]+", text)]
+        if spots:
+            s = rng.choice(spots)
+            e = s
+            while e < len(text) and text[e] not in "\n,]}":
+                e += 1
+            return text[:s] + rng.choice(EDGE_VALUES) + text[e:]
+    if kind == 1:  # replace a list item / JSON value with an edge value
+        spots = [m.end() for m in re.finditer(r"(- |\[|, )", text)]
+        if spots:
+            s = rng.choice(spots)
+            e = s
+            while e < len(text) and text[e] not in "\n,]}":
+                e += 1
+            return text[:s] + rng.choice(EDGE_VALUES) + text[e:]
+    if kind == 2:
+        return text[:i] + rng.choice(TOKENS) + text[i:]
+    if kind == 3:
+        return text[:i] + text[j:]
+    if kind == 4:
+        return text[:j] + text[i:j] + text[i:]  # duplicate a span (repeated keys, items)
+    if kind == 5:  # flip one character to a random byte
+        if i < len(text):
+            return text[:i] + chr(rng.randrange(1, 256)) + text[i + 1:]
+    if kind == 6:  # deep nesting
+        depth = rng.choice([50, 500, 5000])
+        return text[:i] + "[" * depth + "1" + "]" * depth + text[i:]
+    if kind == 7:  # swap two lines
+        lines = text.split("\n")
+        if len(lines) > 2:
+            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[a], lines[b] = lines[b], lines[a]
+            return "\n".join(lines)
+    if kind == 8:  # truncate
+        return text[:i]
+    return text[:i] + rng.choice(EDGE_VALUES) + text[i:]
+
+
+def mutate_json(doc, rng: random.Random, depth=0):
+    """A structure-aware JSON mutation: a value of the wrong type or at a limit, a key gone."""
+    if isinstance(doc, dict) and doc:
+        key = rng.choice(list(doc))
+        roll = rng.random()
+        if roll < 0.15:
+            del doc[key]
+        elif roll < 0.6 or depth > 6:
+            doc[key] = rng.choice([None, -1, 0, 2**63, 2**64, -2**63 - 1, 1e308, "x", "", [], {}, True, [1, "a"],
+                                   {"a": None}, "nan"])
+        else:
+            doc[key] = mutate_json(doc[key], rng, depth + 1)
+    elif isinstance(doc, list) and doc:
+        k = rng.randrange(len(doc))
+        if rng.random() < 0.3:
+            doc.append(doc[k])
+        else:
+            doc[k] = mutate_json(doc[k], rng, depth + 1)
+    else:
+        return rng.choice([None, -1, 2**64, "x", [], {}, 1.5, "ok", "failed"])
+    return doc
+
+
+def seeds():
+    """(kind, name, text) for every seed file; kind picks how pico reads it."""
+    out = []
+    for p in sorted((ROOT / "configs").glob("*.yaml")) + sorted((ROOT / "configs/examples").glob("*.yaml")):
+        out.append(("experiment", p.name, p.read_text()))
+    out.append(("experiment", "experiment_full.yaml", (ROOT / "tests/data/config/experiment_full.yaml").read_text()))
+    for p in sorted((ROOT / "platforms").glob("*.yaml")):
+        out.append(("platform", p.name, p.read_text()))
+    out.append(("platform", "platform_test.yaml", (ROOT / "tests/data/config/platform_test.yaml").read_text()))
+    out.append(("report", "report.json", (ROOT / "tests/data/report-example.json").read_text()))
+    return out
+
+
+def make_input(index: int, seed: int, corpus):
+    rng = random.Random(seed * 1_000_003 + index)
+    kind, name, text = rng.choice(corpus)
+    if kind == "report" and rng.random() < 0.6:
+        doc = json.loads(text)
+        for _ in range(rng.randrange(1, 4)):
+            doc = mutate_json(doc, rng)
+        text = json.dumps(doc)
+    else:
+        for _ in range(rng.randrange(1, 4)):
+            text = mutate_text(text, rng)
+    return kind, name, text
+
+
+def command_for(pico: str, kind: str, path: Path):
+    if kind == "experiment":
+        return [pico, "validate", "--as", "experiment", str(path)]
+    if kind == "platform":
+        return [pico, "validate", "--as", "platform", str(path)]
+    return [pico, "report", str(path), "--format", "table"]
+
+
+def bad_format(stderr: str):
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if not lines:
+        return "exit 2 with nothing on stderr"
+    if not FIRST_LINE.match(lines[0]):
+        return f"first line not 'pico: error: WHERE: WHAT': {lines[0][:200]!r}"
+    for line in lines[1:]:
+        if not OTHER_LINE.match(line):
+            return f"line not in the error format: {line[:200]!r}"
+    return None
+
+
+def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus):
+    kind, name, text = make_input(index, seed, corpus)
+    suffix = ".json" if kind == "report" else ".yaml"
+    path = work / f"in-{index}{suffix}"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    cmd = command_for(pico, kind, path)
+    env = dict(os.environ, NO_COLOR="1")
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
+                           cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return index, kind, "hang", f"no answer in {timeout} s", path, cmd
+    if p.returncode == 0:
+        verdict, why = "accepted", None
+    elif p.returncode == 2:
+        why = bad_format(p.stderr)
+        verdict = "format" if why else "rejected"
+    elif p.returncode < 0:
+        verdict, why = "crash", f"signal {-p.returncode}: {p.stderr[-400:]}"
+    else:
+        verdict, why = "exit", f"exit {p.returncode}: {p.stderr[-400:]}"
+    if verdict in ("accepted", "rejected"):
+        path.unlink()
+    return index, kind, verdict, why, path, cmd
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pico", default=str(ROOT / "build/pico"))
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("--keep", default=None, help="directory for the inputs behind findings")
+    args = ap.parse_args()
+
+    corpus = seeds()
+    work = Path(tempfile.mkdtemp(prefix="pico-fuzz-"))
+    counts = {}
+    findings = []
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus) for i in range(args.count)]
+        for f in concurrent.futures.as_completed(futures):
+            index, kind, verdict, why, path, cmd = f.result()
+            counts.setdefault(kind, {}).setdefault(verdict, 0)
+            counts[kind][verdict] += 1
+            if why is not None and verdict not in ("rejected",):
+                findings.append((index, kind, verdict, why, path, cmd))
+    elapsed = time.monotonic() - started
+    print(f"fuzz: {args.count} inputs, seed {args.seed}, {elapsed:.0f} s")
+    for kind in sorted(counts):
+        print(f"  {kind:<10} " + ", ".join(f"{v} {n}" for v, n in sorted(counts[kind].items())))
+    if findings:
+        keep = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pico-fuzz-findings-"))
+        keep.mkdir(parents=True, exist_ok=True)
+        for index, kind, verdict, why, path, cmd in sorted(findings)[:50]:
+            kept = keep / path.name
+            shutil.copy(path, kept)
+            print(f"FINDING {verdict} ({kind}) input {index}: {why}\n  rerun: {' '.join(cmd[:-1])} {kept}")
+        print(f"fuzz: {len(findings)} finding(s); inputs kept in {keep}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
