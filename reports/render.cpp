@@ -20,18 +20,6 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------- table cells
 
-// 1024-based like the sizes users write ("4KiB"); exact multiples print without decimals.
-std::string human_size(std::uint64_t bytes) {
-  constexpr std::array<std::string_view, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  double value = static_cast<double>(bytes);
-  while (unit + 1 < units.size() && value >= 1024.0) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return fmt::format("{:.4g}{}", value, units[unit]);
-}
-
 std::string timing_us(const CaseResult& r, double TimingStats::*key) {
   return r.timing ? fmt::format("{:.2f}", (*r.timing).*key * 1e6) : "-";
 }
@@ -91,6 +79,9 @@ constexpr std::array<TextColumn, 13> kTableColumns = {{
     {"validation", false},
 }};
 
+constexpr std::size_t kStatusColumn = 11, kValidationColumn = 12;
+static_assert(kTableColumns[kStatusColumn].header == "status" && kTableColumns[kValidationColumn].header == "validation");
+
 using Row = std::vector<std::string>;
 
 Row table_row(const CaseResult& r) {
@@ -101,7 +92,7 @@ Row table_row(const CaseResult& r) {
       std::string(name(c.dtype)),
       std::string(name(c.op)),
       fmt::format("{}", c.np),
-      human_size(c.bytes),
+      size_text(c.bytes),
       c.in_place ? "yes" : "no",
       fmt::format("{}", r.iterations),
       timing_us(r, &TimingStats::median_s),
@@ -184,11 +175,18 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 }  // namespace
 
-std::string render_table(const json& report) {
+std::string render_table(const json& report, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
   std::vector<Row> rows;
   for (const auto& r : cases) rows.push_back(table_row(r));
-  return aligned_table(kTableColumns, rows) + summary_line(cases);
+  if (!colour) return aligned_table(kTableColumns, rows) + summary_line(cases);
+  const CellColour status_colour = [&](std::size_t row, std::size_t column) -> std::string_view {
+    const CaseResult& r = cases[row];
+    if (column == kStatusColumn) return r.status == CaseStatus::ok ? "32" : r.status == CaseStatus::failed ? "31" : "33";
+    if (column == kValidationColumn) return r.validation.status == "passed" ? "32" : r.validation.status == "failed" ? "31" : "";
+    return "";
+  };
+  return aligned_table(kTableColumns, rows, status_colour) + summary_line(cases);
 }
 
 std::string render_csv(const json& report) {

@@ -1,17 +1,23 @@
 #include "cli/rendered_output.hpp"
 
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
+#include "core/terminal.hpp"
+#include "reports/report_error.hpp"
+
 namespace pico::cli {
 
-void add_output_options(CLI::App* cmd, RenderedOutput& out) {
-  cmd->add_option("-f,--format", out.format, "table | csv | json")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
+bool RenderedOutput::colour() const { return path.empty() && colour_allowed(stdout); }
+
+void add_output_options(CLI::App* cmd, RenderedOutput& out, const std::vector<std::string>& formats) {
+  std::string choices;
+  for (const auto& f : formats) choices += (choices.empty() ? "" : " | ") + f;
+  cmd->add_option("-f,--format", out.format, choices)->check(CLI::IsMember(formats))->capture_default_str();
   cmd->add_option("-o,--output", out.path, "Write to FILE instead of standard output");
 }
 
@@ -20,6 +26,10 @@ void emit_or_complain(const char* verb, const RenderedOutput& out, const std::fu
   std::string text;
   try {
     text = make_text();
+  } catch (const ReportInputError& e) {
+    std::cerr << fmt::format("pico: error: {}: {}\n  hint: {}\n", e.where, e.message, e.hint);
+    exit_code = 2;
+    return;
   } catch (const std::exception& e) {
     std::cerr << "pico " << verb << ": " << e.what() << "\n";
     exit_code = 2;

@@ -4,24 +4,28 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 namespace pico::cli {
 
 struct RenderedOutput {
-  std::string format = "table";  // table | csv | json
+  std::string format = "table";  // one of the verb's formats
   std::string path;              // "" for standard output
+  // Colour in the table: only to a terminal, never with NO_COLOR.
+  bool colour() const;
 };
 
-void add_output_options(CLI::App* cmd, RenderedOutput& out);
+void add_output_options(CLI::App* cmd, RenderedOutput& out, const std::vector<std::string>& formats = {"table", "csv", "json"});
 
 // Prints text to standard output, or writes it to out.path.
 void emit(const RenderedOutput& out, const std::string& text);
 
-// Runs make_text and emits what it returns; an exception it throws (a report
-// that cannot be read, nothing to compare) is printed as "pico VERB: why"
-// and sets exit_code to 2.
+// Runs make_text and emits what it returns. An exception it throws is bad
+// input, exit_code 2: a ReportInputError prints as "pico: error: WHERE: WHAT"
+// with its hint, anything else (a report that cannot be read, nothing to
+// compare) as "pico VERB: why".
 void emit_or_complain(const char* verb, const RenderedOutput& out, const std::function<std::string()>& make_text,
                       int& exit_code);
 

@@ -980,6 +980,114 @@ def test_bench(tmp):
     expect(bad.returncode == 2, "bad --sizes is bad input")
 
 
+HTML_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [2B, 1KiB, 64KiB]
+    processes: [2, 3]
+    backends:
+      - {library: mpi, algorithms: [default, recursive_doubling, ring]}
+      - {library: reference, algorithms: [rabenseifner]}
+      - {library: compressed, algorithms: [dense, global_qsgd], params: {bits: [8]}}
+    instrumentation: {phases: true, calls: 3}
+    """
+
+
+def chromium_dump(page, *extra):
+    """The page's DOM once its scripts ran (headless chromium), and chromium's log."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                           "--no-first-run", "--virtual-time-budget=60000", "--enable-logging=stderr", "--v=0",
+                           "--window-size=1400,9000", *extra, "file://" + page],
+                          capture_output=True, text=True, timeout=240)
+    expect(proc.returncode == 0, f"chromium exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    return proc.stdout, proc.stderr
+
+
+def chart_divs(dom):
+    """(kind, title, rendered, inner html) of each chart of the page, in page order."""
+    starts = [m for m in re.finditer(r'<div class="pico-chart[^"]*" ([^>]*)>', dom)]
+    out = []
+    for i, m in enumerate(starts):
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(dom)
+        out.append((attrs.get("kind"), attrs.get("title"), attrs.get("rendered"), dom[m.end():end]))
+    return out
+
+
+def expected_winners(report):
+    """Per (np, bytes) of the allreduce cases: the algorithm label with the smallest median."""
+    best = {}
+    for c in report["cases"]:
+        if c["status"] != "ok" or not c["timing"]:
+            continue
+        key = (c["np"], c["bytes"], c["dtype"])
+        params = ";".join(f"{k}={v}" for k, v in sorted(c["params"].items()))
+        label = f"{c['backend']}/{c['algorithm']}" + (f"[{params}]" if params else "")
+        if key not in best or c["timing"]["median_s"] < best[key][1]:
+            best[key] = (label, c["timing"]["median_s"])
+    return best
+
+
+def test_html_report(tmp):
+    # A real run drawn as the HTML page, rendered by headless chromium: every
+    # chart drawn, no error, and the drawn values are the report's.
+    vega_dir = os.environ.get("PICO_VEGA_DIR") or os.path.join(SRC, "third_party", "vega", "node_modules")
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        print("SKIP html_report: no chromium (scripts/setup.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    if not os.path.exists(os.path.join(vega_dir, "vega", "build", "vega.min.js")):
+        print(f"SKIP html_report: no vega in {vega_dir} (scripts/setup-vega.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    proc = run_experiment(tmp, HTML_EXPERIMENT)
+    expect(proc.returncode == 0, proc.stderr[-3000:])
+    results = os.path.dirname(report_path(proc))
+    report = load(report_path(proc))
+    expect(any(c["status"] == "skipped" for c in report["cases"]), "2B float32 is skipped")
+    page = os.path.join(tmp, "report.html")
+    # The same run twice stands for two machines: the page compares them.
+    made = pico("report", results, report_path(proc), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    html = open(page, encoding="utf-8").read()
+    expect(not re.search(r"<script[^>]+src=|<link[^>]+href=", html), "self-contained: no external script or style")
+    missing = pico("report", results, "--format", "html", "-o", os.path.join(tmp, "x.html"),
+                   env={"PICO_VEGA_DIR": os.path.join(tmp, "nowhere")})
+    expect(missing.returncode == 2 and re.match(r"pico: error: \S*nowhere/vega/build/vega\.min\.js: .*\n  hint: .*setup-vega",
+                                                missing.stderr), missing.stderr)
+    expect(not os.path.exists(os.path.join(tmp, "x.html")), "nothing written without the library")
+
+    dom, log = chromium_dump(page, "--dump-dom")
+    console_errors = [line for line in log.splitlines() if "CONSOLE" in line and ("rror" in line or "arn" in line)]
+    expect(not console_errors, "console errors:\n" + "\n".join(console_errors))
+    expect('data-pico-done="true"' in dom, "the page finished drawing")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "no drawing error: " + dom[dom.find("pico-errors"):][:600])
+    charts = chart_divs(dom)
+    count = int(re.search(r'data-pico-charts="(\d+)"', dom).group(1))
+    expect(len(charts) == count and count > 0, f"{len(charts)} chart elements, {count} charts")
+    kinds = {k for k, *_ in charts}
+    expect({"status", "time", "busbw", "heatmap", "normalised", "phases", "compression", "reports"} <= kinds, str(kinds))
+    for kind, title, rendered, inner in charts:
+        expect(rendered == "true" and "<svg" in inner, f"{title}: not drawn")
+        expect(len(re.findall(r'role="graphics-symbol"', inner)) > 0, f"{title}: no marks")
+    # The heatmap writes each size's fastest algorithm: the report's.
+    heat = next(inner for kind, _, _, inner in charts if kind == "heatmap")
+    texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", heat))
+    for (np, size, dtype), (label, _) in expected_winners(report).items():
+        expect(label in texts, f"np={np} {size}B: winner {label} not drawn; drawn: {sorted(texts)}")
+    # The time chart's points carry the medians drawn (their ARIA labels, µs).
+    time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
+    drawn = [float(v.replace(",", "")) for v in re.findall(r"median \(µs\): ([0-9.,e+-]+)", time_chart)]
+    medians = [c["timing"]["median_s"] * 1e6 for c in report["cases"] if c["status"] == "ok"]
+    expect(drawn, "no median drawn")
+    for d in drawn:
+        expect(any(abs(d - m) <= 1e-3 * m for m in medians), f"{d} us drawn, not a median of the report")
+    for m in medians:
+        expect(any(abs(d - m) <= 1e-3 * m for d in drawn), f"median {m} us not drawn; drawn {sorted(drawn)[:20]}")
+    shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
+    chromium_dump(page, f"--screenshot={shot}")
+    expect(os.path.getsize(shot) > 10000, "screenshot written")
+    print(f"screenshot: {shot}")
+
+
 def run_named(tests, name, prefix, prepare=None):
     """Runs tests["test_" + name] in a fresh temporary directory: 0 pass, 1 fail, 2 unknown.
     prepare() may return an exit code (a skip) to stop before the test."""
