@@ -1,13 +1,16 @@
 #include "reports/compare.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "reports/best_algorithm.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -16,38 +19,22 @@ namespace {
 
 using nlohmann::json;
 
-// Cases of one size: same collective, datatype, op, count, ranks, mode and in-place side.
-std::string size_key(const Case& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
-                     name(c.mode), c.in_place);
-}
-
-bool selected(const Case& c, const std::string& selector) { return selector == c.backend + ":" + c.algorithm; }
-
-// The baseline among cases sharing a size: the selector's, else the only one.
-const CaseResult* choose(const std::vector<const CaseResult*>& candidates, const std::string& selector) {
-  const std::vector<std::string> selectors =
-      selector.empty() ? std::vector<std::string>{"compressed:dense", "nccl_compressed:dense", "mpi:default"}
-                       : std::vector<std::string>{selector};
-  for (const auto& s : selectors)
-    for (const CaseResult* r : candidates)
-      if (selected(r->c, s)) return r;
-  return candidates.size() == 1 ? candidates.front() : nullptr;
+// The fields that tell two sizes apart, first in every row.
+json size_fields(const Case& c) {
+  return {{"collective", name(c.collective)}, {"dtype", name(c.dtype)}, {"op", name(c.op)},
+          {"in_place", c.in_place},           {"mode", name(c.mode)},   {"np", c.np},
+          {"bytes", c.bytes}};
 }
 
 json compare_pair(const CaseResult& base, const CaseResult& cand) {
   const TimingStats& bt = *base.timing;
   const TimingStats& kt = *cand.timing;
   const double b = bt.median_s, k = kt.median_s;
-  json row = {
-      {"collective", name(cand.c.collective)},
-      {"np", cand.c.np},
-      {"bytes", cand.c.bytes},
-      {"baseline", algorithm_label(base.c)},
-      {"candidate", algorithm_label(cand.c)},
-      {"baseline_median_s", b},
-      {"candidate_median_s", k},
-  };
+  json row = size_fields(cand.c);
+  row["baseline"] = algorithm_label(base.c);
+  row["candidate"] = algorithm_label(cand.c);
+  row["baseline_median_s"] = b;
+  row["candidate_median_s"] = k;
   if (k > 0 && b > 0) {
     // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
     const double low = bt.ci95_low_s / kt.ci95_high_s;
@@ -69,6 +56,15 @@ json compare_pair(const CaseResult& base, const CaseResult& cand) {
   return row;
 }
 
+using Pair = std::pair<const CaseResult*, const CaseResult*>;  // baseline, candidate
+
+bool pair_less(const Pair& a, const Pair& b) {
+  if (size_order_less(a.second->c, b.second->c)) return true;
+  if (size_order_less(b.second->c, a.second->c)) return false;
+  return std::make_pair(algorithm_label(a.first->c), algorithm_label(a.second->c)) <
+         std::make_pair(algorithm_label(b.first->c), algorithm_label(b.second->c));
+}
+
 }  // namespace
 
 json compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
@@ -77,46 +73,76 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
   std::map<std::string, const CaseResult*> baseline_by_id;
   for (const CaseResult& r : baseline_cases) {
     if (!r.measured()) continue;
-    baseline_by_size[size_key(r.c)].push_back(&r);
+    baseline_by_size[same_size_key(r.c)].push_back(&r);
     baseline_by_id[r.c.case_id] = &r;
   }
-  json rows = json::array();
+  std::vector<CaseResult> candidate_cases;
+  std::vector<Pair> pairs;
   if (candidate != nullptr) {
-    for (const CaseResult& r : case_results_of(*candidate)) {
+    candidate_cases = case_results_of(*candidate);
+    for (const CaseResult& r : candidate_cases) {
       if (!r.measured()) continue;
       const CaseResult* base = nullptr;
       if (auto it = baseline_by_id.find(r.c.case_id); it != baseline_by_id.end()) base = it->second;
       if (base == nullptr)
-        if (auto it = baseline_by_size.find(size_key(r.c)); it != baseline_by_size.end())
-          base = choose(it->second, options.baseline);
-      if (base != nullptr) rows.push_back(compare_pair(*base, r));
+        if (auto it = baseline_by_size.find(same_size_key(r.c)); it != baseline_by_size.end())
+          base = reference_case(it->second, options.baseline);
+      if (base != nullptr) pairs.emplace_back(base, &r);
     }
   } else {
     for (const auto& [key, group] : baseline_by_size) {
-      const CaseResult* base = choose(group, options.baseline);
+      const CaseResult* base = reference_case(group, options.baseline);
       if (base == nullptr || group.size() < 2) continue;
       for (const CaseResult* r : group)
-        if (r != base) rows.push_back(compare_pair(*base, *r));
+        if (r != base) pairs.emplace_back(base, r);
     }
   }
-  if (rows.empty())
+  if (pairs.empty())
     throw InputError("pico compare",
                      candidate != nullptr ? "no measured case of the candidate matches one of the baseline (same "
                                             "collective, dtype, op, count, ranks and mode)"
                                           : "no size has both a baseline case and another measured case",
                      candidate != nullptr ? "compare reports of the same experiment, e.g. one per library or machine"
                                           : "name the baseline with --baseline-case BACKEND:ALGORITHM");
+  std::stable_sort(pairs.begin(), pairs.end(), pair_less);
+  json rows = json::array();
+  for (const auto& [base, cand] : pairs) rows.push_back(compare_pair(*base, *cand));
+  return rows;
+}
+
+json best_per_size_rows(const json& report, const std::string& report_label, const CompareOptions& options) {
+  const std::vector<CaseResult> cases = case_results_of(report);
+  json rows = json::array();
+  for (const BestAtSize& b : best_per_size(cases, options.baseline)) {
+    json row = size_fields(b.best->c);
+    row["report"] = report_label;
+    row["best"] = algorithm_label(b.best->c);
+    row["best_median_s"] = b.best->timing->median_s;
+    row["measured"] = b.measured;
+    row["reference"] = b.reference ? json(algorithm_label(b.reference->c)) : json(nullptr);
+    row["reference_median_s"] = b.reference ? json(b.reference->timing->median_s) : json(nullptr);
+    row["reference_loss"] = b.reference ? json(b.reference_over_best() - 1) : json(nullptr);
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 
 namespace {
+
+// ---------------------------------------------------------------- text cells
 
 std::string number(const json& v, const char* format) {
   if (!v.is_number()) return "-";
   return fmt::format(fmt::runtime(format), v.get<double>());
 }
 
-std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.1f}", seconds.get<double>() * 1e6) : "-"; }
+// Microseconds to the nanosecond: the small sizes' medians are a few microseconds.
+std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.3f}", seconds.get<double>() * 1e6) : "-"; }
+
+// Full precision for CSV readers; empty for null.
+std::string csv_number(const json& v) { return v.is_number() ? v.dump() : std::string(); }
+
+std::string text(const json& row, const char* key) { return row[key].is_string() ? row[key].get<std::string>() : ""; }
 
 std::string breakdown_text(const json& b) {
   std::string out;
@@ -130,46 +156,111 @@ const json& metric(const json& row, const char* key) {
   return c.is_object() && c.contains(key) ? c[key] : none;
 }
 
-constexpr TextColumn kColumns[] = {
-    {"collective", false}, {"np", true},          {"size", true},       {"baseline", false},
+std::vector<std::string> size_cells(const json& row, bool csv) {
+  return {text(row, "collective"), text(row, "dtype"), text(row, "op"),
+          row.value("in_place", false) ? (csv ? "true" : "yes") : (csv ? "false" : "no"), text(row, "mode"),
+          fmt::format("{}", row.value("np", 0)),
+          csv ? fmt::format("{}", row.value("bytes", 0ULL)) : size_text(row.value("bytes", 0ULL))};
+}
+
+constexpr TextColumn kCompareColumns[] = {
+    {"collective", false}, {"dtype", false},      {"op", false},        {"in_place", false},
+    {"mode", false},       {"np", true},          {"size", true},       {"baseline", false},
     {"candidate", false},  {"base(us)", true},    {"cand(us)", true},   {"speedup", true},
     {"95% CI", false},     {"verdict", false},    {"bits/elem", true},  {"rel_l2", true},
     {"bias", true},        {"identical", false},  {"breakdown(us)", false},
 };
 
-std::vector<std::string> cells(const json& row) {
-  const json& ci = row["speedup_ci95"];
+std::string identical_text(const json& row, bool csv) {
   const json& identical = metric(row, "identical_across_ranks");
-  return {row.value("collective", ""),
-          fmt::format("{}", row.value("np", 0)),
-          fmt::format("{}", row.value("bytes", 0ULL)),
-          row.value("baseline", ""),
-          row.value("candidate", ""),
-          us(row["baseline_median_s"]),
-          us(row["candidate_median_s"]),
-          number(row["speedup"], "{:.2f}x"),
-          ci.is_array() ? fmt::format("[{:.2f}, {:.2f}]", ci[0].get<double>(), ci[1].get<double>()) : "-",
-          row.value("verdict", ""),
-          number(metric(row, "bits_per_element"), "{:.2f}"),
-          number(metric(row, "rel_l2_error"), "{:.2e}"),
-          number(metric(row, "bias_rel_l2"), "{:.2e}"),
-          identical.is_boolean() ? (identical.get<bool>() ? "yes" : "NO") : "-",
-          breakdown_text(row["breakdown"])};
+  if (!identical.is_boolean()) return csv ? "" : "-";
+  if (csv) return identical.get<bool>() ? "true" : "false";
+  return identical.get<bool>() ? "yes" : "NO";
 }
+
+std::vector<std::string> compare_cells(const json& row) {
+  const json& ci = row["speedup_ci95"];
+  std::vector<std::string> cells = size_cells(row, false);
+  for (std::string cell : {text(row, "baseline"), text(row, "candidate"), us(row["baseline_median_s"]),
+                           us(row["candidate_median_s"]), number(row["speedup"], "{:.3f}x"),
+                           ci.is_array() ? fmt::format("[{:.3f}, {:.3f}]", ci[0].get<double>(), ci[1].get<double>())
+                                         : std::string("-"),
+                           text(row, "verdict"), number(metric(row, "bits_per_element"), "{:.2f}"),
+                           number(metric(row, "rel_l2_error"), "{:.3e}"), number(metric(row, "bias_rel_l2"), "{:.3e}"),
+                           identical_text(row, false), breakdown_text(row["breakdown"])})
+    cells.push_back(std::move(cell));
+  return cells;
+}
+
+// The CSV columns, in order; docs/report.md#compare-csv lists them.
+const std::vector<std::string> kCompareCsvHeader = {
+    "collective",         "dtype",   "op",          "in_place",        "mode",
+    "np",                 "bytes",   "baseline",    "candidate",       "baseline_median_s",
+    "candidate_median_s", "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict",
+    "bits_per_element",   "rel_l2_error", "bias_rel_l2", "identical_across_ranks", "breakdown_us"};
+
+std::vector<std::string> compare_csv_values(const json& row) {
+  const json& ci = row["speedup_ci95"];
+  std::vector<std::string> values = size_cells(row, true);
+  for (std::string v : {text(row, "baseline"), text(row, "candidate"), csv_number(row["baseline_median_s"]),
+                        csv_number(row["candidate_median_s"]), csv_number(row["speedup"]),
+                        ci.is_array() ? csv_number(ci[0]) : std::string(), ci.is_array() ? csv_number(ci[1]) : std::string(),
+                        text(row, "verdict"), csv_number(metric(row, "bits_per_element")),
+                        csv_number(metric(row, "rel_l2_error")), csv_number(metric(row, "bias_rel_l2")),
+                        identical_text(row, true),
+                        row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"])})
+    values.push_back(std::move(v));
+  return values;
+}
+
+constexpr TextColumn kBestColumns[] = {
+    {"report", false}, {"collective", false}, {"dtype", false},     {"op", false},        {"in_place", false},
+    {"mode", false},   {"np", true},          {"size", true},       {"best", false},      {"best(us)", true},
+    {"reference", false}, {"ref(us)", true},  {"ref loss", true},   {"cases", true},
+};
+
+std::string loss_text(const json& loss) { return loss.is_number() ? fmt::format("{:+.1f}%", loss.get<double>() * 100) : "-"; }
+
+std::vector<std::string> best_cells(const json& row, bool csv) {
+  std::vector<std::string> cells = {text(row, "report")};
+  for (std::string& c : size_cells(row, csv)) cells.push_back(std::move(c));
+  const bool has_reference = row["reference"].is_string();
+  for (std::string c : {text(row, "best"), csv ? csv_number(row["best_median_s"]) : us(row["best_median_s"]),
+                        has_reference ? text(row, "reference") : std::string(csv ? "" : "-"),
+                        csv ? csv_number(row["reference_median_s"]) : us(row["reference_median_s"]),
+                        csv ? csv_number(row["reference_loss"]) : loss_text(row["reference_loss"]),
+                        fmt::format("{}", row.value("measured", 0))})
+    cells.push_back(std::move(c));
+  return cells;
+}
+
+const std::vector<std::string> kBestCsvHeader = {
+    "report", "collective", "dtype",     "op",                 "in_place",       "mode",     "np",
+    "bytes",  "best",       "best_median_s", "reference", "reference_median_s", "reference_loss", "measured"};
 
 }  // namespace
 
 std::string render_compare_table(const json& rows) {
   std::vector<std::vector<std::string>> table;
-  for (const json& row : rows) table.push_back(cells(row));
-  return aligned_table(kColumns, table);
+  for (const json& row : rows) table.push_back(compare_cells(row));
+  return aligned_table(kCompareColumns, table);
 }
 
 std::string render_compare_csv(const json& rows) {
-  std::vector<std::string> header;
-  for (const auto& c : kColumns) header.emplace_back(c.header);
-  std::string out = csv_record(header);
-  for (const json& row : rows) out += csv_record(cells(row));
+  std::string out = csv_record(kCompareCsvHeader);
+  for (const json& row : rows) out += csv_record(compare_csv_values(row));
+  return out;
+}
+
+std::string render_best_table(const json& rows) {
+  std::vector<std::vector<std::string>> table;
+  for (const json& row : rows) table.push_back(best_cells(row, false));
+  return aligned_table(kBestColumns, table);
+}
+
+std::string render_best_csv(const json& rows) {
+  std::string out = csv_record(kBestCsvHeader);
+  for (const json& row : rows) out += csv_record(best_cells(row, true));
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -19,18 +20,6 @@ namespace {
 using nlohmann::json;
 
 // ---------------------------------------------------------------- table cells
-
-// 1024-based like the sizes users write ("4KiB"); exact multiples print without decimals.
-std::string human_size(std::uint64_t bytes) {
-  constexpr std::array<std::string_view, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  double value = static_cast<double>(bytes);
-  while (unit + 1 < units.size() && value >= 1024.0) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return fmt::format("{:.4g}{}", value, units[unit]);
-}
 
 std::string timing_us(const CaseResult& r, double TimingStats::*key) {
   return r.timing ? fmt::format("{:.2f}", (*r.timing).*key * 1e6) : "-";
@@ -91,6 +80,9 @@ constexpr std::array<TextColumn, 13> kTableColumns = {{
     {"validation", false},
 }};
 
+constexpr std::size_t kStatusColumn = 11, kValidationColumn = 12;
+static_assert(kTableColumns[kStatusColumn].header == "status" && kTableColumns[kValidationColumn].header == "validation");
+
 using Row = std::vector<std::string>;
 
 Row table_row(const CaseResult& r) {
@@ -101,7 +93,7 @@ Row table_row(const CaseResult& r) {
       std::string(name(c.dtype)),
       std::string(name(c.op)),
       fmt::format("{}", c.np),
-      human_size(c.bytes),
+      size_text(c.bytes),
       c.in_place ? "yes" : "no",
       fmt::format("{}", r.iterations),
       timing_us(r, &TimingStats::median_s),
@@ -129,6 +121,9 @@ constexpr std::array<TextColumn, 13> kBenchmarkColumns = {{
     {"status", false},
 }};
 
+constexpr std::size_t kBenchmarkStatusColumn = 12;
+static_assert(kBenchmarkColumns[kBenchmarkStatusColumn].header == "status");
+
 Row benchmark_row(const CaseResult& r) {
   const Case& c = r.c;
   // One status column: a wrong result is what a benchmark user must not miss.
@@ -136,7 +131,7 @@ Row benchmark_row(const CaseResult& r) {
                                  ? validation_cell(r)
                                  : status_cell(r);
   return {
-      human_size(c.bytes),
+      size_text(c.bytes),
       fmt::format("{}", c.count),
       std::string(name(c.dtype)),
       std::string(name(c.op)),
@@ -224,12 +219,25 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 }  // namespace
 
-std::string render_table(const json& report, TableStyle style) {
+std::string render_table(const json& report, TableStyle style, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
+  const bool benchmark = style == TableStyle::benchmark;
+  const std::span<const TextColumn> columns =
+      benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);
   std::vector<Row> rows;
-  for (const auto& r : cases) rows.push_back(style == TableStyle::benchmark ? benchmark_row(r) : table_row(r));
-  return (style == TableStyle::benchmark ? aligned_table(kBenchmarkColumns, rows) : aligned_table(kTableColumns, rows)) +
-         summary_line(cases);
+  for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
+  if (!colour) return aligned_table(columns, rows) + summary_line(cases);
+  // The benchmark table folds validation into its status column.
+  const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;
+  const std::size_t validation_column = benchmark ? kBenchmarkStatusColumn : kValidationColumn;
+  const CellColour status_colour = [&](std::size_t row, std::size_t column) -> std::string_view {
+    const CaseResult& r = cases[row];
+    if (column == validation_column && r.validation.status == "failed") return "31";
+    if (column == status_column) return r.status == CaseStatus::ok ? "32" : r.status == CaseStatus::failed ? "31" : "33";
+    if (column == validation_column) return r.validation.status == "passed" ? "32" : "";
+    return "";
+  };
+  return aligned_table(columns, rows, status_colour) + summary_line(cases);
 }
 
 std::string render_csv(const json& report) {

@@ -18,7 +18,9 @@ enum class TableStyle { cases, benchmark };
 // A human-readable table, one row per case, columns aligned to their widest
 // cell, followed by a "N cases: A ok, B failed, C skipped" summary line.
 // Times are shown in microseconds; null timing or bandwidth shows as "-".
-std::string render_table(const nlohmann::json& report, TableStyle style = TableStyle::cases);
+// colour: status and validation cells in green (ok, passed), red (failed) or
+// yellow (skipped), for a terminal (core/terminal.hpp decides).
+std::string render_table(const nlohmann::json& report, TableStyle style = TableStyle::cases, bool colour = false);
 
 // RFC 4180 CSV (CRLF line ends, header row first), one record per case.
 // Null or missing values are empty fields; doubles keep full precision.

@@ -1,6 +1,7 @@
 #include "reports/text_table.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -8,12 +9,15 @@ namespace pico {
 namespace {
 
 std::string format_line(std::span<const TextColumn> columns, const std::vector<std::string>& cells,
-                        const std::vector<std::size_t>& widths) {
+                        const std::vector<std::size_t>& widths, const std::function<std::string_view(std::size_t)>& colour) {
   std::string line;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i > 0) line += "  ";
-    line += columns[i].right_aligned ? fmt::format("{:>{}}", cells[i], widths[i])
-                                     : fmt::format("{:<{}}", cells[i], widths[i]);
+    // Escapes around the text only: the padding stays outside, so widths and trimming hold.
+    const std::string_view sgr = colour ? colour(i) : std::string_view();
+    const std::string text = sgr.empty() ? cells[i] : fmt::format("\033[{}m{}\033[0m", sgr, cells[i]);
+    const std::string padding(widths[i] - std::min(widths[i], cells[i].size()), ' ');
+    line += columns[i].right_aligned ? padding + text : text + padding;
   }
   // Padding after the last column is noise for diffs and terminals.
   line.erase(line.find_last_not_of(' ') + 1);
@@ -32,7 +36,8 @@ std::string csv_field(std::string_view value) {
 
 }  // namespace
 
-std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows) {
+std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
+                          const CellColour& colour) {
   std::vector<std::string> header;
   for (const auto& c : columns) header.emplace_back(c.header);
   std::vector<std::size_t> widths(columns.size(), 0);
@@ -41,9 +46,23 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   std::size_t total = 2 * (widths.size() - 1);  // the column separators
   for (std::size_t w : widths) total += w;
-  std::string out = format_line(columns, header, widths) + std::string(total, '-') + '\n';
-  for (const auto& row : rows) out += format_line(columns, row, widths);
+  std::string out = format_line(columns, header, widths, {}) + std::string(total, '-') + '\n';
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    out += format_line(columns, rows[r], widths,
+                       colour ? std::function<std::string_view(std::size_t)>([&](std::size_t c) { return colour(r, c); })
+                              : std::function<std::string_view(std::size_t)>());
   return out;
+}
+
+std::string size_text(std::uint64_t bytes) {
+  constexpr std::array<std::string_view, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  double value = static_cast<double>(bytes);
+  while (unit + 1 < units.size() && value >= 1024.0) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{:.4g}{}", value, units[unit]);
 }
 
 std::string csv_record(const std::vector<std::string>& fields) {

@@ -2,6 +2,8 @@
 // compare renderings.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,7 +18,14 @@ struct TextColumn {
 
 // Header, a rule, then one line per row; columns as wide as their widest
 // cell, two spaces apart, no trailing blanks. Each row has columns.size() cells.
-std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows);
+// colour, when given, returns the SGR parameters a cell is drawn in ("32"
+// green, "" none); it wraps the padded cell, so the columns stay aligned.
+using CellColour = std::function<std::string_view(std::size_t row, std::size_t column)>;
+std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
+                          const CellColour& colour = {});
+
+// 1024-based like the sizes users write ("4KiB", "1.5MiB"): four significant digits.
+std::string size_text(std::uint64_t bytes);
 
 // One CSV record: fields quoted where they hold , " CR or LF; CRLF at the end.
 std::string csv_record(const std::vector<std::string>& fields);

@@ -15,7 +15,12 @@ packages=(
   # The local Slurm of scripts/local-slurm.sh and the Slurm tests. Debian's
   # slurm-wlm-basic-plugins brings the pmix_v4 plugin that srun --mpi=pmix needs.
   slurm-wlm munge
+  # pico report --format html: npm installs the plotting libraries it inlines
+  # (scripts/setup-vega.sh); its test renders the page in headless chromium.
+  nodejs chromium
 )
+# Debian's npm; a nodejs that bundles npm (NodeSource) needs no package of its own.
+if ! command -v npm >/dev/null; then packages+=(npm); fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -24,8 +29,11 @@ for p in "${packages[@]}"; do
   fi
 done
 
+vega() { "$(dirname "$0")/setup-vega.sh"; }
+
 if ((${#missing[@]} == 0)); then
   echo "setup: all ${#packages[@]} packages present"
+  vega
   exit 0
 fi
 
@@ -38,3 +46,4 @@ echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+vega

@@ -1,4 +1,4 @@
-// pico compare BASELINE [CANDIDATE] [--baseline BACKEND:ALGORITHM] [--format table|csv|json] [-o FILE]
+// pico compare BASELINE [CANDIDATE] [--baseline-case BACKEND:ALGORITHM] [--best] [--format table|csv|json] [-o FILE]
 #include <memory>
 
 #include "analysis/report_builder.hpp"
@@ -15,6 +15,7 @@ void add_compare(CLI::App& app, int& exit_code) {
   struct Options {
     std::string baseline, candidate;
     CompareOptions compare;
+    bool best = false;
     RenderedOutput output;
   };
   auto opts = std::make_shared<Options>();
@@ -23,10 +24,22 @@ void add_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--baseline-case", opts->compare.baseline,
                   "BACKEND:ALGORITHM of the baseline where several cases share a size (default compressed:dense, "
                   "nccl_compressed:dense, then mpi:default)");
+  cmd->add_flag("--best", opts->best,
+                "Per size, the fastest algorithm and what the reference (--baseline-case, else the default) loses "
+                "against it; of each report given");
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
     emit_or_complain("compare", opts->output, [&]() -> std::string {
       const nlohmann::json baseline = load_report(opts->baseline);
+      if (opts->best) {
+        nlohmann::json rows = best_per_size_rows(baseline, opts->baseline, opts->compare);
+        if (!opts->candidate.empty())
+          for (auto& row : best_per_size_rows(load_report(opts->candidate), opts->candidate, opts->compare))
+            rows.push_back(std::move(row));
+        if (opts->output.format == "csv") return render_best_csv(rows);
+        if (opts->output.format == "json") return rows.dump(1) + "\n";
+        return render_best_table(rows);
+      }
       nlohmann::json candidate;
       if (!opts->candidate.empty()) candidate = load_report(opts->candidate);
       const nlohmann::json rows =

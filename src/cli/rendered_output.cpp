@@ -1,5 +1,6 @@
 #include "cli/rendered_output.hpp"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -7,13 +8,16 @@
 
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "core/terminal.hpp"
 
 namespace pico::cli {
 
-void add_output_options(CLI::App* cmd, RenderedOutput& out) {
-  cmd->add_option("-f,--format", out.format, "table | csv | json")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
+bool RenderedOutput::colour() const { return path.empty() && colour_allowed(stdout); }
+
+void add_output_options(CLI::App* cmd, RenderedOutput& out, const std::vector<std::string>& formats) {
+  std::string choices;
+  for (const auto& f : formats) choices += (choices.empty() ? "" : " | ") + f;
+  cmd->add_option("-f,--format", out.format, choices)->check(CLI::IsMember(formats))->capture_default_str();
   cmd->add_option("-o,--output", out.path, "Write to FILE instead of standard output");
 }
 

@@ -4,17 +4,20 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 namespace pico::cli {
 
 struct RenderedOutput {
-  std::string format = "table";  // table | csv | json
+  std::string format = "table";  // one of the verb's formats
   std::string path;              // "" for standard output
+  // Colour in the table: only to a terminal, never with NO_COLOR.
+  bool colour() const;
 };
 
-void add_output_options(CLI::App* cmd, RenderedOutput& out);
+void add_output_options(CLI::App* cmd, RenderedOutput& out, const std::vector<std::string>& formats = {"table", "csv", "json"});
 
 // Prints text to standard output, or writes it to out.path.
 void emit(const RenderedOutput& out, const std::string& text);

@@ -1,28 +1,48 @@
-// pico report RESULTS [--format table|csv|json] [-o FILE]
+// pico report RESULTS... [--format table|csv|json|html] [-o FILE]
 #include <memory>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
 #include "cli/rendered_output.hpp"
+#include "reports/html_report.hpp"
 #include "reports/render.hpp"
+#include "core/input_error.hpp"
 
 namespace pico::cli {
 
 void add_report(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON");
+  auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or draw reports as an HTML page");
   struct Options {
-    std::string results;
+    std::vector<std::string> results;
     RenderedOutput output;
   };
   auto opts = std::make_shared<Options>();
-  cmd->add_option("results", opts->results, "Results directory or report.json")->required();
-  add_output_options(cmd, opts->output);
+  cmd->add_option("results", opts->results,
+                  "Results directory or report.json; several with --format html (one page compares them)")
+      ->required();
+  add_output_options(cmd, opts->output, {"table", "csv", "json", "html"});
   cmd->callback([opts, &exit_code] {
     emit_or_complain("report", opts->output, [&]() -> std::string {
-      const nlohmann::json report = load_report(opts->results);
+      if (opts->output.format == "html") {
+        const VegaLibrary library = load_vega_library();  // first: a missing library fails before any reading
+        std::vector<LabelledReport> reports;
+        for (const auto& path : opts->results) {
+          nlohmann::json report = load_report(path);
+          reports.push_back({report_label(report, reports.size() + 1), path, std::move(report)});
+        }
+        return render_html(reports, library);
+      }
+      if (opts->results.size() != 1)
+        throw InputError("--format " + opts->output.format,
+                               fmt::format("takes one results directory or report.json, {} given", opts->results.size()),
+                               "draw several reports on one page with --format html, or compare two with pico compare");
+      const nlohmann::json report = load_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);
       if (opts->output.format == "json") return report.dump(1) + "\n";
-      return render_table(report);
+      return render_table(report, TableStyle::cases, opts->output.colour());
     }, exit_code);
   });
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/terminal.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "reports/render.hpp"
@@ -33,7 +34,7 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
   if (!result.job_id.empty()) fmt::print("job: {} {}\n", result.job_id, result.job_state);
   // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
   // interruption) must not turn a written report into an error exit.
-  if (!quiet) std::fputs(render_table(result.report, style).c_str(), stdout);
+  if (!quiet) std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
   if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
   if (!result.write_error.empty()) fmt::print(stderr, "pico: error: could not write results: {}\n", result.write_error);
   return result.exit_code;

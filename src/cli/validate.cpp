@@ -78,7 +78,8 @@ void add_validate(CLI::App& app, int& exit_code) {
           const Plan plan = make_plan(experiment, *target);
           // Every process count must be one the platform can start (Slurm allocation, direct launch).
           check_launches_fit(*target_platform, process_counts(plan));
-          fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n", f, plan.cases.size(), plan.groups.size());
+          fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n  {}\n", f, plan.cases.size(),
+                     plan.groups.size(), plan_duration_text(plan));
         }
       } catch (const InputError& e) {
         std::cerr << e.what() << "\n";

@@ -232,4 +232,13 @@ std::string format_size(std::uint64_t bytes) {
   return fmt::format("{}B", bytes);
 }
 
+std::string format_duration(double seconds) {
+  if (!(seconds > 0)) return "0s";
+  if (seconds < 10) return fmt::format("{:.1f}s", seconds);
+  const auto whole = static_cast<std::uint64_t>(seconds + 0.5);
+  if (whole < 60) return fmt::format("{}s", whole);
+  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+  return fmt::format("{}h{:02}m", whole / 3600, (whole % 3600) / 60);
+}
+
 }  // namespace pico

@@ -28,5 +28,7 @@ std::optional<std::vector<std::uint64_t>> parse_size_list(std::string_view text,
 
 // 1048576 -> "1MiB", 1000 -> "1000B", 1536 -> "1.5KiB".
 std::string format_size(std::uint64_t bytes);
+// Elapsed or remaining time for people: 0.4 -> "0.4s", 75 -> "1m15s", 7384 -> "2h03m".
+std::string format_duration(double seconds);
 
 }  // namespace pico

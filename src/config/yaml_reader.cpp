@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include <fmt/format.h>
 
@@ -21,14 +24,62 @@ InputError syntax_error(const YAML::Exception& e, const std::string& file) {
                      "check the indentation (keys of one map must line up) and the quoting near this spot");
 }
 
-// s with control characters as \xNN, so that an error message quoting it
-// cannot move the cursor or clear the terminal it is shown on.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += std::iscntrl(static_cast<unsigned char>(c)) ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
-                                                       : std::string(1, c);
-  return out;
+// Where each document of a stream starts, and whether it holds anything.
+// yaml-cpp 0.7 (Debian 12) never ends a stream with a stray ',' where a node
+// should start (jbeder/yaml-cpp#1040, fixed upstream in 0.8.1): LoadAll then
+// allocates empty documents until memory runs out. Documents are counted
+// here one at a time instead, and one that starts where the one before it
+// did is the parser standing still: a syntax error at that spot.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+  std::vector<bool> has_content;
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    starts.push_back(mark);
+    has_content.push_back(false);
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { has_content.back() = true; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+    has_content.back() = true;
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    has_content.back() = true;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    has_content.back() = true;
+  }
+  void OnMapEnd() override {}
+};
+
+// Throws the first document's syntax error, a stuck parser's, or a second
+// document's "more than one" error; returns whether the first holds anything.
+bool check_documents(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts documents;
+  try {
+    while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
+      if (documents.starts.size() == 2 && documents.starts[1].pos == documents.starts[0].pos) {
+        const YAML::Mark& at = documents.starts[1];
+        const auto pos = static_cast<std::size_t>(std::max(at.pos, 0));
+        throw InputError(file, one_based(at.line), one_based(at.column),
+                         fmt::format("invalid YAML: '{}' cannot start a value here",
+                                     printable(text.substr(pos, 1))),
+                         "quote the value, or remove the stray character");
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(e, file);
+  }
+  if (documents.starts.size() > 1) {
+    const YAML::Mark& second = documents.starts[1];
+    throw InputError(file, one_based(second.line), one_based(second.column),
+                     "the file holds more than one YAML document", "remove the extra '---' separator");
+  }
+  return !documents.has_content.empty() && documents.has_content.front();
 }
 
 bool is_path_component_char(char c) {
@@ -117,17 +168,13 @@ Value::Value(YAML::Node node, std::string file) : node_(std::move(node)), file_(
 
 Value Value::parse_document(const std::string& text, const std::string& file) {
   reject_nul(text, file);
-  std::vector<YAML::Node> docs;
+  if (!check_documents(text, file))
+    throw InputError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
   try {
-    docs = YAML::LoadAll(text);
+    return Value(YAML::Load(text), file);  // one document, checked above
   } catch (const YAML::Exception& e) {
     throw syntax_error(e, file);
   }
-  if (docs.empty() || docs.front().IsNull())
-    throw InputError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
-  if (docs.size() > 1)
-    Value(docs[1], file).fail("the file holds more than one YAML document", "remove the extra '---' separator");
-  return Value(docs.front(), file);
 }
 
 int Value::line() const {

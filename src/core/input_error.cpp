@@ -6,9 +6,32 @@
 
 namespace pico {
 
+// Control characters from the input (a newline inside a quoted name, an
+// escape sequence) are shown escaped: the message stays one line per part,
+// and a file cannot drive the user's terminal.
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += ch;
+  }
+  return out;
+}
+
 std::string render_error(const std::string& where, const std::string& message, const std::string& hint) {
-  std::string text = fmt::format("pico: error: {}: {}", where.empty() ? std::string("<input>") : where, message);
-  if (!hint.empty()) text += fmt::format("\n  hint: {}", hint);
+  std::string text = fmt::format("pico: error: {}: {}", printable(where.empty() ? std::string("<input>") : where),
+                                 printable(message));
+  if (!hint.empty()) text += fmt::format("\n  hint: {}", printable(hint));
   return text;
 }
 

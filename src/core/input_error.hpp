@@ -27,6 +27,10 @@ struct InputError : std::runtime_error {
   std::string hint;  // what to do about it, e.g. "did you mean 'sizes'?"
 };
 
+// text with control characters shown escaped (\n, \t, \xNN), so that a
+// message quoting input stays on its line and cannot drive the terminal.
+std::string printable(const std::string& text);
+
 // The one format, for errors pico meets outside an InputError (a verb's own
 // failure): "pico: error: WHERE: WHAT" and, when given, "\n  hint: HINT".
 std::string render_error(const std::string& where, const std::string& message, const std::string& hint = {});

@@ -239,13 +239,11 @@ ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const Plan
                           const ExecutorOptions& options) {
   ExecutionLog log;
   log.launches = options.first_launch;
-  Progress progress(plan.cases.size(), options.progress);
+  // Skipped cases take no time: the count and the time left are of the cases that run.
+  Progress progress(runnable_cases(plan), plan.timing.time_budget_s, options.progress);
   {
     JsonLinesFile cases(dir + "/cases.jsonl");
-    for (const auto& s : plan.skipped) {
-      cases.append(to_json(unmeasured_result(s.c, CaseStatus::skipped, s.reason, -1, 0)));
-      progress.advance(1);
-    }
+    for (const auto& s : plan.skipped) cases.append(to_json(unmeasured_result(s.c, CaseStatus::skipped, s.reason, -1, 0)));
   }
   for (const auto& group : plan.groups) {
     if (interrupt_requested()) {

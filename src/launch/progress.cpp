@@ -49,12 +49,20 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 void print_to_stderr(const std::string& text) { std::fputs(text.c_str(), stderr); }
 }  // namespace
 
-Progress::Progress(std::size_t total, bool enabled)
-    : total_(total), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
+Progress::Progress(std::size_t total, double time_budget_s, bool enabled)
+    : total_(total), time_budget_s_(time_budget_s), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
+
+std::string Progress::counts_and_times() const {
+  const double elapsed = seconds_since(start_);
+  const std::size_t left = total_ > done_ ? total_ - done_ : 0;
+  const double per_case = done_ > 0 ? elapsed / static_cast<double>(done_) : time_budget_s_;
+  return fmt::format("[{:>{}}/{}] {} elapsed, ~{} left", done_, std::to_string(total_).size(), total_,
+                     format_duration(elapsed), format_duration(per_case * static_cast<double>(left)));
+}
 
 void Progress::show(const std::string& current) {
   if (!enabled_) return;
-  const std::string line = fmt::format("[{:>{}}/{}] {}", done_, std::to_string(total_).size(), total_, current);
+  const std::string line = fmt::format("{}  {}", counts_and_times(), current);
   if (tty_) {
     print_to_stderr(fmt::format("\r\033[K{}", line));
   } else if (seconds_since(last_) >= 5.0) {
@@ -65,7 +73,8 @@ void Progress::show(const std::string& current) {
 
 void Progress::finish() {
   if (enabled_ && tty_) print_to_stderr("\r\033[K");
-  if (enabled_) print_to_stderr(fmt::format("[{}/{}] done\n", done_, total_));
+  if (enabled_)
+    print_to_stderr(fmt::format("[{}/{}] done in {}\n", done_, total_, format_duration(seconds_since(start_))));
 }
 
 }  // namespace pico

@@ -29,18 +29,26 @@ class JsonLinesTail {
 // "allreduce float32 sum 1 KiB np=2 mpi/default"
 std::string describe_case(const Case& c);
 
-// "[ 12/145] <current>" on stderr: rewritten in place on a terminal, every 5 s otherwise.
+// "[ 12/145] 0:05 elapsed, ~1m20s left  <current>" on stderr: rewritten in
+// place on a terminal, a plain line every 5 s otherwise. total counts the
+// cases that run (not those skipped at plan time). The time left is the
+// remaining cases times the mean time of those done, or their time budget
+// (the timed loop's limit) before any is done.
 class Progress {
  public:
-  Progress(std::size_t total, bool enabled);
+  Progress(std::size_t total, double time_budget_s, bool enabled);
   void advance(std::size_t n) { done_ += n; }
   std::size_t done() const { return done_; }
   void show(const std::string& current);
   void finish();
 
  private:
+  std::string counts_and_times() const;
+
   std::size_t total_, done_ = 0;
+  double time_budget_s_;
   bool enabled_, tty_;
+  Clock::time_point start_ = Clock::now();
   Clock::time_point last_ = Clock::now() - std::chrono::hours(1);
 };
 

@@ -160,6 +160,7 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
   std::string out = fmt::format("{} cases ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
                                 plan.cases.size(), plan.skipped.size(), plan.groups.size(), platform.name,
                                 target.mpi_library, target.mpi_version);
+  out += plan_duration_text(plan) + "\n\n";
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
                      "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
   for (const auto& c : plan.cases) {

@@ -134,7 +134,7 @@ SlurmJobInfo follow_job(const std::string& job_id, const std::string& dir, const
                         bool progress_enabled, double poll_s) {
   std::map<std::string, const Case*> by_id;
   for (const auto& c : plan.cases) by_id[c.case_id] = &c;
-  Progress progress(plan.cases.size(), progress_enabled);
+  Progress progress(runnable_cases(plan), plan.timing.time_budget_s, progress_enabled);
   // The job may have run already (pico collect): count what is there.
   JsonLinesTail results(dir + "/cases.jsonl", true), starts(dir + "/progress.jsonl", true);
   std::set<std::string> done;

@@ -325,6 +325,20 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   return std::move(b.plan);
 }
 
+std::size_t runnable_cases(const Plan& p) {
+  std::size_t n = 0;
+  for (const auto& g : p.groups) n += g.cases.size();
+  return n;
+}
+
+std::string plan_duration_text(const Plan& p) {
+  const auto n = static_cast<double>(runnable_cases(p));
+  return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each); at most {} (case_timeout {} each)",
+                     runnable_cases(p), format_duration(n * p.timing.time_budget_s),
+                     format_duration(p.timing.time_budget_s), format_duration(n * p.timing.case_timeout_s),
+                     format_duration(p.timing.case_timeout_s));
+}
+
 std::vector<int> process_counts(const Plan& p) {
   std::vector<int> counts;
   for (const auto& g : p.groups) counts.push_back(g.np);

@@ -57,6 +57,13 @@ struct Plan {
 };
 
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});
+// The cases a run launches: the plan's, less those skipped at plan time.
+std::size_t runnable_cases(const Plan& p);
+// How long the plan's cases take: each case's timed loop stops at its time
+// budget (warm-up, set-up and validation come on top), and a case still
+// running at case_timeout is killed, so runnable x case_timeout bounds the run.
+// "N case(s) to run: about T of timed loops (time_budget B each); at most M (case_timeout C each)".
+std::string plan_duration_text(const Plan& p);
 // The processes each launch group starts, in group order.
 std::vector<int> process_counts(const Plan& p);
 

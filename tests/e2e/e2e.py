@@ -848,10 +848,15 @@ def test_nccl_compressed(tmp):
             expect(("error_feedback" in names) == bool(c["params"]["error_feedback"]), str(names))
 
 
+# The one error format: "pico: error: WHERE: WHAT", then optional "  hint: ..." lines.
+ERROR_FORMAT = re.compile(r"^pico: error: \S.*?: \S.*(\n  \S.*)*\n?$")
+
+
 def expect_bad_input(pattern, *args, env=None, cwd=None):
-    """pico ARGS exits 2 with a message matching pattern on stderr."""
+    """pico ARGS exits 2 with a message in the one error format matching pattern on stderr."""
     proc = pico(*args, env=env, cwd=cwd)
     expect(proc.returncode == 2, f"{' '.join(args)}: exit {proc.returncode}, want 2\n{proc.stderr}")
+    expect(ERROR_FORMAT.match(proc.stderr), f"{' '.join(args)}: not in the one error format: {proc.stderr!r}")
     expect(re.search(pattern, proc.stderr), f"{' '.join(args)}: message {proc.stderr!r} !~ {pattern!r}")
 
 
@@ -859,20 +864,20 @@ def hostile_platform_names(tmp):
     # The platform name becomes results/<name>/: none may lead out of -o.
     for name in ['"/elsewhere/x"', "../../x", "a/b", '"a b"']:
         path = write(tmp, "p.yaml", f"name: {name}\nlauncher: {{command: mpirun}}\n")
-        expect_bad_input(r"p\.yaml:1:7: error: platform name .* it becomes a directory name\n  hint: ",
+        expect_bad_input(r"pico: error: \S*p\.yaml:1:7: platform name .* it becomes a directory name\n  hint: ",
                          "bench", "allreduce", "--sizes", "8B", "-p", "./p.yaml", "-o", "out", cwd=tmp)
     expect(not os.path.exists(os.path.join(tmp, "out")), "a bad platform name runs nothing")
 
 
 def unreadable_inputs(tmp):
     # Refused before reading: /dev/zero would otherwise be read until memory runs out.
-    expect_bad_input(r"^/dev/zero: error: the experiment file is a FIFO, device or socket, not a regular file\n"
+    expect_bad_input(r"^pico: error: /dev/zero: the experiment file is a FIFO, device or socket, not a regular file\n"
                      r"  hint: give a YAML file of at most 16 MiB", "validate", "/dev/zero")
-    expect_bad_input(r"^pico report: /dev/zero: is a FIFO, device or socket", "report", "/dev/zero")
+    expect_bad_input(r"^pico: error: /dev/zero: is a FIFO, device or socket", "report", "/dev/zero")
     path = os.path.join(tmp, "nul.yaml")
     with open(path, "wb") as f:
         f.write(b'collectives: [allreduce]\nsizes: [8B]\nname: "a\x00e"\n')
-    expect_bad_input(r"nul\.yaml:3:9: error: the file contains a NUL byte\n  hint: ", "validate", path)
+    expect_bad_input(r"nul\.yaml:3:9: the file contains a NUL byte\n  hint: ", "validate", path)
 
 
 def missing_launcher(tmp):
@@ -881,7 +886,7 @@ def missing_launcher(tmp):
     quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
     for verb in (["validate", quickstart, "-p", platform], ["run", quickstart, "-p", platform, "--dry-run"],
                  ["bench", "allreduce", "-p", platform, "-o", "out"]):
-        expect_bad_input(r"nompi\.yaml: error: launcher command '/no/such/mpirun' is not an executable file\n"
+        expect_bad_input(r"nompi\.yaml: launcher command '/no/such/mpirun' is not an executable file\n"
                          r"  hint: ", *verb, cwd=tmp)
     expect(not os.path.exists(os.path.join(tmp, "out")), "a missing launcher runs nothing")
 
@@ -889,17 +894,17 @@ def missing_launcher(tmp):
 def absurd_process_counts(tmp):
     quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
     for verb in (["run", quickstart, "--np", "100000", "--dry-run"], ["bench", "allreduce", "--np", "100000"]):
-        expect_bad_input(r"platforms/local\.yaml: error: a launch of 100000 processes is more than this platform "
+        expect_bad_input(r"platforms/local\.yaml: a launch of 100000 processes is more than this platform "
                          r"starts on this host \(\d+ = 64 x its \d+ cores\)\n  hint: .*max_processes",
                          *verb, cwd=tmp)
 
 
 def test_bad_input(tmp):
     cases = {
-        "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: error"),
-        "unknown.yaml": ("collectives: [allreduce]\nsizez: [8B]\n", r"unknown\.yaml:2:1: error: .*\n  hint: .*'sizes'"),
-        "unit.yaml": ("collectives: [allreduce]\nsizes: 8Q\n", r"unit\.yaml:2:8: error: .*'Q'"),
-        "np.yaml": ("collectives: [allreduce]\nsizes: [8B]\nprocesses: [0]\n", r"np\.yaml:3:13: error"),
+        "indent.yaml": ("collectives: [allreduce]\nsizes:\n  - 8B\n - 16B\n", r"indent\.yaml:4:\d+: "),
+        "unknown.yaml": ("collectives: [allreduce]\nsizez: [8B]\n", r"unknown\.yaml:2:1: .*\n  hint: .*'sizes'"),
+        "unit.yaml": ("collectives: [allreduce]\nsizes: 8Q\n", r"unit\.yaml:2:8: .*'Q'"),
+        "np.yaml": ("collectives: [allreduce]\nsizes: [8B]\nprocesses: [0]\n", r"np\.yaml:3:13: "),
         "testonly.yaml": ("collectives: [allreduce]\nsizes: [8B]\nbackends: [{library: fault, algorithms: [crash]}]\n",
                           r"PICO_ENABLE_TEST_BACKENDS"),
     }
@@ -976,8 +981,183 @@ def test_bench(tmp):
     # The equivalent experiment is kept, so `pico run` can repeat the bench.
     again = pico("validate", os.path.join(os.path.dirname(report_path(proc)), "experiment.yaml"))
     expect(again.returncode == 0, again.stderr)
-    bad = pico("bench", "allreduce", "--sizes", "8Q")
-    expect(bad.returncode == 2, "bad --sizes is bad input")
+    expect_bad_input(r"^pico: error: --sizes: bad size list '8Q'", "bench", "allreduce", "--sizes", "8Q")
+    # Flag values are data, never YAML text: commas and colons do not change the experiment.
+    expect_bad_input(r"^pico: error: pico bench: unknown collective 'allreduce, bcast'", "bench", "allreduce, bcast")
+    expect_bad_input(r"^pico: error: --time-budget: .*'20ms, keep_samples: true, warmup: 0'", "bench", "allreduce",
+                     "--time-budget", "20ms, keep_samples: true, warmup: 0")
+    expect_bad_input(r"^pico: error: --dtype: unknown dtype 'flaot32'\n  hint: did you mean 'float32'\?", "bench",
+                     "allreduce", "--dtype", "flaot32")
+    expect_bad_input(r"^pico: error: --algorithm: ", "bench", "allreduce", "--algorithm", "[ring, linear]")
+    expect_bad_input(r"^pico: error: -f: a step factor without -b or -e", "bench", "allreduce", "-f", "4")
+    expect_bad_input(r"^pico: error: pico bench: .*--sizes excludes", "bench", "allreduce", "--sizes", "8B", "-m", "1K")
+
+
+def test_bench_osu_flags(tmp):
+    # What OSU (-m, -i, -x) and nccl-tests (-b -e -f, -n, -w, -c) users type; 1K is 1024.
+    osu = pico("bench", "allreduce", "--np", "2", "-m", "1K:4K", "-i", "7", "-x", "2", "-c", "1",
+               "-o", os.path.join(tmp, "osu"), cwd=tmp)
+    expect(osu.returncode == 0, osu.stderr)
+    report = load(report_path(osu))
+    expect([c["bytes"] for c in report["cases"]] == [1024, 2048, 4096], str([c["bytes"] for c in report["cases"]]))
+    expect(all(c["iterations"] == 7 and c["warmup"] == 2 and c["validation"]["status"] == "passed"
+               for c in report["cases"]), str(report["cases"][0]))
+    header = next(line for line in osu.stdout.splitlines() if line.startswith("size"))
+    expect(re.search(r"min\(us\)\s+avg\(us\)\s+max\(us\)\s+algbw\(GB/s\)\s+busbw\(GB/s\)", header), header)
+    row = next(line for line in osu.stdout.splitlines() if line.startswith("2KiB"))
+    cells = row.split()
+    t = report["cases"][1]["timing"]
+    expect(abs(float(cells[7]) - t["min_s"] * 1e6) < 0.01 and abs(float(cells[9]) - t["max_s"] * 1e6) < 0.01,
+           f"{row} vs {t}")
+    nccl = pico("bench", "allreduce", "--np", "2", "-b", "8", "-e", "512", "-f", "8", "-n", "5", "-w", "1", "-c", "0",
+                "-o", os.path.join(tmp, "nccl"), cwd=tmp)
+    expect(nccl.returncode == 0, nccl.stderr)
+    cases = load(report_path(nccl))["cases"]
+    expect([c["bytes"] for c in cases] == [8, 64, 512], str([c["bytes"] for c in cases]))
+    expect(all(c["iterations"] == 5 and c["validation"]["status"] == "skipped" for c in cases), str(cases[0]))
+
+
+def test_one_error_format(tmp):
+    # Every rejection, whatever reads it (CLI11, a verb, a report reader), in one format naming where and what.
+    expect_bad_input(r"^pico: error: pico: unknown verb 'rnu'\n  hint: did you mean 'run'\?", "rnu")
+    expect_bad_input(r"^pico: error: pico bench: .*--np", "bench", "allreduce", "--np", "x")
+    expect_bad_input(r"^pico: error: --collective: unknown name 'allredcue'\n  hint: did you mean 'allreduce'\?",
+                     "list", "algorithms", "--collective", "allredcue")
+    expect_bad_input(r"^pico: error: --library: unknown name 'openmpii'", "list", "algorithms", "--library", "openmpii")
+    other = write(tmp, "other.json", '{"schema": "someone-else/3", "cases": []}\n')
+    expect_bad_input(r"other\.json: a report of schema 'someone-else/3', not pico-report/1", "report", other)
+    newer = write(tmp, "newer.json", '{"schema": "pico-report/9", "cases": []}\n')
+    expect_bad_input(r"newer\.json: a report of schema 'pico-report/9'.*\n  hint: use the pico version", "report", newer)
+    broken = write(tmp, "broken.json", '{"schema": "pico-report/1",\n "cases": [}\n')
+    expect_bad_input(r"broken\.json:2:\d+: not valid JSON: ", "report", broken)
+    example = os.path.join(SRC, "tests", "data", "report-example.json")
+    bad_case = json.load(open(example))
+    bad_case["cases"][0]["np"] = "two"
+    damaged = write(tmp, "damaged.json", json.dumps(bad_case))
+    expect_bad_input(r"damaged\.json: malformed report: cases\[0\]: .*type must be number", "report", damaged)
+    expect_bad_input(r"damaged\.json: malformed report", "compare", damaged)
+    expect_bad_input(r"pico compare: no size has both.*\n  hint: name the baseline with --baseline-case BACKEND:ALGORITHM",
+                     "compare", example, "--baseline-case", "mpi:nothing")
+    # validate is told, or tells by the one key each kind must have; it does not guess.
+    neither = write(tmp, "neither.yaml", "name: x\n")
+    expect_bad_input(r"neither\.yaml: neither an experiment .*\n  hint: .*--as experiment\|platform", "validate", neither)
+    expect_bad_input(r"neither\.yaml:1:1: the experiment is missing the required key 'collectives'", "validate",
+                     "--as", "experiment", neither)
+    as_platform = pico("validate", "--as", "platform", neither)
+    expect(as_platform.returncode == 0 and "ok (platform 'x'" in as_platform.stdout, as_platform.stdout)
+    experiment = os.path.join(SRC, "configs", "quickstart.yaml")
+    expect_bad_input(r"quickstart\.yaml:\d+:1: unknown key 'collectives' in the platform", "validate",
+                     "--as", "platform", experiment)
+    ok = pico("validate", "--as", "experiment", experiment)
+    expect(ok.returncode == 0 and ": ok (experiment" in ok.stdout, ok.stdout + ok.stderr)
+
+
+HTML_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [2B, 1KiB, 64KiB]
+    processes: [2, 3]
+    backends:
+      - {library: mpi, algorithms: [default, recursive_doubling, ring]}
+      - {library: reference, algorithms: [rabenseifner]}
+      - {library: compressed, algorithms: [dense, global_qsgd], params: {bits: [8]}}
+    instrumentation: {phases: true, calls: 3}
+    """
+
+
+def chromium_dump(page, *extra):
+    """The page's DOM once its scripts ran (headless chromium), and chromium's log."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                           "--no-first-run", "--virtual-time-budget=60000", "--enable-logging=stderr", "--v=0",
+                           "--window-size=1400,9000", *extra, "file://" + page],
+                          capture_output=True, text=True, timeout=240)
+    expect(proc.returncode == 0, f"chromium exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    return proc.stdout, proc.stderr
+
+
+def chart_divs(dom):
+    """(kind, title, rendered, inner html) of each chart of the page, in page order."""
+    starts = [m for m in re.finditer(r'<div class="pico-chart[^"]*" ([^>]*)>', dom)]
+    out = []
+    for i, m in enumerate(starts):
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(dom)
+        out.append((attrs.get("kind"), attrs.get("title"), attrs.get("rendered"), dom[m.end():end]))
+    return out
+
+
+def expected_winners(report):
+    """Per (np, bytes) of the allreduce cases: the algorithm label with the smallest median."""
+    best = {}
+    for c in report["cases"]:
+        if c["status"] != "ok" or not c["timing"]:
+            continue
+        key = (c["np"], c["bytes"], c["dtype"])
+        params = ";".join(f"{k}={v}" for k, v in sorted(c["params"].items()))
+        label = f"{c['backend']}/{c['algorithm']}" + (f"[{params}]" if params else "")
+        if key not in best or c["timing"]["median_s"] < best[key][1]:
+            best[key] = (label, c["timing"]["median_s"])
+    return best
+
+
+def test_html_report(tmp):
+    # A real run drawn as the HTML page, rendered by headless chromium: every
+    # chart drawn, no error, and the drawn values are the report's.
+    vega_dir = os.environ.get("PICO_VEGA_DIR") or os.path.join(SRC, "third_party", "vega", "node_modules")
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        print("SKIP html_report: no chromium (scripts/setup.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    if not os.path.exists(os.path.join(vega_dir, "vega", "build", "vega.min.js")):
+        print(f"SKIP html_report: no vega in {vega_dir} (scripts/setup-vega.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    proc = run_experiment(tmp, HTML_EXPERIMENT)
+    expect(proc.returncode == 0, proc.stderr[-3000:])
+    results = os.path.dirname(report_path(proc))
+    report = load(report_path(proc))
+    expect(any(c["status"] == "skipped" for c in report["cases"]), "2B float32 is skipped")
+    page = os.path.join(tmp, "report.html")
+    # The same run twice stands for two machines: the page compares them.
+    made = pico("report", results, report_path(proc), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    html = open(page, encoding="utf-8").read()
+    expect(not re.search(r"<script[^>]+src=|<link[^>]+href=", html), "self-contained: no external script or style")
+    missing = pico("report", results, "--format", "html", "-o", os.path.join(tmp, "x.html"),
+                   env={"PICO_VEGA_DIR": os.path.join(tmp, "nowhere")})
+    expect(missing.returncode == 2 and re.match(r"pico: error: \S*nowhere/vega/build/vega\.min\.js: .*\n  hint: .*setup-vega",
+                                                missing.stderr), missing.stderr)
+    expect(not os.path.exists(os.path.join(tmp, "x.html")), "nothing written without the library")
+
+    dom, log = chromium_dump(page, "--dump-dom")
+    console_errors = [line for line in log.splitlines() if "CONSOLE" in line and ("rror" in line or "arn" in line)]
+    expect(not console_errors, "console errors:\n" + "\n".join(console_errors))
+    expect('data-pico-done="true"' in dom, "the page finished drawing")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "no drawing error: " + dom[dom.find("pico-errors"):][:600])
+    charts = chart_divs(dom)
+    count = int(re.search(r'data-pico-charts="(\d+)"', dom).group(1))
+    expect(len(charts) == count and count > 0, f"{len(charts)} chart elements, {count} charts")
+    kinds = {k for k, *_ in charts}
+    expect({"status", "time", "busbw", "heatmap", "normalised", "phases", "compression", "reports"} <= kinds, str(kinds))
+    for kind, title, rendered, inner in charts:
+        expect(rendered == "true" and "<svg" in inner, f"{title}: not drawn")
+        expect(len(re.findall(r'role="graphics-symbol"', inner)) > 0, f"{title}: no marks")
+    # The heatmap writes each size's fastest algorithm: the report's.
+    heat = next(inner for kind, _, _, inner in charts if kind == "heatmap")
+    texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", heat))
+    for (np, size, dtype), (label, _) in expected_winners(report).items():
+        expect(label in texts, f"np={np} {size}B: winner {label} not drawn; drawn: {sorted(texts)}")
+    # The time chart's points carry the medians drawn (their ARIA labels, µs).
+    time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
+    drawn = [float(v.replace(",", "")) for v in re.findall(r"median \(µs\): ([0-9.,e+-]+)", time_chart)]
+    medians = [c["timing"]["median_s"] * 1e6 for c in report["cases"] if c["status"] == "ok"]
+    expect(drawn, "no median drawn")
+    for d in drawn:
+        expect(any(abs(d - m) <= 1e-3 * m for m in medians), f"{d} us drawn, not a median of the report")
+    for m in medians:
+        expect(any(abs(d - m) <= 1e-3 * m for d in drawn), f"median {m} us not drawn; drawn {sorted(drawn)[:20]}")
+    shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
+    chromium_dump(page, f"--screenshot={shot}")
+    expect(os.path.getsize(shot) > 10000, "screenshot written")
+    print(f"screenshot: {shot}")
 
 
 def run_named(tests, name, prefix, prepare=None):

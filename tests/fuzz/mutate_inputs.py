@@ -202,6 +202,7 @@ def main():
     ap.add_argument("--keep", default=None, help="directory for the inputs behind findings")
     args = ap.parse_args()
 
+    args.pico = str(Path(args.pico).resolve())
     corpus = seeds()
     work = Path(tempfile.mkdtemp(prefix="pico-fuzz-"))
     counts = {}

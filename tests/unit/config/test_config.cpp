@@ -210,6 +210,26 @@ TEST_CASE("test-only backends are accepted when enabled", "[config]") {
 
 // ---- experiments: errors point at the offending spot -------------------------
 
+TEST_CASE("a stray ',' where a value starts is a syntax error, not an endless parse", "[config]") {
+  // yaml-cpp 0.7's LoadAll never returns on these (jbeder/yaml-cpp#1040); found by tests/fuzz.
+  const auto alone = experiment_error(",\n");
+  CHECK(alone.line == 1);
+  CHECK(alone.column == 1);
+  CHECK(alone.message == "invalid YAML: ',' cannot start a value here");
+  const auto after_comment = experiment_error("# a comment\n, partition debug\ncollectives: [allreduce]\n");
+  CHECK(after_comment.line == 2);
+  CHECK(after_comment.column == 1);
+}
+
+TEST_CASE("a second YAML document is refused where it starts", "[config]") {
+  const auto e = experiment_error("collectives: [allreduce]\n---\nsizes: [8B]\n");
+  CHECK(e.line == 2);
+  CHECK(e.message == "the file holds more than one YAML document");
+  CHECK(experiment_error("collectives: [allreduce]\n---\n").message == "the file holds more than one YAML document");
+  CHECK(experiment_error("# only a comment\n").message == "the file is empty");
+}
+
+
 TEST_CASE("a YAML syntax error reports the parser's line and column", "[config]") {
   const auto e = experiment_error(
       "collectives: [allreduce]\n"  // 1

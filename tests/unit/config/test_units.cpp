@@ -157,3 +157,19 @@ TEST_CASE("format_size output parses back to the same size", "[units]") {
   }
   for (std::uint64_t s : {std::uint64_t{1536}, MiB + MiB / 4, 3 * GiB / 2}) CHECK(parse_size(format_size(s)) == s);
 }
+
+TEST_CASE("parse_tool_size reads OSU and nccl-tests sizes: one letter is 1024-based", "[units]") {
+  CHECK(parse_tool_size("1K") == 1024u);
+  CHECK(parse_tool_size("4m") == 4u * 1024 * 1024);
+  CHECK(parse_tool_size("2G") == 2ull * 1024 * 1024 * 1024);
+  CHECK(parse_tool_size("1.5K") == 1536u);
+  CHECK(parse_tool_size("64") == 64u);
+  CHECK(parse_tool_size("8MiB") == 8u * 1024 * 1024);
+  CHECK(parse_tool_size("1KB") == 1000u);  // pico's own units keep their meaning
+  std::string why;
+  CHECK_FALSE(parse_tool_size("K", &why));
+  CHECK_FALSE(parse_tool_size("1X", &why));
+  CHECK(why == "unknown size unit 'X' in '1X'");
+  CHECK_FALSE(parse_tool_size("99999999999T", &why));
+  CHECK_THAT(why, Catch::Contains("does not fit in 64 bits"));
+}

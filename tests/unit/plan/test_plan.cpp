@@ -122,3 +122,19 @@ TEST_CASE("an in-place-only experiment records collectives without an in-place f
   CHECK(plan.groups[0].cases.size() == 1);
   CHECK(plan.groups[0].cases[0].in_place);
 }
+
+TEST_CASE("counts whose buffers overflow 64 bits are skipped, never wrapped to a small buffer", "[plan]") {
+  // 2^61 float64 elements are 2^64 bytes: count x element size alone overflows;
+  // 2^58 of them fit (2^61 bytes), but not on 4 ranks (2^63 x 3 buffers).
+  const Experiment e = parse_experiment(
+      "collectives: [gather]\n"
+      "counts: [2305843009213693952, 288230376151711744, 1024]\n"
+      "dtypes: [float64]\n"
+      "processes: [4]\n",
+      "test.yaml");
+  const Plan plan = make_plan(e);
+  REQUIRE(plan.skipped.size() == 2);
+  for (const auto& s : plan.skipped) CHECK_THAT(s.reason, Catch::Contains("more bytes than 64 bits can count"));
+  CHECK(plan.skipped[0].c.bytes == 0);                                  // not 2^64 mod 2^64 pretending to be 0 B
+  CHECK(plan.skipped[1].c.bytes == std::uint64_t{1} << 61);
+}

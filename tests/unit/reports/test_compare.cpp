@@ -3,6 +3,10 @@
 // and compression metrics carried along.
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
+#include <fmt/format.h>
+
 #include "reports/compare.hpp"
 
 using namespace pico;
@@ -44,9 +48,9 @@ TEST_CASE("compare: one report, compressed cases against the dense one of their 
   CHECK(r["breakdown"][1]["time_s"].get<double>() == Approx(2e-3));
   CHECK(r["compression"]["bits_per_element"].get<double>() == 8.0);
   const std::string table = render_compare_table(rows);
-  CHECK_THAT(table, Contains("4.00x"));
-  CHECK_THAT(table, Contains("compress=100.0 communicate=2000.0"));
-  CHECK_THAT(render_compare_csv(rows), Contains("[3.88, 4.12]"));
+  CHECK_THAT(table, Contains("4.000x"));
+  CHECK_THAT(table, Contains("[3.882, 4.122]"));
+  CHECK_THAT(table, Contains("compress=100.000 communicate=2000.000"));
 }
 
 TEST_CASE("compare: two reports pair by case id, else by size; overlapping intervals are indistinguishable",
@@ -63,4 +67,85 @@ TEST_CASE("compare: two reports pair by case id, else by size; overlapping inter
   CHECK(rows[1]["speedup"].get<double>() == Approx(2.0));
   CHECK(rows[1]["verdict"] == "faster");
   CHECK_THROWS_WITH(compare_reports(report_of({}), &candidate, {}), Contains("no measured case"));
+}
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text, const char* end) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, next; (next = text.find(end, at)) != std::string::npos; at = next + std::strlen(end))
+    lines.push_back(text.substr(at, next - at));
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("compare: rows sorted by size as a number, with dtype, op, in-place and mode", "[compare]") {
+  // Sizes given out of order, and 65536 > 8192 although "65536" < "8192" as text.
+  std::vector<json> cases;
+  for (std::uint64_t count : {16384ULL, 2ULL, 2048ULL}) {
+    cases.push_back(measured_case(fmt::format("d{}", count), "mpi", "default", count, 2e-6, 1.9e-6, 2.1e-6));
+    cases.push_back(measured_case(fmt::format("r{}", count), "mpi", "ring", count, 1e-6, 0.9e-6, 1.1e-6));
+  }
+  json int_case = measured_case("i", "mpi", "ring", 2, 1.234567e-6, 1.2e-6, 1.3e-6);
+  int_case["dtype"] = "int32";
+  json int_default = measured_case("j", "mpi", "default", 2, 2e-6, 1.9e-6, 2.1e-6);
+  int_default["dtype"] = "int32";
+  cases.push_back(int_case);
+  cases.push_back(int_default);
+  const json rows = compare_reports(report_of(cases), nullptr, {});
+  REQUIRE(rows.size() == 4);
+  // Datatypes in the order of the Dtype enumeration: int32 before float32.
+  CHECK(rows[0]["dtype"] == "int32");
+  std::vector<std::uint64_t> float_bytes;
+  for (const json& r : rows)
+    if (r["dtype"] == "float32") float_bytes.push_back(r["bytes"].get<std::uint64_t>());
+  CHECK(float_bytes == std::vector<std::uint64_t>{8, 8192, 65536});
+  const std::string table = render_compare_table(rows);
+  const auto lines = lines_of(table, "\n");
+  REQUIRE(lines.size() == 6);
+  CHECK_THAT(lines[0], Contains("collective  dtype    op   in_place  mode"));
+  CHECK_THAT(lines[2], Contains("int32"));
+  CHECK_THAT(lines[2], Contains("1.235"));  // ns precision in us: 1.234567 us
+  CHECK_THAT(lines[3], Contains("8B"));
+  CHECK_THAT(lines[4], Contains("8KiB"));
+  CHECK_THAT(lines[5], Contains("64KiB"));
+  CHECK_THAT(lines[5], Contains("latency"));
+  CHECK_THAT(lines[5], Contains("2.000x"));
+}
+
+TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[compare]") {
+  const json rows = compare_reports(report_of({measured_case("a", "mpi", "default", 256, 3e-6, 2.9e-6, 3.1e-6),
+                                               measured_case("b", "mpi", "ring", 256, 1e-6, 0.9e-6, 1.1e-6)}),
+                                    nullptr, {});
+  const auto records = lines_of(render_compare_csv(rows), "\r\n");
+  REQUIRE(records.size() == 2);
+  CHECK(records[0] ==
+        "collective,dtype,op,in_place,mode,np,bytes,baseline,candidate,baseline_median_s,candidate_median_s,speedup,"
+        "speedup_ci95_low,speedup_ci95_high,verdict,bits_per_element,rel_l2_error,bias_rel_l2,"
+        "identical_across_ranks,breakdown_us");
+  CHECK_THAT(records[1], Contains("allreduce,float32,sum,false,latency,4,1024,mpi/default,mpi/ring,3e-06,1e-06,"));
+  const auto speedup = records[1].substr(records[1].find("1e-06,") + 6);
+  CHECK(std::stod(speedup.substr(0, speedup.find(','))) == Approx(3.0));
+}
+
+TEST_CASE("compare --best: the fastest algorithm per size and the default's loss", "[compare]") {
+  const json report = report_of({measured_case("a", "mpi", "default", 2048, 3e-6, 2.9e-6, 3.1e-6),
+                                 measured_case("b", "mpi", "ring", 2048, 2e-6, 1.9e-6, 2.1e-6),
+                                 measured_case("c", "mpi", "default", 2, 1e-6, 0.9e-6, 1.1e-6),
+                                 measured_case("d", "mpi", "ring", 2, 1.5e-6, 1.4e-6, 1.6e-6)});
+  const json rows = best_per_size_rows(report, "r1", {});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["bytes"] == 8);
+  CHECK(rows[0]["best"] == "mpi/default");
+  CHECK(rows[0]["reference_loss"].get<double>() == Approx(0.0));
+  CHECK(rows[1]["best"] == "mpi/ring");
+  CHECK(rows[1]["reference"] == "mpi/default");
+  CHECK(rows[1]["reference_loss"].get<double>() == Approx(0.5));
+  CHECK_THAT(render_best_table(rows), Contains("+50.0%"));
+  const auto records = lines_of(render_best_csv(rows), "\r\n");
+  CHECK(records[0] ==
+        "report,collective,dtype,op,in_place,mode,np,bytes,best,best_median_s,reference,reference_median_s,"
+        "reference_loss,measured");
+  CHECK_THAT(records[2], Contains("r1,allreduce,float32,sum,false,latency,4,8192,mpi/ring,2e-06,mpi/default,3e-06,0.5"));
 }

@@ -125,3 +125,21 @@ TEST_CASE("algorithm parameters show in the table and the CSV", "[render]") {
   CHECK(pico::params_text({{"topk_ratio", 0.01}}) == "topk_ratio=0.01");
   CHECK(pico::params_text({}).empty());
 }
+
+TEST_CASE("render_table colours status and validation only when asked", "[render]") {
+  const json report = load_example_report();
+  CHECK(pico::render_table(report).find('\033') == std::string::npos);
+  const std::string coloured = pico::render_table(report, pico::TableStyle::cases, true);
+  CHECK(coloured.find("\033[32mok") != std::string::npos);
+  CHECK(coloured.find("\033[31mfailed") != std::string::npos);
+  // Escapes wrap padded cells: without them the table is the plain one.
+  std::string stripped;
+  for (std::size_t i = 0; i < coloured.size(); ++i) {
+    if (coloured[i] == '\033') {
+      i = coloured.find('m', i);
+      continue;
+    }
+    stripped += coloured[i];
+  }
+  CHECK(stripped == pico::render_table(report));
+}

@@ -1,0 +1,59 @@
+#include "reports/best_algorithm.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace pico {
+
+std::string same_size_key(const Case& c) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
+                     name(c.mode), c.in_place);
+}
+
+const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size, const std::string& selector) {
+  const std::vector<std::string> selectors =
+      selector.empty() ? std::vector<std::string>{"compressed:dense", "nccl_compressed:dense", "mpi:default"}
+                       : std::vector<std::string>{selector};
+  for (const auto& s : selectors)
+    for (const CaseResult* r : same_size)
+      if (s == r->c.backend + ":" + r->c.algorithm) return r;
+  return same_size.size() == 1 ? same_size.front() : nullptr;
+}
+
+double BestAtSize::reference_over_best() const {
+  if (reference == nullptr || best == nullptr || best->timing->median_s <= 0) return 0;
+  return reference->timing->median_s / best->timing->median_s;
+}
+
+bool size_order_less(const Case& a, const Case& b) {
+  // Enumerators, not names: collectives in the order users know them, sizes by value.
+  auto key = [](const Case& c) {
+    return std::make_tuple(static_cast<int>(c.collective), static_cast<int>(c.dtype), static_cast<int>(c.op),
+                           c.in_place, static_cast<int>(c.mode), c.np, c.bytes, c.count);
+  };
+  return key(a) < key(b);
+}
+
+std::vector<BestAtSize> best_per_size(const std::vector<CaseResult>& cases, const std::string& selector) {
+  std::map<std::string, std::vector<const CaseResult*>> by_size;
+  for (const CaseResult& r : cases)
+    if (r.measured()) by_size[same_size_key(r.c)].push_back(&r);
+  std::vector<BestAtSize> out;
+  for (const auto& [key, group] : by_size) {
+    BestAtSize entry;
+    entry.best = *std::min_element(group.begin(), group.end(), [](const CaseResult* a, const CaseResult* b) {
+      return a->timing->median_s < b->timing->median_s;
+    });
+    entry.reference = reference_case(group, selector);
+    entry.measured = group.size();
+    out.push_back(entry);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const BestAtSize& a, const BestAtSize& b) { return size_order_less(a.best->c, b.best->c); });
+  return out;
+}
+
+}  // namespace pico

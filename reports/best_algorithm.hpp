@@ -1,0 +1,38 @@
+// Cases of one size, the reference case among them (the library's default, or
+// the dense allreduce compressed ones are measured against) and the fastest
+// one: what `pico compare --best` prints and the HTML report's heatmaps draw.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/case_result.hpp"
+
+namespace pico {
+
+// Cases that measure the same thing with different algorithms: same
+// collective, datatype, op, count, ranks, timing mode and in-place side.
+std::string same_size_key(const Case& c);
+
+// The reference among cases of one size: the one `selector`
+// ("backend:algorithm") names, else (selector "") the first present of
+// compressed:dense, nccl_compressed:dense and mpi:default, else the only
+// case; null when none of these applies.
+const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size, const std::string& selector);
+
+struct BestAtSize {
+  const CaseResult* best = nullptr;       // the smallest median time
+  const CaseResult* reference = nullptr;  // null when the size has no reference case
+  std::size_t measured = 0;               // measured cases of this size
+  // How much slower the reference is than the best: reference / best median, >= 1; 0 without a reference.
+  double reference_over_best() const;
+};
+
+// One entry per size with a measured case, ordered by collective (the order of
+// all_collectives()), datatype, op, in-place, mode, ranks, then bytes.
+std::vector<BestAtSize> best_per_size(const std::vector<CaseResult>& cases, const std::string& selector);
+
+// The order above, for anything listed per size.
+bool size_order_less(const Case& a, const Case& b);
+
+}  // namespace pico

@@ -1,0 +1,283 @@
+// The HTML report's charts (docs/report.md#html-report). pico inlines this
+// script after the data (<script id="pico-data">): it decodes the tables once
+// and builds one Vega-Lite spec per chart, each referencing those rows.
+(function () {
+  'use strict';
+
+  const errorBox = document.getElementById('pico-errors');
+  function recordError(where, message) {
+    const item = document.createElement('li');
+    item.textContent = where + ': ' + message;
+    errorBox.querySelector('ul').appendChild(item);
+    errorBox.hidden = false;
+  }
+  window.addEventListener('error', (e) => recordError('page', e.message));
+
+  const data = JSON.parse(document.getElementById('pico-data').textContent);
+
+  // Rows of arrays to objects; string columns hold indices into data.strings.
+  function decode(table) {
+    const isString = new Set(table.strings);
+    return table.rows.map((row) => {
+      const o = {};
+      table.columns.forEach((column, i) => {
+        const v = row[i];
+        o[column] = isString.has(column) && v !== null ? data.strings[v] : v;
+      });
+      return o;
+    });
+  }
+
+  const cases = decode(data.tables.cases);
+  const best = decode(data.tables.best);
+  const several = data.reports.length > 1;
+  for (const c of cases) {
+    c.median_us = c.median_s === null ? null : c.median_s * 1e6;
+    c.ci_low_us = c.ci95_low_s === null ? null : c.ci95_low_s * 1e6;
+    c.ci_high_us = c.ci95_high_s === null ? null : c.ci95_high_s * 1e6;
+    c.in_place = c.in_place ? 'in-place' : 'out-of-place';
+  }
+  for (const b of best) b.in_place = b.in_place ? 'in-place' : 'out-of-place';
+  const phases = decode(data.tables.phases).map((p) => Object.assign({}, cases[p.case], { phase: p.phase, time_us: p.time_s * 1e6 }));
+  const compression = decode(data.tables.compression).map((m) => Object.assign({}, cases[m.case], m));
+
+  // What else than the algorithm tells two lines of one collective apart:
+  // only the fields that take several values there, so labels stay short.
+  const VARIANT_FIELDS = ['report', 'dtype', 'op', 'in_place', 'mode'];
+  function varying(rows, fields) {
+    return fields.filter((f) => new Set(rows.map((r) => r[f])).size > 1);
+  }
+  function labelRows(rows, fields) {
+    for (const r of rows) {
+      r.variant = fields.map((f) => r[f]).join(' ');
+      r.series = r.algorithm + (r.variant ? ' · ' + r.variant : '');
+    }
+  }
+  const sizeKey = (r) => [r.report, r.collective, r.dtype, r.op, r.in_place, r.mode, r.np, r.bytes].join('|');
+
+  // The reference (default) median of each size, for bars normalised to it.
+  const referenceMedian = new Map();
+  for (const b of best) if (b.reference_median_s !== null) referenceMedian.set(sizeKey(b), b.reference_median_s);
+  for (const b of best) {
+    b.ratio = b.reference_median_s === null ? null : b.reference_median_s / b.best_median_s;
+    b.best_us = b.best_median_s * 1e6;
+    b.reference_us = b.reference_median_s === null ? null : b.reference_median_s * 1e6;
+  }
+
+  const main = document.getElementById('pico-report');
+  const nav = document.getElementById('pico-nav');
+  const charts = [];
+
+  function section(id, title) {
+    const h = document.createElement('h2');
+    h.id = id;
+    h.textContent = title;
+    main.appendChild(h);
+    const a = document.createElement('a');
+    a.href = '#' + id;
+    a.textContent = title;
+    nav.appendChild(a);
+  }
+
+  // Channels left undefined (no facet for one process count) are removed:
+  // Vega-Lite reads a present key as a channel. Data rows are not walked.
+  function dropUndefined(o) {
+    for (const k of Object.keys(o)) {
+      if (o[k] === undefined) delete o[k];
+      else if (k !== 'data' && o[k] !== null && typeof o[k] === 'object') dropUndefined(o[k]);
+    }
+  }
+
+  // A chart: its title, a line on how to read it, and the spec drawn below.
+  function chart(kind, title, how, spec) {
+    const h = document.createElement('h3');
+    h.textContent = title;
+    const p = document.createElement('p');
+    p.className = 'how';
+    p.textContent = how;
+    const div = document.createElement('div');
+    div.className = 'pico-chart';
+    div.dataset.kind = kind;
+    div.dataset.title = title;
+    main.append(h, p, div);
+    dropUndefined(spec);
+    spec.$schema = 'https://vega.github.io/schema/vega-lite/v5.json';
+    spec.config = Object.assign({ axis: { labelFontSize: 11 }, legend: { labelLimit: 400 } }, spec.config || {});
+    charts.push({ div, spec, title });
+  }
+
+  const sizeAxis = { field: 'bytes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'size (bytes per rank block)',
+    axis: { labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + 'GiB' : datum.value >= 1048576 ? datum.value / 1048576 + 'MiB' : datum.value >= 1024 ? datum.value / 1024 + 'KiB' : datum.value + 'B'" } };
+  const sizeOrdinal = { field: 'size', type: 'ordinal', sort: { field: 'bytes', op: 'min' }, title: 'size' };
+
+  // Several process counts: one panel each, side by side.
+  function facetByNp(rows, spec) {
+    if (new Set(rows.map((r) => r.np)).size <= 1) return Object.assign({ data: { values: rows } }, spec);
+    return { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
+  }
+
+  const collectives = [...new Set(cases.map((c) => c.collective))];
+
+  for (const collective of collectives) {
+    const all = cases.filter((c) => c.collective === collective);
+    labelRows(all, varying(all, VARIANT_FIELDS));
+    const measured = all.filter((c) => c.median_us !== null && c.status !== 'failed');
+    const id = 'collective-' + collective;
+    section(id, collective);
+
+    chart('status', collective + ': what ran', 'Every planned case, one tile per algorithm and size: ok (validated or not validated), validation failed, failed, skipped. Hover a tile for its reason.', {
+      data: { values: all },
+      mark: { type: 'rect', stroke: 'white' },
+      encoding: {
+        x: sizeOrdinal,
+        y: { field: 'series', type: 'nominal', title: null },
+        row: new Set(all.map((r) => r.np)).size > 1 ? { field: 'np', type: 'ordinal', title: 'processes' } : undefined,
+        color: { field: 'status', type: 'nominal', scale: { domain: ['ok', 'validation failed', 'failed', 'skipped'], range: ['#59a14f', '#e15759', '#9c1c1c', '#bab0ac'] } },
+        tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'status' }, { field: 'reason' }],
+      },
+    });
+
+    if (measured.length === 0) continue;
+    const series = { field: 'series', type: 'nominal', title: 'algorithm' };
+    const reportDash = several ? { field: 'report', type: 'nominal' } : undefined;
+    chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.',
+      facetByNp(measured, {
+        layer: [
+          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: { field: 'ci_low_us', type: 'quantitative', scale: { type: 'log' } }, y2: { field: 'ci_high_us' }, color: series } },
+          { mark: { type: 'line', point: true }, encoding: { x: sizeAxis, y: { field: 'median_us', type: 'quantitative', scale: { type: 'log' }, title: 'median time (µs)' }, color: series, strokeDash: reportDash,
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~g' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~g' }] } },
+        ],
+      }));
+
+    if (measured.some((c) => c.busbw_GBps > 0)) {
+      chart('busbw', collective + ': bus bandwidth vs size', 'Bus bandwidth (GB/s, 10^9 bytes) from the median time, the collective\'s algbw times its bus factor: comparable across process counts; higher is better. Size axis logarithmic.',
+        facetByNp(measured, {
+          mark: { type: 'line', point: true },
+          encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' }, color: series, strokeDash: reportDash,
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] },
+        }));
+    }
+
+    const bestRows = best.filter((b) => b.collective === collective);
+    if (bestRows.length > 0) {
+      labelRows(bestRows, varying(bestRows, VARIANT_FIELDS));
+      // Cells wide enough for the winner's name: a truncated name would not say who won.
+      const longest = Math.max(...bestRows.map((b) => b.best.length));
+      const heat = {
+        width: { step: Math.min(Math.max(60, 6.5 * longest + 12), 320) },
+        layer: [
+          { mark: 'rect', encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', title: 'processes', sort: 'descending' },
+            color: { field: 'ratio', type: 'quantitative', title: 'default / best', scale: { scheme: 'orangered', domainMin: 1 } },
+            tooltip: [{ field: 'size' }, { field: 'np' }, { field: 'best', title: 'best' }, { field: 'best_us', title: 'best (µs)', format: '.4~g' }, { field: 'reference', title: 'default' }, { field: 'reference_us', title: 'default (µs)', format: '.4~g' }, { field: 'ratio', title: 'default / best', format: '.3f' }] } },
+          { mark: { type: 'text', fontSize: 10 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' } } },
+        ],
+      };
+      const variants = new Set(bestRows.map((b) => b.variant));
+      chart('heatmap', collective + ': default vs best', 'Each cell is one (process count, size): its colour is the default\'s median time over the fastest algorithm\'s (1 = the default is the best; 2 = the default takes twice as long), its text the fastest algorithm. Grey cells have no default case to compare.',
+        variants.size > 1 ? { data: { values: bestRows }, facet: { row: { field: 'variant', type: 'nominal', title: null } }, spec: heat } : Object.assign({ data: { values: bestRows } }, heat));
+
+      const normalised = measured.filter((c) => referenceMedian.has(sizeKey(c)));
+      for (const c of normalised) c.vs_default = c.median_s / referenceMedian.get(sizeKey(c));
+      const sizes = [...new Map(normalised.map((c) => [c.bytes, c.size])).entries()].sort((a, b) => a[0] - b[0]);
+      if (sizes.length > 0) {
+        chart('normalised', collective + ': algorithms against the default at one size', 'Median time of each algorithm divided by the default\'s at the size chosen below (largest first): bars left of 1 are faster than the default, right of 1 slower.', {
+          data: { values: normalised },
+          params: [{ name: 'chosen_size', value: sizes[sizes.length - 1][0], bind: { input: 'select', options: sizes.map((s) => s[0]), labels: sizes.map((s) => s[1]), name: 'size ' } }],
+          transform: [{ filter: 'datum.bytes == chosen_size' }],
+          mark: 'bar',
+          encoding: {
+            y: { field: 'series', type: 'nominal', title: null, sort: 'x' },
+            x: { field: 'vs_default', type: 'quantitative', title: 'time / default\'s time' },
+            row: new Set(normalised.map((r) => r.np)).size > 1 ? { field: 'np', type: 'ordinal', title: 'processes' } : undefined,
+            color: { condition: { test: 'datum.vs_default < 1', value: '#59a14f' }, value: '#e15759' },
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'vs_default', title: 'time / default', format: '.3f' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }],
+          },
+        });
+      }
+    }
+
+    const phaseRows = phases.filter((p) => p.collective === collective);
+    if (phaseRows.length > 0) {
+      labelRows(phaseRows, varying(phaseRows, VARIANT_FIELDS.concat(['np'])).map((f) => f));
+      chart('phases', collective + ': phase breakdown', 'Where the time of one call goes, per instrumented algorithm and size: each bar stacks its phases (the median over the instrumented calls, the slowest rank). Compressed algorithms split into compress, communicate and decompress.', {
+        data: { values: phaseRows },
+        mark: 'bar',
+        encoding: {
+          column: sizeOrdinal,
+          x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -40 } },
+          y: { field: 'time_us', type: 'quantitative', aggregate: 'sum', title: 'time (µs)' },
+          color: { field: 'phase', type: 'nominal' },
+          tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'phase' }, { field: 'time_us', aggregate: 'sum', title: 'time (µs)', format: '.4~g' }],
+        },
+      });
+    }
+
+    const errorRows = compression.filter((m) => m.collective === collective && m.rel_l2_error !== null);
+    if (errorRows.length > 0) {
+      labelRows(errorRows, varying(errorRows, VARIANT_FIELDS));
+      chart('compression', collective + ': compression error vs size', 'Relative L2 error of the compressed result against the exact one, per algorithm (dense is exact: 0, drawn at the bottom); hover for bits per element on the wire.',
+        facetByNp(errorRows, {
+          mark: { type: 'line', point: true },
+          encoding: { x: sizeAxis, y: { field: 'rel_l2_error', type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title: 'relative L2 error' }, color: { field: 'series', type: 'nominal', title: 'algorithm' },
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'rel_l2_error', format: '.3e' }, { field: 'bits_per_element', format: '.3~g' }] },
+        }));
+    }
+  }
+
+  // Reports side by side: each case against the same case of the first report.
+  if (several) {
+    const first = new Map();
+    const key = (c) => [c.collective, c.algorithm, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
+    const firstLabel = data.reports[0].label;
+    for (const c of cases) if (c.report === firstLabel && c.median_s !== null) first.set(key(c), c.median_s);
+    const paired = cases.filter((c) => c.report !== firstLabel && c.median_s !== null && first.has(key(c)))
+      .map((c) => Object.assign({}, c, { vs_first: c.median_s / first.get(key(c)), label: c.collective + ' ' + c.algorithm }));
+    section('compared', 'reports compared');
+    if (paired.length > 0) {
+      chart('reports', 'time against report 1', 'Each measured case of a later report divided by the same case (collective, algorithm, datatype, op, processes, size) of report ' + firstLabel + ': below 1 is faster than there. Logarithmic axes.', {
+        data: { values: paired },
+        facet: { field: 'report', type: 'nominal', title: null }, columns: 2,
+        spec: { mark: { type: 'point', filled: true }, encoding: { x: sizeAxis, y: { field: 'vs_first', type: 'quantitative', scale: { type: 'log' }, title: 'time / report 1 time' }, color: { field: 'label', type: 'nominal', title: 'collective, algorithm' },
+          tooltip: [{ field: 'label' }, { field: 'size' }, { field: 'np' }, { field: 'vs_first', format: '.3f' }] } },
+      });
+    } else {
+      const p = document.createElement('p');
+      p.textContent = 'No case of a later report matches one of report ' + firstLabel + '.';
+      main.appendChild(p);
+    }
+  }
+
+  section('provenance', 'provenance');
+  for (const r of data.reports) {
+    const h = document.createElement('h3');
+    h.textContent = r.label;
+    const counts = document.createElement('p');
+    counts.className = 'counts';
+    counts.textContent = r.cases + ' cases: ' + Object.entries(r.counts).map(([k, v]) => v + ' ' + k).join(', ');
+    const table = document.createElement('table');
+    table.className = 'provenance';
+    for (const [name, value] of r.provenance) {
+      const tr = table.insertRow();
+      const th = document.createElement('th');
+      th.textContent = name;
+      tr.appendChild(th);
+      tr.insertCell().textContent = value;
+    }
+    main.append(h, counts, table);
+  }
+
+  // One chart after the other: a failing spec is reported and the rest still draw.
+  (async () => {
+    for (const c of charts) {
+      try {
+        await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: false });
+        c.div.dataset.rendered = 'true';
+      } catch (e) {
+        c.div.dataset.rendered = 'false';
+        recordError(c.title, e.message || String(e));
+      }
+    }
+    document.body.dataset.picoCharts = String(charts.length);
+    document.body.dataset.picoDone = 'true';
+  })();
+})();

@@ -1,0 +1,12 @@
+// The HTML report's page template and chart script (reports/html/page.html,
+// reports/html/charts.js), compiled in at build time (CMakeLists.txt).
+#pragma once
+
+#include <string_view>
+
+namespace pico::html_assets {
+
+extern const std::string_view page_template;
+extern const std::string_view charts_script;
+
+}  // namespace pico::html_assets

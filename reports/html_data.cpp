@@ -1,0 +1,197 @@
+#include "reports/html_data.hpp"
+
+#include <map>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/case_result.hpp"
+#include "reports/best_algorithm.hpp"
+#include "reports/render.hpp"
+#include "reports/text_table.hpp"
+
+namespace pico {
+namespace {
+
+using nlohmann::json;
+
+// Repeated strings (collective names, algorithm labels, reasons) stored once:
+// a 10,000-case report repeats a few dozen of them.
+class StringTable {
+ public:
+  int index(const std::string& s) {
+    auto [it, added] = indices_.try_emplace(s, static_cast<int>(strings_.size()));
+    if (added) strings_.push_back(s);
+    return it->second;
+  }
+  const json& strings() const { return strings_; }
+
+ private:
+  std::map<std::string, int> indices_;
+  json strings_ = json::array();
+};
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::string> string_columns;  // the columns holding StringTable indices
+  json rows = json::array();
+  json to_json() const { return {{"columns", columns}, {"strings", string_columns}, {"rows", rows}}; }
+};
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// The validation outcome belongs to the status a reader sees: a timed case
+// whose validation failed is marked apart from one that never ran.
+std::string shown_status(const CaseResult& r) {
+  if (r.validation.status == "failed") return "validation failed";
+  return std::string(name(r.status));
+}
+
+// The string at a JSON pointer, "" where it is absent or not a string.
+std::string text_at(const json& j, const char* pointer) {
+  const json::json_pointer p(pointer);
+  return j.contains(p) && j.at(p).is_string() ? j.at(p).get<std::string>() : "";
+}
+
+std::string number_at(const json& j, const char* pointer) {
+  const json::json_pointer p(pointer);
+  return j.contains(p) && j.at(p).is_number() ? j.at(p).dump() : "";
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string hosts_text(const json& report) {
+  std::string out;
+  const json::json_pointer p("/provenance/hosts");
+  if (!report.contains(p) || !report.at(p).is_array()) return out;
+  for (const json& host : report.at(p)) {
+    if (!host.is_object()) continue;
+    std::string line = fmt::format("{}: ranks {}", host.value("name", "?"), host.contains("ranks") ? host["ranks"].dump() : "?");
+    const json& t = host.contains("topology") ? host["topology"] : json();
+    if (t.is_object())
+      line += fmt::format(", {} package(s), {} NUMA node(s), {} cores, {} PUs", t.value("packages", 0),
+                          t.value("numa_nodes", 0), t.value("cores", 0), t.value("pus", 0));
+    out += (out.empty() ? "" : "\n") + line;
+  }
+  return out;
+}
+
+std::string lines_of_commands(const json& report) {
+  std::string out;
+  const json::json_pointer p("/provenance/launch_commands");
+  if (!report.contains(p) || !report.at(p).is_array()) return out;
+  for (const json& argv : report.at(p)) {
+    std::string line;
+    if (argv.is_array())
+      for (const json& a : argv) line += (line.empty() ? "" : " ") + (a.is_string() ? a.get<std::string>() : a.dump());
+    out += (out.empty() ? "" : "\n") + line;
+  }
+  return out;
+}
+
+std::string variables_text(const json& report, const char* pointer) {
+  std::string out;
+  const json::json_pointer p(pointer);
+  if (!report.contains(p) || !report.at(p).is_object()) return out;
+  for (const auto& [k, v] : report.at(p).items())
+    out += (out.empty() ? "" : "\n") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  return out;
+}
+
+// The provenance a reader compares between reports, as name/value rows.
+json provenance_rows(const LabelledReport& r) {
+  const json& j = r.report;
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"results", r.path},
+      {"pico", fmt::format("{} ({}, {})", text_at(j, "/pico/version"), text_at(j, "/pico/git_hash"),
+                           text_at(j, "/pico/build_type"))},
+      {"experiment", fmt::format("{} ({})", text_at(j, "/experiment/name"), text_at(j, "/experiment/path"))},
+      {"platform", fmt::format("{} ({})", text_at(j, "/platform/name"), text_at(j, "/platform/path"))},
+      {"run", fmt::format("{} to {}, {} s in {} launch(es)", text_at(j, "/run/started_utc"),
+                          text_at(j, "/run/finished_utc"), number_at(j, "/run/wall_s"), number_at(j, "/run/launches"))},
+      {"MPI library", first_line(text_at(j, "/provenance/mpi/library_version"))},
+      {"MPI standard", text_at(j, "/provenance/mpi/mpi_standard")},
+      {"hosts", hosts_text(j)},
+      {"GPU devices", j.contains(json::json_pointer("/provenance/gpu/devices"))
+                          ? j.at(json::json_pointer("/provenance/gpu/devices")).dump()
+                          : ""},
+      {"launch commands", lines_of_commands(j)},
+      {"environment (rank 0)", variables_text(j, "/provenance/env")},
+      {"front end", fmt::format("{}@{}", text_at(j, "/provenance/user"), text_at(j, "/provenance/hostname"))},
+  };
+  json out = json::array();
+  for (const auto& [k, v] : rows)
+    if (!v.empty()) out.push_back({k, v});
+  return out;
+}
+
+}  // namespace
+
+std::string report_label(const json& report, std::size_t number) {
+  const std::string library = text_at(report, "/provenance/mpi/library");
+  const std::string version = text_at(report, "/provenance/mpi/version");
+  return fmt::format("{}: {} on {}{}", number, text_at(report, "/experiment/name"), text_at(report, "/platform/name"),
+                     library.empty() || library == "unknown" ? "" : fmt::format(", {} {}", library, version));
+}
+
+json html_page_data(const std::vector<LabelledReport>& reports) {
+  StringTable strings;
+  Table cases{{"report", "collective", "backend", "algorithm", "dtype", "op", "np", "bytes", "size", "in_place",
+               "mode", "status", "reason", "median_s", "ci95_low_s", "ci95_high_s", "busbw_GBps"},
+              {"report", "collective", "backend", "algorithm", "dtype", "op", "size", "mode", "status", "reason"}};
+  Table phases{{"case", "phase", "time_s"}, {"phase"}};
+  Table compression{{"case", "rel_l2_error", "bits_per_element"}, {}};
+  Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
+              "best_median_s", "reference", "reference_median_s"},
+             {"report", "collective", "dtype", "op", "mode", "size", "best", "reference"}};
+  json described = json::array();
+  for (const LabelledReport& r : reports) {
+    const int report = strings.index(r.label);
+    const std::vector<CaseResult> results = case_results_of(r.report);
+    std::map<std::string, std::size_t> counts;
+    for (const CaseResult& result : results) {
+      const Case& c = result.c;
+      const std::size_t row = cases.rows.size();
+      ++counts[shown_status(result)];
+      cases.rows.push_back({report, strings.index(std::string(name(c.collective))), strings.index(c.backend),
+                            strings.index(algorithm_label(c)), strings.index(std::string(name(c.dtype))),
+                            strings.index(std::string(name(c.op))), c.np, c.bytes, strings.index(size_text(c.bytes)),
+                            c.in_place ? 1 : 0, strings.index(std::string(name(c.mode))),
+                            strings.index(shown_status(result)), strings.index(result.reason),
+                            result.timing ? json(result.timing->median_s) : json(nullptr),
+                            result.timing ? json(result.timing->ci95_low_s) : json(nullptr),
+                            result.timing ? json(result.timing->ci95_high_s) : json(nullptr),
+                            optional_number(result.busbw_GBps)});
+      if (result.measured() && result.phases && result.phases->is_array())
+        for (const json& p : *result.phases)
+          if (p.is_object() && p.contains("time_s") && p["time_s"].is_number())
+            phases.rows.push_back({row, strings.index(p.value("name", "?")), p["time_s"]});
+      if (result.measured() && result.compression && result.compression->is_object()) {
+        const json& m = *result.compression;
+        auto metric = [&](const char* key) { return m.contains(key) && m[key].is_number() ? m[key] : json(nullptr); };
+        compression.rows.push_back({row, metric("rel_l2_error"), metric("bits_per_element")});
+      }
+    }
+    for (const BestAtSize& b : best_per_size(results, "")) {
+      const Case& c = b.best->c;
+      best.rows.push_back({report, strings.index(std::string(name(c.collective))),
+                           strings.index(std::string(name(c.dtype))), strings.index(std::string(name(c.op))),
+                           c.in_place ? 1 : 0, strings.index(std::string(name(c.mode))), c.np, c.bytes,
+                           strings.index(size_text(c.bytes)), strings.index(algorithm_label(c)),
+                           b.best->timing->median_s,
+                           b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
+                           b.reference ? json(b.reference->timing->median_s) : json(nullptr)});
+    }
+    described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
+                         {"provenance", provenance_rows(r)}});
+  }
+  return {{"strings", strings.strings()},
+          {"tables",
+           {{"cases", cases.to_json()},
+            {"phases", phases.to_json()},
+            {"compression", compression.to_json()},
+            {"best", best.to_json()}}},
+          {"reports", described}};
+}
+
+}  // namespace pico

@@ -1,0 +1,94 @@
+#include "reports/html_report.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/build_info.hpp"
+#include "reports/html_assets.hpp"
+
+namespace pico {
+
+std::string html_escaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+std::string script_safe_json(const nlohmann::json& data) {
+  // Invalid UTF-8 in a report (a hostile reason string) is replaced, not thrown on.
+  const std::string text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 64);
+  for (char ch : text) {
+    if (ch == '<')
+      out += "\\u003c";
+    else
+      out += ch;
+  }
+  return out;
+}
+
+namespace {
+
+// A script's text is inlined as is; "</script" inside it would end the element.
+const std::string& checked_script(const std::string& text, const char* what) {
+  if (text.find("</script") != std::string::npos)
+    throw std::runtime_error(fmt::format("{} contains \"</script\" and cannot be inlined", what));
+  return text;
+}
+
+// Replaces each @@NAME@@ of the template in one pass, so nothing inserted is scanned again.
+std::string fill_template(std::string_view page, const std::map<std::string_view, std::string_view>& values) {
+  std::string out;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t open = page.find("@@", at);
+    if (open == std::string_view::npos) break;
+    const std::size_t close = page.find("@@", open + 2);
+    if (close == std::string_view::npos) break;
+    const auto it = values.find(page.substr(open + 2, close - open - 2));
+    if (it == values.end()) {  // not a marker: keep the text
+      out += page.substr(at, open + 2 - at);
+      at = open + 2;
+      continue;
+    }
+    out += page.substr(at, open - at);
+    out += it->second;
+    at = close + 2;
+  }
+  out += page.substr(at);
+  return out;
+}
+
+}  // namespace
+
+std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library) {
+  std::string title = "pico report";
+  for (std::size_t i = 0; i < reports.size(); ++i) title += (i == 0 ? ": " : "; ") + reports[i].label;
+  const std::string data = script_safe_json(html_page_data(reports));
+  const std::string generator = fmt::format("pico {} ({})", build::version, build::git_hash);
+  const std::string escaped_title = html_escaped(title), escaped_generator = html_escaped(generator);
+  return fill_template(html_assets::page_template,
+                       {{"TITLE", escaped_title},
+                        {"GENERATOR", escaped_generator},
+                        {"VEGA", checked_script(library.vega, "vega.min.js")},
+                        {"VEGA_LITE", checked_script(library.vega_lite, "vega-lite.min.js")},
+                        {"VEGA_EMBED", checked_script(library.vega_embed, "vega-embed.min.js")},
+                        {"DATA", data},
+                        {"CHARTS", html_assets::charts_script}});
+}
+
+}  // namespace pico

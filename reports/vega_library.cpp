@@ -1,0 +1,39 @@
+#include "reports/vega_library.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/input_error.hpp"
+
+namespace pico {
+
+std::filesystem::path vega_library_dir() {
+  const char* env = std::getenv("PICO_VEGA_DIR");
+  if (env != nullptr && *env != '\0') return env;
+  return PICO_VEGA_DIR;
+}
+
+VegaLibrary load_vega_library() {
+  const std::filesystem::path dir = vega_library_dir();
+  VegaLibrary library;
+  const std::array<std::pair<const char*, std::string*>, 3> files = {{{"vega/build/vega.min.js", &library.vega},
+                                                                     {"vega-lite/build/vega-lite.min.js", &library.vega_lite},
+                                                                     {"vega-embed/build/vega-embed.min.js", &library.vega_embed}}};
+  for (const auto& [relative, text] : files) {
+    const std::filesystem::path path = dir / relative;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream content;
+    if (in) content << in.rdbuf();
+    if (!in || content.str().empty())
+      throw InputError(path.string(), "the HTML report's plotting library is missing or empty",
+                             "run scripts/setup-vega.sh (npm installs the pinned vega, vega-lite and vega-embed into "
+                             "third_party/vega/node_modules), or point PICO_VEGA_DIR at a node_modules directory "
+                             "holding them");
+    *text = content.str();
+  }
+  return library;
+}
+
+}  // namespace pico

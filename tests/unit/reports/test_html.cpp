@@ -1,0 +1,98 @@
+// The HTML report's parts that need no browser: the page data's tables, the
+// escaping that keeps data inside its script element, the template filled
+// once, and the missing-library error (tests/e2e: html_report draws it).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/html_report.hpp"
+#include "core/input_error.hpp"
+#include "scratch_dir.hpp"
+
+using namespace pico;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+
+json example_report() {
+  std::ifstream in(PICO_TEST_DATA_DIR "/report-example.json");
+  REQUIRE(in.good());
+  return json::parse(in);
+}
+
+// The decoded value of column `column` in row `row` of a page-data table.
+json cell(const json& data, const char* table, std::size_t row, const std::string& column) {
+  const json& t = data["tables"][table];
+  const auto& columns = t["columns"];
+  const auto at = static_cast<std::size_t>(std::find(columns.begin(), columns.end(), column) - columns.begin());
+  REQUIRE(at < columns.size());
+  const json& v = t["rows"][row][at];
+  const auto& strings = t["strings"];
+  if (std::find(strings.begin(), strings.end(), column) != strings.end() && !v.is_null())
+    return data["strings"][v.get<std::size_t>()];
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("html page data: one row per case, repeated strings stored once", "[html]") {
+  const json report = example_report();
+  const json data = html_page_data({{report_label(report, 1), "r.json", report}, {"2: again", "s.json", report}});
+  const std::size_t n = report["cases"].size();
+  REQUIRE(data["tables"]["cases"]["rows"].size() == 2 * n);
+  CHECK(cell(data, "cases", 0, "collective") == report["cases"][0]["collective"]);
+  CHECK(cell(data, "cases", 0, "median_s") == report["cases"][0]["timing"]["median_s"]);
+  CHECK(cell(data, "cases", 0, "size") == "4KiB");
+  CHECK(cell(data, "cases", n, "report") == "2: again");
+  // Strings are unique in the list.
+  std::set<std::string> unique;
+  for (const auto& s : data["strings"]) CHECK(unique.insert(s.get<std::string>()).second);
+  CHECK(data["reports"].size() == 2);
+  CHECK(data["reports"][0]["cases"] == n);
+  bool has_mpi_row = false;
+  for (const auto& row : data["reports"][0]["provenance"]) has_mpi_row |= row[0] == "MPI library";
+  CHECK(has_mpi_row);
+  // A measured case's size has a best row.
+  CHECK(data["tables"]["best"]["rows"].size() >= 1);
+}
+
+TEST_CASE("html: data cannot end its script element", "[html]") {
+  const std::string text = script_safe_json(json{{"reason", "</script><script>alert(1)</script>"}});
+  CHECK(text.find('<') == std::string::npos);
+  CHECK(json::parse(text)["reason"] == "</script><script>alert(1)</script>");
+  CHECK(html_escaped("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;");
+}
+
+TEST_CASE("html: the page inlines the libraries, the data and the charts once", "[html]") {
+  const json report = example_report();
+  const VegaLibrary library{"/*VEGA-LIB*/", "/*VEGA-LITE-LIB*/", "/*VEGA-EMBED-LIB*/"};
+  const std::string page = render_html({{report_label(report, 1), "r.json", report}}, library);
+  CHECK(page.starts_with("<!doctype html>"));
+  for (const char* part : {"/*VEGA-LIB*/", "/*VEGA-LITE-LIB*/", "/*VEGA-EMBED-LIB*/", "vegaEmbed(", "id=\"pico-data\""})
+    CHECK_THAT(page, Contains(part));
+  CHECK(page.find("@@DATA@@") == std::string::npos);
+  CHECK(page.find("@@CHARTS@@") == std::string::npos);
+  const auto open = page.find("id=\"pico-data\">") + 15;
+  const json data = json::parse(page.substr(open, page.find("</script>", open) - open));
+  CHECK(data["tables"]["cases"]["rows"].size() == report["cases"].size());
+  CHECK_THROWS(render_html({}, VegaLibrary{"x</script>", "", ""}));
+}
+
+TEST_CASE("html: a missing plotting library names the file and how to install it", "[html]") {
+  test::ScratchDir dir("html");
+  ::setenv("PICO_VEGA_DIR", dir.path().c_str(), 1);
+  try {
+    load_vega_library();
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.file, Contains("vega/build/vega.min.js"));
+    CHECK_THAT(e.hint, Contains("scripts/setup-vega.sh"));
+  }
+  ::unsetenv("PICO_VEGA_DIR");
+}
