@@ -22,6 +22,7 @@
 #   cluster.json   what was built (nodes, addresses, rates); pico records it in
 #                  the report of a platform with `emulated: <this file>`
 #   hostfile       one line per node, `ADDRESS slots=P`, for Open MPI
+#   hostfile-mpich the same as `ADDRESS:P`, for MPICH's Hydra
 #   hosts          the node addresses, comma-separated, for MPICH's -hosts
 #   on NODE CMD..  runs CMD inside NODE (network and host name)
 #   rsh-agent      ssh-like agent for mpirun/Hydra: `rsh-agent HOST COMMAND`
@@ -191,7 +192,11 @@ write_hosts_files() {
     echo "$net.$ctl_octet $(ctl_ns)"
   } >"$dir/etc-hosts"
   : >"$dir/hostfile"
-  for ((i = 1; i <= nodes; i++)); do echo "$net.$i slots=$ppn" >>"$dir/hostfile"; done
+  : >"$dir/hostfile-mpich"
+  for ((i = 1; i <= nodes; i++)); do
+    echo "$net.$i slots=$ppn" >>"$dir/hostfile"
+    echo "$net.$i:$ppn" >>"$dir/hostfile-mpich"  # Hydra's form of the same
+  done
   local list=()
   for ((i = 1; i <= nodes; i++)); do list+=("$net.$i"); done
   (IFS=,; echo "${list[*]}") >"$dir/hosts"

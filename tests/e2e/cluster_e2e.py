@@ -181,10 +181,14 @@ def test_slurm(tmp):
         expect(job["state"] == "COMPLETED" and job["nodes"] == 2, f"quickstart job: {job}")
         expect_placement(report, nodes=4, ppn=1, np=2)
         os.makedirs(os.path.join(tmp, "np4"))
-        report = run(os.path.join(tmp, "np4"), SMALL.format(np=4), slurm_platform, env=env)
+        # two_proc needs 2 ranks: skipped when planned, so never part of the job.
+        report = run(os.path.join(tmp, "np4"), SMALL.format(np=4).replace("[allreduce, bcast]", "[allgather]")
+                     .replace("algorithms: [default]", "algorithms: [default, two_proc]"), slurm_platform, env=env)
         job = report["provenance"]["slurm"]
         expect(job["nodes"] == 4 and job["node_list"] == f"{NAME}-node[1-4]", f"4-node job: {job}")
         expect_placement(report, nodes=4, ppn=1, np=4)
+        statuses = sorted((c["algorithm"], c["status"]) for c in report["cases"])
+        expect(statuses == [("default", "ok")] * 2 + [("two_proc", "skipped")] * 2, f"cases: {statuses}")
     finally:
         cluster("stop", check=False)
 
