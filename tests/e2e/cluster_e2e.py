@@ -123,7 +123,10 @@ def test_placement(tmp):
         # More ranks than nodes x ppn: the cluster's shape is a limit, not a hint.
         experiment = write(tmp, "too-many.yaml", SMALL.format(np=6))
         proc = pico("run", experiment, "-p", platform(tmp, "emulated-cluster"), "-o", os.path.join(tmp, "r6"), cwd=tmp)
-        expect(proc.returncode != 0, "6 ranks on 2 nodes x 2 slots ran")
+        expect(proc.returncode == 1, f"6 ranks on 2 nodes x 2 slots: exit {proc.returncode}")
+        launch_log = os.path.join(os.path.dirname(report_path(proc)), "launch-0.log")
+        with open(launch_log, encoding="utf-8", errors="replace") as f:
+            expect("not enough slots" in f.read(), "mpirun did not refuse 6 ranks for want of slots")
     finally:
         cluster("stop", check=False)
 
