@@ -127,6 +127,12 @@ def test_placement(tmp):
         launch_log = os.path.join(os.path.dirname(report_path(proc)), "launch-0.log")
         with open(launch_log, encoding="utf-8", errors="replace") as f:
             expect("not enough slots" in f.read(), "mpirun did not refuse 6 ranks for want of slots")
+        # A cluster that is down is bad input, before any results directory.
+        cluster("stop")
+        proc = pico("run", experiment, "-p", platform(tmp, "emulated-cluster"), "-o", os.path.join(tmp, "down"), cwd=tmp)
+        expect(proc.returncode == 2 and "emulated cluster that is not running" in proc.stderr,
+               f"cluster down: exit {proc.returncode}\n{proc.stderr}")
+        expect(not os.path.exists(os.path.join(tmp, "down")), "a results directory for a run that could not start")
     finally:
         cluster("stop", check=False)
 
