@@ -106,8 +106,8 @@ parse_start() {
       *) usage_error "unknown option '$1'" ;;
     esac
   done
-  [[ $nodes =~ ^[0-9]+$ ]] && ((nodes >= 1 && nodes <= max_nodes)) || usage_error "--nodes '$nodes' must be 1..$max_nodes"
-  [[ $ppn =~ ^[0-9]+$ ]] && ((ppn >= 1 && ppn <= 256)) || usage_error "--ppn '$ppn' must be 1..256"
+  if ! [[ $nodes =~ ^[0-9]+$ ]] || ((nodes < 1 || nodes > max_nodes)); then usage_error "--nodes '$nodes' must be 1..$max_nodes"; fi
+  if ! [[ $ppn =~ ^[0-9]+$ ]] || ((ppn < 1 || ppn > 256)); then usage_error "--ppn '$ppn' must be 1..256"; fi
   [[ $racks == 1 || $racks == 2 ]] || usage_error "--racks '$racks' must be 1 or 2"
   check_rate "$rate" --rate
   if ((racks == 2)); then
@@ -478,7 +478,7 @@ case ${1:-} in
   stop) shift; (($# == 0)) || usage_error "stop takes no arguments"; stop ;;
   status) shift; (($# == 0)) || usage_error "status takes no arguments"; status ;;
   env)
-    running && [[ -f $(slurm_dir)/slurm.conf ]] || die "no Slurm in cluster '$prefix' (start it with --slurm)"
+    if ! running || [[ ! -f $(slurm_dir)/slurm.conf ]]; then die "no Slurm in cluster '$prefix' (start it with --slurm)"; fi
     print_env
     ;;
   *) usage_error "unknown action '${1:-}'" ;;

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/local-slurm.sh and scripts/emulated-cluster.sh: both
 # Slurms authenticate through this machine's one munged (its socket is a file,
 # so processes in any network namespace reach it).
