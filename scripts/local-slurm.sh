@@ -13,8 +13,10 @@ set -euo pipefail
 
 state=${PICO_SLURM_DIR:-/var/tmp/pico-slurm}
 conf=$state/slurm.conf
-munge_dir=/run/munge
 host=$(hostname -s)
+
+# shellcheck source=scripts/lib-munge.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib-munge.sh"
 
 die() { echo "local-slurm: $*" >&2; exit 1; }
 
@@ -64,23 +66,6 @@ EOF
   mv "$conf.tmp" "$conf"
 }
 
-start_munge() {
-  if munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then return; fi
-  mkdir -p "$munge_dir" /var/log/munge /var/lib/munge
-  chown munge:munge "$munge_dir" /var/log/munge /var/lib/munge
-  if [[ ! -s /etc/munge/munge.key ]]; then
-    dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key status=none
-  fi
-  chown munge:munge /etc/munge/munge.key
-  chmod 400 /etc/munge/munge.key
-  runuser -u munge -- munged
-  for _ in $(seq 50); do
-    munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1 && return
-    sleep 0.1
-  done
-  die "munged did not start; see /var/log/munge/munged.log"
-}
-
 # The node is up and idle or busy, not down or drained.
 node_ready() {
   local state_line
@@ -90,7 +75,7 @@ node_ready() {
 
 start() {
   need_root
-  start_munge
+  start_munge || die "munge is not working"
   if ! alive "$state/slurmctld.pid" || ! alive "$state/slurmd.pid"; then
     write_conf
   fi

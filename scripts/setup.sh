@@ -11,7 +11,9 @@ packages=(
   libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema
-  iproute2
+  # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
+  # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
+  iproute2 util-linux
   # The local Slurm of scripts/local-slurm.sh and the Slurm tests. Debian's
   # slurm-wlm-basic-plugins brings the pmix_v4 plugin that srun --mpi=pmix needs.
   slurm-wlm munge

@@ -136,6 +136,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   p["started_utc"] = run.at("run").at("started_utc");
   // A Slurm run: job id, node list and allocation, as Slurm reported them when the job ended.
   if (run.contains("slurm")) p["slurm"] = run.at("slurm");
+  // An emulated cluster: its nodes, addresses and link rates, as its script built them.
+  if (run.contains("emulated")) p["emulated"] = run.at("emulated");
   return p;
 }
 

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi"};
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
                                              "oversubscribe", "cpu_bind",      "max_processes"};
@@ -149,6 +149,7 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   if (auto v = top.get("env")) p.env = parse_env(*v);
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
   if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);
+  if (auto v = top.get("emulated")) p.emulated = v->as_nonempty_string("emulated (the emulated cluster's description file)");
   p.source_path = file_for_messages;
   p.source_text = yaml_text;
   return p;

@@ -37,6 +37,9 @@ struct Platform {
   std::map<std::string, std::string> env;  // set in the worker's environment
   std::string worker;                      // path to the worker; "" = the one built for `mpi`, next to pico
   MpiSpec mpi;
+  // An emulated cluster's description (scripts/emulated-cluster.sh writes it):
+  // read when a run starts and recorded in the report; "" = a real platform.
+  std::string emulated;
 
   std::string source_path;
   std::string source_text;

@@ -61,6 +61,7 @@ nlohmann::json platform_to_json(const Platform& p) {
           {"env", p.env},
           {"worker", p.worker},
           {"mpi", {{"library", p.mpi.library}, {"version", p.mpi.version}}}};
+  if (!p.emulated.empty()) j["emulated"] = p.emulated;
   if (p.scheduler == "slurm") {
     const SlurmSpec& s = p.slurm;
     j["slurm"] = {{"partition", s.partition},     {"account", s.account},

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "config/emulated_cluster.hpp"
 #include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "core/file_io.hpp"
@@ -114,6 +116,9 @@ RunResult run_experiment(const RunRequest& request) {
   const Plan plan = make_plan(request.experiment, target);
   // A process count the platform cannot start is bad input now, not a failed job later.
   check_launches_fit(request.platform, process_counts(plan));
+  // An emulated cluster that is not up is bad input now, before a results directory exists.
+  std::optional<EmulatedCluster> emulated;
+  if (!request.platform.emulated.empty()) emulated = read_emulated_cluster(request.platform.emulated);
   const std::string dir = new_results_dir(request);
   if (fs::exists(dir) && !fs::is_empty(dir))
     throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
@@ -125,6 +130,7 @@ RunResult run_experiment(const RunRequest& request) {
   write_text_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);
   write_text_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
+  if (emulated) run["emulated"] = to_json(*emulated);
   write_run_record(dir, run);
   return run_in_dir(dir, plan, request.experiment, request.platform, target, std::move(run), request.progress,
                     request.wait, 0);

@@ -184,6 +184,12 @@ RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
   const fs::path script = fs::path(dir) / script_name;
   write_text_file(script.string(), sbatch_script_text(job, in.platform));
 
+  // Cases the plan skipped never reach the job: recorded now, as execute_plan does on this host.
+  {
+    JsonLinesFile cases(dir + "/cases.jsonl");
+    for (const auto& s : in.plan.skipped)
+      cases.append(to_json(unmeasured_result(s.c, CaseStatus::skipped, s.reason, -1, 0)));
+  }
   const std::string job_id = submit_job(script.string());
   nlohmann::json jobs = read_jobs(dir);
   jobs.at("jobs").push_back({{"job_id", job_id},
