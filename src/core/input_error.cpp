@@ -12,8 +12,14 @@ namespace pico {
 std::string printable(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (const char ch : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
     const auto c = static_cast<unsigned char>(ch);
+    // C1 controls (U+0080-U+009F: NEL, CSI, ...) are two bytes in UTF-8, 0xC2 then 0x80-0x9F.
+    if (c == 0xC2 && i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xE0) == 0x80) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[++i]));
+      continue;
+    }
     if (c == '\n')
       out += "\\n";
     else if (c == '\r')

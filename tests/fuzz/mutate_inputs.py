@@ -155,7 +155,9 @@ def command_for(pico: str, kind: str, path: Path):
 
 
 def bad_format(stderr: str):
-    lines = [line for line in stderr.splitlines() if line.strip()]
+    # split("\n"), not splitlines(): the format is one line per "\n"; other
+    # breaks (NEL, U+2028) inside a quoted value are pico's to escape.
+    lines = [line for line in stderr.split("\n") if line.strip()]
     if not lines:
         return "exit 2 with nothing on stderr"
     if not FIRST_LINE.match(lines[0]):

@@ -85,6 +85,14 @@ TEST_CASE("InputError renders compiler-style messages", "[config]") {
   CHECK(std::string(InputError("a.yaml", 2, 1, "bad").what()) == "pico: error: a.yaml:2:1: bad");
   CHECK(std::string(InputError("a.yaml", 0, 0, "missing").what()) == "pico: error: a.yaml: missing");
   CHECK(std::string(InputError("a.yaml", 0, 0, "missing", "look").what()) == "pico: error: a.yaml: missing\n  hint: look");
+  CHECK(std::string(InputError("--op", "unknown op 'a\nb'").what()) == "pico: error: --op: unknown op 'a\\nb'");
+}
+
+TEST_CASE("errors quote input with its control characters escaped: one line, no terminal codes", "[config]") {
+  CHECK(pico::printable("a\nb\tc\r") == "a\\nb\\tc\\r");
+  CHECK(pico::printable("\x1b[31mred") == "\\x1b[31mred");
+  CHECK(pico::printable("descr\xc2\x85ption") == "descr\\u0085ption");  // NEL, a C1 control in UTF-8
+  CHECK(pico::printable("caf\xc3\xa9 \xc2\xa0") == "caf\xc3\xa9 \xc2\xa0");  // other UTF-8 stays as it is
 }
 
 // ---- experiments: valid documents ------------------------------------------

@@ -51,7 +51,7 @@ TEST_CASE("an emulated cluster description is read whole", "[config]") {
   CHECK(parse_emulated_cluster(j.dump(), "again.json").nodes[1].link.rate_bps == 5e8);
 }
 
-TEST_CASE("a broken or missing emulated cluster description is a InputError", "[config]") {
+TEST_CASE("a broken or missing emulated cluster description is an InputError", "[config]") {
   const auto parse = [](const std::string& text, const char* file) { parse_emulated_cluster(text, file); };
   CHECK_THAT(test::error_of(parse, "{not json", "c.json").message, Contains("not an emulated cluster description"));
   CHECK_THAT(test::error_of(parse, R"({"emulated": false})", "c.json").message, Contains("\"emulated\" is not true"));
