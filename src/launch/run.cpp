@@ -156,6 +156,9 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
     if (progress) fmt::print(stderr, "resume: every case of {} is already ok or skipped\n", dir);
     return report_run(dir);
   }
+  // The platform file in DIR may have been edited, or its launcher removed, since the run: what a
+  // run refuses at planning, a resume refuses too, before it starts anything.
+  check_launches_fit(platform, process_counts(rest));
   if (progress) fmt::print(stderr, "resume: {} of {} case(s) left to run\n", rest.cases.size(), plan.cases.size());
   run["run"]["resumed_utc"].push_back(utc_timestamp_iso());
   return run_in_dir(dir, rest, experiment, platform, target, std::move(run), progress, wait, launches_in(dir));

@@ -183,6 +183,15 @@ def test_crash(tmp):
         expect(c["reason"].startswith("crash: the worker died during this case"), c["reason"])
         expect("signal 11" in c["reason"], f"the signal is named: {c['reason']}")
     expect(report["run"]["launches"] == 2, f"relaunched after the first crash: {report['run']['launches']}")
+    # A resume checks the platform as a run does: a launcher gone since is bad input, and nothing runs.
+    run_dir = os.path.dirname(report_path(proc))
+    platform_file = os.path.join(run_dir, "platform.yaml")
+    with open(platform_file, "w") as f:
+        f.write("name: local\nlauncher: {command: /no/such/mpirun}\n")
+    before = open(os.path.join(run_dir, "cases.jsonl")).read()
+    expect_bad_input(r"platform\.yaml: launcher command '/no/such/mpirun' is not an executable file", "run", "--resume",
+                     run_dir, env=TEST_BACKENDS)
+    expect(open(os.path.join(run_dir, "cases.jsonl")).read() == before, "a refused resume measures nothing")
 
 
 def test_hang(tmp):
