@@ -52,12 +52,15 @@ void print_to_stderr(const std::string& text) { std::fputs(text.c_str(), stderr)
 Progress::Progress(std::size_t total, double time_budget_s, bool enabled)
     : total_(total), time_budget_s_(time_budget_s), enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0) {}
 
+std::string progress_counts(std::size_t done, std::size_t total, double elapsed_s, double time_budget_s) {
+  const std::size_t left = total > done ? total - done : 0;
+  const double per_case = done > 0 ? elapsed_s / static_cast<double>(done) : time_budget_s;
+  return fmt::format("[{:>{}}/{}] {} elapsed, ~{} left", done, std::to_string(total).size(), total,
+                     format_duration(elapsed_s), format_duration(per_case * static_cast<double>(left)));
+}
+
 std::string Progress::counts_and_times() const {
-  const double elapsed = seconds_since(start_);
-  const std::size_t left = total_ > done_ ? total_ - done_ : 0;
-  const double per_case = done_ > 0 ? elapsed / static_cast<double>(done_) : time_budget_s_;
-  return fmt::format("[{:>{}}/{}] {} elapsed, ~{} left", done_, std::to_string(total_).size(), total_,
-                     format_duration(elapsed), format_duration(per_case * static_cast<double>(left)));
+  return progress_counts(done_, total_, seconds_since(start_), time_budget_s_);
 }
 
 void Progress::show(const std::string& current) {

@@ -29,6 +29,11 @@ class JsonLinesTail {
 // "allreduce float32 sum 1 KiB np=2 mpi/default"
 std::string describe_case(const Case& c);
 
+// "[ 12/145] 5s elapsed, ~1m20s left": the counts and times of a progress
+// line. The time left is the remaining cases times the mean time of those
+// done, or the time budget per case before any is done.
+std::string progress_counts(std::size_t done, std::size_t total, double elapsed_s, double time_budget_s);
+
 // "[ 12/145] 0:05 elapsed, ~1m20s left  <current>" on stderr: rewritten in
 // place on a terminal, a plain line every 5 s otherwise. total counts the
 // cases that run (not those skipped at plan time). The time left is the

@@ -1,0 +1,16 @@
+// The progress line's counts and its time left (src/launch/progress.hpp).
+#include <catch2/catch.hpp>
+
+#include "launch/progress.hpp"
+
+TEST_CASE("progress counts: before any case the time left is the budget per case", "[progress]") {
+  // 145 cases at a 1 s budget: 2m25s left, nothing elapsed.
+  CHECK(pico::progress_counts(0, 145, 0.0, 1.0) == "[  0/145] 0s elapsed, ~2m25s left");
+}
+
+TEST_CASE("progress counts: then the mean time of the cases done", "[progress]") {
+  // 12 cases in 6 s: 0.5 s each, 133 left: 66.5 s.
+  CHECK(pico::progress_counts(12, 145, 6.0, 1.0) == "[ 12/145] 6.0s elapsed, ~1m07s left");
+  CHECK(pico::progress_counts(145, 145, 72.5, 1.0) == "[145/145] 1m13s elapsed, ~0s left");
+  CHECK(pico::progress_counts(150, 145, 10.0, 1.0) == "[150/145] 10s elapsed, ~0s left");  // resumed extras
+}
