@@ -43,6 +43,7 @@ struct BenchOptions {
 };
 
 constexpr const char* kDefaultSizes = "8B:1MiB";
+constexpr std::uint64_t kDefaultSmallestBytes = 8;  // -m MAX and -e alone start here, as kDefaultSizes does
 constexpr const char* kVerb = "pico bench";
 
 // The flag behind each key of the document, for errors the parser finds.
@@ -68,13 +69,14 @@ std::uint64_t tool_size(const std::string& text, const char* flag) {
 std::pair<std::vector<std::uint64_t>, std::string> bench_sizes(const BenchOptions& o) {
   if (!o.message_size.empty()) {  // OSU: -m MAX or -m MIN:MAX, doubling
     const auto colon = o.message_size.find(':');
-    const std::uint64_t lo = colon == std::string::npos ? tool_size("8", "-m") : tool_size(o.message_size.substr(0, colon), "-m");
+    const std::uint64_t lo =
+        colon == std::string::npos ? kDefaultSmallestBytes : tool_size(o.message_size.substr(0, colon), "-m");
     const std::uint64_t hi = tool_size(colon == std::string::npos ? o.message_size : o.message_size.substr(colon + 1), "-m");
     if (lo < 1 || lo > hi) throw InputError("-m", fmt::format("'{}' is not a range MIN:MAX with 1 <= MIN <= MAX", o.message_size));
     return {size_range(lo, hi, 2), "-m"};
   }
   if (!o.min_bytes.empty() || !o.max_bytes.empty()) {  // nccl-tests: -b MIN -e MAX -f FACTOR
-    const std::uint64_t lo = tool_size(o.min_bytes.empty() ? "8" : o.min_bytes, "-b");
+    const std::uint64_t lo = o.min_bytes.empty() ? kDefaultSmallestBytes : tool_size(o.min_bytes, "-b");
     const std::uint64_t hi = o.max_bytes.empty() ? lo : tool_size(o.max_bytes, "-e");
     if (lo < 1) throw InputError("-b", "the smallest size must be 1 byte or more");
     if (lo > hi) throw InputError("-e", fmt::format("the largest size ({}) is below the smallest ({})", format_size(hi), format_size(lo)));

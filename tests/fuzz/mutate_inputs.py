@@ -50,6 +50,19 @@ TOKENS = ["\n", ":", "- ", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", 
           "\x00", "\x1b", "\r", "\ufeff", "---\n", "...\n", "<<: *a\n"]
 
 
+def replace_value_after(text: str, opener: str, rng: random.Random):
+    """The value after one random match of opener (up to the line, item or map end)
+    replaced by an edge value; None when opener does not occur."""
+    spots = [m.end() for m in re.finditer(opener, text)]
+    if not spots:
+        return None
+    start = rng.choice(spots)
+    end = start
+    while end < len(text) and text[end] not in "\n,]}":
+        end += 1
+    return text[:start] + rng.choice(EDGE_VALUES) + text[end:]
+
+
 def mutate_text(text: str, rng: random.Random) -> str:
     """One random edit; structure-aware edits keep the file mostly parseable."""
     kind = rng.randrange(9)
@@ -58,21 +71,13 @@ def mutate_text(text: str, rng: random.Random) -> str:
     i = rng.randrange(len(text) + 1)
     j = min(len(text), i + rng.randrange(1, 40))
     if kind == 0:  # replace a scalar after "key: " with an edge value
-        spots = [m.end() for m in re.finditer(r":[ \t]+", text)]
-        if spots:
-            s = rng.choice(spots)
-            e = s
-            while e < len(text) and text[e] not in "\n,]}":
-                e += 1
-            return text[:s] + rng.choice(EDGE_VALUES) + text[e:]
+        edited = replace_value_after(text, r":[ \t]+", rng)
+        if edited is not None:
+            return edited
     if kind == 1:  # replace a list item / JSON value with an edge value
-        spots = [m.end() for m in re.finditer(r"(- |\[|, )", text)]
-        if spots:
-            s = rng.choice(spots)
-            e = s
-            while e < len(text) and text[e] not in "\n,]}":
-                e += 1
-            return text[:s] + rng.choice(EDGE_VALUES) + text[e:]
+        edited = replace_value_after(text, r"(- |\[|, )", rng)
+        if edited is not None:
+            return edited
     if kind == 2:
         return text[:i] + rng.choice(TOKENS) + text[i:]
     if kind == 3:

@@ -237,7 +237,6 @@ TEST_CASE("a second YAML document is refused where it starts", "[config]") {
   CHECK(experiment_error("# only a comment\n").message == "the file is empty");
 }
 
-
 TEST_CASE("a YAML syntax error reports the parser's line and column", "[config]") {
   const auto e = experiment_error(
       "collectives: [allreduce]\n"  // 1
