@@ -130,6 +130,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   // (a launch whose worker met another failed its cases, core/mpi_identity.hpp).
   p["mpi_planned"] = planned_mpi(run);
   p["front_end_env"] = run.at("front_end").at("env");
+  // The tuned profile the run loaded into the library (pico run --profile).
+  if (run.at("front_end").contains("profile")) p["profile"] = run.at("front_end").at("profile");
   p["launch_commands"] = run.at("front_end").at("launch_commands");
   p["user"] = run.at("front_end").at("user");
   p["hostname"] = run.at("front_end").at("hostname");

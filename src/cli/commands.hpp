@@ -14,5 +14,7 @@ void add_report(CLI::App& app, int& exit_code);
 void add_list(CLI::App& app, int& exit_code);
 void add_schedule(CLI::App& app, int& exit_code);
 void add_compare(CLI::App& app, int& exit_code);
+void add_tune(CLI::App& app, int& exit_code);
+void add_export(CLI::App& app, int& exit_code);
 
 }  // namespace pico::cli

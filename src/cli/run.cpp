@@ -17,7 +17,7 @@ namespace pico::cli {
 void add_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run an experiment on a platform and write a report");
   struct Options {
-    std::string experiment, platform = "local", output = "results", output_dir, resume;
+    std::string experiment, platform = "local", output = "results", output_dir, resume, profile;
     std::vector<int> np;
     bool dry_run = false, quiet = false, no_wait = false;
   };
@@ -32,12 +32,15 @@ void add_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands (Slurm: the job script), run nothing");
   cmd->add_option("--resume", opts->resume,
                   "Finish the run in DIR: run only the cases without an ok result, with DIR's experiment and platform");
+  cmd->add_option("--profile", opts->profile,
+                  "Load this tuned profile (pico tune) into the library and measure its default with it");
   cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
   cmd->callback([opts, platform, &exit_code] {
     if (!opts->resume.empty()) {
-      if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run)
-        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np or --dry-run",
+      if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run ||
+          !opts->profile.empty())
+        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --profile or --dry-run",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
       exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
@@ -56,6 +59,7 @@ void add_run(CLI::App& app, int& exit_code) {
     request.output_dir = opts->output_dir;
     request.progress = !opts->quiet;
     request.wait = !opts->no_wait;
+    request.profile = opts->profile;
     exit_code = execute_and_print(request, opts->dry_run, opts->quiet);
   });
 }

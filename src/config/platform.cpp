@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated"};
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated", "tuning"};
+const std::vector<std::string> kTuningKeys{"profile"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
                                              "oversubscribe", "cpu_bind",      "max_processes"};
@@ -150,6 +151,14 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
   if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);
   if (auto v = top.get("emulated")) p.emulated = v->as_nonempty_string("emulated (the emulated cluster's description file)");
+  if (auto v = top.get("tuning")) {
+    const Map tuning = v->as_map("tuning", kTuningKeys);
+    // Relative to the platform file, so the platform and its profile travel together.
+    fs::path profile = tuning.require("profile").as_nonempty_string("tuning profile");
+    if (profile.is_relative() && file_for_messages.find('/') != std::string::npos)
+      profile = fs::path(file_for_messages).parent_path() / profile;
+    p.tuning_profile = profile.string();
+  }
   p.source_path = file_for_messages;
   p.source_text = yaml_text;
   return p;

@@ -40,6 +40,9 @@ struct Platform {
   // An emulated cluster's description (scripts/emulated-cluster.sh writes it):
   // read when a run starts and recorded in the report; "" = a real platform.
   std::string emulated;
+  // A tuned profile (pico tune) every run on this platform loads into the
+  // library, as `pico run --profile` does; "" = none. Relative to the platform file.
+  std::string tuning_profile;
 
   std::string source_path;
   std::string source_text;

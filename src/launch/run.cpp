@@ -15,6 +15,7 @@
 #include "config/units.hpp"
 #include "core/file_io.hpp"
 #include "instrumentation/provenance.hpp"
+#include "launch/profile_loading.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
@@ -119,6 +120,13 @@ RunResult run_experiment(const RunRequest& request) {
   // An emulated cluster that is not up is bad input now, before a results directory exists.
   std::optional<EmulatedCluster> emulated;
   if (!request.platform.emulated.empty()) emulated = read_emulated_cluster(request.platform.emulated);
+  // A profile that cannot be loaded is bad input now, before a results directory exists.
+  std::optional<ProfileLoad> profile;
+  if (!request.profile.empty())
+    profile = prepare_profile_load(request.profile, "--profile", target, plan);
+  else if (!request.platform.tuning_profile.empty())
+    profile = prepare_profile_load(request.platform.tuning_profile, request.platform.source_path + ": tuning.profile",
+                                   target, plan);
   const std::string dir = new_results_dir(request);
   if (fs::exists(dir) && !fs::is_empty(dir))
     throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
@@ -131,8 +139,13 @@ RunResult run_experiment(const RunRequest& request) {
   write_text_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
   if (emulated) run["emulated"] = to_json(*emulated);
+  Platform platform = request.platform;
+  if (profile) {
+    install_profile(*profile, dir, run);
+    for (const auto& [k, v] : profile_env(run)) platform.env[k] = v;
+  }
   write_run_record(dir, run);
-  return run_in_dir(dir, plan, request.experiment, request.platform, target, std::move(run), request.progress,
+  return run_in_dir(dir, plan, request.experiment, platform, target, std::move(run), request.progress,
                     request.wait, 0);
 }
 
@@ -145,7 +158,7 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
     throw InputError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
                       "run `pico collect DIR` first (it waits for the job), or scancel it");
   const Experiment experiment = load_experiment((fs::path(dir) / "experiment.yaml").string());
-  const Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());
+  Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());
   std::ifstream plan_file(fs::path(dir) / "plan.json");
   const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
   const Plan rest = remaining_plan(plan, settled_case_ids(dir));
@@ -161,6 +174,8 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
   check_launches_fit(platform, process_counts(rest));
   if (progress) fmt::print(stderr, "resume: {} of {} case(s) left to run\n", rest.cases.size(), plan.cases.size());
   run["run"]["resumed_utc"].push_back(utc_timestamp_iso());
+  // The profile the run loaded (exported into DIR when it started) loads again.
+  for (const auto& [k, v] : profile_env(run)) platform.env[k] = v;
   return run_in_dir(dir, rest, experiment, platform, target, std::move(run), progress, wait, launches_in(dir));
 }
 

@@ -20,6 +20,7 @@ struct RunRequest {
   std::string output_dir;               // exact directory, overrides output_base
   bool progress = true;
   bool wait = true;  // Slurm: follow the job to its end; false returns once it is submitted
+  std::string profile;  // --profile: a tuned profile loaded into the library (launch/profile_loading.hpp)
 };
 
 struct RunResult {

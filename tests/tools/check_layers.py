@@ -22,8 +22,12 @@ LAYERS = {
     "worker": (["src/worker"], ["core", "collectives", "config", "plan", "instrumentation", "harness", "backends"]),
     "reports": (["reports"], ["core", "collectives"]),
     "analysis": (["src/analysis"], ["core"]),
-    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis"]),
-    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch"]),
+    "tuning": (["src/tuning"], ["core", "collectives"]),
+    "export": (["src/export"], ["core", "collectives", "config", "tuning"]),
+    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
+                                "tuning", "export"]),
+    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
+                          "tuning", "export", "launch"]),
 }
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -1,0 +1,86 @@
+// pico tune RESULTS... [-o PROFILE] [--objective median|p95] [--min-gain 5%]
+// pico tune --check RESULTS... --profile PROFILE
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "analysis/report_builder.hpp"
+#include "cli/commands.hpp"
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
+#include "tuning/check.hpp"
+#include "tuning/tune.hpp"
+
+namespace pico::cli {
+
+namespace {
+
+// "5%", "5 %" or a fraction "0.05".
+double parse_min_gain(const std::string& text) {
+  std::string t = text;
+  const bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  std::size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != t.size() || v < 0)
+    throw InputError("--min-gain", fmt::format("'{}' is not a gain", text), "give a percentage (5%) or a fraction (0.05)");
+  return percent ? v / 100 : v;
+}
+
+}  // namespace
+
+void add_tune(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "tune", "Pick per size the algorithm that beats the library default with confidence: a tuned profile");
+  struct Options {
+    std::vector<std::string> results;
+    std::string output, objective = "median", min_gain = "5%", profile;
+    bool check = false, quiet = false;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("results", opts->results, "Sweep results directories or report.json files")->required();
+  cmd->add_option("-o,--output", opts->output, "Write the profile here (default: print the summary only)");
+  cmd->add_option("--objective", opts->objective, "What to minimise: median or p95")->capture_default_str();
+  cmd->add_option("--min-gain", opts->min_gain, "Keep an algorithm only if it beats the default by more than this")
+      ->capture_default_str();
+  cmd->add_flag("--check", opts->check,
+                "Compare runs made with --profile against the sweep: per size tuned default vs best vs old default");
+  cmd->add_option("--profile", opts->profile, "The profile the --check runs loaded");
+  cmd->add_flag("-q,--quiet", opts->quiet, "No summary");
+  cmd->callback([opts, &exit_code] {
+    TuneOptions options;
+    const auto objective = parse_objective(opts->objective);
+    if (!objective) throw InputError("--objective", fmt::format("unknown objective '{}'", opts->objective), "median or p95");
+    options.objective = *objective;
+    options.min_gain = parse_min_gain(opts->min_gain);
+    std::vector<LoadedReport> reports;
+    for (const std::string& r : opts->results) reports.push_back({r, load_report(r)});
+    if (opts->check) {
+      if (opts->profile.empty()) throw InputError("--check", "no profile given", "pico tune --check RESULTS... --profile PROFILE");
+      const TunedProfile profile = load_profile(opts->profile);
+      std::cout << render_check(check_profile_against(profile, opts->profile, reports, options), options);
+      exit_code = 0;
+      return;
+    }
+    if (!opts->profile.empty())
+      throw InputError("--profile", "--profile goes with --check", "pico tune RESULTS... -o PROFILE makes one");
+    const TuneAnalysis analysis = analyse_reports(reports, options);
+    if (!opts->quiet) std::cout << render_tune_summary(analysis, options);
+    const TunedProfile profile = profile_from_analysis(analysis, options);
+    if (!opts->output.empty()) {
+      write_text_file(opts->output, to_json(profile).dump(2) + "\n");
+      if (!opts->quiet)
+        std::cout << fmt::format("profile: {} ({} rules)\nnext: pico export {} --format ompi-rules|mpich-json|... -o FILE\n",
+                                 opts->output, profile.rules.size(), opts->output);
+    }
+    exit_code = 0;
+  });
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,80 @@
+#include "export/export_support.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace pico {
+
+ExportRefusal::ExportRefusal(std::string message, std::string h)
+    : std::runtime_error(std::move(message)), hint(std::move(h)) {}
+
+LibraryRange library_range(const ProfileRange& range, std::uint64_t factor) {
+  LibraryRange r;
+  r.min = range.min_bytes * factor;
+  // Block sizes up to max_bytes map to keys up to (max_bytes + 1) * factor - 1:
+  // the next range's first key is (max_bytes + 1) * factor.
+  if (range.max_bytes) r.max = (*range.max_bytes + 1) * factor - 1;
+  return r;
+}
+
+std::string describe(const ProfileRule& rule) {
+  return fmt::format("{} np {} ({}x{})", name(rule.key.collective), rule.key.comm_size, rule.key.nodes, rule.key.ppn);
+}
+
+void require_covering(const ProfileRule& rule) {
+  const auto& ranges = rule.ranges;
+  if (ranges.empty()) throw ExportRefusal(fmt::format("{} has no ranges", describe(rule)), "re-run pico tune");
+  if (ranges.front().min_bytes != 0)
+    throw ExportRefusal(fmt::format("{}: the first range starts at {} B, not 0 (the library would drop the whole "
+                                    "rule set silently or leave small messages untuned)",
+                                    describe(rule), ranges.front().min_bytes),
+                        "start the first range at 0 (pico tune does)");
+  for (std::size_t i = 0; i + 1 < ranges.size(); ++i) {
+    const auto& a = ranges[i];
+    const auto& b = ranges[i + 1];
+    if (!a.max_bytes || *a.max_bytes + 1 != b.min_bytes)
+      throw ExportRefusal(fmt::format("{}: range {} ends at {} but the next starts at {} B: the ranges must cover "
+                                      "every size once",
+                                      describe(rule), i, a.max_bytes ? fmt::format("{} B", *a.max_bytes) : "no bound",
+                                      b.min_bytes),
+                          "each range's max_bytes + 1 is the next range's min_bytes");
+  }
+  if (ranges.back().max_bytes)
+    throw ExportRefusal(fmt::format("{}: the last range ends at {} B, so larger messages are not covered",
+                                    describe(rule), *ranges.back().max_bytes),
+                        "leave the last range's max_bytes unbounded (null)");
+}
+
+const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
+                                      const ProfileRange& range) {
+  const AlgorithmEntry* e = catalog.find(rule.key.collective, range.algorithm);
+  if (e && version_in_range(profile.library.version, e->versions)) return *e;
+  std::string have;
+  for (const std::string& a : catalog.algorithm_names(rule.key.collective, profile.library.version))
+    have += (have.empty() ? "" : ", ") + a;
+  throw ExportRefusal(
+      fmt::format("{}: algorithm '{}' is not one {} {} has for {}{}", describe(rule), range.algorithm,
+                  catalog.library, profile.library.version, name(rule.key.collective),
+                  e ? fmt::format(" (it exists in versions {})", e->versions) : ""),
+      have.empty() ? "this library has no algorithm choice for it" : "the version has: " + have);
+}
+
+std::vector<const ProfileRule*> rules_by_collective(const TunedProfile& profile) {
+  std::vector<const ProfileRule*> rules;
+  for (const ProfileRule& r : profile.rules) rules.push_back(&r);
+  std::stable_sort(rules.begin(), rules.end(), [](const ProfileRule* a, const ProfileRule* b) {
+    if (a->key.collective != b->key.collective) return a->key.collective < b->key.collective;
+    return a->key.comm_size < b->key.comm_size;
+  });
+  for (std::size_t i = 0; i + 1 < rules.size(); ++i)
+    if (rules[i]->key.collective == rules[i + 1]->key.collective &&
+        rules[i]->key.comm_size == rules[i + 1]->key.comm_size)
+      throw ExportRefusal(fmt::format("{} and {}: the library chooses by communicator size only, so the two "
+                                      "placements cannot both be expressed",
+                                      describe(*rules[i]), describe(*rules[i + 1])),
+                          "tune the placement you run, or export with a format that keys on nodes (nccl-tuner)");
+  return rules;
+}
+
+}  // namespace pico

@@ -1,0 +1,52 @@
+// What the format writers share: refusing a profile, the byte range a
+// library sees for a rule's range, and the library's algorithm entry.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/catalog.hpp"
+#include "tuning/profile.hpp"
+
+namespace pico {
+
+// A profile the format cannot carry as the library would act on it. The
+// format's name and the profile's path are added by export_profile.
+struct ExportRefusal : std::runtime_error {
+  ExportRefusal(std::string message, std::string hint);
+  std::string hint;
+};
+
+// How a library measures a collective's message, from pico's bytes (one
+// rank's block, Case::bytes): the same (factor 1), times the comm size (the
+// total), or not at all (barrier). nullopt: the library keys it otherwise
+// (elements, not bytes) and the format cannot say it.
+using SizeFactor = std::optional<std::uint64_t>;
+
+struct LibraryRange {
+  std::uint64_t min = 0;
+  std::optional<std::uint64_t> max;  // inclusive; nullopt = unbounded
+};
+// [min_bytes, max_bytes] of pico's bytes as the library's inclusive range:
+// the library key of every block size the range holds, and nothing more.
+LibraryRange library_range(const ProfileRange& range, std::uint64_t factor);
+
+// The rule's ranges start at 0, ascend without gaps or overlaps and end
+// unbounded (what every format here needs: the libraries take the last or
+// first matching rule and treat a gap as "not tuned" silently).
+void require_covering(const ProfileRule& rule);
+
+// The catalogue entry of the range's algorithm in the profile's library
+// version, or ExportRefusal naming the algorithms that version has.
+const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
+                                      const ProfileRange& range);
+
+// "allreduce np 4 (1x4)" for messages.
+std::string describe(const ProfileRule& rule);
+
+// Rules ordered by collective, then comm size ascending (libraries read blocks in order).
+std::vector<const ProfileRule*> rules_by_collective(const TunedProfile& profile);
+
+}  // namespace pico

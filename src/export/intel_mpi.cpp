@@ -1,0 +1,71 @@
+// Intel MPI's I_MPI_ADJUST_<COLL> strings (documentation only; not run
+// here): "<id>:<l>-<m>@<p>-<q>;..." with inclusive message-byte ranges l-m
+// and process counts p-q. Intel numbers its algorithms per collective; a
+// profile for Intel MPI names them by those ids. Ranges left to the default
+// get no entry; an unbounded range ends at 2147483647.
+#include <climits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "export/export_format.hpp"
+#include "export/export_support.hpp"
+
+namespace pico {
+
+namespace {
+
+std::string variable_of(const ProfileRule& rule) {
+  switch (rule.key.collective) {
+    case Collective::allreduce: return "I_MPI_ADJUST_ALLREDUCE";
+    case Collective::bcast: return "I_MPI_ADJUST_BCAST";
+    case Collective::reduce: return "I_MPI_ADJUST_REDUCE";
+    case Collective::allgather: return "I_MPI_ADJUST_ALLGATHER";
+    case Collective::alltoall: return "I_MPI_ADJUST_ALLTOALL";
+    case Collective::gather: return "I_MPI_ADJUST_GATHER";
+    case Collective::scatter: return "I_MPI_ADJUST_SCATTER";
+    case Collective::reduce_scatter: return "I_MPI_ADJUST_REDUCE_SCATTER_BLOCK";
+    case Collective::barrier: return "I_MPI_ADJUST_BARRIER";
+    case Collective::sendrecv: break;
+  }
+  throw ExportRefusal(fmt::format("{}: Intel MPI has no I_MPI_ADJUST for sendrecv", describe(rule)), "leave it out");
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string write(const TunedProfile& profile, const ExportOptions&) {
+  std::map<std::string, std::string> per_variable;
+  for (const ProfileRule& rule : profile.rules) {
+    require_covering(rule);
+    for (const ProfileRange& range : rule.ranges) {
+      if (range.algorithm == "default") continue;
+      if (!all_digits(range.algorithm) || !range.params.empty())
+        throw ExportRefusal(fmt::format("{}: '{}' is not an Intel MPI algorithm id", describe(rule), range.algorithm),
+                            "Intel MPI profiles name algorithms by their I_MPI_ADJUST ids (1, 2, ...)");
+      // Intel's message size for these is the per-process buffer: pico's bytes.
+      const LibraryRange r = library_range(range, 1);
+      std::string& v = per_variable[variable_of(rule)];
+      v += fmt::format("{}{}:{}-{}@{}-{}", v.empty() ? "" : ";", range.algorithm, r.min,
+                       r.max ? std::min<std::uint64_t>(*r.max, INT_MAX) : INT_MAX, rule.key.comm_size,
+                       rule.key.comm_size);
+    }
+  }
+  std::string out = "# pico export --format intel-mpi: source this file before mpirun\n";
+  for (const auto& [variable, value] : per_variable) out += fmt::format("export {}=\"{}\"\n", variable, value);
+  if (per_variable.empty()) out += "# the profile keeps Intel MPI's default everywhere: nothing to set\n";
+  return out;
+}
+
+std::string how_to_load(const TunedProfile&, const std::string& file) {
+  return fmt::format("Load it before mpirun:\n  . {}\n  I_MPI_DEBUG=6 prints the algorithms Intel MPI chose.\n",
+                     file.empty() ? "FILE" : file);
+}
+
+}  // namespace
+
+extern const ExportFormat kIntelMpiFormat{"intel-mpi", "intelmpi", "Intel MPI I_MPI_ADJUST_<COLL> strings", write,
+                                          how_to_load};
+
+}  // namespace pico

@@ -1,0 +1,75 @@
+#include "export/mpich_defaults.hpp"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "export/export_support.hpp"
+
+namespace pico {
+
+namespace {
+
+constexpr std::array kLibraryPlaces{
+    "/usr/lib/x86_64-linux-gnu/libmpich.so.12", "/usr/lib/aarch64-linux-gnu/libmpich.so.12",
+    "/usr/lib64/libmpich.so.12", "/usr/local/lib/libmpich.so.12", "/usr/lib/libmpich.so.12"};
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ExportRefusal(fmt::format("cannot read {}", path), "give MPICH's default tree with --mpich-defaults FILE");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+nlohmann::ordered_json mpir_tree_in(const std::string& bytes) {
+  const std::string start = "{\"collective=";
+  for (std::size_t at = bytes.find(start); at != std::string::npos; at = bytes.find(start, at + 1)) {
+    if (at > 0 && bytes[at - 1] != '\0') continue;  // inside another string
+    const std::size_t end = bytes.find('\0', at);
+    if (end == std::string::npos) break;
+    const std::string text = bytes.substr(at, end - at);
+    if (text.find("\"algorithm=MPIR_") == std::string::npos) continue;  // the ch4 / posix trees
+    auto tree = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (!tree.is_discarded() && tree.is_object()) return tree;
+  }
+  return nullptr;
+}
+
+MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library) {
+  MpichDefaults d;
+  if (!defaults_file.empty()) {
+    auto tree = nlohmann::ordered_json::parse(read_bytes(defaults_file), nullptr, false);
+    if (tree.is_discarded() || !tree.is_object() || !tree.contains("collective=allreduce"))
+      throw ExportRefusal(fmt::format("{} is not an MPICH collective selection tree", defaults_file),
+                          "give MPICH's maint/tuning/coll/mpir/generic.json of your release, or leave "
+                          "--mpich-defaults out to read the installed libmpich");
+    d.tree = std::move(tree);
+    d.source = defaults_file;
+    return d;
+  }
+  std::string path = library;
+  if (path.empty())
+    for (const char* p : kLibraryPlaces)
+      if (std::filesystem::exists(p)) {
+        path = p;
+        break;
+      }
+  if (path.empty())
+    throw ExportRefusal("no libmpich.so.12 found to read MPICH's default selection tree from",
+                        "give it with --mpich-library PATH, or the tree with --mpich-defaults FILE");
+  d.library_bytes = read_bytes(path);
+  d.tree = mpir_tree_in(d.library_bytes);
+  if (d.tree.is_null())
+    throw ExportRefusal(fmt::format("{} holds no embedded MPIR selection tree", path),
+                        "give the tree with --mpich-defaults FILE (maint/tuning/coll/mpir/generic.json)");
+  d.source = path;
+  return d;
+}
+
+}  // namespace pico

@@ -1,0 +1,31 @@
+// MPICH's built-in collective selection tree (the MPIR level, read through
+// MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE). A file given there replaces
+// the whole tree, so an export starts from the library's own: libmpich
+// embeds it as a NUL-terminated JSON string (maint/tuning/coll/mpir/*.json of
+// the same release). Key order matters (siblings are tried in order), so
+// the tree is an ordered_json.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pico {
+
+struct MpichDefaults {
+  nlohmann::ordered_json tree;
+  std::string source;      // the library or file it came from
+  std::string library_bytes;  // the library's contents when read from one (to check algorithm names); else ""
+};
+
+// From `defaults_file` when given, else the MPIR tree embedded in
+// `library` (when given) or the installed libmpich.so.12. ExportRefusal when
+// none is found or the text is not a selection tree.
+MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library);
+
+// The JSON strings embedded in a library image: every NUL-terminated run
+// that starts with {"collective= and parses; the MPIR tree is the one whose
+// algorithms are MPIR_ functions.
+nlohmann::ordered_json mpir_tree_in(const std::string& library_bytes);
+
+}  // namespace pico

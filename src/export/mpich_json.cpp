@@ -1,0 +1,130 @@
+// MPICH 4.x collective selection JSON: the library's whole default tree
+// (a file replaces it entirely; a missing collective aborts that collective)
+// with each tuned collective's intra-communicator subtree swapped for
+//
+//   "is_op_built_in=no": <default>      (reductions: user ops keep the default; some algorithms assert on them)
+//   "comm_size<N": <default>            (other communicator sizes keep it)
+//   "comm_size<=N": {"avg_msg_size<=HI": {algorithm or <default>}, ..., "avg_msg_size=any": {...}}
+//   "comm_size=any": <default>
+//
+// Siblings are tried in file order, the first match wins, "<=" is inclusive
+// and every chain ends in "=any".
+#include <climits>
+
+#include <fmt/format.h>
+
+#include "core/types.hpp"
+#include "collectives/spec.hpp"
+#include "export/export_format.hpp"
+#include "export/export_support.hpp"
+#include "export/mpich_defaults.hpp"
+
+namespace pico {
+
+namespace {
+
+struct MpichKey {
+  std::string function;  // MPIR_<Function>_intra_<algorithm>
+  std::string size_key;  // avg_msg_size (bytes per rank) or total_msg_size
+  std::uint64_t factor;
+};
+
+// MPICH's message keys (src/mpi/coll/src/csel.c): avg_msg_size exists only
+// for allreduce, bcast, reduce and alltoall (per-peer bytes); allgather has
+// total_msg_size (x comm size); gather and scatter count elements, which a
+// profile keyed on bytes cannot say.
+MpichKey mpich_key(const ProfileRule& rule) {
+  switch (rule.key.collective) {
+    case Collective::allreduce: return {"Allreduce", "avg_msg_size", 1};
+    case Collective::bcast: return {"Bcast", "avg_msg_size", 1};
+    case Collective::reduce: return {"Reduce", "avg_msg_size", 1};
+    case Collective::alltoall: return {"Alltoall", "avg_msg_size", 1};
+    case Collective::allgather: return {"Allgather", "total_msg_size", static_cast<std::uint64_t>(rule.key.comm_size)};
+    default: break;
+  }
+  throw ExportRefusal(fmt::format("{}: MPICH's selection tree has no byte size for {} (only allreduce, bcast, "
+                                  "reduce, alltoall and allgather)",
+                                  describe(rule), name(rule.key.collective)),
+                      "leave it out of the profile for mpich-json");
+}
+
+nlohmann::ordered_json leaf(const std::string& algorithm) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["algorithm=" + algorithm] = nlohmann::ordered_json::object();
+  return j;
+}
+
+nlohmann::ordered_json tuned_chain(const TunedProfile& profile, const ProfileRule& rule,
+                                   const nlohmann::ordered_json& default_intra, const MpichDefaults& defaults) {
+  const Catalog& catalog = catalog_for("mpich");
+  const MpichKey key = mpich_key(rule);
+  nlohmann::ordered_json chain = nlohmann::ordered_json::object();
+  for (const ProfileRange& range : rule.ranges) {
+    nlohmann::ordered_json target = default_intra;
+    if (range.algorithm != "default") {
+      if (!range.params.empty())
+        throw ExportRefusal(fmt::format("{}: {} carries parameters the MPICH tree cannot set here", describe(rule),
+                                        range.algorithm),
+                            "tune MPICH algorithms without parameters");
+      const std::string function =
+          fmt::format("MPIR_{}_intra_{}", key.function, catalogue_entry(catalog, profile, rule, range).value);
+      if (!defaults.library_bytes.empty() && defaults.library_bytes.find(function) == std::string::npos)
+        throw ExportRefusal(fmt::format("{}: {} does not know {} (MPICH aborts at MPI_Init on an unknown algorithm)",
+                                        describe(rule), defaults.source, function),
+                            "tune with the MPICH version you export for");
+      target = leaf(function);
+    }
+    const LibraryRange r = library_range(range, key.factor);
+    if (!r.max) {
+      chain[key.size_key + "=any"] = target;
+    } else {
+      if (*r.max > static_cast<std::uint64_t>(INT_MAX))
+        throw ExportRefusal(fmt::format("{}: MPICH reads sizes with atoi; {} B is past 2^31-1", describe(rule), *r.max),
+                            "tune sizes below 2 GiB for mpich-json");
+      chain[fmt::format("{}<={}", key.size_key, *r.max)] = target;
+    }
+  }
+  return chain;
+}
+
+std::string write(const TunedProfile& profile, const ExportOptions& options) {
+  MpichDefaults defaults = load_mpich_defaults(options.mpich_defaults, options.mpich_library);
+  const auto rules = rules_by_collective(profile);
+  for (std::size_t i = 0; i < rules.size();) {
+    const Collective c = rules[i]->key.collective;
+    const std::string coll_key = fmt::format("collective={}", name(c));
+    if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
+      throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key),
+                          "give MPICH's own tree with --mpich-defaults");
+    const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
+    nlohmann::ordered_json intra = nlohmann::ordered_json::object();
+    if (spec_for(c).has_op) intra["is_op_built_in=no"] = default_intra;
+    for (; i < rules.size() && rules[i]->key.collective == c; ++i) {
+      const ProfileRule& rule = *rules[i];
+      require_covering(rule);
+      intra[fmt::format("comm_size<{}", rule.key.comm_size)] = default_intra;
+      intra[fmt::format("comm_size<={}", rule.key.comm_size)] = tuned_chain(profile, rule, default_intra, defaults);
+    }
+    intra["comm_size=any"] = default_intra;
+    defaults.tree[coll_key]["comm_type=intra"] = intra;
+  }
+  return defaults.tree.dump(1) + "\n";
+}
+
+std::string how_to_load(const TunedProfile& profile, const std::string& file) {
+  return fmt::format(
+      "Load it in MPICH {0} (read at MPI_Init; any error there aborts, so a run that starts has read it):\n"
+      "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
+      "  export MPIR_CVAR_DEVICE_COLLECTIVES=none   # as pico measured: the ch4 device's own tree would run first\n"
+      "The file replaces MPICH's whole tree (it holds the defaults of the library it was made from);\n"
+      "a forced MPIR_CVAR_<COLL>_INTRA_ALGORITHM other than auto bypasses it.\n",
+      profile.library.version, file.empty() ? "FILE" : file);
+}
+
+}  // namespace
+
+extern const ExportFormat kMpichJsonFormat{
+    "mpich-json", "mpich", "MPICH selection tree: the library's defaults with the tuned subtrees swapped in", write,
+    how_to_load};
+
+}  // namespace pico

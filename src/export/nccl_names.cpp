@@ -1,0 +1,40 @@
+#include "export/nccl_names.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "config/catalog.hpp"
+#include "export/export_support.hpp"
+
+namespace pico {
+
+NcclChoice nccl_choice(const TunedProfile& profile, const ProfileRule& rule, const ProfileRange& range) {
+  const AlgorithmEntry& e = catalogue_entry(catalog_for("nccl"), profile, rule, range);
+  NcclChoice c{e.value, ""};
+  if (auto it = e.env.find("NCCL_PROTO"); it != e.env.end()) c.proto = it->second;
+  return c;
+}
+
+std::string nccl_collective(const ProfileRule& rule) {
+  switch (rule.key.collective) {
+    case Collective::allreduce: return "allreduce";
+    case Collective::bcast: return "broadcast";
+    case Collective::reduce: return "reduce";
+    case Collective::allgather: return "allgather";
+    case Collective::reduce_scatter: return "reducescatter";
+    default: break;
+  }
+  throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.key.collective)),
+                      "leave it out of the profile");
+}
+
+std::string nccl_csv_name(const std::string& algo) {
+  static const std::map<std::string, std::string> names{
+      {"Ring", "ring"},           {"Tree", "tree"},           {"NVLS", "nvls"},          {"NVLSTree", "nvls_tree"},
+      {"CollNetDirect", "collnet_direct"}, {"CollNetChain", "collnet_chain"}, {"PAT", "pat"}};
+  if (auto it = names.find(algo); it != names.end()) return it->second;
+  throw ExportRefusal(fmt::format("NCCL algorithm '{}' has no tuner name", algo), "");
+}
+
+}  // namespace pico

@@ -1,0 +1,69 @@
+// Open MPI main / 6.0 JSON rules (same MCA variables as the classic file):
+// per collective, comm-size blocks with inclusive bounds, message rules with
+// inclusive bounds ("inf" for none), algorithm by name; the first matching
+// rule wins. A range left to the default gets no rule: tuned's own decision
+// runs where nothing matches.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "export/export_format.hpp"
+#include "export/export_support.hpp"
+#include "export/ompi_sizes.hpp"
+
+namespace pico {
+
+namespace {
+
+std::string write(const TunedProfile& profile, const ExportOptions&) {
+  if (!profile.library.version.empty() && !version_in_range(profile.library.version, ">=6.0"))
+    throw ExportRefusal(fmt::format("Open MPI {} reads only the classic rules file (JSON rules are main/6.0)",
+                                    profile.library.version),
+                        "export --format ompi-rules");
+  const Catalog& catalog = catalog_for("openmpi");
+  nlohmann::ordered_json collectives = nlohmann::ordered_json::object();
+  for (const ProfileRule* rule : rules_by_collective(profile)) {
+    require_covering(*rule);
+    const std::uint64_t factor = ompi_size_factor(rule->key.collective, rule->key.comm_size);
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+    for (const ProfileRange& range : rule->ranges) {
+      if (range.algorithm == "default") continue;
+      const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, *rule, range);
+      const LibraryRange r = library_range(range, factor);
+      nlohmann::ordered_json j;
+      j["msg_size_min"] = r.min;
+      if (r.max) j["msg_size_max"] = *r.max;
+      else j["msg_size_max"] = "inf";
+      j["alg"] = range.algorithm;
+      if (cols.faninout) j["faninout"] = cols.faninout;
+      if (cols.segsize) j["segsize"] = cols.segsize;
+      rules.push_back(j);
+    }
+    if (rules.empty()) continue;
+    nlohmann::ordered_json block;
+    block["comm_size_min"] = rule->key.comm_size;
+    block["comm_size_max"] = rule->key.comm_size;
+    block["comm_rank_distribution"] = "any";
+    block["rules"] = rules;
+    collectives[ompi_json_key(rule->key.collective)].push_back(block);
+  }
+  nlohmann::ordered_json file;
+  file["rule_file_version"] = 3;
+  file["module"] = "tuned";
+  file["collectives"] = collectives;
+  return file.dump(2) + "\n";
+}
+
+std::string how_to_load(const TunedProfile&, const std::string& file) {
+  return fmt::format(
+      "Load it in Open MPI main / 6.0 (the JSON form of the rules file):\n"
+      "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {0} ...\n"
+      "  add --mca coll_tuned_verbose 1 to see tuned report what it read.\n",
+      file.empty() ? "FILE" : file);
+}
+
+}  // namespace
+
+extern const ExportFormat kOmpiJsonFormat{"ompi-json", "openmpi", "Open MPI main/6.0 JSON tuned rules", write,
+                                          how_to_load};
+
+}  // namespace pico

@@ -1,0 +1,35 @@
+// What Open MPI's coll/tuned keys its rules on, per collective (both the
+// classic file and the JSON of main/6.0), and a profile range's columns.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "config/catalog.hpp"
+#include "core/types.hpp"
+#include "tuning/profile.hpp"
+
+namespace pico {
+
+// The collective's id in the classic rules file (coll_tuned.h's COLLCOUNT
+// enum); ExportRefusal for a collective tuned has no dynamic rules for.
+int ompi_collective_id(Collective c);
+// Its key in the JSON rules of main/6.0 ("allreduce", "reduce_scatter_block").
+std::string ompi_json_key(Collective c);
+
+// Message size tuned compares with the rules, per pico byte (one rank's
+// block): allreduce, bcast, reduce: the block (type size x count);
+// allgather, alltoall, gather, scatter, reduce_scatter_block: the total
+// (x comm size); barrier: 0.
+std::uint64_t ompi_size_factor(Collective c, int comm_size);
+
+struct OmpiRuleColumns {
+  std::string algorithm;  // catalogue value (the coll_tuned_<coll>_algorithm id); "0" for default
+  long long faninout = 0;
+  long long segsize = 0;
+};
+// ExportRefusal for an algorithm the version lacks or a parameter the file cannot carry.
+OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
+                                  const ProfileRange& range);
+
+}  // namespace pico

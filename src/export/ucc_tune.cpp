@@ -1,0 +1,69 @@
+// UCC's UCC_TL_UCP_TUNE string: '#'-separated tokens, each ':'-separated
+// qualifiers: collective, memory type (host), team sizes [N], message range
+// start-end (end exclusive, "inf" for none, as UCC's own examples chain
+// 0-64k#64k-inf), score (inf: always preferred) and @algorithm. An unknown
+// algorithm or memory type drops the WHOLE string, so names are checked to
+// be plain identifiers; ranges left to the default get no token.
+#include <fmt/format.h>
+
+#include "export/export_format.hpp"
+#include "export/export_support.hpp"
+
+namespace pico {
+
+namespace {
+
+// UCC's message size: destination count x type size.
+std::uint64_t ucc_factor(const ProfileRule& rule) {
+  switch (rule.key.collective) {
+    case Collective::allgather:
+    case Collective::alltoall:
+    case Collective::gather: return static_cast<std::uint64_t>(rule.key.comm_size);
+    case Collective::sendrecv:
+      throw ExportRefusal(fmt::format("{}: UCC has no collective for sendrecv", describe(rule)), "leave it out");
+    default: return 1;
+  }
+}
+
+bool plain_identifier(const std::string& s) {
+  if (s.empty()) return false;
+  for (char ch : s)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+  return true;
+}
+
+std::string write(const TunedProfile& profile, const ExportOptions&) {
+  std::string tokens;
+  for (const ProfileRule* rule : rules_by_collective(profile)) {
+    require_covering(*rule);
+    for (const ProfileRange& range : rule->ranges) {
+      if (range.algorithm == "default") continue;
+      if (!plain_identifier(range.algorithm) || !range.params.empty())
+        throw ExportRefusal(fmt::format("{}: '{}'{} is not a UCC algorithm name UCC_TL_UCP_TUNE can carry (an "
+                                        "unknown one drops the whole string)",
+                                        describe(*rule), range.algorithm, range.params.empty() ? "" : " with parameters"),
+                            "use UCC's names: `ucc_info -A` lists them");
+      const LibraryRange r = library_range(range, ucc_factor(*rule));
+      tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", name(rule->key.collective),
+                            rule->key.comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
+    }
+  }
+  return tokens + "\n";
+}
+
+std::string how_to_load(const TunedProfile&, const std::string& file) {
+  return fmt::format(
+      "Load it in UCC (Open MPI's coll/ucc, or any UCC user):\n"
+      "  export UCC_TL_UCP_TUNE=\"$(cat {})\"\n"
+      "  mpirun --mca coll_ucc_enable 1 --mca coll_ucc_priority 100 ...\n"
+      "UCC_LOG_LEVEL=info prints the score map it built; an invalid string is dropped whole\n"
+      "(\"failed to parse UCC_*_TUNE parameter\").\n",
+      file.empty() ? "FILE" : file);
+}
+
+}  // namespace
+
+extern const ExportFormat kUccTuneFormat{"ucc-tune", "ucc", "UCC_TL_UCP_TUNE string (UCC's TL/UCP scores)", write,
+                                         how_to_load};
+
+}  // namespace pico

@@ -1,0 +1,107 @@
+#include "launch/profile_loading.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "config/catalog.hpp"
+#include "core/file_io.hpp"
+#include "core/hash.hpp"
+#include "core/input_error.hpp"
+#include "export/export_format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pico {
+
+namespace {
+
+// The export each library loads at launch, and the variables that load it.
+struct LibraryLoading {
+  std::string format;
+  std::string file_name;
+};
+
+LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
+  if (profile.library.name == "openmpi") {
+    if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
+      return {"ompi-json", "tuned-rules.json"};
+    return {"ompi-rules", "tuned-rules.txt"};
+  }
+  if (profile.library.name == "mpich") return {"mpich-json", "tuned-selection.json"};
+  throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
+                                     profile.library.name),
+                   fmt::format("export it yourself: pico export {} --format ...", path));
+}
+
+std::string hash_of_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string bytes = text.str();
+  return fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(bytes.data(), bytes.size()))));
+}
+
+}  // namespace
+
+ProfileLoad prepare_profile_load(const std::string& path, const std::string& source, const PlanTarget& target,
+                                 const Plan& plan) {
+  ProfileLoad load;
+  load.path = path;
+  load.source = source;
+  load.profile = load_profile(path);
+  const ProfileLibrary& lib = load.profile.library;
+  if (lib.name != target.mpi_library)
+    throw InputError(path, fmt::format("the profile is for {} {}, but the run is planned for {} {}", lib.name,
+                                       lib.version, target.mpi_library, target.mpi_version),
+                     "load a profile tuned on the library the platform runs");
+  if (!lib.version.empty() && !target.mpi_version.empty() && lib.version != target.mpi_version)
+    throw InputError(path, fmt::format("the profile is for {} {}, but the run is planned for {} {}", lib.name,
+                                       lib.version, target.mpi_library, target.mpi_version),
+                     "algorithm ids differ between versions: tune on the version you run");
+  for (const Case& c : plan.cases)
+    if (c.backend == lib.backend && c.algorithm != "default")
+      throw InputError(source, fmt::format("the experiment forces {} {} (case {}), but a run with a profile "
+                                           "measures the library's default with the profile loaded",
+                                           name(c.collective), c.algorithm, c.case_id),
+                       "run only `default` for the library (algorithms: [default]); a loaded Open MPI rules file "
+                       "overrides forced algorithms");
+  const LibraryLoading how = loading_for(load.profile, path);
+  load.format = how.format;
+  load.file_name = how.file_name;
+  load.text = export_profile(load.profile, path, export_format(how.format), ExportOptions{});
+  load.hash = hash_of_file(path);
+  return load;
+}
+
+void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run) {
+  const std::string file = fs::absolute(fs::path(dir) / load.file_name).string();
+  write_text_file(file, load.text);
+  nlohmann::json env = nlohmann::json::object();
+  if (load.profile.library.name == "openmpi") {
+    env["OMPI_MCA_coll_tuned_use_dynamic_rules"] = "1";
+    env["OMPI_MCA_coll_tuned_dynamic_rules_filename"] = file;
+  } else {
+    env["MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE"] = file;
+  }
+  run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
+                                 {"source", load.source},
+                                 {"hash", load.hash},
+                                 {"library", load.profile.library.name},
+                                 {"version", load.profile.library.version},
+                                 {"format", load.format},
+                                 {"file", file},
+                                 {"env", env}};
+}
+
+std::map<std::string, std::string> profile_env(const nlohmann::json& run) {
+  std::map<std::string, std::string> env;
+  if (!run.contains("front_end") || !run["front_end"].contains("profile")) return env;
+  for (const auto& [k, v] : run["front_end"]["profile"].at("env").items()) env[k] = v.get<std::string>();
+  return env;
+}
+
+}  // namespace pico

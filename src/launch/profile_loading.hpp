@@ -1,0 +1,43 @@
+// `pico run --profile P` (or a platform's `tuning: {profile: P}`): the run
+// measures the library's default with the profile loaded into the library.
+// The profile is exported for the run's library into the results directory
+// (openmpi: ompi-rules, or ompi-json from 6.0; mpich: mpich-json) and the
+// variables that load it are set on every launch; run.json (and so the
+// report's provenance.profile) records the profile's path, hash and format.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.hpp"
+#include "tuning/profile.hpp"
+
+namespace pico {
+
+struct ProfileLoad {
+  std::string path;       // as given
+  std::string source;     // "--profile" or "platform tuning.profile"
+  TunedProfile profile;
+  std::string format;     // the export format
+  std::string text;       // the exported file's contents
+  std::string file_name;  // its name in the results directory
+  std::string hash;       // FNV-1a 64 of the profile file, 16 hex digits
+};
+
+// Reads and exports the profile for the run's library. InputError when the
+// profile is bad, is for another library or version than the run's, or the
+// plan forces algorithms of that library (a loaded Open MPI rules file
+// overrides forced algorithms, so their labels would be wrong).
+ProfileLoad prepare_profile_load(const std::string& path, const std::string& source, const PlanTarget& target,
+                                 const Plan& plan);
+
+// Writes the exported file into dir and records it in run["front_end"]["profile"].
+void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run);
+
+// The variables that load the installed profile, from run.json (empty when
+// the run loaded none): a resumed run sets them again.
+std::map<std::string, std::string> profile_env(const nlohmann::json& run);
+
+}  // namespace pico

@@ -1,0 +1,261 @@
+#include "tuning/tune.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/case_result.hpp"
+#include "core/input_error.hpp"
+
+namespace pico {
+
+namespace {
+
+// The report's id: its results directory's name (<timestamp>-<id>), as pico run made it.
+std::string report_id_of(const LoadedReport& r) {
+  const std::string dir = r.report.contains("run") ? r.report["run"].value("results_dir", "") : "";
+  std::filesystem::path p(dir.empty() ? r.path : dir);
+  if (p.filename() == "report.json") p = p.parent_path();
+  if (p.filename().empty()) p = p.parent_path();
+  return p.filename().string();
+}
+
+bool is_library_backend(const std::string& backend) { return backend == "mpi" || backend == "nccl"; }
+
+ProfileLibrary library_of(const nlohmann::json& report, const std::string& backend) {
+  ProfileLibrary lib;
+  lib.backend = backend;
+  const nlohmann::json& prov = report.value("provenance", nlohmann::json::object());
+  if (backend == "nccl") {
+    lib.name = "nccl";
+    if (prov.contains("gpu") && prov["gpu"].is_object()) lib.version = prov["gpu"].value("nccl_build", "");
+  } else if (prov.contains("mpi") && prov["mpi"].is_object()) {
+    lib.name = prov["mpi"].value("library", "unknown");
+    lib.version = prov["mpi"].value("version", "");
+  }
+  return lib;
+}
+
+std::string platform_of(const nlohmann::json& report) {
+  if (!report.contains("platform") || !report["platform"].is_object()) return "";
+  return report["platform"].value("name", "");
+}
+
+// Hosts of the launch that ran the case (provenance.launches), else of the first launch.
+int nodes_of(const nlohmann::json& report, int launch) {
+  const nlohmann::json& prov = report.value("provenance", nlohmann::json::object());
+  if (prov.contains("launches"))
+    for (const nlohmann::json& l : prov["launches"])
+      if (l.value("launch", -2) == launch && l.contains("hosts")) return std::max<int>(1, static_cast<int>(l["hosts"].size()));
+  if (prov.contains("hosts") && prov["hosts"].is_array() && !prov["hosts"].empty())
+    return static_cast<int>(prov["hosts"].size());
+  return 1;
+}
+
+std::string candidate_key(const std::string& algorithm, const std::map<std::string, double>& params) {
+  std::string k = algorithm;
+  for (const auto& [p, v] : params) k += fmt::format(" {}={}", p, param_text(v));
+  return k;
+}
+
+// What besides the rule key and size defines a case; a profile cannot tell
+// them apart, so one size may hold only one.
+std::string variant_of(const Case& c) {
+  return fmt::format("dtype {}, op {}, {}{} mode{}", name(c.dtype), name(c.op), c.in_place ? "in place, " : "",
+                     name(c.mode), c.root != 0 ? fmt::format(", root {}", c.root) : "");
+}
+
+struct Candidate {
+  std::string algorithm;
+  std::map<std::string, double> params;
+  std::vector<Observation> obs;
+};
+
+struct SizeData {
+  std::string variant, variant_report;
+  std::map<std::string, Candidate> candidates;  // by candidate_key; "default" is the library default
+};
+
+using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
+
+std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& obs, const std::string& role) {
+  std::vector<ProfileEvidence> ev;
+  for (const Observation& o : obs) ev.push_back({o.report_id, o.case_id, role});
+  return ev;
+}
+
+SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& options) {
+  SizeChoice choice;
+  choice.bytes = bytes;
+  const std::vector<Observation>& base = data.candidates.at("default").obs;
+  choice.default_time_s = objective_time(base, options.objective);
+  choice.chosen_time_s = choice.fastest_time_s = choice.default_time_s;
+  choice.default_launches = choice.chosen_launches = launch_count(base);
+  choice.speedup = {1, 1, 1, "the default itself"};
+  choice.fastest = "default";
+  choice.fastest_speedup = choice.speedup;
+  double best_kept = 0, best_any = 1;
+  for (auto& [key, cand] : data.candidates) {
+    if (key == "default") continue;
+    const SpeedupInterval s = speedup_of(base, cand.obs, options.objective);
+    if (s.estimate > best_any) {
+      best_any = s.estimate;
+      choice.fastest = cand.algorithm;
+      choice.fastest_params = cand.params;
+      choice.fastest_speedup = s;
+      choice.fastest_time_s = objective_time(cand.obs, options.objective);
+    }
+    if (s.low > 1 + options.min_gain && s.estimate > best_kept) {
+      best_kept = s.estimate;
+      choice.algorithm = cand.algorithm;
+      choice.params = cand.params;
+      choice.speedup = s;
+      choice.chosen_time_s = objective_time(cand.obs, options.objective);
+      choice.chosen_launches = launch_count(cand.obs);
+    }
+  }
+  choice.evidence = evidence_of(base, "default");
+  if (choice.algorithm != "default") {
+    auto chosen = evidence_of(data.candidates.at(candidate_key(choice.algorithm, choice.params)).obs, "chosen");
+    choice.evidence.insert(choice.evidence.end(), chosen.begin(), chosen.end());
+  }
+  return choice;
+}
+
+}  // namespace
+
+std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper) {
+  const double mid = std::ceil(std::sqrt(static_cast<double>(lower) * static_cast<double>(upper)));
+  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(mid), lower + 1, upper);
+}
+
+TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options) {
+  if (reports.empty()) throw InputError("pico tune", "no report given", "pico tune RESULTS_DIR...");
+  TuneAnalysis analysis;
+  std::string first_identity, first_path;
+  std::map<KeyTuple, std::map<std::uint64_t, SizeData>> grouped;
+  for (const LoadedReport& r : reports) {
+    const std::string id = report_id_of(r);
+    analysis.reports.push_back(id);
+    for (const CaseResult& cr : case_results_of(r.report)) {
+      if (!is_library_backend(cr.c.backend) || !cr.measured()) continue;
+      const ProfileLibrary lib = library_of(r.report, cr.c.backend);
+      const std::string platform = platform_of(r.report);
+      const std::string identity =
+          fmt::format("{} {} (backend {}) on platform '{}'", lib.name,
+                      lib.version.empty() ? "(version unknown)" : lib.version, lib.backend, platform);
+      if (first_identity.empty()) {
+        first_identity = identity, first_path = r.path;
+        analysis.library = lib;
+        analysis.platform = platform;
+      } else if (identity != first_identity) {
+        throw InputError(r.path,
+                         fmt::format("measures {}, but {} measures {}: a profile is for one library, version and "
+                                     "platform", identity, first_path, first_identity),
+                         "tune each library's (and platform's) reports separately, one profile each");
+      }
+      const int nodes = nodes_of(r.report, cr.launch);
+      const KeyTuple key{cr.c.collective, cr.c.np, nodes, std::max(1, cr.c.np / nodes)};
+      SizeData& size = grouped[key][cr.c.bytes];
+      const std::string variant = variant_of(cr.c);
+      if (size.variant.empty()) {
+        size.variant = variant, size.variant_report = r.path;
+      } else if (size.variant != variant) {
+        throw InputError(r.path,
+                         fmt::format("{} np {} at {} B was measured with {} and with {} ({}): a profile chooses by "
+                                     "size only", name(cr.c.collective), cr.c.np, cr.c.bytes, size.variant, variant,
+                                     size.variant_report),
+                         "tune reports of one datatype, op, in-place form and mode at a time");
+      }
+      Candidate& cand = size.candidates[candidate_key(cr.c.algorithm, cr.c.params)];
+      cand.algorithm = cr.c.algorithm;
+      cand.params = cr.c.params;
+      cand.obs.push_back({*cr.timing, cr.samples_s, cr.launch, id, cr.c.case_id});
+    }
+  }
+  if (grouped.empty())
+    throw InputError(reports.front().path, "no measured case of an MPI library or NCCL",
+                     "tune reads sweeps of backend mpi (or nccl): algorithms: all, with default");
+  for (auto& [key, sizes] : grouped) {
+    KeyChoices kc;
+    kc.key = {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)};
+    for (auto& [bytes, data] : sizes) {
+      if (!data.candidates.contains("default")) continue;  // nothing to compare with: the range around it decides
+      kc.sizes.push_back(choose(bytes, data, options));
+    }
+    if (!kc.sizes.empty()) analysis.keys.push_back(std::move(kc));
+  }
+  if (analysis.keys.empty())
+    throw InputError(reports.front().path, "no size was measured with the library's default",
+                     "sweep with `default` among the algorithms (algorithms: all includes it)");
+  return analysis;
+}
+
+TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options) {
+  TunedProfile profile;
+  profile.library = analysis.library;
+  profile.platform = analysis.platform;
+  profile.objective = std::string(name(options.objective));
+  profile.min_gain = options.min_gain;
+  profile.test = "95% interval of the speedup (docs/tuning.md#the-statistical-test) above 1 + min_gain";
+  profile.source_reports = analysis.reports;
+  for (const KeyChoices& kc : analysis.keys) {
+    ProfileRule rule;
+    rule.key = kc.key;
+    for (std::size_t i = 0; i < kc.sizes.size(); ++i) {
+      const SizeChoice& s = kc.sizes[i];
+      const bool same = !rule.ranges.empty() && rule.ranges.back().algorithm == s.algorithm &&
+                        rule.ranges.back().params == s.params;
+      if (!same) {
+        ProfileRange range;
+        range.min_bytes = i == 0 ? 0 : range_boundary(kc.sizes[i - 1].bytes, s.bytes);
+        if (!rule.ranges.empty()) rule.ranges.back().max_bytes = range.min_bytes - 1;
+        range.algorithm = s.algorithm;
+        range.params = s.params;
+        range.speedup = {s.speedup.estimate, s.speedup.low, s.speedup.high};
+        rule.ranges.push_back(std::move(range));
+      } else {
+        // The range's expected speedup is its weakest size's.
+        ProfileRange& r = rule.ranges.back();
+        if (s.speedup.low < r.speedup.low) r.speedup = {s.speedup.estimate, s.speedup.low, s.speedup.high};
+      }
+      ProfileRange& r = rule.ranges.back();
+      r.measured_bytes.push_back(s.bytes);
+      r.evidence.insert(r.evidence.end(), s.evidence.begin(), s.evidence.end());
+    }
+    rule.ranges.back().max_bytes = std::nullopt;  // unbounded
+    profile.rules.push_back(std::move(rule));
+  }
+  return profile;
+}
+
+std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options) {
+  std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%\n", analysis.library.name,
+                                analysis.library.version, analysis.platform, name(options.objective),
+                                options.min_gain * 100);
+  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17}  {}\n", "collective", "np", "nodes×ppn", "bytes",
+                     "fastest", "speedup", "95% interval", "choice");
+  int losses = 0;
+  for (const KeyChoices& kc : analysis.keys)
+    for (const SizeChoice& s : kc.sizes) {
+      if (s.fastest == "default") continue;
+      ++losses;
+      const std::string fastest = candidate_key(s.fastest, s.fastest_params);
+      const std::string interval = s.fastest_speedup.low > 0
+                                       ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
+                                       : "none";
+      out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17}  {}\n", name(kc.key.collective),
+                         kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), s.bytes, fastest,
+                         s.fastest_speedup.estimate, interval,
+                         s.algorithm == "default" ? "default (not confident)" : candidate_key(s.algorithm, s.params));
+    }
+  if (losses == 0) out += "the default was the fastest at every measured size\n";
+  return out;
+}
+
+}  // namespace pico

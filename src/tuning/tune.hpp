@@ -1,0 +1,78 @@
+// pico tune: from sweep reports to a tuned profile. Per (collective, comm
+// size, nodes x ppn, message size) the fastest algorithm of the library,
+// kept only where it beats the library default by more than min_gain with
+// 95% confidence (tuning/speedup.hpp); neighbouring sizes with the same
+// choice merge into ranges whose boundaries lie at the geometric midpoint
+// between measured sizes. docs/tuning.md says it for users.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tuning/profile.hpp"
+#include "tuning/speedup.hpp"
+
+namespace pico {
+
+struct TuneOptions {
+  Objective objective = Objective::median;
+  double min_gain = 0.05;  // fraction: the candidate must be > (1 + min_gain) times faster
+};
+
+// A report as loaded (load_report) and the name the user gave it.
+struct LoadedReport {
+  std::string path;
+  nlohmann::json report;
+};
+
+// What was measured at one size of one rule key, and what tune made of it.
+struct SizeChoice {
+  std::uint64_t bytes = 0;
+  std::string algorithm = "default";  // the choice: "default" unless a candidate passed the test
+  std::map<std::string, double> params;
+  SpeedupInterval speedup;             // of the choice (1 for default)
+  std::string fastest;                 // the fastest candidate by the objective, even if not kept
+  std::map<std::string, double> fastest_params;
+  SpeedupInterval fastest_speedup;     // its speedup over default
+  double default_time_s = 0;
+  double chosen_time_s = 0;
+  double fastest_time_s = 0;
+  // What the library reported it ran for the default's cases
+  // (selection.actual, catalogue names), where the reports say.
+  std::vector<std::string> default_actual;
+  int default_launches = 0, chosen_launches = 0;
+  std::vector<ProfileEvidence> evidence;  // the cases behind the choice and the default
+};
+
+// One rule key and its sizes, ascending.
+struct KeyChoices {
+  RuleKey key;
+  std::vector<SizeChoice> sizes;
+};
+
+// The choices per rule key. Throws InputError when the reports mix
+// libraries, versions or platforms, hold no library default to compare
+// with, or several datatypes/ops/modes at one size.
+struct TuneAnalysis {
+  ProfileLibrary library;
+  std::string platform;
+  std::vector<std::string> reports;  // report ids
+  std::vector<KeyChoices> keys;
+};
+TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options);
+
+// Rules from the per-size choices: merged ranges, boundaries at geometric midpoints.
+TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options);
+
+// Where a boundary between two measured sizes lies: the first byte count of
+// the upper range, ceil(sqrt(lower * upper)) within (lower, upper].
+std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper);
+
+// The printed summary: one line per size where the default loses.
+std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options);
+
+}  // namespace pico

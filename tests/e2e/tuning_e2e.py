@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""pico tune / export / run --profile end to end, against the real libraries.
+
+usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
+
+- openmpi: a sweep is tuned, exported as ompi-rules (checked by a parser of
+  the rules file's invariants) and loaded by `pico run --profile`; the report
+  records the profile; `pico tune --check` compares. A rules file with an
+  algorithm id Open MPI lacks aborts the case, which shows the variables pico
+  sets make Open MPI read the file (a release build never says so).
+- mpich: the exported JSON (the library's whole default tree with the tuned
+  subtree swapped in) loads at np 2, every other collective still works, and
+  a trap rule shows the boundary takes effect at exactly its byte.
+- bad_input: mixed libraries, a profile for another library, and exports the
+  library would ignore exit 2 with what is wrong.
+"""
+import copy
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+from e2e import SRC, expect, load, pico, report_path, write, checked_report  # noqa: E402
+
+sys.path.insert(0, os.path.join(SRC, "tests", "tools"))
+import tuning_formats  # noqa: E402
+
+TIMING = "timing: {warmup: 2, min_iterations: 20, max_iterations: 200, time_budget: 30ms, case_timeout: 60s, keep_samples: true}\n"
+MPICH_PLATFORM = os.path.join(SRC, "platforms", "local-mpich.yaml")
+
+
+def run(tmp, name, yaml_text, *extra):
+    path = write(tmp, name, yaml_text + TIMING)
+    return pico("run", path, "-o", os.path.join(tmp, "results"), "-q", *extra, cwd=tmp)
+
+
+def results_dir(proc):
+    return os.path.dirname(report_path(proc))
+
+
+def tune(tmp, *dirs, extra=()):
+    out = os.path.join(tmp, "profile.json")
+    proc = pico("tune", *dirs, "-o", out, *extra, cwd=tmp)
+    expect(proc.returncode == 0, f"tune: exit {proc.returncode}\n{proc.stderr}")
+    return out, proc.stdout
+
+
+def export(tmp, profile, fmt, *extra):
+    out = os.path.join(tmp, f"export.{fmt}")
+    proc = pico("export", profile, "--format", fmt, "-o", out, *extra, cwd=tmp)
+    expect(proc.returncode == 0, f"export {fmt}: exit {proc.returncode}\n{proc.stderr}")
+    with open(out, encoding="utf-8") as f:
+        return f.read(), proc.stdout
+
+
+def test_openmpi(tmp):
+    sweep = run(tmp, "sweep.yaml", """\
+        collectives: [allreduce, bcast]
+        sizes: [8B, 64KiB]
+        processes: [4]
+        backends: [{library: mpi, algorithms: all}]
+        """)
+    # Some algorithms are skipped by their constraints; none fails.
+    sweep_dir = os.path.dirname(report_path(sweep))
+    expect(sweep.returncode == 0, sweep.stderr[-2000:])
+    profile_path, summary = tune(tmp, sweep_dir)
+    expect("objective median" in summary, summary)
+    profile = load(profile_path)
+    expect(profile["library"]["name"] == "openmpi", str(profile["library"]))
+    text, how = export(tmp, profile_path, "ompi-rules")
+    expect("coll_tuned_dynamic_rules_filename" in how, how)
+    parsed = tuning_formats.parse_ompi_rules(text)
+    expect({c for c in parsed} == {2, 7}, f"allreduce and bcast ids, got {list(parsed)}")
+
+    tuned = run(tmp, "tuned.yaml", """\
+        collectives: [allreduce, bcast]
+        sizes: [8B, 64KiB]
+        processes: [4]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "--profile", profile_path)
+    report = checked_report(tuned)
+    prov = report["provenance"]["profile"]
+    expect(prov["format"] == "ompi-rules" and prov["library"] == "openmpi", str(prov))
+    expect(os.path.exists(prov["file"]) and prov["env"]["OMPI_MCA_coll_tuned_dynamic_rules_filename"] == prov["file"],
+           str(prov))
+    expect(report["provenance"]["env"].get("OMPI_MCA_coll_tuned_dynamic_rules_filename") == prov["file"],
+           "the worker's environment held the rules file")
+    check = pico("tune", "--check", sweep_dir, results_dir(tuned), "--profile", profile_path, cwd=tmp)
+    expect(check.returncode == 0, check.stderr)
+    expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes within" in check.stdout, check.stdout)
+
+    # A file pico would never write: an algorithm id past the last. Open MPI
+    # aborts the first call, so the case fails: the variables make it read the file.
+    bad_rules = write(tmp, "bad-rules.txt", "1\n2\n1\n4 1\n0 99 0 0\n")
+    platform = write(tmp, "bad-platform.yaml", f"""\
+        name: badrules
+        scheduler: local
+        launcher: {{kind: mpirun, command: mpirun, args: []}}
+        env: {{OMPI_MCA_coll_tuned_dynamic_rules_filename: {bad_rules}}}
+        """)
+    bad = run(tmp, "bad.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [4]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "-p", platform)
+    expect(bad.returncode == 1, f"id 99 must fail the case: exit {bad.returncode}\n{bad.stderr[-2000:]}")
+    case = load(report_path(bad))["cases"][0]
+    expect(case["status"] == "failed", str(case))
+
+
+def trap_profile(template, boundary):
+    """allreduce on 2 ranks: [0, boundary) default, [boundary, inf) MPICH's
+    reduce_scatter_allgather, which asserts when count < the power of two <= np."""
+    p = copy.deepcopy(template)
+    rule = copy.deepcopy(p["rules"][0])
+    rule.update({"collective": "allreduce", "comm_size": 2, "nodes": 1, "ppn": 2})
+    low = copy.deepcopy(rule["ranges"][0])
+    low.update({"min_bytes": 0, "max_bytes": boundary - 1, "algorithm": "default", "params": {}})
+    high = copy.deepcopy(low)
+    high.update({"min_bytes": boundary, "max_bytes": None, "algorithm": "reduce_scatter_allgather"})
+    rule["ranges"] = [low, high]
+    p["rules"] = [rule]
+    return p
+
+
+def test_mpich(tmp):
+    sweep = run(tmp, "sweep.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B, 16KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: all}]
+        """, "-p", MPICH_PLATFORM)
+    expect(sweep.returncode == 0, sweep.stderr[-2000:])
+    profile_path, _ = tune(tmp, results_dir(sweep))
+    template = load(profile_path)
+    expect(template["library"]["name"] == "mpich", str(template["library"]))
+    text, how = export(tmp, profile_path, "mpich-json")
+    expect("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE" in how, how)
+    tuning_formats.check_mpich_tree(json.loads(text))
+
+    everything = """\
+        collectives: all
+        sizes: [4B, 8B]
+        dtypes: [float32]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default]}]
+        """
+    # Boundary at 5 B: the 4 B allreduce (count 1) keeps the default; 8 B
+    # (count 2) runs the trap algorithm, which is fine there; every other
+    # collective runs through the rest of the default tree.
+    at5 = os.path.join(tmp, "trap5.json")
+    with open(at5, "w", encoding="utf-8") as f:
+        json.dump(trap_profile(template, 5), f)
+    tuning_formats.check_mpich_tree(json.loads(export(tmp, at5, "mpich-json")[0]))
+    ok = run(tmp, "all.yaml", everything, "-p", MPICH_PLATFORM, "--profile", at5)
+    report = checked_report(ok)
+    expect(all(c["status"] in ("ok", "skipped") for c in report["cases"]),
+           [(c["collective"], c["bytes"], c["reason"]) for c in report["cases"] if c["status"] == "failed"])
+    expect(len({c["collective"] for c in report["cases"] if c["status"] == "ok"}) >= 9, "every collective ran")
+    expect(report["provenance"]["env"].get("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE"), "the file was set")
+    # Boundary at 4 B: now the 4 B allreduce falls in the trap range and fails.
+    at4 = os.path.join(tmp, "trap4.json")
+    with open(at4, "w", encoding="utf-8") as f:
+        json.dump(trap_profile(template, 4), f)
+    trapped = run(tmp, "allreduce.yaml", """\
+        collectives: [allreduce]
+        sizes: [4B]
+        dtypes: [float32]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "-p", MPICH_PLATFORM, "--profile", at4)
+    expect(trapped.returncode == 1, f"the 4 B allreduce must hit the trap: exit {trapped.returncode}")
+    expect(load(report_path(trapped))["cases"][0]["status"] == "failed", "trap fired")
+
+
+def test_bad_input(tmp):
+    sweep = run(tmp, "sweep.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [2]
+        backends: [{library: mpi, algorithms: all}]
+        """)
+    ompi_dir = results_dir(sweep)
+    mpich = run(tmp, "sweep2.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [2]
+        backends: [{library: mpi, algorithms: all}]
+        """, "-p", MPICH_PLATFORM)
+    mixed = pico("tune", ompi_dir, results_dir(mpich), cwd=tmp)
+    expect(mixed.returncode == 2 and "a profile is for one library, version and platform" in mixed.stderr, mixed.stderr)
+    profile_path, _ = tune(tmp, ompi_dir)
+    wrong = pico("export", profile_path, "--format", "mpich-json", cwd=tmp)
+    expect(wrong.returncode == 2 and "the profile is for openmpi" in wrong.stderr, wrong.stderr)
+    p = load(profile_path)
+    p["rules"][0]["ranges"][0]["min_bytes"] = 1
+    bad = os.path.join(tmp, "first-not-0.json")
+    with open(bad, "w", encoding="utf-8") as f:
+        json.dump(p, f)
+    first = pico("export", bad, "--format", "ompi-rules", cwd=tmp)
+    expect(first.returncode == 2, f"first rule not 0: exit {first.returncode}\n{first.stderr}")
+    p = load(profile_path)
+    p["rules"][0]["ranges"][-1]["algorithm"] = "allgather_reduce"  # Open MPI 6.0 only
+    newer = os.path.join(tmp, "newer.json")
+    with open(newer, "w", encoding="utf-8") as f:
+        json.dump(p, f)
+    lacks = pico("export", newer, "--format", "ompi-rules", cwd=tmp)
+    expect(lacks.returncode == 2 and "allgather_reduce" in lacks.stderr, lacks.stderr)
+    forced = run(tmp, "forced.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [ring]}]
+        """, "--profile", profile_path)
+    expect(forced.returncode == 2 and "measures the library's default" in forced.stderr, forced.stderr)
+
+
+def needs_mpich():
+    if shutil.which("mpirun.mpich") is None:
+        print("skipped: no mpirun.mpich (MPICH not installed)")
+        return 77
+    return None
+
+
+def main():
+    name = sys.argv[1]
+    return e2e.run_named(globals(), name, "pico-tuning", needs_mpich if name in ("mpich", "bad_input") else None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

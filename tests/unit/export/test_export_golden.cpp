@@ -1,0 +1,150 @@
+// Every export format against a golden file (tests/data/export): the exact
+// text pico writes for a fixed profile. tests/tools/tuning_formats.py (CTest
+// "tuning: formats") checks the same goldens against each library's rules,
+// so a golden cannot drift into a file the library would ignore.
+// PICO_UPDATE_GOLDEN=1 rewrites them (then review the diff).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/input_error.hpp"
+#include "export/export_format.hpp"
+#include "export/mpich_defaults.hpp"
+
+using namespace pico;
+
+namespace {
+
+const std::string kDir = std::string(PICO_TEST_DATA_DIR) + "/export/";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string exported(const std::string& profile, const std::string& format, ExportOptions options = {}) {
+  return export_profile(load_profile(kDir + profile), profile, export_format(format), options);
+}
+
+void check_golden(const std::string& text, const std::string& golden) {
+  if (std::getenv("PICO_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(kDir + golden) << text;
+    return;
+  }
+  INFO(golden);
+  CHECK(text == read(kDir + golden));
+}
+
+ExportOptions mpich_options() {
+  ExportOptions o;
+  o.mpich_defaults = kDir + "mpich-4.0.2-defaults.json";
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("golden: every format") {
+  ExportOptions nccl;
+  nccl.nccl_channels = 8;
+  check_golden(exported("openmpi-4.1.4.profile.json", "ompi-rules"), "openmpi-4.1.4.ompi-rules");
+  check_golden(exported("openmpi-5.0.7.profile.json", "ompi-rules"), "openmpi-5.0.7.ompi-rules");
+  check_golden(exported("openmpi-6.0.0.profile.json", "ompi-json"), "openmpi-6.0.0.ompi-json");
+  check_golden(exported("mpich-4.0.2.profile.json", "mpich-json", mpich_options()), "mpich-4.0.2.mpich-json");
+  check_golden(exported("ucc.profile.json", "ucc-tune"), "ucc.ucc-tune");
+  check_golden(exported("nccl.profile.json", "nccl-tuner", nccl), "nccl.nccl-tuner");
+  check_golden(exported("nccl-one-choice.profile.json", "nccl-env"), "nccl-one-choice.nccl-env");
+  check_golden(exported("intelmpi.profile.json", "intel-mpi"), "intelmpi.intel-mpi");
+}
+
+TEST_CASE("every format in the table has a name, a library, a writer and loading instructions") {
+  for (const ExportFormat* f : export_formats()) {
+    CHECK(!f->name.empty());
+    CHECK(!f->library.empty());
+    CHECK(f->write != nullptr);
+    CHECK(f->how_to_load != nullptr);
+    CHECK(&export_format(f->name) == f);
+  }
+  CHECK_THROWS_AS(export_format("astra-sim-9"), InputError);
+}
+
+TEST_CASE("export refuses a profile of another library, naming both") {
+  try {
+    exported("openmpi-4.1.4.profile.json", "mpich-json", mpich_options());
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.message, Catch::Matchers::Contains("the profile is for openmpi 4.1.4"));
+    CHECK_THAT(e.message, Catch::Matchers::Contains("writes mpich's input"));
+  }
+}
+
+TEST_CASE("export refuses what the library would ignore or abort on") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  auto refuses = [&](const TunedProfile& bad, const std::string& format, const std::string& why) {
+    try {
+      export_profile(bad, "bad.json", export_format(format), {});
+      FAIL("no error for " + why);
+    } catch (const InputError& e) {
+      CHECK(e.file == "bad.json");
+      CHECK_THAT(e.message, Catch::Matchers::Contains(why));
+    }
+  };
+  SECTION("first range not at 0") {
+    p.rules[0].ranges[0].min_bytes = 1;
+    refuses(p, "ompi-rules", "not 0");
+  }
+  SECTION("a gap between ranges") {
+    p.rules[0].ranges[0].max_bytes = *p.rules[0].ranges[0].max_bytes - 1;
+    refuses(p, "ompi-rules", "cover every size");
+  }
+  SECTION("the last range bounded") {
+    p.rules[0].ranges.back().max_bytes = 1u << 30;
+    refuses(p, "ompi-rules", "larger messages are not covered");
+  }
+  SECTION("an algorithm the version lacks (allgather_reduce is 6.0)") {
+    p.rules[0].ranges[0].algorithm = "allgather_reduce";
+    refuses(p, "ompi-rules", "exists in versions >=6.0");
+  }
+  SECTION("an algorithm no version has") {
+    p.rules[0].ranges[0].algorithm = "ring2";
+    refuses(p, "ompi-rules", "'ring2' is not one openmpi 4.1.4 has");
+  }
+  SECTION("a parameter the file has no column for") {
+    p.rules[0].ranges[0].params["max_requests"] = 4;
+    refuses(p, "ompi-rules", "has no column");
+  }
+  SECTION("JSON rules for a version that reads only the classic file") {
+    refuses(p, "ompi-json", "reads only the classic rules file");
+  }
+}
+
+TEST_CASE("nccl exports refuse what NCCL would read otherwise") {
+  TunedProfile p = load_profile(kDir + "nccl.profile.json");
+  SECTION("no channel count") {
+    CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("nccl-tuner"), {}),
+                      Catch::Matchers::Contains("no channel count"));
+  }
+  SECTION("several choices per collective cannot be NCCL_ALGO") {
+    CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("nccl-env"), {}),
+                      Catch::Matchers::Contains("nccl-tuner"));
+  }
+}
+
+TEST_CASE("MPICH's default tree from the installed library, when there is one") {
+  const std::string lib = "/usr/lib/x86_64-linux-gnu/libmpich.so.12";
+  if (!std::ifstream(lib)) {
+    WARN("skipped: no " << lib);
+    return;
+  }
+  const MpichDefaults d = load_mpich_defaults("", lib);
+  REQUIRE(d.tree.is_object());
+  CHECK(d.tree.contains("collective=allreduce"));
+  CHECK(d.tree.contains("collective=bcast"));
+  // The MPIR-level tree, not ch4's compositions.
+  CHECK(d.tree["collective=allreduce"].dump().find("MPIR_Allreduce_intra_recursive_doubling") != std::string::npos);
+  // Key order is the file's: the first match wins in MPICH.
+  CHECK(d.tree.begin().key() == "collective=bcast");
+}
