@@ -7,8 +7,10 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "core/build_info.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
 #include "tuning/tune.hpp"
 
@@ -72,7 +74,10 @@ void add_tune(CLI::App& app, int& exit_code) {
       throw InputError("--profile", "--profile goes with --check", "pico tune RESULTS... -o PROFILE makes one");
     const TuneAnalysis analysis = analyse_reports(reports, options);
     if (!opts->quiet) std::cout << render_tune_summary(analysis, options);
-    const TunedProfile profile = profile_from_analysis(analysis, options);
+    TunedProfile profile = profile_from_analysis(analysis, options);
+    profile.created = utc_timestamp_iso();
+    profile.pico_version = std::string(build::version);
+    check_profile(profile, "pico tune");
     if (!opts->output.empty()) {
       write_text_file(opts->output, to_json(profile).dump(2) + "\n");
       if (!opts->quiet)

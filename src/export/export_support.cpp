@@ -19,7 +19,7 @@ LibraryRange library_range(const ProfileRange& range, std::uint64_t factor) {
 }
 
 std::string describe(const ProfileRule& rule) {
-  return fmt::format("{} np {} ({}x{})", name(rule.key.collective), rule.key.comm_size, rule.key.nodes, rule.key.ppn);
+  return fmt::format("{} np {} ({}x{})", name(rule.collective), rule.comm_size, rule.nodes, rule.ppn);
 }
 
 void require_covering(const ProfileRule& rule) {
@@ -48,14 +48,14 @@ void require_covering(const ProfileRule& rule) {
 
 const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
                                       const ProfileRange& range) {
-  const AlgorithmEntry* e = catalog.find(rule.key.collective, range.algorithm);
+  const AlgorithmEntry* e = catalog.find(rule.collective, range.algorithm);
   if (e && version_in_range(profile.library.version, e->versions)) return *e;
   std::string have;
-  for (const std::string& a : catalog.algorithm_names(rule.key.collective, profile.library.version))
+  for (const std::string& a : catalog.algorithm_names(rule.collective, profile.library.version))
     have += (have.empty() ? "" : ", ") + a;
   throw ExportRefusal(
       fmt::format("{}: algorithm '{}' is not one {} {} has for {}{}", describe(rule), range.algorithm,
-                  catalog.library, profile.library.version, name(rule.key.collective),
+                  catalog.library, profile.library.version, name(rule.collective),
                   e ? fmt::format(" (it exists in versions {})", e->versions) : ""),
       have.empty() ? "this library has no algorithm choice for it" : "the version has: " + have);
 }
@@ -64,12 +64,12 @@ std::vector<const ProfileRule*> rules_by_collective(const TunedProfile& profile)
   std::vector<const ProfileRule*> rules;
   for (const ProfileRule& r : profile.rules) rules.push_back(&r);
   std::stable_sort(rules.begin(), rules.end(), [](const ProfileRule* a, const ProfileRule* b) {
-    if (a->key.collective != b->key.collective) return a->key.collective < b->key.collective;
-    return a->key.comm_size < b->key.comm_size;
+    if (a->collective != b->collective) return a->collective < b->collective;
+    return a->comm_size < b->comm_size;
   });
   for (std::size_t i = 0; i + 1 < rules.size(); ++i)
-    if (rules[i]->key.collective == rules[i + 1]->key.collective &&
-        rules[i]->key.comm_size == rules[i + 1]->key.comm_size)
+    if (rules[i]->collective == rules[i + 1]->collective &&
+        rules[i]->comm_size == rules[i + 1]->comm_size)
       throw ExportRefusal(fmt::format("{} and {}: the library chooses by communicator size only, so the two "
                                       "placements cannot both be expressed",
                                       describe(*rules[i]), describe(*rules[i + 1])),

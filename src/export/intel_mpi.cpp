@@ -16,7 +16,7 @@ namespace pico {
 namespace {
 
 std::string variable_of(const ProfileRule& rule) {
-  switch (rule.key.collective) {
+  switch (rule.collective) {
     case Collective::allreduce: return "I_MPI_ADJUST_ALLREDUCE";
     case Collective::bcast: return "I_MPI_ADJUST_BCAST";
     case Collective::reduce: return "I_MPI_ADJUST_REDUCE";
@@ -48,8 +48,8 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
       const LibraryRange r = library_range(range, 1);
       std::string& v = per_variable[variable_of(rule)];
       v += fmt::format("{}{}:{}-{}@{}-{}", v.empty() ? "" : ";", range.algorithm, r.min,
-                       r.max ? std::min<std::uint64_t>(*r.max, INT_MAX) : INT_MAX, rule.key.comm_size,
-                       rule.key.comm_size);
+                       r.max ? std::min<std::uint64_t>(*r.max, INT_MAX) : INT_MAX, rule.comm_size,
+                       rule.comm_size);
     }
   }
   std::string out = "# pico export --format intel-mpi: source this file before mpirun\n";

@@ -34,17 +34,17 @@ struct MpichKey {
 // total_msg_size (x comm size); gather and scatter count elements, which a
 // profile keyed on bytes cannot say.
 MpichKey mpich_key(const ProfileRule& rule) {
-  switch (rule.key.collective) {
+  switch (rule.collective) {
     case Collective::allreduce: return {"Allreduce", "avg_msg_size", 1};
     case Collective::bcast: return {"Bcast", "avg_msg_size", 1};
     case Collective::reduce: return {"Reduce", "avg_msg_size", 1};
     case Collective::alltoall: return {"Alltoall", "avg_msg_size", 1};
-    case Collective::allgather: return {"Allgather", "total_msg_size", static_cast<std::uint64_t>(rule.key.comm_size)};
+    case Collective::allgather: return {"Allgather", "total_msg_size", static_cast<std::uint64_t>(rule.comm_size)};
     default: break;
   }
   throw ExportRefusal(fmt::format("{}: MPICH's selection tree has no byte size for {} (only allreduce, bcast, "
                                   "reduce, alltoall and allgather)",
-                                  describe(rule), name(rule.key.collective)),
+                                  describe(rule), name(rule.collective)),
                       "leave it out of the profile for mpich-json");
 }
 
@@ -91,7 +91,7 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
   MpichDefaults defaults = load_mpich_defaults(options.mpich_defaults, options.mpich_library);
   const auto rules = rules_by_collective(profile);
   for (std::size_t i = 0; i < rules.size();) {
-    const Collective c = rules[i]->key.collective;
+    const Collective c = rules[i]->collective;
     const std::string coll_key = fmt::format("collective={}", name(c));
     if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
       throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key),
@@ -99,11 +99,11 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
     const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
     nlohmann::ordered_json intra = nlohmann::ordered_json::object();
     if (spec_for(c).has_op) intra["is_op_built_in=no"] = default_intra;
-    for (; i < rules.size() && rules[i]->key.collective == c; ++i) {
+    for (; i < rules.size() && rules[i]->collective == c; ++i) {
       const ProfileRule& rule = *rules[i];
       require_covering(rule);
-      intra[fmt::format("comm_size<{}", rule.key.comm_size)] = default_intra;
-      intra[fmt::format("comm_size<={}", rule.key.comm_size)] = tuned_chain(profile, rule, default_intra, defaults);
+      intra[fmt::format("comm_size<{}", rule.comm_size)] = default_intra;
+      intra[fmt::format("comm_size<={}", rule.comm_size)] = tuned_chain(profile, rule, default_intra, defaults);
     }
     intra["comm_size=any"] = default_intra;
     defaults.tree[coll_key]["comm_type=intra"] = intra;

@@ -17,7 +17,7 @@ NcclChoice nccl_choice(const TunedProfile& profile, const ProfileRule& rule, con
 }
 
 std::string nccl_collective(const ProfileRule& rule) {
-  switch (rule.key.collective) {
+  switch (rule.collective) {
     case Collective::allreduce: return "allreduce";
     case Collective::bcast: return "broadcast";
     case Collective::reduce: return "reduce";
@@ -25,7 +25,7 @@ std::string nccl_collective(const ProfileRule& rule) {
     case Collective::reduce_scatter: return "reducescatter";
     default: break;
   }
-  throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.key.collective)),
+  throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.collective)),
                       "leave it out of the profile");
 }
 

@@ -16,8 +16,8 @@ namespace pico {
 namespace {
 
 std::uint64_t nccl_factor(const ProfileRule& rule) {
-  const Collective c = rule.key.collective;
-  return c == Collective::allgather || c == Collective::reduce_scatter ? static_cast<std::uint64_t>(rule.key.comm_size)
+  const Collective c = rule.collective;
+  return c == Collective::allgather || c == Collective::reduce_scatter ? static_cast<std::uint64_t>(rule.comm_size)
                                                                         : 1;
 }
 
@@ -49,8 +49,8 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
       const LibraryRange r = library_range(range, nccl_factor(rule));
       rows += fmt::format("{},{},{},{},{},{},{},{}\n", nccl_collective(rule), r.min,
                           r.max ? std::to_string(*r.max) : "-1", nccl_csv_name(choice.algo),
-                          protocol_of(rule, range, choice), channels_of(rule, range, options), rule.key.nodes,
-                          rule.key.comm_size);
+                          protocol_of(rule, range, choice), channels_of(rule, range, options), rule.nodes,
+                          rule.comm_size);
     }
   }
   return rows;

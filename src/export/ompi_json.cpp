@@ -23,7 +23,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   nlohmann::ordered_json collectives = nlohmann::ordered_json::object();
   for (const ProfileRule* rule : rules_by_collective(profile)) {
     require_covering(*rule);
-    const std::uint64_t factor = ompi_size_factor(rule->key.collective, rule->key.comm_size);
+    const std::uint64_t factor = ompi_size_factor(rule->collective, rule->comm_size);
     nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const ProfileRange& range : rule->ranges) {
       if (range.algorithm == "default") continue;
@@ -40,11 +40,11 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
     }
     if (rules.empty()) continue;
     nlohmann::ordered_json block;
-    block["comm_size_min"] = rule->key.comm_size;
-    block["comm_size_max"] = rule->key.comm_size;
+    block["comm_size_min"] = rule->comm_size;
+    block["comm_size_max"] = rule->comm_size;
     block["comm_rank_distribution"] = "any";
     block["rules"] = rules;
-    collectives[ompi_json_key(rule->key.collective)].push_back(block);
+    collectives[ompi_json_key(rule->collective)].push_back(block);
   }
   nlohmann::ordered_json file;
   file["rule_file_version"] = 3;

@@ -27,10 +27,10 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   std::string body;
   int collectives = 0;
   for (std::size_t i = 0; i < rules.size();) {
-    const Collective c = rules[i]->key.collective;
+    const Collective c = rules[i]->collective;
     const int id = ompi_collective_id(c);
     std::size_t end = i;
-    while (end < rules.size() && rules[end]->key.collective == c) ++end;
+    while (end < rules.size() && rules[end]->collective == c) ++end;
     ++collectives;
     body += fmt::format("{}  # collective {}\n{}  # comm-size blocks\n", id, name(c), end - i);
     for (; i < end; ++i) {
@@ -38,11 +38,11 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
       require_covering(rule);
       // barrier has no message size (always 0): only its first range can apply.
       const std::size_t n = c == Collective::barrier ? 1 : rule.ranges.size();
-      body += fmt::format("{} {}  # comm size, message rules\n", rule.key.comm_size, n);
+      body += fmt::format("{} {}  # comm size, message rules\n", rule.comm_size, n);
       for (std::size_t k = 0; k < n; ++k) {
         const ProfileRange& range = rule.ranges[k];
         const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, rule, range);
-        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(range, ompi_size_factor(c, rule.key.comm_size)).min,
+        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(range, ompi_size_factor(c, rule.comm_size)).min,
                             cols.algorithm, cols.faninout, cols.segsize, v2 ? " 0" : "", range.algorithm);
       }
     }

@@ -15,10 +15,10 @@ namespace {
 
 // UCC's message size: destination count x type size.
 std::uint64_t ucc_factor(const ProfileRule& rule) {
-  switch (rule.key.collective) {
+  switch (rule.collective) {
     case Collective::allgather:
     case Collective::alltoall:
-    case Collective::gather: return static_cast<std::uint64_t>(rule.key.comm_size);
+    case Collective::gather: return static_cast<std::uint64_t>(rule.comm_size);
     case Collective::sendrecv:
       throw ExportRefusal(fmt::format("{}: UCC has no collective for sendrecv", describe(rule)), "leave it out");
     default: return 1;
@@ -44,8 +44,8 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
                                         describe(*rule), range.algorithm, range.params.empty() ? "" : " with parameters"),
                             "use UCC's names: `ucc_info -A` lists them");
       const LibraryRange r = library_range(range, ucc_factor(*rule));
-      tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", name(rule->key.collective),
-                            rule->key.comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
+      tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", name(rule->collective),
+                            rule->comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
     }
   }
   return tokens + "\n";

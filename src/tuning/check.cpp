@@ -74,7 +74,7 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     CheckRow row;
     row.key = {coll, np, nodes, ppn};
     row.bytes = bytes;
-    const ProfileRange* range = profile.choose(coll, np, bytes);
+    const ProfileRange* range = profile.choose(coll, np, bytes, nodes);
     row.profile_choice = range ? range->algorithm : "(no rule)";
     row.tuned_s = tuned_size->default_time_s;
     row.best_s = it->second->fastest_time_s;

@@ -14,7 +14,7 @@
 namespace pico {
 
 struct CheckRow {
-  RuleKey key;
+  RuleShape key;
   std::uint64_t bytes = 0;
   std::string profile_choice;  // the profile's algorithm at this size
   double tuned_s = 0;          // the default with the profile loaded

@@ -52,7 +52,7 @@ double resampled_objective(const std::vector<Observation>& obs, Objective object
   return percentile_unsorted(pool, objective_percent(objective));
 }
 
-SpeedupInterval bootstrap(const std::vector<Observation>& base, const std::vector<Observation>& cand,
+MeasuredSpeedup bootstrap(const std::vector<Observation>& base, const std::vector<Observation>& cand,
                           Objective objective) {
   std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
   for (const auto* side : {&base, &cand})
@@ -65,7 +65,7 @@ SpeedupInterval bootstrap(const std::vector<Observation>& base, const std::vecto
     const double c = resampled_objective(cand, objective, rng, pool);
     if (c > 0) ratios.push_back(b / c);
   }
-  SpeedupInterval s;
+  MeasuredSpeedup s;
   const double c = objective_time(cand, objective);
   s.estimate = c > 0 ? objective_time(base, objective) / c : 0;
   std::sort(ratios.begin(), ratios.end());
@@ -78,9 +78,9 @@ SpeedupInterval bootstrap(const std::vector<Observation>& base, const std::vecto
 // Without samples: each launch's value and (for the median) its 95% CI; the
 // interval is the envelope over all pairs of launches, so a launch that ran
 // slow or fast widens it.
-SpeedupInterval envelope(const std::vector<Observation>& base, const std::vector<Observation>& cand,
+MeasuredSpeedup envelope(const std::vector<Observation>& base, const std::vector<Observation>& cand,
                          Objective objective) {
-  SpeedupInterval s;
+  MeasuredSpeedup s;
   const double c = objective_time(cand, objective);
   s.estimate = c > 0 ? objective_time(base, objective) / c : 0;
   const bool median = objective == Objective::median;
@@ -125,7 +125,7 @@ double objective_time(const std::vector<Observation>& obs, Objective objective) 
   return median_of(std::move(values));
 }
 
-SpeedupInterval speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
+MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
                            Objective objective) {
   if (baseline.empty() || candidate.empty()) return {0, 0, 0, "none: no measurement"};
   if (all_have_samples(baseline) && all_have_samples(candidate)) return bootstrap(baseline, candidate, objective);

@@ -28,7 +28,7 @@ struct Observation {
   std::string case_id;
 };
 
-struct SpeedupInterval {
+struct MeasuredSpeedup {
   double estimate = 0;  // objective(default) / objective(candidate); > 1: the candidate is faster
   double low = 0;       // 95% interval; low = 0 when the data allow no interval
   double high = 0;
@@ -41,7 +41,7 @@ double objective_time(const std::vector<Observation>& obs, Objective objective);
 
 // The speedup of `candidate` over `baseline` (the default). Deterministic:
 // the bootstrap's generator is seeded from the data's sizes.
-SpeedupInterval speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
+MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
                            Objective objective);
 
 // Launches that measured the observations (distinct launch indices, per report).

@@ -79,13 +79,17 @@ struct Candidate {
 struct SizeData {
   std::string variant, variant_report;
   std::map<std::string, Candidate> candidates;  // by candidate_key; "default" is the library default
+  std::vector<std::string> default_actual;      // what the library reported it ran for the default's cases
 };
 
 using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
 
-std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& obs, const std::string& role) {
+// One entry per launch of the chosen algorithm: its objective against the default's at that size.
+std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& chosen, std::uint64_t bytes,
+                                         double default_seconds, Objective objective) {
   std::vector<ProfileEvidence> ev;
-  for (const Observation& o : obs) ev.push_back({o.report_id, o.case_id, role});
+  for (const Observation& o : chosen)
+    ev.push_back({o.report_id, o.case_id, bytes, objective_time({o}, objective), default_seconds});
   return ev;
 }
 
@@ -96,13 +100,14 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
   choice.default_time_s = objective_time(base, options.objective);
   choice.chosen_time_s = choice.fastest_time_s = choice.default_time_s;
   choice.default_launches = choice.chosen_launches = launch_count(base);
+  choice.default_actual = data.default_actual;
   choice.speedup = {1, 1, 1, "the default itself"};
   choice.fastest = "default";
   choice.fastest_speedup = choice.speedup;
   double best_kept = 0, best_any = 1;
   for (auto& [key, cand] : data.candidates) {
     if (key == "default") continue;
-    const SpeedupInterval s = speedup_of(base, cand.obs, options.objective);
+    const MeasuredSpeedup s = speedup_of(base, cand.obs, options.objective);
     if (s.estimate > best_any) {
       best_any = s.estimate;
       choice.fastest = cand.algorithm;
@@ -119,11 +124,8 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
       choice.chosen_launches = launch_count(cand.obs);
     }
   }
-  choice.evidence = evidence_of(base, "default");
-  if (choice.algorithm != "default") {
-    auto chosen = evidence_of(data.candidates.at(candidate_key(choice.algorithm, choice.params)).obs, "chosen");
-    choice.evidence.insert(choice.evidence.end(), chosen.begin(), chosen.end());
-  }
+  choice.evidence = evidence_of(data.candidates.at(candidate_key(choice.algorithm, choice.params)).obs, bytes,
+                                choice.default_time_s, options.objective);
   return choice;
 }
 
@@ -176,6 +178,9 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       cand.algorithm = cr.c.algorithm;
       cand.params = cr.c.params;
       cand.obs.push_back({*cr.timing, cr.samples_s, cr.launch, id, cr.c.case_id});
+      if (cr.c.algorithm == "default" && cr.selection && cr.selection->actual)
+        size.default_actual.push_back(cr.selection->actual->algorithm.empty() ? "(unknown functions)"
+                                                                              : cr.selection->actual->algorithm);
     }
   }
   if (grouped.empty())
@@ -202,11 +207,18 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
   profile.platform = analysis.platform;
   profile.objective = std::string(name(options.objective));
   profile.min_gain = options.min_gain;
-  profile.test = "95% interval of the speedup (docs/tuning.md#the-statistical-test) above 1 + min_gain";
-  profile.source_reports = analysis.reports;
+  profile.confidence = 0.95;
+  profile.test =
+      "lower bound of the speedup's 95% interval above 1 + min_gain: hierarchical bootstrap over launches and "
+      "samples where samples_s exist, else the envelope of the launches' confidence intervals "
+      "(docs/tuning.md#the-statistical-test)";
+  profile.reports = analysis.reports;
   for (const KeyChoices& kc : analysis.keys) {
     ProfileRule rule;
-    rule.key = kc.key;
+    rule.collective = kc.key.collective;
+    rule.comm_size = kc.key.comm_size;
+    rule.nodes = kc.key.nodes;
+    rule.ppn = kc.key.ppn;
     for (std::size_t i = 0; i < kc.sizes.size(); ++i) {
       const SizeChoice& s = kc.sizes[i];
       const bool same = !rule.ranges.empty() && rule.ranges.back().algorithm == s.algorithm &&
@@ -217,12 +229,12 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
         if (!rule.ranges.empty()) rule.ranges.back().max_bytes = range.min_bytes - 1;
         range.algorithm = s.algorithm;
         range.params = s.params;
-        range.speedup = {s.speedup.estimate, s.speedup.low, s.speedup.high};
+        if (s.algorithm != "default") range.speedup = SpeedupInterval{s.speedup.estimate, s.speedup.low, s.speedup.high};
         rule.ranges.push_back(std::move(range));
-      } else {
+      } else if (s.algorithm != "default") {
         // The range's expected speedup is its weakest size's.
         ProfileRange& r = rule.ranges.back();
-        if (s.speedup.low < r.speedup.low) r.speedup = {s.speedup.estimate, s.speedup.low, s.speedup.high};
+        if (s.speedup.low < r.speedup->low) r.speedup = SpeedupInterval{s.speedup.estimate, s.speedup.low, s.speedup.high};
       }
       ProfileRange& r = rule.ranges.back();
       r.measured_bytes.push_back(s.bytes);

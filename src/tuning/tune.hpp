@@ -29,15 +29,23 @@ struct LoadedReport {
   nlohmann::json report;
 };
 
+// The communicator shape a rule is for: (collective, comm size, nodes x ppn).
+struct RuleShape {
+  Collective collective = Collective::allreduce;
+  int comm_size = 0;
+  int nodes = 0;
+  int ppn = 0;
+};
+
 // What was measured at one size of one rule key, and what tune made of it.
 struct SizeChoice {
   std::uint64_t bytes = 0;
   std::string algorithm = "default";  // the choice: "default" unless a candidate passed the test
   std::map<std::string, double> params;
-  SpeedupInterval speedup;             // of the choice (1 for default)
+  MeasuredSpeedup speedup;             // of the choice (1 for default)
   std::string fastest;                 // the fastest candidate by the objective, even if not kept
   std::map<std::string, double> fastest_params;
-  SpeedupInterval fastest_speedup;     // its speedup over default
+  MeasuredSpeedup fastest_speedup;     // its speedup over default
   double default_time_s = 0;
   double chosen_time_s = 0;
   double fastest_time_s = 0;
@@ -45,12 +53,12 @@ struct SizeChoice {
   // (selection.actual, catalogue names), where the reports say.
   std::vector<std::string> default_actual;
   int default_launches = 0, chosen_launches = 0;
-  std::vector<ProfileEvidence> evidence;  // the cases behind the choice and the default
+  std::vector<ProfileEvidence> evidence;  // the chosen algorithm's cases (the default's where it stays)
 };
 
 // One rule key and its sizes, ascending.
 struct KeyChoices {
-  RuleKey key;
+  RuleShape key;
   std::vector<SizeChoice> sizes;
 };
 

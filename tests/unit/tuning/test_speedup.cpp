@@ -41,12 +41,12 @@ TEST_CASE("bootstrap: a clearly faster candidate has an interval above 1, the sa
   const std::vector<Observation> base{launch_of(2e-6, 0.05, 200, 1)};
   const std::vector<Observation> fast{launch_of(1e-6, 0.05, 200, 2)};
   const std::vector<Observation> same{launch_of(2e-6, 0.05, 200, 3)};
-  const SpeedupInterval f = speedup_of(base, fast, Objective::median);
+  const MeasuredSpeedup f = speedup_of(base, fast, Objective::median);
   CHECK(f.estimate == Approx(2.0).epsilon(0.05));
   CHECK(f.low > 1.8);
   CHECK(f.high < 2.2);
   CHECK(f.method == "bootstrap over samples");
-  const SpeedupInterval s = speedup_of(base, same, Objective::median);
+  const MeasuredSpeedup s = speedup_of(base, same, Objective::median);
   CHECK(s.low < 1.0);
   CHECK(s.high > 1.0);
   // Deterministic: the same data give the same interval.
@@ -59,8 +59,8 @@ TEST_CASE("bootstrap over launches: launch-to-launch variation widens the interv
                                       launch_of(1.0, 0.01, 100, 3, 2)};
   const std::vector<Observation> cand{launch_of(0.7, 0.01, 100, 4, 0), launch_of(0.95, 0.01, 100, 5, 1),
                                       launch_of(0.8, 0.01, 100, 6, 2)};
-  const SpeedupInterval pooled = speedup_of(base, cand, Objective::median);
-  const SpeedupInterval one = speedup_of({base[0]}, {cand[0]}, Objective::median);
+  const MeasuredSpeedup pooled = speedup_of(base, cand, Objective::median);
+  const MeasuredSpeedup one = speedup_of({base[0]}, {cand[0]}, Objective::median);
   CHECK(pooled.method == "bootstrap over launches and samples");
   CHECK(pooled.high - pooled.low > 3 * (one.high - one.low));
   CHECK(pooled.low < 1.1);  // not confident of a 10% gain, though one launch alone shows 1.4x
@@ -70,17 +70,17 @@ TEST_CASE("bootstrap over launches: launch-to-launch variation widens the interv
 TEST_CASE("without samples: the envelope of the medians' intervals over launches") {
   const std::vector<Observation> base{stats_only(10, 9, 11, 12, 0), stats_only(12, 11, 13, 14, 1)};
   const std::vector<Observation> cand{stats_only(5, 4, 6, 7, 0), stats_only(6, 5, 7, 8, 1)};
-  const SpeedupInterval s = speedup_of(base, cand, Objective::median);
+  const MeasuredSpeedup s = speedup_of(base, cand, Objective::median);
   CHECK(s.estimate == Approx(11.0 / 5.5));
   CHECK(s.low == Approx(9.0 / 7.0));
   CHECK(s.high == Approx(13.0 / 4.0));
-  const SpeedupInterval p = speedup_of(base, cand, Objective::p95);
+  const MeasuredSpeedup p = speedup_of(base, cand, Objective::p95);
   CHECK(p.low == Approx(12.0 / 8.0));
   CHECK(p.high == Approx(14.0 / 7.0));
 }
 
 TEST_CASE("p95 with neither samples nor repeated launches has no interval, so no confidence") {
-  const SpeedupInterval s = speedup_of({stats_only(10, 9, 11, 20, 0)}, {stats_only(1, 0.9, 1.1, 2, 0)}, Objective::p95);
+  const MeasuredSpeedup s = speedup_of({stats_only(10, 9, 11, 20, 0)}, {stats_only(1, 0.9, 1.1, 2, 0)}, Objective::p95);
   CHECK(s.estimate == Approx(10.0));
   CHECK(s.low == 0);
   CHECK(s.method.starts_with("none"));
