@@ -71,6 +71,10 @@ MeasuredSpeedup bootstrap(const std::vector<Observation>& base, const std::vecto
   std::sort(ratios.begin(), ratios.end());
   s.low = percentile_sorted(ratios, 2.5);
   s.high = percentile_sorted(ratios, 97.5);
+  // The pooled estimate can fall just outside the percentile interval of a
+  // skewed bootstrap distribution; the interval always holds the estimate.
+  s.low = std::min(s.low, s.estimate);
+  s.high = std::max(s.high, s.estimate);
   s.method = base.size() > 1 || cand.size() > 1 ? "bootstrap over launches and samples" : "bootstrap over samples";
   return s;
 }

@@ -112,18 +112,38 @@ def test_openmpi(tmp):
 
 
 def trap_profile(template, boundary):
-    """allreduce on 2 ranks: [0, boundary) default, [boundary, inf) MPICH's
-    reduce_scatter_allgather, which asserts when count < the power of two <= np."""
+    """allgather on 3 ranks: [0, boundary) default, [boundary, inf) MPICH's
+    recursive_doubling, which asserts that the communicator size is a power of two."""
     p = copy.deepcopy(template)
     rule = copy.deepcopy(p["rules"][0])
-    rule.update({"collective": "allreduce", "comm_size": 2, "nodes": 1, "ppn": 2})
+    rule.update({"collective": "allgather", "comm_size": 3, "nodes": 1, "ppn": 3})
     low = copy.deepcopy(rule["ranges"][0])
-    low.update({"min_bytes": 0, "max_bytes": boundary - 1, "algorithm": "default", "params": {}})
+    low.update({"min_bytes": 0, "max_bytes": boundary - 1, "algorithm": "default", "params": {}, "speedup": None,
+                "measured_bytes": [], "evidence": []})
     high = copy.deepcopy(low)
-    high.update({"min_bytes": boundary, "max_bytes": None, "algorithm": "reduce_scatter_allgather"})
+    high.update({"min_bytes": boundary, "max_bytes": None, "algorithm": "recursive_doubling",
+                 "speedup": {"estimate": 2, "low": 2, "high": 2}})
     rule["ranges"] = [low, high]
     p["rules"] = [rule]
     return p
+
+
+def run_trap(tmp, template, boundary, sizes):
+    path = os.path.join(tmp, f"trap{boundary}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(trap_profile(template, boundary), f)
+    tree = json.loads(export(tmp, path, "mpich-json")[0])
+    tuning_formats.check_mpich_tree(tree)
+    # pico bytes are one rank's block; MPICH's allgather key is the total (x 3).
+    chain = tree["collective=allgather"]["comm_type=intra"]["comm_size<=3"]
+    expect(f"total_msg_size<={boundary * 3 - 1}" in chain, str(list(chain)))
+    return run(tmp, f"trap{boundary}.yaml", f"""\
+        collectives: [allgather]
+        sizes: {sizes}
+        dtypes: [int8]
+        processes: [3]
+        backends: [{{library: mpi, algorithms: [default]}}]
+        """, "-p", MPICH_PLATFORM, "--profile", path)
 
 
 def test_mpich(tmp):
@@ -141,39 +161,35 @@ def test_mpich(tmp):
     expect("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE" in how, how)
     tuning_formats.check_mpich_tree(json.loads(text))
 
-    everything = """\
+    # The exported tree loads at np 2 and every collective still runs (a
+    # file with only the tuned collective would abort all the others).
+    everything = run(tmp, "all.yaml", """\
         collectives: all
-        sizes: [4B, 8B]
+        sizes: [8B, 64KiB]
         dtypes: [float32]
         processes: [2]
         backends: [{library: mpi, algorithms: [default]}]
-        """
-    # Boundary at 5 B: the 4 B allreduce (count 1) keeps the default; 8 B
-    # (count 2) runs the trap algorithm, which is fine there; every other
-    # collective runs through the rest of the default tree.
-    at5 = os.path.join(tmp, "trap5.json")
-    with open(at5, "w", encoding="utf-8") as f:
-        json.dump(trap_profile(template, 5), f)
-    tuning_formats.check_mpich_tree(json.loads(export(tmp, at5, "mpich-json")[0]))
-    ok = run(tmp, "all.yaml", everything, "-p", MPICH_PLATFORM, "--profile", at5)
-    report = checked_report(ok)
+        """, "-p", MPICH_PLATFORM, "--profile", profile_path)
+    report = checked_report(everything)
     expect(all(c["status"] in ("ok", "skipped") for c in report["cases"]),
            [(c["collective"], c["bytes"], c["reason"]) for c in report["cases"] if c["status"] == "failed"])
     expect(len({c["collective"] for c in report["cases"] if c["status"] == "ok"}) >= 9, "every collective ran")
-    expect(report["provenance"]["env"].get("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE"), "the file was set")
-    # Boundary at 4 B: now the 4 B allreduce falls in the trap range and fails.
-    at4 = os.path.join(tmp, "trap4.json")
-    with open(at4, "w", encoding="utf-8") as f:
-        json.dump(trap_profile(template, 4), f)
-    trapped = run(tmp, "allreduce.yaml", """\
-        collectives: [allreduce]
-        sizes: [4B]
-        dtypes: [float32]
-        processes: [2]
-        backends: [{library: mpi, algorithms: [default]}]
-        """, "-p", MPICH_PLATFORM, "--profile", at4)
-    expect(trapped.returncode == 1, f"the 4 B allreduce must hit the trap: exit {trapped.returncode}")
-    expect(load(report_path(trapped))["cases"][0]["status"] == "failed", "trap fired")
+    expect(report["provenance"]["profile"]["format"] == "mpich-json", str(report["provenance"]["profile"]))
+    expect(report["provenance"]["env"].get("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE") ==
+           report["provenance"]["profile"]["file"], "the worker's environment held the file")
+
+    # The boundary takes effect at exactly its byte: a trap algorithm from 9 B
+    # leaves 4 B and 8 B to the default (all ok); from 8 B it runs at 8 B and
+    # MPICH's assertion fails the case.
+    below = run_trap(tmp, template, 9, "[4B, 8B]")
+    expect(below.returncode == 0, f"below the trap: exit {below.returncode}\n{below.stderr[-1500:]}")
+    at = run_trap(tmp, template, 8, "[8B]")
+    expect(at.returncode == 1, f"the 8 B allgather must hit the trap: exit {at.returncode}")
+    case = load(report_path(at))["cases"][0]
+    expect(case["status"] == "failed", str(case))
+    with open(os.path.join(results_dir(at), "launch-0.log"), encoding="utf-8", errors="replace") as f:
+        log = f.read()
+    expect("allgather_intra_recursive_doubling.c" in log, f"not MPICH's recursive_doubling assertion:\n{log[-1500:]}")
 
 
 def test_bad_input(tmp):

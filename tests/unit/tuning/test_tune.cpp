@@ -1,0 +1,148 @@
+// pico tune from reports: the choice per size (kept only with confidence),
+// ranges merged with boundaries at geometric midpoints, the evidence, and
+// the refusals (mixed libraries, several variants at one size).
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "core/case_result.hpp"
+#include "core/input_error.hpp"
+#include "tuning/tune.hpp"
+
+using namespace pico;
+using nlohmann::json;
+
+namespace {
+
+CaseResult measured(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed, int launch = 0) {
+  CaseResult r;
+  r.c.backend = "mpi";
+  r.c.collective = Collective::allreduce;
+  r.c.algorithm = algorithm;
+  r.c.dtype = Dtype::float32;
+  r.c.op = Op::sum;
+  r.c.count = bytes / 4;
+  r.c.bytes = bytes;
+  r.c.np = 4;
+  r.c.case_id = compute_case_id(r.c);
+  r.library = "openmpi";
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> noise(0, 0.02 * centre);
+  std::vector<double> s;
+  for (int i = 0; i < 100; ++i) s.push_back(centre + noise(rng));
+  r.timing = compute_stats(s);
+  r.iterations = 100;
+  r.samples_s = s;
+  r.launch = launch;
+  return r;
+}
+
+LoadedReport report_of(const std::vector<CaseResult>& cases, const std::string& library = "openmpi",
+                       const std::string& version = "4.1.4", const std::string& run = "20261124-000000-aaaa") {
+  json j = {{"schema", "pico-report/1"},
+            {"platform", {{"name", "local"}}},
+            {"run", {{"results_dir", "results/local/" + run}}},
+            {"provenance",
+             {{"mpi", {{"library", library}, {"version", version}}},
+              {"hosts", json::array({{{"name", "h0"}}})},
+              {"launches", json::array({{{"launch", 0}, {"hosts", json::array({{{"name", "h0"}}})}}})}}},
+            {"cases", json::array()}};
+  for (const CaseResult& c : cases) j["cases"].push_back(to_json(c));
+  return {"results/local/" + run, j};
+}
+
+// Default 2 us everywhere; recursive_doubling 1 us at 8 B; ring 1 us at 1 MiB;
+// at 64 KiB ring is only 2% faster (below the 5% gain).
+std::vector<CaseResult> sweep() {
+  return {measured("default", 8, 2e-6, 1),          measured("recursive_doubling", 8, 1e-6, 2),
+          measured("ring", 8, 3e-6, 3),             measured("default", 65536, 2e-6, 4),
+          measured("recursive_doubling", 65536, 4e-6, 5), measured("ring", 65536, 1.96e-6, 6),
+          measured("default", 1048576, 2e-6, 7),    measured("recursive_doubling", 1048576, 5e-6, 8),
+          measured("ring", 1048576, 1e-6, 9)};
+}
+
+}  // namespace
+
+TEST_CASE("tune: per size the confident winner, merged into ranges at geometric midpoints") {
+  const TuneAnalysis a = analyse_reports({report_of(sweep())}, {});
+  REQUIRE(a.keys.size() == 1);
+  CHECK(a.library.name == "openmpi");
+  CHECK(a.library.version == "4.1.4");
+  CHECK(a.reports == std::vector<std::string>{"20261124-000000-aaaa"});
+  const auto& sizes = a.keys[0].sizes;
+  REQUIRE(sizes.size() == 3);
+  CHECK(sizes[0].algorithm == "recursive_doubling");
+  CHECK(sizes[0].speedup.low > 1.9);
+  CHECK(sizes[1].algorithm == "default");
+  CHECK(sizes[1].fastest == "ring");  // faster, but not by the gain with confidence
+  CHECK(sizes[2].algorithm == "ring");
+
+  const TunedProfile p = profile_from_analysis(a, {});
+  REQUIRE(p.rules.size() == 1);
+  const auto& r = p.rules[0].ranges;
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].min_bytes == 0);
+  CHECK(*r[0].max_bytes == range_boundary(8, 65536) - 1);
+  CHECK(r[1].algorithm == "default");
+  CHECK_FALSE(r[1].speedup.has_value());
+  CHECK(r[2].min_bytes == range_boundary(65536, 1048576));
+  CHECK_FALSE(r[2].max_bytes.has_value());
+  CHECK(r[2].algorithm == "ring");
+  REQUIRE(r[2].evidence.size() == 1);
+  CHECK(r[2].evidence[0].bytes == 1048576);
+  CHECK(r[2].evidence[0].seconds == Approx(1e-6).epsilon(0.05));
+  CHECK(r[2].evidence[0].default_seconds == Approx(2e-6).epsilon(0.05));
+  CHECK(r[2].measured_bytes == std::vector<std::uint64_t>{1048576});
+  CHECK_NOTHROW(check_profile(p, "test"));
+  CHECK(p.choose(Collective::allreduce, 4, 8)->algorithm == "recursive_doubling");
+
+  const std::string summary = render_tune_summary(a, {});
+  CHECK_THAT(summary, Catch::Matchers::Contains("recursive_doubling"));
+  CHECK_THAT(summary, Catch::Matchers::Contains("default (not confident)"));
+}
+
+TEST_CASE("tune: a smaller min_gain keeps a smaller win; neighbouring equal choices merge") {
+  TuneOptions loose;
+  loose.min_gain = 0.0;
+  auto cases = sweep();
+  // ring is 2x faster at 64 KiB too now: the 64 KiB and 1 MiB sizes merge.
+  cases[5] = measured("ring", 65536, 1e-6, 6);
+  const TunedProfile p = profile_from_analysis(analyse_reports({report_of(cases)}, loose), loose);
+  REQUIRE(p.rules[0].ranges.size() == 2);
+  CHECK(p.rules[0].ranges[1].algorithm == "ring");
+  CHECK(p.rules[0].ranges[1].measured_bytes == std::vector<std::uint64_t>{65536, 1048576});
+}
+
+TEST_CASE("tune: reports of different libraries or versions are refused, naming both") {
+  try {
+    analyse_reports({report_of(sweep()), report_of(sweep(), "openmpi", "5.0.3", "20261124-000000-bbbb")}, {});
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file == "results/local/20261124-000000-bbbb");
+    CHECK_THAT(e.message, Catch::Matchers::Contains("openmpi 5.0.3"));
+    CHECK_THAT(e.message, Catch::Matchers::Contains("openmpi 4.1.4"));
+  }
+}
+
+TEST_CASE("tune: one size measured with two datatypes is refused") {
+  auto cases = sweep();
+  CaseResult other = measured("default", 8, 2e-6, 11);
+  other.c.dtype = Dtype::int32;
+  other.c.case_id = compute_case_id(other.c);
+  cases.push_back(other);
+  CHECK_THROWS_WITH(analyse_reports({report_of(cases)}, {}), Catch::Matchers::Contains("a profile chooses by size only"));
+}
+
+TEST_CASE("tune: without a default there is nothing to compare with") {
+  CHECK_THROWS_AS(analyse_reports({report_of({measured("ring", 8, 1e-6, 1)})}, {}), InputError);
+}
+
+TEST_CASE("tune: repeated launches in several reports pool, one evidence entry per launch") {
+  auto a = sweep();
+  auto b = sweep();
+  for (auto& c : b) c.launch = 0;
+  const TuneAnalysis t = analyse_reports({report_of(a), report_of(b, "openmpi", "4.1.4", "20261124-000000-bbbb")}, {});
+  CHECK(t.keys[0].sizes[0].default_launches == 2);
+  const TunedProfile p = profile_from_analysis(t, {});
+  CHECK(p.rules[0].ranges[0].evidence.size() == 2);
+}
