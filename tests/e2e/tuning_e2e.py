@@ -91,6 +91,22 @@ def test_openmpi(tmp):
     expect(check.returncode == 0, check.stderr)
     expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes within" in check.stdout, check.stdout)
 
+    # The same through a platform's tuning entry, its path relative to the platform file.
+    platform = write(tmp, "tuned-platform.yaml", """\
+        name: tunedlocal
+        scheduler: local
+        launcher: {kind: mpirun, command: mpirun, args: []}
+        tuning: {profile: profile.json}
+        """)
+    via = run(tmp, "via-platform.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [4]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "-p", platform)
+    via_prov = checked_report(via)["provenance"]["profile"]
+    expect(via_prov["source"].endswith("tuning.profile") and via_prov["path"] == profile_path, str(via_prov))
+
     # A file pico would never write: an algorithm id past the last. Open MPI
     # aborts the first call, so the case fails: the variables make it read the file.
     bad_rules = write(tmp, "bad-rules.txt", "1\n2\n1\n4 1\n0 99 0 0\n")
