@@ -1,0 +1,98 @@
+// pico tune --check: runs with a profile loaded against the sweep, per size,
+// and whether the library ran the profile's algorithm where selection.actual says.
+#include <catch2/catch.hpp>
+
+#include "core/case_result.hpp"
+#include "core/input_error.hpp"
+#include "tuning/check.hpp"
+
+using namespace pico;
+using nlohmann::json;
+
+namespace {
+
+CaseResult timed(const std::string& algorithm, std::uint64_t bytes, double seconds, const std::string& actual = "") {
+  CaseResult r;
+  r.c.backend = "mpi";
+  r.c.collective = Collective::allreduce;
+  r.c.algorithm = algorithm;
+  r.c.dtype = Dtype::float32;
+  r.c.op = Op::sum;
+  r.c.count = bytes / 4;
+  r.c.bytes = bytes;
+  r.c.np = 4;
+  r.c.case_id = compute_case_id(r.c);
+  r.library = "openmpi";
+  r.timing = compute_stats(std::vector<double>(20, seconds));
+  r.launch = 0;
+  if (!actual.empty()) {
+    r.selection = SelectionOutcome{};
+    r.selection->actual = ActualSelection{actual, {"ompi_coll_base_allreduce_intra_" + actual}, "interposer", ""};
+  }
+  return r;
+}
+
+LoadedReport report_of(const std::string& run, const std::vector<CaseResult>& cases, bool with_profile) {
+  json j = {{"schema", "pico-report/1"},
+            {"platform", {{"name", "local"}}},
+            {"run", {{"results_dir", "results/local/" + run}}},
+            {"provenance", {{"mpi", {{"library", "openmpi"}, {"version", "4.1.4"}}}}},
+            {"cases", json::array()}};
+  if (with_profile) j["provenance"]["profile"] = {{"path", "p.json"}};
+  for (const CaseResult& c : cases) j["cases"].push_back(to_json(c));
+  return {"results/local/" + run, j};
+}
+
+TunedProfile profile() {
+  TunedProfile p;
+  p.library = {"mpi", "openmpi", "4.1.4"};
+  ProfileRule rule;
+  rule.collective = Collective::allreduce;
+  rule.comm_size = 4;
+  rule.nodes = 1;
+  rule.ppn = 4;
+  ProfileRange small, large;
+  small.max_bytes = 1023;
+  small.algorithm = "recursive_doubling";
+  small.speedup = SpeedupInterval{2, 1.8, 2.2};
+  large.min_bytes = 1024;
+  rule.ranges = {small, large};
+  p.rules = {rule};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("check: tuned default against the sweep's best and old default, and what ran") {
+  const auto sweep = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6),
+                                         timed("default", 4096, 3e-6), timed("ring", 4096, 2.9e-6)}, false);
+  const auto tuned = report_of("tuned", {timed("default", 8, 1.05e-6, "recursive_doubling"),
+                                         timed("default", 4096, 3.5e-6, "ring")}, true);
+  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  REQUIRE(r.rows.size() == 2);
+  CHECK(r.rows[0].profile_choice == "recursive_doubling");
+  CHECK(r.rows[0].tuned_s == Approx(1.05e-6));
+  CHECK(r.rows[0].best_s == Approx(1e-6));
+  CHECK(r.rows[0].best == "recursive_doubling");
+  CHECK(r.rows[0].old_default_s == Approx(2e-6));
+  CHECK(r.rows[0].ran == "yes");
+  CHECK(r.rows[1].profile_choice == "default");
+  CHECK(r.rows[1].ran == "");  // the library's own choice: nothing to compare
+  const std::string text = render_check(r, {});
+  CHECK_THAT(text, Catch::Matchers::Contains("SLOWER"));  // 3.5 us against the old 3 us
+  CHECK_THAT(text, Catch::Matchers::Contains("1 of 2 sizes"));
+}
+
+TEST_CASE("check: the library ran something else than the profile's algorithm") {
+  const auto sweep = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
+  const auto tuned = report_of("tuned", {timed("default", 8, 2e-6, "ring")}, true);
+  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].ran == "no: ran ring");
+}
+
+TEST_CASE("check: needs runs with and without a profile") {
+  const auto sweep = report_of("sweep", {timed("default", 8, 2e-6)}, false);
+  CHECK_THROWS_WITH(check_profile_against(profile(), "p.json", {sweep}, {}),
+                    Catch::Matchers::Contains("no report ran with a profile loaded"));
+}
