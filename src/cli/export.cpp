@@ -31,7 +31,6 @@ void add_export(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     const ExportFormat& format = export_format(opts->format);
     if (opts->channels > 0) opts->options.nccl_channels = opts->channels;
-    opts->options.output_path = opts->output;
     const TunedProfile profile = load_profile(opts->profile);
     const std::string text = export_profile(profile, opts->profile, format, opts->options);
     const std::string how = format.how_to_load(profile, opts->output);

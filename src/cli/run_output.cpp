@@ -8,6 +8,7 @@
 #include "core/terminal.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/profile_loading.hpp"
 #include "reports/render.hpp"
 
 namespace pico::cli {
@@ -18,9 +19,18 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     const Plan plan = make_plan(request.experiment, target);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
-    fmt::print("{}", dry_run_text(plan, request.platform, target,
-                                  request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
-                                  request.experiment.name));
+    const std::string profile = !request.profile.empty() ? request.profile : request.platform.tuning_profile;
+    std::string loads;
+    if (!profile.empty()) {
+      const ProfileLoad load = prepare_profile_load(profile, request.profile.empty() ? "tuning.profile" : "--profile",
+                                                    target, plan);
+      loads = fmt::format("\nprofile: {} loaded as {} (RESULTS_DIR/{}) on every launch\n", profile, load.format,
+                          load.file_name);
+    }
+    fmt::print("{}{}", dry_run_text(plan, request.platform, target,
+                                    request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
+                                    request.experiment.name),
+               loads);
     return 0;
   }
   return print_result(run_experiment(request), quiet, style);

@@ -20,7 +20,6 @@ struct ExportOptions {
   std::string mpich_defaults;  // mpich-json: a file with MPICH's default tree; "" = read the installed libmpich
   std::string mpich_library;   // mpich-json: the libmpich to read when no file is given; "" = search the usual places
   std::optional<int> nccl_channels;  // nccl-tuner: channel count for rules that carry none
-  std::string output_path;     // where the file goes (for the how-to-load text); "" = stdout
 };
 
 struct ExportFormat {
