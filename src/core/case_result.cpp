@@ -39,6 +39,11 @@ json selection_json(const Selection& s, const SelectionOutcome& a) {
   if (!a.note.empty()) j["note"] = a.note;
   if (a.refused) j["refused"] = true;
   if (!a.reported.is_null()) j["reported"] = a.reported;
+  if (a.actual)
+    j["actual"] = {{"algorithm", a.actual->algorithm},
+                   {"functions", a.actual->functions},
+                   {"source", a.actual->source},
+                   {"note", a.actual->note}};
   return j;
 }
 
@@ -51,6 +56,10 @@ std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) 
   a.applied = it->value("applied", "");
   a.note = it->value("note", "");
   if (auto reported = optional_member(*it, "reported")) a.reported = std::move(*reported);
+  if (auto actual = optional_member(*it, "actual"))
+    a.actual = ActualSelection{actual->value("algorithm", ""),
+                               actual->value("functions", std::vector<std::string>{}),
+                               actual->value("source", ""), actual->value("note", "")};
   return a;
 }
 

@@ -26,6 +26,14 @@ struct Validation {
   std::uint64_t mismatches = 0;
 };
 
+// Which algorithm the library was seen to run (docs/verification.md).
+struct ActualSelection {
+  std::string algorithm;               // the catalogue's name; "" when nothing shows it
+  std::vector<std::string> functions;  // the library functions seen, in call order ("NAME x CALLS")
+  std::string source;                  // interposer | pico | none
+  std::string note;                    // why none; a delegation; ranks that disagreed
+};
+
 // What the worker saw when it put the case's selection in force. Absent from
 // records the front end writes (the case never reached a worker).
 struct SelectionOutcome {
@@ -34,6 +42,7 @@ struct SelectionOutcome {
   std::string applied;    // the selection variable's value as read back
   std::string note;       // why not verified, or refused
   nlohmann::json reported;  // the library's own account of its choice (NCCL's log); null when none
+  std::optional<ActualSelection> actual;
 };
 
 struct CaseResult {
