@@ -124,17 +124,26 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
   return r;
 }
 
-// Every combination of the experiment's values for the parameters an algorithm takes.
+// The values swept for parameter p: the experiment's, else, in an
+// `algorithms: all` sweep, the catalogue's grid; null: the library's own value.
+const std::vector<double>* parameter_values(const std::string& p, const BackendSpec& backend, const Catalog* cat) {
+  if (auto it = backend.params.find(p); it != backend.params.end()) return &it->second;
+  if (cat == nullptr || backend.algorithms != std::vector<std::string>{"all"}) return nullptr;
+  const auto it = cat->parameter_grid.find(p);
+  return it == cat->parameter_grid.end() ? nullptr : &it->second;
+}
+
+// Every combination of the values swept for the parameters an algorithm takes.
 std::vector<std::map<std::string, double>> parameter_combinations(const AlgorithmEntry* entry,
-                                                                        const BackendSpec& backend) {
+                                                                        const BackendSpec& backend, const Catalog* cat) {
   std::vector<std::map<std::string, double>> combos{{}};
   if (entry == nullptr) return combos;
   for (const auto& p : entry->parameters) {
-    auto it = backend.params.find(p);
-    if (it == backend.params.end()) continue;  // the library's own value
+    const std::vector<double>* values = parameter_values(p, backend, cat);
+    if (values == nullptr) continue;
     std::vector<std::map<std::string, double>> next;
     for (const auto& combo : combos) {
-      for (auto v : it->second) {
+      for (auto v : *values) {
         auto c = combo;
         c[p] = v;
         next.push_back(std::move(c));
@@ -214,7 +223,7 @@ struct PlanBuilder {
     const CollectiveCatalog* cc = nullptr;
     if (cat != nullptr)
       if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
-    for (const auto& combo : parameter_combinations(r.entry, backend)) {
+    for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;
       base.selection = r.selection;
@@ -383,21 +392,47 @@ Plan plan_from_json(const nlohmann::json& j) {
   return p;
 }
 
+namespace {
+
+// Where each backend's selection.actual comes from on this target.
+void add_ran_algorithm_sources(LaunchRequest& r, const PlanTarget& target) {
+  for (const Case& c : r.cases) {
+    if (r.ran_algorithm.contains(c.backend)) continue;
+    const BackendDescriptor& descriptor = backend_descriptor(c.backend);
+    const Catalog* cat = catalog_of(descriptor, target);
+    if (cat == nullptr) {
+      r.ran_algorithm[c.backend] = {"none", "the platform's MPI library is not one pico knows"};
+      continue;
+    }
+    r.ran_algorithm[c.backend] = cat->ran_algorithm;
+    if (cat->ran_algorithm.source == "interposer")
+      r.algorithm_functions.merge(cat->algorithm_functions(target.version_for(*cat)));
+  }
+}
+
+}  // namespace
+
 LaunchRequest launch_request_for(int launch, const LaunchGroup& group, std::vector<Case> cases, const Plan& plan,
                                  const PlanTarget& target) {
-  return {.launch = launch,
+  LaunchRequest r{.launch = launch,
           .np = group.np,
           .env = group.env,
           .timing = plan.timing,
           .validation = plan.validation,
           .cases = std::move(cases),
           .instrumentation = plan.instrumentation,
-          .planned_mpi = target.mpi()};
+          .planned_mpi = target.mpi(),
+          .ran_algorithm = {},
+          .algorithm_functions = {}};
+  add_ran_algorithm_sources(r, target);
+  return r;
 }
 
 nlohmann::json launch_request_to_json(const LaunchRequest& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_to_json(c));
+  nlohmann::json ran_algorithm = nlohmann::json::object();
+  for (const auto& [backend, source] : r.ran_algorithm) ran_algorithm[backend] = to_json(source);
   return {{"launch", r.launch},
           {"np", r.np},
           {"env", r.env},
@@ -405,6 +440,8 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
           {"instrumentation", instrumentation_to_json(r.instrumentation)},
           {"validation", r.validation},
           {"planned_mpi", to_json(r.planned_mpi)},
+          {"ran_algorithm", ran_algorithm},
+          {"algorithm_functions", to_json(r.algorithm_functions)},
           {"cases", cases}};
 }
 
@@ -417,6 +454,10 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   r.validation = j.at("validation").get<bool>();
   if (j.contains("instrumentation")) r.instrumentation = instrumentation_from_json(j.at("instrumentation"));
   if (j.contains("planned_mpi")) r.planned_mpi = mpi_identity_from_json(j.at("planned_mpi"));
+  if (j.contains("ran_algorithm"))
+    for (const auto& [backend, source] : j.at("ran_algorithm").items())
+      r.ran_algorithm[backend] = ran_algorithm_source_from_json(source);
+  if (j.contains("algorithm_functions")) r.algorithm_functions = algorithm_functions_from_json(j.at("algorithm_functions"));
   for (const auto& c : j.at("cases")) r.cases.push_back(case_from_json(c));
   return r;
 }
