@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "collectives/spec.hpp"
 #include "config/experiment.hpp"
@@ -87,8 +88,13 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   const Plan plan = make_plan(quickstart());
   LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7},
-                  MpiIdentity{"mpich", "4.0.2"}};
+                  MpiIdentity{"mpich", "4.0.2"},
+                  {{"mpi", RanAlgorithmSource{"none", "no functions"}}},
+                  {{"f_ring", AlgorithmFunction{Collective::bcast, "ring"}}}};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
+  CHECK(back.ran_algorithm.at("mpi").why == "no functions");
+  CHECK(back.algorithm_functions.at("f_ring").collective == Collective::bcast);
+  CHECK(back.algorithm_functions.at("f_ring").algorithm == "ring");
   CHECK(back.launch == 3);
   CHECK(back.planned_mpi == MpiIdentity{"mpich", "4.0.2"});
   CHECK(back.env.at("X") == "1");
@@ -98,6 +104,38 @@ TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   CHECK(back.cases.size() == r.cases.size());
   CHECK(back.timing.time_budget_s == r.timing.time_budget_s);
   CHECK(back.cases[17].case_id == r.cases[17].case_id);
+}
+
+TEST_CASE("a launch request says how each backend's algorithm is seen running", "[plan][interposer]") {
+  const Plan plan = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\nbackends: [{library: mpi}, "
+                                               "{library: reference, algorithms: [ring]}]\n", "t.yaml"),
+                              PlanTarget{"openmpi", "4.1.4"});
+  const LaunchRequest r = launch_request_for(0, plan.groups[0], plan.groups[0].cases, plan, PlanTarget{"openmpi", "4.1.4"});
+  CHECK(r.ran_algorithm.at("mpi").source == "interposer");
+  CHECK(r.ran_algorithm.at("reference").source == "pico");
+  CHECK(r.algorithm_functions.at("ompi_coll_base_allreduce_intra_ring").algorithm == "ring");
+  const Plan mpich = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\n", "t.yaml"),
+                               PlanTarget{"mpich", "4.0.2"});
+  const LaunchRequest m = launch_request_for(0, mpich.groups[0], mpich.groups[0].cases, mpich, PlanTarget{"mpich", "4.0.2"});
+  CHECK(m.ran_algorithm.at("mpi").source == "none");
+  CHECK(m.algorithm_functions.empty());
+}
+
+TEST_CASE("algorithms: all sweeps the catalogue's parameter grid; a list of algorithms does not", "[plan]") {
+  auto params_of = [](const char* algorithms) {
+    const Plan plan = make_plan(parse_experiment(fmt::format("collectives: [bcast]\nsizes: [64KiB]\nprocesses: [4]\n"
+                                                             "backends: [{{library: mpi, algorithms: {}}}]\n",
+                                                             algorithms),
+                                                 "t.yaml"),
+                                PlanTarget{"openmpi", "4.1.4"});
+    std::vector<std::map<std::string, double>> out;
+    for (const auto& c : plan.cases)
+      if (c.algorithm == "chain") out.push_back(c.params);
+    return out;
+  };
+  const auto& grid = catalog_for("openmpi").parameter_grid;
+  CHECK(params_of("all").size() == grid.at("segment_size").size() * grid.at("chain_fanout").size());
+  CHECK(params_of("[chain]") == std::vector<std::map<std::string, double>>{{}});
 }
 
 TEST_CASE("a launch request carries the MPI library the plan was made for", "[plan][mpi-identity]") {
