@@ -4,6 +4,7 @@
 #include <climits>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <set>
 
 #include <fmt/format.h>
@@ -307,6 +308,40 @@ struct PlanBuilder {
   }
 };
 
+// Repetitions 1..N-1 of every case and launch group, each repetition's cases
+// (within each group) and groups in an order shuffled from the seed; with
+// repetitions, the first run is shuffled too. Case indices stay positions in
+// plan.cases (repetition-major).
+void repeat(Plan& plan) {
+  if (plan.repetitions <= 1) return;
+  const std::size_t per_run = plan.cases.size();
+  const std::vector<Case> base_cases = plan.cases;
+  const std::vector<SkippedCase> base_skipped = plan.skipped;
+  const std::vector<LaunchGroup> base_groups = plan.groups;
+  std::mt19937_64 rng(plan.repetition_seed);
+  plan.cases.clear();
+  plan.skipped.clear();
+  plan.groups.clear();
+  for (int r = 0; r < plan.repetitions; ++r) {
+    auto again = [&](Case c) {
+      c.repetition = r;
+      c.index = static_cast<int>(static_cast<std::size_t>(r) * per_run) + c.index;
+      return c;
+    };
+    for (const auto& c : base_cases) plan.cases.push_back(again(c));
+    for (const auto& s : base_skipped) plan.skipped.push_back({again(s.c), s.reason});
+    std::vector<LaunchGroup> groups;
+    for (const auto& g : base_groups) {
+      LaunchGroup copy{g.np, g.env, {}};
+      for (const auto& c : g.cases) copy.cases.push_back(again(c));
+      std::shuffle(copy.cases.begin(), copy.cases.end(), rng);
+      groups.push_back(std::move(copy));
+    }
+    std::shuffle(groups.begin(), groups.end(), rng);
+    plan.groups.insert(plan.groups.end(), groups.begin(), groups.end());
+  }
+}
+
 }  // namespace
 
 Plan make_plan(const Experiment& e, const PlanTarget& target) {
@@ -314,6 +349,8 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   b.plan.timing = e.timing;
   b.plan.validation = e.validation;
   b.plan.instrumentation = e.instrumentation;
+  b.plan.repetitions = e.repetitions;
+  b.plan.repetition_seed = e.repetition_seed;
   for (int np : e.processes) {
     for (const auto& backend : e.backends) {
       const BackendDescriptor& descriptor = backend_descriptor(backend.library);
@@ -331,6 +368,7 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
       }
     }
   }
+  repeat(b.plan);
   return std::move(b.plan);
 }
 
@@ -358,16 +396,17 @@ nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : p.cases) cases.push_back(case_to_json(c));
   nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& s : p.skipped) skipped.push_back({{"case_id", s.c.case_id}, {"reason", s.reason}});
+  for (const auto& s : p.skipped) skipped.push_back({{"case_id", run_key(s.c)}, {"reason", s.reason}});
   nlohmann::json groups = nlohmann::json::array();
   for (const auto& g : p.groups) {
     nlohmann::json ids = nlohmann::json::array();
-    for (const auto& c : g.cases) ids.push_back(c.case_id);
+    for (const auto& c : g.cases) ids.push_back(run_key(c));
     groups.push_back({{"np", g.np}, {"env", g.env}, {"cases", ids}});
   }
   return {{"timing", timing_to_json(p.timing)},
           {"instrumentation", instrumentation_to_json(p.instrumentation)},
           {"validation", p.validation},
+          {"repetitions", {{"count", p.repetitions}, {"seed", p.repetition_seed}}},
           {"cases", cases},
           {"skipped", skipped},
           {"launch_groups", groups}};
@@ -378,10 +417,14 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.timing = timing_from_json(j.at("timing"));
   p.instrumentation = instrumentation_from_json(j.at("instrumentation"));
   p.validation = j.at("validation").get<bool>();
+  if (j.contains("repetitions")) {
+    p.repetitions = j.at("repetitions").at("count").get<int>();
+    p.repetition_seed = j.at("repetitions").at("seed").get<std::uint64_t>();
+  }
   std::map<std::string, Case> by_id;
   for (const auto& c : j.at("cases")) {
     p.cases.push_back(case_from_json(c));
-    by_id[p.cases.back().case_id] = p.cases.back();
+    by_id[run_key(p.cases.back())] = p.cases.back();
   }
   for (const auto& s : j.at("skipped")) p.skipped.push_back({by_id.at(s.at("case_id")), s.at("reason")});
   for (const auto& g : j.at("launch_groups")) {

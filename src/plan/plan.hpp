@@ -55,6 +55,8 @@ struct Plan {
   TimingSpec timing;
   InstrumentationSpec instrumentation;
   bool validation = true;
+  int repetitions = 1;  // the experiment's; groups and cases of repetition R follow those of R - 1
+  std::uint64_t repetition_seed = 1;
 };
 
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});

@@ -550,6 +550,38 @@ def test_interposer(tmp):
                str(c["selection"]))
 
 
+def test_repetitions(tmp):
+    # The plan three times, each repetition in a launch of its own, in a shuffled order; the report keeps
+    # every repetition's result (same case_id, different launch), and resume keys on the repetition too.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [8B, 1KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default, recursive_doubling]}]
+        repetitions: 3
+        repetition_seed: 5
+        """)
+    report = checked_report(proc)
+    expect(report["run"]["launches"] == 3, f"one launch per repetition, got {report['run']['launches']}")
+    by_id = {}
+    for c in report["cases"]:
+        expect(c["status"] == "ok", c["reason"])
+        by_id.setdefault(c["case_id"], []).append(c)
+    expect(len(by_id) == 4 and all(len(v) == 3 for v in by_id.values()), str({k: len(v) for k, v in by_id.items()}))
+    for runs in by_id.values():
+        expect(sorted(c.get("repetition", 0) for c in runs) == [0, 1, 2], str([c.get("repetition") for c in runs]))
+        expect(len({c["launch"] for c in runs}) == 3, "each repetition in its own launch")
+    results = os.path.dirname(report_path(proc))
+    starts = [json.loads(line) for line in open(os.path.join(results, "progress.jsonl")) if '"start"' in line]
+    per_launch = {}
+    for s in starts:
+        per_launch.setdefault(s["launch"], []).append(s["case_id"])
+    expect(len({tuple(v) for v in per_launch.values()}) > 1, f"every repetition ran in the same order: {per_launch}")
+    resumed = pico("run", "--resume", results)
+    expect(resumed.returncode == 0 and load(report_path(resumed))["run"]["launches"] == 3,
+           f"a finished run resumes to nothing new: {resumed.stdout}{resumed.stderr[-1000:]}")
+
+
 def test_reference_backend(tmp):
     # pico's own algorithms beside the library's, in the same launch, validated exactly.
     proc = run_experiment(tmp, """\

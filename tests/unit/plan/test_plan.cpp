@@ -1,3 +1,5 @@
+#include <set>
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -175,4 +177,44 @@ TEST_CASE("counts whose buffers overflow 64 bits are skipped, never wrapped to a
   for (const auto& s : plan.skipped) CHECK_THAT(s.reason, Catch::Contains("more bytes than 64 bits can count"));
   CHECK(plan.skipped[0].c.bytes == 0);                                  // not 2^64 mod 2^64 pretending to be 0 B
   CHECK(plan.skipped[1].c.bytes == std::uint64_t{1} << 61);
+}
+
+TEST_CASE("repetitions: the plan N times, each in launches of its own, shuffled from the seed", "[plan]") {
+  const char* text = "collectives: [allreduce, bcast]\nsizes: [8B, 1KiB, 64KiB]\nprocesses: [2, 4]\n";
+  const Plan once = make_plan(parse_experiment(text, "t.yaml"));
+  const Plan plan = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 7\n", "t.yaml"));
+  REQUIRE(plan.cases.size() == 3 * once.cases.size());
+  REQUIRE(plan.groups.size() == 3 * once.groups.size());
+  std::set<std::string> keys;
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+    const Case& c = plan.cases[i];
+    CHECK(c.index == static_cast<int>(i));
+    CHECK(c.repetition == static_cast<int>(i / once.cases.size()));
+    // The same case in every repetition: the same defining fields and id.
+    CHECK(c.case_id == once.cases[i % once.cases.size()].case_id);
+    keys.insert(run_key(c));
+  }
+  CHECK(keys.size() == plan.cases.size());
+  for (const auto& g : plan.groups) {
+    std::set<int> repetitions;
+    for (const auto& c : g.cases) repetitions.insert(c.repetition);
+    CHECK(repetitions.size() == 1);  // a launch never mixes repetitions
+  }
+  // The order is the seed's: the same seed gives the same plan, another seed another order.
+  auto order = [](const Plan& p) {
+    std::vector<std::string> ids;
+    for (const auto& g : p.groups)
+      for (const auto& c : g.cases) ids.push_back(run_key(c));
+    return ids;
+  };
+  const Plan again = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 7\n", "t.yaml"));
+  const Plan other = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 8\n", "t.yaml"));
+  CHECK(order(again) == order(plan));
+  CHECK(order(other) != order(plan));
+  // plan.json keeps repetitions apart.
+  const Plan read = plan_from_json(plan_to_json(plan));
+  CHECK(order(read) == order(plan));
+  CHECK(read.repetitions == 3);
+  CHECK(read.repetition_seed == 7);
+  CHECK_THROWS_AS(parse_experiment(std::string(text) + "repetitions: 0\n", "t.yaml"), InputError);
 }
