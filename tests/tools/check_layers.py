@@ -22,8 +22,9 @@ LAYERS = {
     "worker": (["src/worker"], ["core", "collectives", "config", "plan", "instrumentation", "harness", "backends"]),
     "reports": (["reports"], ["core", "collectives"]),
     "analysis": (["src/analysis"], ["core"]),
-    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis"]),
-    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch"]),
+    "tuning": (["src/tuning"], ["core", "collectives", "analysis"]),
+    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "tuning"]),
+    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "tuning", "launch"]),
 }
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
