@@ -57,8 +57,8 @@ RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const Algorit
     if (it != functions.end() && it->second.collective == collective) chain.push_back(it->second.algorithm);
   }
   if (chain.empty()) {
-    r.note = seen.empty() ? "no coll/base function ran: another coll component served the call (coll/self for one "
-                            "rank, coll/basic, ...)"
+    r.note = seen.empty() ? "no coll/base function ran: the call is point to point (sendrecv), or another coll "
+                            "component served it (coll/self for one rank, coll/basic, ...)"
                           : fmt::format("none of the functions that ran is a catalogued {} algorithm", name(collective));
     return r;
   }
