@@ -577,9 +577,20 @@ def test_repetitions(tmp):
     for s in starts:
         per_launch.setdefault(s["launch"], []).append(s["case_id"])
     expect(len({tuple(v) for v in per_launch.values()}) > 1, f"every repetition ran in the same order: {per_launch}")
+    # Lose the last repetition's results: a resume runs exactly those again, in one more launch.
+    cases_file = os.path.join(results, "cases.jsonl")
+    with open(cases_file, encoding="utf-8") as f:
+        kept = [line for line in f if json.loads(line).get("repetition", 0) != 2]
+    with open(cases_file, "w", encoding="utf-8") as f:
+        f.writelines(kept)
     resumed = pico("run", "--resume", results)
-    expect(resumed.returncode == 0 and load(report_path(resumed))["run"]["launches"] == 3,
-           f"a finished run resumes to nothing new: {resumed.stdout}{resumed.stderr[-1000:]}")
+    expect(resumed.returncode == 0, f"resume: {resumed.stdout}{resumed.stderr[-1000:]}")
+    again = load(os.path.join(results, "report.json"))
+    expect(again["run"]["launches"] == 4, f"one more launch, got {again['run']['launches']}")
+    last = [c for c in again["cases"] if c.get("repetition", 0) == 2]
+    expect(len(last) == 4 and all(c["status"] == "ok" and c["launch"] == 3 for c in last),
+           str([(c["status"], c["launch"]) for c in last]))
+    expect(sum(c["status"] == "ok" for c in again["cases"]) == 12, "every repetition of every case kept")
 
 
 def test_reference_backend(tmp):
