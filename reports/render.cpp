@@ -85,11 +85,19 @@ static_assert(kTableColumns[kStatusColumn].header == "status" && kTableColumns[k
 
 using Row = std::vector<std::string>;
 
+// The library's default names what it was seen to run (selection.actual).
+std::string algorithm_cell(const CaseResult& r) {
+  const bool seen = r.c.algorithm == "default" && r.selection && r.selection->actual &&
+                    !r.selection->actual->algorithm.empty();
+  return seen ? fmt::format("{} (ran {})", algorithm_label(r.c), r.selection->actual->algorithm)
+              : algorithm_label(r.c);
+}
+
 Row table_row(const CaseResult& r) {
   const Case& c = r.c;
   return {
       std::string(name(c.collective)),
-      algorithm_label(c),
+      algorithm_cell(r),
       std::string(name(c.dtype)),
       std::string(name(c.op)),
       fmt::format("{}", c.np),

@@ -118,14 +118,14 @@ nlohmann::json build_report(const std::string& dir_string) {
   std::map<std::string, CaseResult> results;
   for (const auto& line : read_json_lines((dir / "cases.jsonl").string())) {
     CaseResult r = case_result_from_json(line);
-    const std::string id = r.c.case_id;
+    const std::string id = run_key(r.c);
     results.insert_or_assign(id, std::move(r));
   }
 
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& planned : plan.at("cases")) {
     const Case c = case_from_json(planned);
-    if (auto it = results.find(c.case_id); it != results.end()) {
+    if (auto it = results.find(run_key(c)); it != results.end()) {
       cases.push_back(to_json(it->second));
     } else {
       cases.push_back(to_json(unmeasured_result(c, CaseStatus::failed,

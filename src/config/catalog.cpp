@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
+#include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "config/yaml_reader.hpp"
 
@@ -19,16 +20,19 @@ using yaml::Value;
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",   "dtypes",
-                                        "unsupported", "default_only", "selection", "collectives"};
+const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",     "dtypes",        "unsupported",
+                                        "default_only", "selection",   "collectives", "parameter_grid"};
 const std::vector<std::string> kSelectionKeys{"mechanism",   "default_value",         "env_prefix", "launch_env",
-                                              "launch_env_by_version", "constraints", "verify"};
+                                              "launch_env_by_version", "constraints", "verify",
+                                              "actual"};
+const std::vector<std::string> kActualKeys{"source", "why"};
+const std::vector<std::string> kActualSources{"interposer", "none"};
 const std::vector<std::string> kVerifyChoices{"mpi_t", "environment"};
 const std::vector<std::string> kRuntimes{"mpi", "nccl"};
 const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
 const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms", "constraints"};
 const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
-                                              "versions", "description", "cost", "env"};
+                                              "versions", "description", "cost", "env", "function"};
 const std::vector<std::string> kConstraintKeys{"require", "reason"};
 const std::vector<std::string> kVersionedKeys{"versions", "env"};
 
@@ -84,6 +88,7 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
   }
   if (auto x = m.get("constraints")) a.constraints = parse_constraints(*x);
   if (auto x = m.get("env")) a.env = parse_string_map(*x, "env");
+  if (auto x = m.get("function")) a.function = x->as_nonempty_string("function");
   return a;
 }
 
@@ -109,6 +114,39 @@ CollectiveCatalog parse_collective_entry(const Value& v, const std::string& mech
     c.algorithms.push_back(std::move(entry));
   }
   return c;
+}
+
+RanAlgorithmSource parse_ran_algorithm(const std::optional<Value>& v, const Catalog& cat) {
+  if (cat.mechanism == "builtin") {
+    if (v) v->fail("a built-in catalogue runs pico's own code: nothing to say how its algorithm is seen");
+    return {"pico", ""};
+  }
+  if (!v) return {"none", "the catalogue does not say how to see which algorithm the library ran"};
+  const Map m = v->as_map("actual", kActualKeys);
+  RanAlgorithmSource s{m.require("source").as_choice("source", kActualSources), ""};
+  if (auto why = m.get("why")) s.why = why->as_nonempty_string("why");
+  if (s.source == "none" && s.why.empty()) m.self().fail("source none needs the 'why'");
+  if (s.source == "interposer" && !s.why.empty()) m.key("why")->fail("'why' is for source none");
+  return s;
+}
+
+// Sizes and counts per parameter; each parameter must be one some collective names.
+std::map<std::string, std::vector<double>> parse_parameter_grid(const Value& v, const Catalog& cat) {
+  std::map<std::string, std::vector<double>> grid;
+  for (const auto& [key, values] : v.as_entries("parameter_grid")) {
+    const std::string parameter = key.as_nonempty_string("parameter");
+    const bool named = std::any_of(cat.collectives.begin(), cat.collectives.end(), [&](const auto& c) {
+      return c.second.parameter_variables.contains(parameter);
+    });
+    if (!named) key.fail(fmt::format("no collective of this catalogue takes parameter '{}'", parameter));
+    for (const auto& item : values.as_list("parameter_grid values")) {
+      std::string why;
+      const auto n = parse_size(item.as_string(parameter), &why);
+      if (!n) item.fail(why, "write a count, or a size such as 64KiB");
+      grid[parameter].push_back(static_cast<double>(*n));
+    }
+  }
+  return grid;
 }
 
 std::vector<int> parse_version(const std::string& text) {
@@ -194,6 +232,14 @@ std::map<std::string, std::string> Catalog::launch_env_for(const std::string& ve
   return env;
 }
 
+AlgorithmFunctions Catalog::algorithm_functions(const std::string& version) const {
+  AlgorithmFunctions out;
+  for (const auto& [coll, cc] : collectives)
+    for (const auto& a : cc.algorithms)
+      if (!a.function.empty() && version_in_range(version, a.versions)) out[a.function] = {coll, a.name};
+  return out;
+}
+
 Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages) {
   const Value doc = Value::parse_document(yaml_text, file_for_messages);
   const Map top = doc.as_map("the catalogue", kTopKeys);
@@ -243,6 +289,8 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
       key.fail(fmt::format("{} is default_only: it has no algorithms or constraints to list", name(c)));
     cat.collectives[c] = parse_collective_entry(value, cat.mechanism);
   }
+  cat.ran_algorithm = parse_ran_algorithm(sel.get("actual"), cat);
+  if (auto v = top.get("parameter_grid")) cat.parameter_grid = parse_parameter_grid(*v, cat);
   return cat;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/constraint.hpp"
+#include "core/ran_algorithm.hpp"
 #include "core/types.hpp"
 
 namespace pico {
@@ -28,6 +29,7 @@ struct AlgorithmEntry {
   std::string description;
   std::string cost;                     // alpha-beta cost, for humans
   std::map<std::string, std::string> env;  // env mechanism: further variables set with it (NCCL_PROTO)
+  std::string function;  // the library function that runs it, where the interposer can see it (Open MPI)
 };
 
 struct CollectiveCatalog {
@@ -60,7 +62,13 @@ struct Catalog {
   std::map<std::string, std::string> launch_env;  // set on every launch using this catalogue
   std::vector<AlgorithmConstraint> constraints;   // hold for every algorithm but "default"
   std::vector<VersionedEnv> launch_env_by_version;
+  // How the worker sees which algorithm ran (selection.actual): from the
+  // algorithms' `function`s (interposer), pico's own code (builtin), or not at all.
+  RanAlgorithmSource ran_algorithm;
   std::map<Collective, CollectiveCatalog> collectives;
+  // The values `algorithms: all` sweeps for a parameter the experiment gives
+  // none for (segment sizes, fan-outs), so that segmented algorithms are measured.
+  std::map<std::string, std::vector<double>> parameter_grid;
   std::string source_path;
 
   const AlgorithmEntry* find(Collective c, const std::string& algorithm) const;
@@ -68,6 +76,8 @@ struct Catalog {
   // Algorithms of a collective available in `version` ("" = any), default first.
   std::vector<std::string> algorithm_names(Collective c, const std::string& version) const;
   std::map<std::string, std::string> launch_env_for(const std::string& version) const;
+  // The functions that run the algorithms available in `version`, with what each runs.
+  AlgorithmFunctions algorithm_functions(const std::string& version) const;
 };
 
 Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages);

@@ -27,7 +27,8 @@ using yaml::Value;
 
 const std::vector<std::string> kExperimentKeys{"name",    "description", "collectives", "sizes",    "counts",
                                                "dtypes",  "ops",         "processes",   "in_place", "backends",
-                                               "timing",  "validation", "instrumentation"};
+                                               "timing",  "validation", "instrumentation", "repetitions",
+                                               "repetition_seed"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
@@ -36,6 +37,7 @@ const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_it
                                            "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
+constexpr std::int64_t kMaxRepetitions = 1000;
 constexpr const char* kSizeHint = "use B, KiB, MiB, GiB (or KB, MB, GB)";
 
 // Rejects a repeated item at the repeat, since a duplicate would silently
@@ -404,6 +406,9 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("timing")) e.timing = parse_timing(*v);
   if (auto v = top.get("validation")) e.validation = v->as_bool("validation");
   if (auto v = top.get("instrumentation")) e.instrumentation = parse_instrumentation(*v);
+  if (auto v = top.get("repetitions")) e.repetitions = static_cast<int>(v->as_int("repetitions", 1, kMaxRepetitions));
+  if (auto v = top.get("repetition_seed"))
+    e.repetition_seed = static_cast<std::uint64_t>(v->as_int("repetition_seed", 0, INT64_MAX));
   e.source_path = file_for_messages;
   e.source_text = yaml_text;
   return e;

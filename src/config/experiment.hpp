@@ -50,6 +50,10 @@ struct Experiment {
   TimingSpec timing;
   InstrumentationSpec instrumentation;
   bool validation = true;
+  // The plan runs this many times, each repetition in launches of its own,
+  // its cases and launches in an order shuffled from repetition_seed.
+  int repetitions = 1;
+  std::uint64_t repetition_seed = 1;
 
   std::string source_path;  // where it was read from ("" for one built in memory)
   std::string source_text;  // the file as given, kept for provenance

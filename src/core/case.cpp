@@ -51,6 +51,10 @@ std::string compute_case_id(const Case& c) {
   return fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(canonical))));
 }
 
+std::string run_key(const Case& c) {
+  return c.repetition == 0 ? c.case_id : fmt::format("{}/{}", c.case_id, c.repetition);
+}
+
 nlohmann::json case_to_json(const Case& c) {
   nlohmann::json j = {
       {"case_id", c.case_id},
@@ -77,6 +81,7 @@ nlohmann::json case_to_json(const Case& c) {
         {"verify", c.selection.verify}}},
   };
   if (!c.options.empty()) j["options"] = c.options;
+  if (c.repetition != 0) j["repetition"] = c.repetition;
   return j;
 }
 
@@ -104,6 +109,8 @@ Case case_from_json(const nlohmann::json& j) {
     if (c.np < 1) throw std::runtime_error(fmt::format("np {} is not a positive process count", c.np));
     c.in_place = j.at("in_place").get<bool>();
     c.root = j.value("root", 0);
+    c.repetition = j.value("repetition", 0);
+    if (c.repetition < 0) throw std::runtime_error(fmt::format("repetition {} is negative", c.repetition));
     if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, double>>();
     if (j.contains("options")) c.options = j.at("options").get<std::map<std::string, std::string>>();
     if (j.contains("selection")) {

@@ -48,6 +48,9 @@ struct Case {
   // (compressed: the input distribution and its seed).
   std::map<std::string, std::string> options;
   Selection selection;
+  // Which run of the plan this is (experiment `repetitions`): not a defining
+  // field, so every repetition of a case has the same case_id; run_key tells them apart.
+  int repetition = 0;
 };
 
 // The option that makes one process drive several GPUs (nccl backend only).
@@ -65,6 +68,11 @@ nlohmann::json params_to_json(const std::map<std::string, double>& params);
 // 16 hex digits of FNV-1a 64 over the canonical "key=value;" form of the
 // defining fields (index and case_id excluded).
 std::string compute_case_id(const Case& c);
+
+// What identifies one planned run of a case: its case_id, with "/R" for
+// repetition R > 0 (so a plan without repetitions keys on the case_id alone).
+// Resume and the report builder key results on it.
+std::string run_key(const Case& c);
 
 // The case's defining fields as they appear in plan.json, cases.jsonl and report.json.
 nlohmann::json case_to_json(const Case& c);

@@ -15,7 +15,7 @@ std::set<std::string> settled_case_ids(const std::string& dir) {
   std::map<std::string, CaseStatus> latest_status;
   for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
     const CaseResult r = case_result_from_json(line);
-    latest_status[r.c.case_id] = r.status;
+    latest_status[run_key(r.c)] = r.status;
   }
   std::set<std::string> settled;
   for (const auto& [id, status] : latest_status)
@@ -31,7 +31,7 @@ Plan remaining_plan(const Plan& plan, const std::set<std::string>& settled) {
   for (const auto& group : plan.groups) {
     LaunchGroup left{group.np, group.env, {}};
     for (const auto& c : group.cases)
-      if (!settled.contains(c.case_id)) left.cases.push_back(c);
+      if (!settled.contains(run_key(c))) left.cases.push_back(c);
     if (left.cases.empty()) continue;
     rest.cases.insert(rest.cases.end(), left.cases.begin(), left.cases.end());
     rest.groups.push_back(std::move(left));

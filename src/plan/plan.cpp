@@ -4,6 +4,7 @@
 #include <climits>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <set>
 
 #include <fmt/format.h>
@@ -124,17 +125,26 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
   return r;
 }
 
-// Every combination of the experiment's values for the parameters an algorithm takes.
+// The values swept for parameter p: the experiment's, else, in an
+// `algorithms: all` sweep, the catalogue's grid; null: the library's own value.
+const std::vector<double>* parameter_values(const std::string& p, const BackendSpec& backend, const Catalog* cat) {
+  if (auto it = backend.params.find(p); it != backend.params.end()) return &it->second;
+  if (cat == nullptr || backend.algorithms != std::vector<std::string>{"all"}) return nullptr;
+  const auto it = cat->parameter_grid.find(p);
+  return it == cat->parameter_grid.end() ? nullptr : &it->second;
+}
+
+// Every combination of the values swept for the parameters an algorithm takes.
 std::vector<std::map<std::string, double>> parameter_combinations(const AlgorithmEntry* entry,
-                                                                        const BackendSpec& backend) {
+                                                                        const BackendSpec& backend, const Catalog* cat) {
   std::vector<std::map<std::string, double>> combos{{}};
   if (entry == nullptr) return combos;
   for (const auto& p : entry->parameters) {
-    auto it = backend.params.find(p);
-    if (it == backend.params.end()) continue;  // the library's own value
+    const std::vector<double>* values = parameter_values(p, backend, cat);
+    if (values == nullptr) continue;
     std::vector<std::map<std::string, double>> next;
     for (const auto& combo : combos) {
-      for (auto v : it->second) {
+      for (auto v : *values) {
         auto c = combo;
         c[p] = v;
         next.push_back(std::move(c));
@@ -214,7 +224,7 @@ struct PlanBuilder {
     const CollectiveCatalog* cc = nullptr;
     if (cat != nullptr)
       if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
-    for (const auto& combo : parameter_combinations(r.entry, backend)) {
+    for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;
       base.selection = r.selection;
@@ -298,6 +308,40 @@ struct PlanBuilder {
   }
 };
 
+// Repetitions 1..N-1 of every case and launch group, each repetition's cases
+// (within each group) and groups in an order shuffled from the seed; with
+// repetitions, the first run is shuffled too. Case indices stay positions in
+// plan.cases (repetition-major).
+void repeat(Plan& plan) {
+  if (plan.repetitions <= 1) return;
+  const std::size_t per_run = plan.cases.size();
+  const std::vector<Case> base_cases = plan.cases;
+  const std::vector<SkippedCase> base_skipped = plan.skipped;
+  const std::vector<LaunchGroup> base_groups = plan.groups;
+  std::mt19937_64 rng(plan.repetition_seed);
+  plan.cases.clear();
+  plan.skipped.clear();
+  plan.groups.clear();
+  for (int r = 0; r < plan.repetitions; ++r) {
+    auto again = [&](Case c) {
+      c.repetition = r;
+      c.index = static_cast<int>(static_cast<std::size_t>(r) * per_run) + c.index;
+      return c;
+    };
+    for (const auto& c : base_cases) plan.cases.push_back(again(c));
+    for (const auto& s : base_skipped) plan.skipped.push_back({again(s.c), s.reason});
+    std::vector<LaunchGroup> groups;
+    for (const auto& g : base_groups) {
+      LaunchGroup copy{g.np, g.env, {}};
+      for (const auto& c : g.cases) copy.cases.push_back(again(c));
+      std::shuffle(copy.cases.begin(), copy.cases.end(), rng);
+      groups.push_back(std::move(copy));
+    }
+    std::shuffle(groups.begin(), groups.end(), rng);
+    plan.groups.insert(plan.groups.end(), groups.begin(), groups.end());
+  }
+}
+
 }  // namespace
 
 Plan make_plan(const Experiment& e, const PlanTarget& target) {
@@ -305,6 +349,8 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
   b.plan.timing = e.timing;
   b.plan.validation = e.validation;
   b.plan.instrumentation = e.instrumentation;
+  b.plan.repetitions = e.repetitions;
+  b.plan.repetition_seed = e.repetition_seed;
   for (int np : e.processes) {
     for (const auto& backend : e.backends) {
       const BackendDescriptor& descriptor = backend_descriptor(backend.library);
@@ -322,6 +368,7 @@ Plan make_plan(const Experiment& e, const PlanTarget& target) {
       }
     }
   }
+  repeat(b.plan);
   return std::move(b.plan);
 }
 
@@ -349,16 +396,17 @@ nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : p.cases) cases.push_back(case_to_json(c));
   nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& s : p.skipped) skipped.push_back({{"case_id", s.c.case_id}, {"reason", s.reason}});
+  for (const auto& s : p.skipped) skipped.push_back({{"case_id", run_key(s.c)}, {"reason", s.reason}});
   nlohmann::json groups = nlohmann::json::array();
   for (const auto& g : p.groups) {
     nlohmann::json ids = nlohmann::json::array();
-    for (const auto& c : g.cases) ids.push_back(c.case_id);
+    for (const auto& c : g.cases) ids.push_back(run_key(c));
     groups.push_back({{"np", g.np}, {"env", g.env}, {"cases", ids}});
   }
   return {{"timing", timing_to_json(p.timing)},
           {"instrumentation", instrumentation_to_json(p.instrumentation)},
           {"validation", p.validation},
+          {"repetitions", {{"count", p.repetitions}, {"seed", p.repetition_seed}}},
           {"cases", cases},
           {"skipped", skipped},
           {"launch_groups", groups}};
@@ -369,10 +417,14 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.timing = timing_from_json(j.at("timing"));
   p.instrumentation = instrumentation_from_json(j.at("instrumentation"));
   p.validation = j.at("validation").get<bool>();
+  if (j.contains("repetitions")) {
+    p.repetitions = j.at("repetitions").at("count").get<int>();
+    p.repetition_seed = j.at("repetitions").at("seed").get<std::uint64_t>();
+  }
   std::map<std::string, Case> by_id;
   for (const auto& c : j.at("cases")) {
     p.cases.push_back(case_from_json(c));
-    by_id[p.cases.back().case_id] = p.cases.back();
+    by_id[run_key(p.cases.back())] = p.cases.back();
   }
   for (const auto& s : j.at("skipped")) p.skipped.push_back({by_id.at(s.at("case_id")), s.at("reason")});
   for (const auto& g : j.at("launch_groups")) {
@@ -383,21 +435,47 @@ Plan plan_from_json(const nlohmann::json& j) {
   return p;
 }
 
+namespace {
+
+// Where each backend's selection.actual comes from on this target.
+void add_ran_algorithm_sources(LaunchRequest& r, const PlanTarget& target) {
+  for (const Case& c : r.cases) {
+    if (r.ran_algorithm.contains(c.backend)) continue;
+    const BackendDescriptor& descriptor = backend_descriptor(c.backend);
+    const Catalog* cat = catalog_of(descriptor, target);
+    if (cat == nullptr) {
+      r.ran_algorithm[c.backend] = {"none", "the platform's MPI library is not one pico knows"};
+      continue;
+    }
+    r.ran_algorithm[c.backend] = cat->ran_algorithm;
+    if (cat->ran_algorithm.source == "interposer")
+      r.algorithm_functions.merge(cat->algorithm_functions(target.version_for(*cat)));
+  }
+}
+
+}  // namespace
+
 LaunchRequest launch_request_for(int launch, const LaunchGroup& group, std::vector<Case> cases, const Plan& plan,
                                  const PlanTarget& target) {
-  return {.launch = launch,
+  LaunchRequest r{.launch = launch,
           .np = group.np,
           .env = group.env,
           .timing = plan.timing,
           .validation = plan.validation,
           .cases = std::move(cases),
           .instrumentation = plan.instrumentation,
-          .planned_mpi = target.mpi()};
+          .planned_mpi = target.mpi(),
+          .ran_algorithm = {},
+          .algorithm_functions = {}};
+  add_ran_algorithm_sources(r, target);
+  return r;
 }
 
 nlohmann::json launch_request_to_json(const LaunchRequest& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_to_json(c));
+  nlohmann::json ran_algorithm = nlohmann::json::object();
+  for (const auto& [backend, source] : r.ran_algorithm) ran_algorithm[backend] = to_json(source);
   return {{"launch", r.launch},
           {"np", r.np},
           {"env", r.env},
@@ -405,6 +483,8 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
           {"instrumentation", instrumentation_to_json(r.instrumentation)},
           {"validation", r.validation},
           {"planned_mpi", to_json(r.planned_mpi)},
+          {"ran_algorithm", ran_algorithm},
+          {"algorithm_functions", to_json(r.algorithm_functions)},
           {"cases", cases}};
 }
 
@@ -417,6 +497,10 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   r.validation = j.at("validation").get<bool>();
   if (j.contains("instrumentation")) r.instrumentation = instrumentation_from_json(j.at("instrumentation"));
   if (j.contains("planned_mpi")) r.planned_mpi = mpi_identity_from_json(j.at("planned_mpi"));
+  if (j.contains("ran_algorithm"))
+    for (const auto& [backend, source] : j.at("ran_algorithm").items())
+      r.ran_algorithm[backend] = ran_algorithm_source_from_json(source);
+  if (j.contains("algorithm_functions")) r.algorithm_functions = algorithm_functions_from_json(j.at("algorithm_functions"));
   for (const auto& c : j.at("cases")) r.cases.push_back(case_from_json(c));
   return r;
 }

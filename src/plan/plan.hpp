@@ -14,6 +14,7 @@
 #include "core/gpu_support.hpp"
 #include "core/case.hpp"
 #include "core/mpi_identity.hpp"
+#include "core/ran_algorithm.hpp"
 
 namespace pico {
 
@@ -54,6 +55,8 @@ struct Plan {
   TimingSpec timing;
   InstrumentationSpec instrumentation;
   bool validation = true;
+  int repetitions = 1;  // the experiment's; groups and cases of repetition R follow those of R - 1
+  std::uint64_t repetition_seed = 1;
 };
 
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});
@@ -82,6 +85,11 @@ struct LaunchRequest {
   InstrumentationSpec instrumentation;
   // The library the plan was made for; a worker that meets another fails every case.
   MpiIdentity planned_mpi;
+  // How the worker tells which algorithm ran (selection.actual): per backend
+  // of the cases, where the evidence comes from (catalogue `actual`), and the
+  // library functions the interposer may see, with the algorithm each runs.
+  std::map<std::string, RanAlgorithmSource> ran_algorithm;
+  AlgorithmFunctions algorithm_functions;
 };
 // The request to run `cases` (a group's, or those a relaunch has left) of `group` as launch `launch`.
 LaunchRequest launch_request_for(int launch, const LaunchGroup& group, std::vector<Case> cases, const Plan& plan,

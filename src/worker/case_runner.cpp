@@ -65,6 +65,57 @@ void record_phases(Backend& backend, const CaseContext& ctx, CaseResult& r) {
   if (!ctx.papi->warnings().empty()) r.phases_note = fmt::format("{}", fmt::join(ctx.papi->warnings(), "; "));
 }
 
+// Where selection.actual comes from for this case's backend.
+RanAlgorithmSource source_for(const Case& c, const CaseContext& ctx) {
+  if (ctx.ran_algorithm != nullptr)
+    if (auto it = ctx.ran_algorithm->find(c.backend); it != ctx.ran_algorithm->end()) return it->second;
+  return {"none", "the launch request says nothing of how to see which algorithm ran"};
+}
+
+// What ran, as the interposer saw it on every rank (rank 0's account; a note
+// when ranks disagree). Collective over harness.
+ActualSelection seen_by_interposer(const Case& c, const CaseContext& ctx) {
+  ActualSelection actual;
+  actual.source = "interposer";
+  const RanAlgorithm ran = ran_algorithm(ctx.interposer->seen(), *ctx.algorithm_functions, c.collective);
+  actual.algorithm = ran.algorithm;
+  actual.functions = ran.functions;
+  actual.note = ran.note;
+  // The same algorithm on every rank: compare a hash of the name.
+  const auto h = static_cast<unsigned long long>(std::hash<std::string>{}(ran.algorithm) >> 1);
+  unsigned long long range[2] = {h, ~h};
+  harness::allreduce(ctx.harness, range, 2, harness::Reduction::max);
+  if (range[0] != ~range[1])
+    actual.note += std::string(actual.note.empty() ? "" : "; ") + "ranks ran different algorithms: rank 0's shown";
+  return actual;
+}
+
+// selection.actual for a case whose calls have run.
+ActualSelection actual_selection(const Case& c, const CaseContext& ctx) {
+  const RanAlgorithmSource source = source_for(c, ctx);
+  if (source.source == "interposer" && ctx.interposer != nullptr) return seen_by_interposer(c, ctx);
+  ActualSelection actual;
+  if (source.source == "pico") {
+    actual.source = "pico";
+    actual.algorithm = c.algorithm;
+    actual.note = "pico's own implementation runs the algorithm it is named for";
+    return actual;
+  }
+  actual.source = "none";
+  actual.note = source.source == "interposer" ? ctx.interposer_missing : source.why;
+  return actual;
+}
+
+// A forced algorithm the library did not run as itself: the catalogue's
+// constraints missed a fallback. The timing stays, labelled failed.
+std::string mislabel(const Case& c, const ActualSelection& actual) {
+  if (c.algorithm == "default" || actual.source != "interposer" || actual.algorithm.empty() ||
+      actual.algorithm == c.algorithm)
+    return "";
+  return fmt::format("Open MPI ran {} for this case, not {} (seen by the interposer; {})", actual.algorithm,
+                     c.algorithm, actual.note.empty() ? "a fallback the catalogue's constraints miss" : actual.note);
+}
+
 SelectionOutcome outcome_of(const AppliedSelection& a) {
   SelectionOutcome o;
   o.verified = a.verified;
@@ -111,7 +162,9 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
   }
 
   r.selection->reported = backend->reported_selection();
+  if (ctx.interposer != nullptr) ctx.interposer->reset();
   const TimedSamples timed = run_timed(*backend, ctx.timing, ctx.harness);
+  r.selection->actual = actual_selection(c, ctx);
   if (auto device = backend->device(); !device.is_null()) r.device = std::move(device);
   if (!all_ranks_ok(ctx.harness, backend->deferred_error(), error)) {
     r.fail("timed calls: " + error);
@@ -119,6 +172,7 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
     return finish();
   }
   const TimingStats stats = compute_stats(timed.samples_s);
+  if (const std::string wrong = mislabel(c, *r.selection->actual); !wrong.empty()) r.fail(wrong);
   r.iterations = stats.iterations;
   r.stop_reason = timed.stop_reason;
   r.timing = stats;

@@ -9,6 +9,8 @@
 #include "config/experiment.hpp"
 #include "core/case.hpp"
 #include "core/case_result.hpp"
+#include "core/ran_algorithm.hpp"
+#include "instrumentation/interposer_probe.hpp"
 #include "instrumentation/papi_counters.hpp"
 
 namespace pico {
@@ -24,6 +26,13 @@ struct CaseContext {
   int launch = 0;
   InstrumentationSpec instrumentation;
   PapiCounters* papi = nullptr;  // counters read at phase boundaries, shared by the launch
+  // Which algorithm ran (selection.actual): per backend where the evidence
+  // comes from, the functions the interposer reports, and the interposer
+  // itself (null, with why, when it is not loaded).
+  const std::map<std::string, RanAlgorithmSource>* ran_algorithm = nullptr;
+  const AlgorithmFunctions* algorithm_functions = nullptr;
+  InterposerProbe* interposer = nullptr;
+  std::string interposer_missing;
 };
 
 // Collective over both communicators. Returns the case's result (meaningful

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -19,7 +20,10 @@
 #include "core/mpi_identity.hpp"
 #include "plan/plan.hpp"
 #include "worker/algorithm_selector.hpp"
+#include "harness/harness.hpp"
+#include "instrumentation/interposer_probe.hpp"
 #include "worker/case_runner.hpp"
+#include "worker/interposer_preload.hpp"
 #include "worker/launch_info.hpp"
 #include "harness/mpi_handles.hpp"
 
@@ -53,7 +57,20 @@ pico::CaseResult refused_case(const pico::Case& c, const std::string& reason, co
   return r;
 }
 
-int run(const Args& args) {
+// The interposer where every rank has it loaded (the harness's allreduce
+// keeps the per-case comparison collective), else none, with why.
+std::optional<pico::InterposerProbe> agreed_interposer(MPI_Comm harness, std::string& why_not) {
+  std::string not_found;
+  auto probe = pico::InterposerProbe::find(not_found);
+  if (why_not.empty()) why_not = not_found;  // the preload's own reason, where it gave one, says more
+  int everywhere = probe ? 1 : 0;
+  pico::harness::allreduce(harness, &everywhere, 1, pico::harness::Reduction::min);
+  if (everywhere == 1) return probe;
+  if (probe) why_not = "the interposer is not loaded on every rank";
+  return std::nullopt;
+}
+
+int run(const Args& args, const std::string& preload_status) {
   using namespace pico;
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -94,8 +111,20 @@ int run(const Args& args) {
   MpiToolsSession tools;  // after the MPI session: MPI_T must finalize first
   AlgorithmSelector selector(harness.get(), measured.get());
   PapiCounters papi(request.instrumentation.phases ? request.instrumentation.papi : std::vector<std::string>{});
-  const CaseContext ctx{harness.get(),   &selector,      request.timing,           request.validation,
-                        library.name,    request.launch, request.instrumentation, &papi};
+  std::string interposer_missing = preload_status;
+  auto interposer = agreed_interposer(harness.get(), interposer_missing);
+  const CaseContext ctx{.harness = harness.get(),
+                        .selector = &selector,
+                        .timing = request.timing,
+                        .validation = request.validation,
+                        .library = library.name,
+                        .launch = request.launch,
+                        .instrumentation = request.instrumentation,
+                        .papi = &papi,
+                        .ran_algorithm = &request.ran_algorithm,
+                        .algorithm_functions = &request.algorithm_functions,
+                        .interposer = interposer ? &*interposer : nullptr,
+                        .interposer_missing = interposer_missing};
   for (const Case& c : request.cases) {
     if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
     const CaseResult result = run_case(c, ctx);
@@ -113,9 +142,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: pico-worker --launch LAUNCH.json --out DIR   (started by pico run)\n");
     return 2;
   }
+  // Before MPI_Init: it may re-execute the worker with the interposer preloaded.
+#ifdef PICO_INTERPOSER_FILE
+  const std::string preload_status = pico::preload_interposer(argv, PICO_INTERPOSER_FILE);
+#else
+  const std::string preload_status = "this worker was built without the Open MPI interposer";
+#endif
   pico::MpiSession mpi(&argc, &argv);
   try {
-    return run(args);
+    return run(args, preload_status);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pico-worker: %s\n", e.what());
     MPI_Abort(MPI_COMM_WORLD, 3);

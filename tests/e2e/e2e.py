@@ -395,6 +395,21 @@ def check_sweep(report, library):
         expect(c["status"] == "ok", f"{c['collective']} {c['algorithm']} {c['bytes']}: {c['reason']}")
         expect(c["selection"]["verified"] is True, f"{c['collective']} {c['algorithm']}: {c['selection']}")
         expect(c["validation"]["status"] == "passed", "validated")
+        check_actual(c, library)
+
+
+def check_actual(c, library):
+    """Open MPI: the interposer saw the forced algorithm run, and some catalogued algorithm for the
+    default (sendrecv has none); MPICH: nothing can see it, and the report says why."""
+    actual = c["selection"]["actual"]
+    if library == "mpich":
+        expect(actual["source"] == "none" and "MPICH exports no" in actual["note"], str(actual))
+        return
+    expect(actual["source"] == "interposer", str(actual))
+    if c["algorithm"] != "default":
+        expect(actual["algorithm"] == c["algorithm"], f"{c['collective']} {c['algorithm']} ran {actual}")
+    elif c["collective"] != "sendrecv":
+        expect(actual["algorithm"], f"{c['collective']} default {c['bytes']}: {actual}")
 
 
 def test_openmpi_sweep(tmp):
@@ -414,6 +429,13 @@ def test_openmpi_sweep(tmp):
     tiny = [c for c in report["cases"] if c["collective"] == "allreduce" and c["algorithm"] == "ring" and c["count"] < 4]
     expect(all(c["status"] == "skipped" and "falls back to recursive_doubling" in c["reason"] for c in tiny), "ring < np")
     expect(all(c["status"] == "skipped" for c in report["cases"] if c["algorithm"] == "two_proc"), "two_proc at np=4")
+    # `algorithms: all` sweeps the catalogue's parameter grid: segmented algorithms are measured.
+    seg = [c for c in report["cases"] if c["algorithm"] == "segmented_ring" and c["bytes"] == 65536]
+    expect(sorted(c["params"]["segment_size"] for c in seg) == [0, 8192, 65536], str([c["params"] for c in seg]))
+    cut = [c for c in seg if c["params"]["segment_size"] == 8192][0]
+    expect(cut["status"] == "ok" and cut["selection"]["actual"]["algorithm"] == "segmented_ring", str(cut["selection"]))
+    chain = [c["params"] for c in report["cases"] if c["collective"] == "bcast" and c["algorithm"] == "chain" and c["bytes"] == 1024]
+    expect(len(chain) == 6 and {p["chain_fanout"] for p in chain} == {2, 4}, str(chain))
 
 
 def test_mpich_sweep(tmp):
@@ -467,6 +489,108 @@ def test_segment_params(tmp):
     expect(cases[1]["status"] == "ok" and cases[1]["selection"]["verified"], str(cases[1]["selection"]))
     expect(cases[1]["selection"]["parameters"] == {"coll_tuned_allreduce_algorithm_segmentsize": "4096"}, "parameter")
     expect(cases[0]["case_id"] != cases[1]["case_id"], "parameters are part of the case id")
+
+
+def actual_of(report, **fields):
+    return {(c["np"], c["bytes"], c["algorithm"]): c["selection"]["actual"] for c in cases_by(report, **fields)
+            if c["status"] != "skipped"}
+
+
+def test_interposer(tmp):
+    # Which algorithm Open MPI 4.1.4 ran, seen by the interposer pico-worker preloads. The defaults
+    # are those of coll_tuned_decision_fixed.c (commutative sum): allreduce on 4 ranks picks ring
+    # (alg 4) below 16 B, which falls back to recursive doubling when count < np, recursive doubling
+    # below 8 KiB and rabenseifner (6) above; on 2 ranks recursive doubling below 4 KiB and the
+    # segmented ring (5, segment size 0: the plain ring) from 64 KiB; barrier (by communicator size
+    # alone) recursive doubling (3) below 4 ranks, linear (1) below 8.
+    experiment = """\
+        collectives: [allreduce, barrier]
+        sizes: [8B, 1KiB, 64KiB]
+        processes: [2, 4]
+        backends: [{library: mpi, algorithms: [default, ring]}]
+        """
+    proc = run_experiment(tmp, experiment)
+    report = checked_report(proc)
+    if report["provenance"]["mpi"].get("version") != "4.1.4" and "v4.1.4" not in report["provenance"]["mpi"]["library_version"]:
+        print("SKIP: the expected defaults are Open MPI 4.1.4's")
+        sys.exit(77)
+    allreduce = actual_of(report, collective="allreduce")
+    for key, actual in allreduce.items():
+        expect(actual["source"] == "interposer", f"{key}: {actual}")
+    expect(allreduce[(4, 8, "default")]["algorithm"] == "recursive_doubling", str(allreduce[(4, 8, "default")]))
+    expect(allreduce[(4, 8, "default")]["note"] == "delegated: ring -> recursive_doubling", str(allreduce[(4, 8, "default")]))
+    expect(allreduce[(4, 1024, "default")]["algorithm"] == "recursive_doubling", str(allreduce[(4, 1024, "default")]))
+    expect(allreduce[(4, 65536, "default")]["algorithm"] == "rabenseifner", str(allreduce[(4, 65536, "default")]))
+    expect(allreduce[(2, 1024, "default")]["algorithm"] == "recursive_doubling", str(allreduce[(2, 1024, "default")]))
+    expect(allreduce[(2, 65536, "default")]["algorithm"] == "ring" and
+           allreduce[(2, 65536, "default")]["note"] == "delegated: segmented_ring -> ring", str(allreduce[(2, 65536, "default")]))
+    for np_ in (2, 4):
+        for size in (1024, 65536):
+            ring = allreduce[(np_, size, "ring")]
+            expect(ring["algorithm"] == "ring" and ring["functions"] and "_intra_ring x " in ring["functions"][0], str(ring))
+    barrier = actual_of(report, collective="barrier")
+    expect(barrier[(2, 0, "default")]["algorithm"] == "recursive_doubling", str(barrier))
+    expect(barrier[(4, 0, "default")]["algorithm"] == "linear", str(barrier))
+    expect(all(c["status"] == "ok" for c in report["cases"] if c["status"] != "skipped"), "every case ran")
+    # A default case's row in the table says what ran.
+    table = pico("report", report_path(proc))
+    expect("default (ran rabenseifner)" in table.stdout, table.stdout)
+
+    # Switched off, nothing is seen: the source says so instead of guessing.
+    off_dir = os.path.join(tmp, "off")
+    os.makedirs(off_dir)
+    off = checked_report(run_experiment(off_dir, """\
+        collectives: [allreduce]
+        sizes: [1KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, env={"PICO_INTERPOSER": "off"}))
+    for c in off["cases"]:
+        expect(c["selection"]["actual"]["source"] == "none" and "PICO_INTERPOSER=off" in c["selection"]["actual"]["note"],
+               str(c["selection"]))
+
+
+def test_repetitions(tmp):
+    # The plan three times, each repetition in a launch of its own, in a shuffled order; the report keeps
+    # every repetition's result (same case_id, different launch), and resume keys on the repetition too.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [8B, 1KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default, recursive_doubling]}]
+        repetitions: 3
+        repetition_seed: 5
+        """)
+    report = checked_report(proc)
+    expect(report["run"]["launches"] == 3, f"one launch per repetition, got {report['run']['launches']}")
+    by_id = {}
+    for c in report["cases"]:
+        expect(c["status"] == "ok", c["reason"])
+        by_id.setdefault(c["case_id"], []).append(c)
+    expect(len(by_id) == 4 and all(len(v) == 3 for v in by_id.values()), str({k: len(v) for k, v in by_id.items()}))
+    for runs in by_id.values():
+        expect(sorted(c.get("repetition", 0) for c in runs) == [0, 1, 2], str([c.get("repetition") for c in runs]))
+        expect(len({c["launch"] for c in runs}) == 3, "each repetition in its own launch")
+    results = os.path.dirname(report_path(proc))
+    starts = [json.loads(line) for line in open(os.path.join(results, "progress.jsonl")) if '"start"' in line]
+    per_launch = {}
+    for s in starts:
+        per_launch.setdefault(s["launch"], []).append(s["case_id"])
+    expect(len({tuple(v) for v in per_launch.values()}) > 1, f"every repetition ran in the same order: {per_launch}")
+    # Lose the last repetition's results: a resume runs exactly those again, in one more launch.
+    cases_file = os.path.join(results, "cases.jsonl")
+    with open(cases_file, encoding="utf-8") as f:
+        kept = [line for line in f if json.loads(line).get("repetition", 0) != 2]
+    with open(cases_file, "w", encoding="utf-8") as f:
+        f.writelines(kept)
+    resumed = pico("run", "--resume", results)
+    expect(resumed.returncode == 0, f"resume: {resumed.stdout}{resumed.stderr[-1000:]}")
+    again = load(os.path.join(results, "report.json"))
+    expect(again["run"]["launches"] == 4, f"one more launch, got {again['run']['launches']}")
+    last = [c for c in again["cases"] if c.get("repetition", 0) == 2]
+    expect(len(last) == 4 and all(c["status"] == "ok" and c["launch"] == 3 for c in last),
+           str([(c["status"], c["launch"]) for c in last]))
+    expect(sum(c["status"] == "ok" for c in again["cases"]) == 12, "every repetition of every case kept")
 
 
 def test_reference_backend(tmp):

@@ -115,10 +115,17 @@ TEST_CASE("an Open MPI sweep is one launch group per process count, with run-tim
   const Plan plan = make_plan(sweep("all"), PlanTarget{"openmpi", "4.1.4"});
   REQUIRE(plan.groups.size() == 2);
   for (const auto& g : plan.groups) CHECK(g.env == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
-  // Every algorithm 4.1.4 has (default included) for both collectives, at 2 sizes and 2 process counts.
+  // Every algorithm 4.1.4 has (default included) for both collectives, once per combination of
+  // the catalogue's parameter grid for the parameters it takes, at 2 sizes and 2 process counts.
   const Catalog& ompi = catalog_for("openmpi");
-  const std::size_t algorithms = ompi.algorithm_names(Collective::allreduce, "4.1.4").size() +
-                                 ompi.algorithm_names(Collective::allgather, "4.1.4").size();
+  std::size_t algorithms = 0;
+  for (Collective c : {Collective::allreduce, Collective::allgather})
+    for (const auto& a : ompi.algorithm_names(c, "4.1.4")) {
+      std::size_t combinations = 1;
+      if (const AlgorithmEntry* entry = ompi.find(c, a))
+        for (const auto& p : entry->parameters) combinations *= ompi.parameter_grid.at(p).size();
+      algorithms += combinations;
+    }
   CHECK(algorithms > 2);
   CHECK(plan.cases.size() == 2 * 2 * algorithms);
   const auto find = [&](const std::string& coll, const std::string& alg, int np, std::uint64_t bytes) {

@@ -1,4 +1,7 @@
+#include <set>
+
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "collectives/spec.hpp"
 #include "config/experiment.hpp"
@@ -87,8 +90,13 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   const Plan plan = make_plan(quickstart());
   LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7},
-                  MpiIdentity{"mpich", "4.0.2"}};
+                  MpiIdentity{"mpich", "4.0.2"},
+                  {{"mpi", RanAlgorithmSource{"none", "no functions"}}},
+                  {{"f_ring", AlgorithmFunction{Collective::bcast, "ring"}}}};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
+  CHECK(back.ran_algorithm.at("mpi").why == "no functions");
+  CHECK(back.algorithm_functions.at("f_ring").collective == Collective::bcast);
+  CHECK(back.algorithm_functions.at("f_ring").algorithm == "ring");
   CHECK(back.launch == 3);
   CHECK(back.planned_mpi == MpiIdentity{"mpich", "4.0.2"});
   CHECK(back.env.at("X") == "1");
@@ -98,6 +106,38 @@ TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   CHECK(back.cases.size() == r.cases.size());
   CHECK(back.timing.time_budget_s == r.timing.time_budget_s);
   CHECK(back.cases[17].case_id == r.cases[17].case_id);
+}
+
+TEST_CASE("a launch request says how each backend's algorithm is seen running", "[plan][interposer]") {
+  const Plan plan = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\nbackends: [{library: mpi}, "
+                                               "{library: reference, algorithms: [ring]}]\n", "t.yaml"),
+                              PlanTarget{"openmpi", "4.1.4"});
+  const LaunchRequest r = launch_request_for(0, plan.groups[0], plan.groups[0].cases, plan, PlanTarget{"openmpi", "4.1.4"});
+  CHECK(r.ran_algorithm.at("mpi").source == "interposer");
+  CHECK(r.ran_algorithm.at("reference").source == "pico");
+  CHECK(r.algorithm_functions.at("ompi_coll_base_allreduce_intra_ring").algorithm == "ring");
+  const Plan mpich = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [1KiB]\n", "t.yaml"),
+                               PlanTarget{"mpich", "4.0.2"});
+  const LaunchRequest m = launch_request_for(0, mpich.groups[0], mpich.groups[0].cases, mpich, PlanTarget{"mpich", "4.0.2"});
+  CHECK(m.ran_algorithm.at("mpi").source == "none");
+  CHECK(m.algorithm_functions.empty());
+}
+
+TEST_CASE("algorithms: all sweeps the catalogue's parameter grid; a list of algorithms does not", "[plan]") {
+  auto params_of = [](const char* algorithms) {
+    const Plan plan = make_plan(parse_experiment(fmt::format("collectives: [bcast]\nsizes: [64KiB]\nprocesses: [4]\n"
+                                                             "backends: [{{library: mpi, algorithms: {}}}]\n",
+                                                             algorithms),
+                                                 "t.yaml"),
+                                PlanTarget{"openmpi", "4.1.4"});
+    std::vector<std::map<std::string, double>> out;
+    for (const auto& c : plan.cases)
+      if (c.algorithm == "chain") out.push_back(c.params);
+    return out;
+  };
+  const auto& grid = catalog_for("openmpi").parameter_grid;
+  CHECK(params_of("all").size() == grid.at("segment_size").size() * grid.at("chain_fanout").size());
+  CHECK(params_of("[chain]") == std::vector<std::map<std::string, double>>{{}});
 }
 
 TEST_CASE("a launch request carries the MPI library the plan was made for", "[plan][mpi-identity]") {
@@ -137,4 +177,44 @@ TEST_CASE("counts whose buffers overflow 64 bits are skipped, never wrapped to a
   for (const auto& s : plan.skipped) CHECK_THAT(s.reason, Catch::Contains("more bytes than 64 bits can count"));
   CHECK(plan.skipped[0].c.bytes == 0);                                  // not 2^64 mod 2^64 pretending to be 0 B
   CHECK(plan.skipped[1].c.bytes == std::uint64_t{1} << 61);
+}
+
+TEST_CASE("repetitions: the plan N times, each in launches of its own, shuffled from the seed", "[plan]") {
+  const char* text = "collectives: [allreduce, bcast]\nsizes: [8B, 1KiB, 64KiB]\nprocesses: [2, 4]\n";
+  const Plan once = make_plan(parse_experiment(text, "t.yaml"));
+  const Plan plan = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 7\n", "t.yaml"));
+  REQUIRE(plan.cases.size() == 3 * once.cases.size());
+  REQUIRE(plan.groups.size() == 3 * once.groups.size());
+  std::set<std::string> keys;
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+    const Case& c = plan.cases[i];
+    CHECK(c.index == static_cast<int>(i));
+    CHECK(c.repetition == static_cast<int>(i / once.cases.size()));
+    // The same case in every repetition: the same defining fields and id.
+    CHECK(c.case_id == once.cases[i % once.cases.size()].case_id);
+    keys.insert(run_key(c));
+  }
+  CHECK(keys.size() == plan.cases.size());
+  for (const auto& g : plan.groups) {
+    std::set<int> repetitions;
+    for (const auto& c : g.cases) repetitions.insert(c.repetition);
+    CHECK(repetitions.size() == 1);  // a launch never mixes repetitions
+  }
+  // The order is the seed's: the same seed gives the same plan, another seed another order.
+  auto order = [](const Plan& p) {
+    std::vector<std::string> ids;
+    for (const auto& g : p.groups)
+      for (const auto& c : g.cases) ids.push_back(run_key(c));
+    return ids;
+  };
+  const Plan again = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 7\n", "t.yaml"));
+  const Plan other = make_plan(parse_experiment(std::string(text) + "repetitions: 3\nrepetition_seed: 8\n", "t.yaml"));
+  CHECK(order(again) == order(plan));
+  CHECK(order(other) != order(plan));
+  // plan.json keeps repetitions apart.
+  const Plan read = plan_from_json(plan_to_json(plan));
+  CHECK(order(read) == order(plan));
+  CHECK(read.repetitions == 3);
+  CHECK(read.repetition_seed == 7);
+  CHECK_THROWS_AS(parse_experiment(std::string(text) + "repetitions: 0\n", "t.yaml"), InputError);
 }

@@ -1,0 +1,42 @@
+/* What the Open MPI interposer (libpico-ompi-interposer.so, LD_PRELOADed into
+ * pico-worker) shares with the worker: one slot per interposed coll/base
+ * function, counting the calls since the worker last reset it and ordering
+ * first calls, so the outermost algorithm of a call can be told from the ones
+ * it delegates to. Plain C: the interposer is C, the reader C++
+ * (instrumentation/interposer_probe.hpp). Single-threaded use: the counters
+ * are not atomic (pico's worker makes its MPI calls from one thread). */
+#ifndef PICO_INTERPOSER_ABI_H
+#define PICO_INTERPOSER_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Raised whenever the layout below changes; the worker refuses another. */
+#define PICO_INTERPOSER_ABI_VERSION 1
+
+/* The trampolines address these fields by offset: keep the layout. */
+struct pico_interposer_slot {
+  void* real;           /* the library's function, found with dlsym(RTLD_NEXT) */
+  uint64_t calls;       /* calls since the last reset */
+  uint64_t first_call;  /* the sequence number of the first call since the last reset; 0 = none */
+};
+
+struct pico_interposer_table {
+  uint32_t abi_version;
+  uint32_t count;
+  const char* const* names;            /* count function names */
+  struct pico_interposer_slot* slots;  /* count slots, in the order of names */
+  uint64_t* sequence;                  /* the last sequence number handed out */
+};
+
+/* Exported by the interposer; the worker looks it up with dlsym. */
+const struct pico_interposer_table* pico_interposer(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,36 @@
+// How the worker tells which algorithm a library actually ran for a case
+// (the case's selection.actual; docs/verification.md). Decided when the run
+// is planned, from the catalogues, and handed to the worker in its launch
+// request: the library functions that stand for an algorithm (Open MPI's
+// coll/base entry points, seen by the interposer), and per backend where the
+// evidence comes from, or why there is none.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+
+namespace pico {
+
+// A library function that runs one algorithm of one collective.
+struct AlgorithmFunction {
+  Collective collective = Collective::allreduce;
+  std::string algorithm;  // the catalogue's name
+};
+using AlgorithmFunctions = std::map<std::string, AlgorithmFunction>;  // function name -> what it runs
+
+// Where a backend's selection.actual comes from.
+struct RanAlgorithmSource {
+  std::string source;  // interposer (the functions seen) | pico (pico's own code) | none
+  std::string why;     // none: why nothing shows which algorithm ran
+};
+
+nlohmann::json to_json(const AlgorithmFunctions& functions);
+AlgorithmFunctions algorithm_functions_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const RanAlgorithmSource& s);
+RanAlgorithmSource ran_algorithm_source_from_json(const nlohmann::json& j);
+
+}  // namespace pico
