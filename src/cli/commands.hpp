@@ -14,5 +14,8 @@ void add_report(CLI::App& app, int& exit_code);
 void add_list(CLI::App& app, int& exit_code);
 void add_schedule(CLI::App& app, int& exit_code);
 void add_compare(CLI::App& app, int& exit_code);
+void add_fit(CLI::App& app, int& exit_code);
+void add_predict(CLI::App& app, int& exit_code);
+void add_replay(CLI::App& app, int& exit_code);
 
 }  // namespace pico::cli

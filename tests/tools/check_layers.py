@@ -23,7 +23,8 @@ LAYERS = {
     "reports": (["reports"], ["core", "collectives"]),
     "analysis": (["src/analysis"], ["core"]),
     "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis"]),
-    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch"]),
+    "simulation": (["src/simulation"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch"]),
+    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch", "simulation"]),
 }
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
