@@ -39,7 +39,24 @@ json selection_json(const Selection& s, const SelectionOutcome& a) {
   if (!a.note.empty()) j["note"] = a.note;
   if (a.refused) j["refused"] = true;
   if (!a.reported.is_null()) j["reported"] = a.reported;
+  if (a.actual) {
+    json actual = {{"algorithm", a.actual->algorithm}, {"functions", a.actual->functions},
+                   {"source", a.actual->source}};
+    if (!a.actual->note.empty()) actual["note"] = a.actual->note;
+    j["actual"] = std::move(actual);
+  }
   return j;
+}
+
+std::optional<ActualSelection> actual_selection_from_json(const json& selection) {
+  const auto it = selection.find("actual");
+  if (it == selection.end() || !it->is_object()) return std::nullopt;
+  ActualSelection a;
+  a.algorithm = it->value("algorithm", "");
+  a.functions = it->value("functions", std::vector<std::string>{});
+  a.source = it->value("source", "");
+  a.note = it->value("note", "");
+  return a;
 }
 
 std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) {
@@ -51,6 +68,7 @@ std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) 
   a.applied = it->value("applied", "");
   a.note = it->value("note", "");
   if (auto reported = optional_member(*it, "reported")) a.reported = std::move(*reported);
+  a.actual = actual_selection_from_json(*it);
   return a;
 }
 

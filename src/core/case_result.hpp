@@ -26,6 +26,16 @@ struct Validation {
   std::uint64_t mismatches = 0;
 };
 
+// Which algorithm the library was seen to run during the case (Open MPI: an
+// interposer on libmpi's ompi_coll_base_* functions; docs/verification.md).
+// Absent where nothing observed it.
+struct ActualSelection {
+  std::string algorithm;               // catalogue name; "" when the functions seen map to none
+  std::vector<std::string> functions;  // the library functions seen, in first-call order
+  std::string source;                  // how it was observed, e.g. "interposer"
+  std::string note;                    // e.g. why more than one function ran
+};
+
 // What the worker saw when it put the case's selection in force. Absent from
 // records the front end writes (the case never reached a worker).
 struct SelectionOutcome {
@@ -34,6 +44,7 @@ struct SelectionOutcome {
   std::string applied;    // the selection variable's value as read back
   std::string note;       // why not verified, or refused
   nlohmann::json reported;  // the library's own account of its choice (NCCL's log); null when none
+  std::optional<ActualSelection> actual;  // `selection.actual`
 };
 
 struct CaseResult {

@@ -22,9 +22,10 @@ LAYERS = {
     "worker": (["src/worker"], ["core", "collectives", "config", "plan", "instrumentation", "harness", "backends"]),
     "reports": (["reports"], ["core", "collectives"]),
     "analysis": (["src/analysis"], ["core"]),
-    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis"]),
-    "simulation": (["src/simulation"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch"]),
-    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "launch", "simulation"]),
+    "tuning": (["src/tuning"], ["core", "collectives", "analysis"]),
+    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "tuning"]),
+    "simulation": (["src/simulation"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "tuning", "launch"]),
+    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis", "tuning", "launch", "simulation"]),
 }
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -91,13 +91,16 @@ TEST_CASE("the worker's selection outcome: optional keys only when they say some
   r.selection->applied = "0";
   json j = to_json(r);
   CHECK(j.at("selection").at("verified") == true);
-  for (const char* absent : {"fallback", "note", "refused", "reported"}) CHECK_FALSE(j.at("selection").contains(absent));
+  for (const char* absent : {"fallback", "note", "refused", "reported", "actual"}) CHECK_FALSE(j.at("selection").contains(absent));
 
   r.c.selection.fallback = "MPI_T writing was refused; selected through the environment at launch";
   r.selection->note = "wrote 4 but read back 0";
   r.selection->refused = true;
   r.selection->reported = json{{"algorithm", "Ring"}};
+  r.selection->actual = ActualSelection{"ring", {"ompi_coll_base_allreduce_intra_ring"}, "interposer", ""};
   j = to_json(r);
+  CHECK(j.at("selection").at("actual").at("algorithm") == "ring");
+  CHECK_FALSE(j.at("selection").at("actual").contains("note"));
   CHECK(j.at("selection").at("fallback") == r.c.selection.fallback);
   CHECK(j.at("selection").at("refused") == true);
   CHECK(j.at("selection").at("reported").at("algorithm") == "Ring");
@@ -106,6 +109,9 @@ TEST_CASE("the worker's selection outcome: optional keys only when they say some
   CHECK(back.selection->refused);
   CHECK(back.selection->note == "wrote 4 but read back 0");
   CHECK(back.selection->reported == r.selection->reported);
+  REQUIRE(back.selection->actual);
+  CHECK(back.selection->actual->functions == std::vector<std::string>{"ompi_coll_base_allreduce_intra_ring"});
+  CHECK(back.selection->actual->source == "interposer");
 }
 
 TEST_CASE("malformed records are errors that say which record and why", "[case_result]") {

@@ -1,0 +1,261 @@
+#include "tuning/profile.hpp"
+
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "core/jsonl.hpp"
+
+namespace pico {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kHint = "pico reads the profiles `pico tune` writes (docs/tuning.md#the-profile)";
+
+json sizes_json(const std::vector<std::uint64_t>& v) { return json(v); }
+
+json range_json(const ProfileRange& r) {
+  json j = {{"min_bytes", r.min_bytes},
+            {"max_bytes", r.max_bytes ? json(*r.max_bytes) : json(nullptr)},
+            {"algorithm", r.algorithm},
+            {"params", r.params},
+            {"measured_bytes", sizes_json(r.measured_bytes)}};
+  j["speedup"] = r.speedup ? json{{"estimate", r.speedup->estimate}, {"low", r.speedup->low}, {"high", r.speedup->high}}
+                           : json(nullptr);
+  json evidence = json::array();
+  for (const auto& e : r.evidence)
+    evidence.push_back({{"report", e.report},
+                        {"case_id", e.case_id},
+                        {"bytes", e.bytes},
+                        {"seconds", e.seconds},
+                        {"default_seconds", e.default_seconds}});
+  j["evidence"] = std::move(evidence);
+  return j;
+}
+
+// Reads members with errors that name the JSON path of what is wrong.
+class Reader {
+ public:
+  explicit Reader(std::string where) : where_(std::move(where)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(where_, fmt::format("{}: {}", path.empty() ? "profile" : path, what), kHint);
+  }
+
+  const json& member(const json& j, const std::string& path, const char* key) const {
+    const auto it = j.find(key);
+    if (it == j.end()) fail(path, fmt::format("no \"{}\" member", key));
+    return *it;
+  }
+  std::string string(const json& j, const std::string& path, const char* key) const {
+    const json& v = member(j, path, key);
+    if (!v.is_string()) fail(join(path, key), "must be a string");
+    return v.get<std::string>();
+  }
+  double number(const json& j, const std::string& path, const char* key) const {
+    const json& v = member(j, path, key);
+    if (!v.is_number()) fail(join(path, key), "must be a number");
+    return v.get<double>();
+  }
+  std::uint64_t size(const json& v, const std::string& path) const {
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0) fail(path, "must be a whole number of bytes (>= 0)");
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+  }
+  int count(const json& j, const std::string& path, const char* key) const {
+    const json& v = member(j, path, key);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > (1 << 30))
+      fail(join(path, key), "must be a whole number from 0 to 2^30");
+    return v.get<int>();
+  }
+  const json& array(const json& j, const std::string& path, const char* key) const {
+    const json& v = member(j, path, key);
+    if (!v.is_array()) fail(join(path, key), "must be an array");
+    return v;
+  }
+  static std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "/" + key;
+  }
+
+ private:
+  std::string where_;
+};
+
+ProfileRange range_from_json(const Reader& in, const json& j, const std::string& path) {
+  if (!j.is_object()) in.fail(path, "must be an object");
+  ProfileRange r;
+  r.min_bytes = in.size(in.member(j, path, "min_bytes"), path + "/min_bytes");
+  if (const json& max = in.member(j, path, "max_bytes"); !max.is_null()) r.max_bytes = in.size(max, path + "/max_bytes");
+  r.algorithm = in.string(j, path, "algorithm");
+  if (r.algorithm.empty()) in.fail(path + "/algorithm", "must name an algorithm (or \"default\")");
+  if (const auto it = j.find("params"); it != j.end()) {
+    if (!it->is_object()) in.fail(path + "/params", "must be an object of numbers");
+    for (const auto& [key, value] : it->items()) {
+      if (!value.is_number()) in.fail(path + "/params/" + key, "must be a number");
+      r.params[key] = value.get<double>();
+    }
+  }
+  if (const auto it = j.find("measured_bytes"); it != j.end()) {
+    if (!it->is_array()) in.fail(path + "/measured_bytes", "must be an array of sizes");
+    for (std::size_t k = 0; k < it->size(); ++k)
+      r.measured_bytes.push_back(in.size((*it)[k], fmt::format("{}/measured_bytes/{}", path, k)));
+  }
+  if (const auto it = j.find("speedup"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) in.fail(path + "/speedup", "must be an object {estimate, low, high} or null");
+    const std::string sp = path + "/speedup";
+    r.speedup = SpeedupInterval{in.number(*it, sp, "estimate"), in.number(*it, sp, "low"), in.number(*it, sp, "high")};
+  }
+  if (const auto it = j.find("evidence"); it != j.end()) {
+    if (!it->is_array()) in.fail(path + "/evidence", "must be an array");
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::string ep = fmt::format("{}/evidence/{}", path, k);
+      const json& e = (*it)[k];
+      if (!e.is_object()) in.fail(ep, "must be an object");
+      r.evidence.push_back({in.string(e, ep, "report"), in.string(e, ep, "case_id"),
+                            in.size(in.member(e, ep, "bytes"), ep + "/bytes"), in.number(e, ep, "seconds"),
+                            in.number(e, ep, "default_seconds")});
+    }
+  }
+  return r;
+}
+
+ProfileRule rule_from_json(const Reader& in, const json& j, const std::string& path) {
+  if (!j.is_object()) in.fail(path, "must be an object");
+  ProfileRule rule;
+  const std::string collective = in.string(j, path, "collective");
+  const auto c = parse_collective(collective);
+  if (!c) in.fail(path + "/collective", fmt::format("unknown collective '{}'", collective));
+  rule.collective = *c;
+  rule.comm_size = in.count(j, path, "comm_size");
+  rule.nodes = in.count(j, path, "nodes");
+  rule.ppn = in.count(j, path, "ppn");
+  const json& ranges = in.array(j, path, "ranges");
+  for (std::size_t k = 0; k < ranges.size(); ++k)
+    rule.ranges.push_back(range_from_json(in, ranges[k], fmt::format("{}/ranges/{}", path, k)));
+  return rule;
+}
+
+}  // namespace
+
+const ProfileRange* TunedProfile::choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes) const {
+  // The communicator size whose rules apply: the largest <= comm_size, else the smallest.
+  std::optional<int> applies, smallest;
+  for (const auto& rule : rules) {
+    if (rule.collective != collective) continue;
+    if (!smallest || rule.comm_size < *smallest) smallest = rule.comm_size;
+    if (rule.comm_size <= comm_size && (!applies || rule.comm_size > *applies)) applies = rule.comm_size;
+  }
+  if (!applies) applies = smallest;
+  if (!applies) return nullptr;
+  const ProfileRule* chosen = nullptr;
+  for (const auto& rule : rules) {
+    if (rule.collective != collective || rule.comm_size != *applies) continue;
+    if (chosen == nullptr || (nodes != 0 && rule.nodes == nodes && chosen->nodes != nodes)) chosen = &rule;
+  }
+  for (const auto& range : chosen->ranges)
+    if (range.covers(bytes)) return &range;
+  return nullptr;  // not for a checked profile: its ranges cover every size
+}
+
+json to_json(const TunedProfile& p) {
+  json rules = json::array();
+  for (const auto& rule : p.rules) {
+    json ranges = json::array();
+    for (const auto& r : rule.ranges) ranges.push_back(range_json(r));
+    rules.push_back({{"collective", std::string(name(rule.collective))},
+                     {"comm_size", rule.comm_size},
+                     {"nodes", rule.nodes},
+                     {"ppn", rule.ppn},
+                     {"ranges", std::move(ranges)}});
+  }
+  return {{"schema", kProfileSchema},
+          {"library", {{"backend", p.library.backend}, {"name", p.library.name}, {"version", p.library.version}}},
+          {"platform", p.platform},
+          {"objective", p.objective},
+          {"min_gain", p.min_gain},
+          {"confidence", p.confidence},
+          {"test", p.test},
+          {"reports", p.reports},
+          {"created", p.created},
+          {"pico_version", p.pico_version},
+          {"rules", std::move(rules)}};
+}
+
+TunedProfile profile_from_json(const json& j, const std::string& where) {
+  const Reader in(where);
+  if (!j.is_object()) in.fail("", "not a pico profile: the JSON is not an object");
+  const auto schema = j.find("schema");
+  if (schema == j.end() || !schema->is_string()) in.fail("", "not a pico profile: no \"schema\" member");
+  if (*schema != kProfileSchema)
+    throw InputError(where, fmt::format("a profile of schema '{}', not {}", schema->get<std::string>(), kProfileSchema),
+                     "run `pico tune` of this pico version on the reports again");
+  TunedProfile p;
+  const json& library = in.member(j, "", "library");
+  if (!library.is_object()) in.fail("library", "must be an object {backend, name, version}");
+  p.library = {in.string(library, "library", "backend"), in.string(library, "library", "name"),
+               in.string(library, "library", "version")};
+  p.platform = in.string(j, "", "platform");
+  p.objective = in.string(j, "", "objective");
+  p.min_gain = in.number(j, "", "min_gain");
+  p.confidence = j.contains("confidence") ? in.number(j, "", "confidence") : p.confidence;
+  p.test = j.value("test", "");
+  p.created = j.value("created", "");
+  p.pico_version = j.value("pico_version", "");
+  if (const auto it = j.find("reports"); it != j.end()) {
+    if (!it->is_array()) in.fail("reports", "must be an array of run ids");
+    for (const auto& id : *it) {
+      if (!id.is_string()) in.fail("reports", "must be an array of run ids");
+      p.reports.push_back(id.get<std::string>());
+    }
+  }
+  const json& rules = in.array(j, "", "rules");
+  for (std::size_t k = 0; k < rules.size(); ++k)
+    p.rules.push_back(rule_from_json(in, rules[k], fmt::format("rules/{}", k)));
+  check_profile(p, where);
+  return p;
+}
+
+TunedProfile load_profile(const std::filesystem::path& path) {
+  return profile_from_json(read_json_file(path, "give a profile that `pico tune` wrote"), path.string());
+}
+
+void check_profile(const TunedProfile& p, const std::string& where) {
+  const Reader in(where);
+  if (p.library.backend.empty() || p.library.name.empty()) in.fail("library", "names no backend or library");
+  if (p.objective != "median" && p.objective != "p95") in.fail("objective", "must be median or p95");
+  if (!(p.min_gain >= 0 && p.min_gain < 10)) in.fail("min_gain", "must be a fraction from 0 (e.g. 0.05 for 5%)");
+  if (!(p.confidence > 0 && p.confidence < 1)) in.fail("confidence", "must be between 0 and 1 (e.g. 0.95)");
+  std::set<std::tuple<Collective, int, int, int>> seen;
+  for (std::size_t k = 0; k < p.rules.size(); ++k) {
+    const ProfileRule& rule = p.rules[k];
+    const std::string path = fmt::format("rules/{}", k);
+    if (rule.comm_size < 1) in.fail(path + "/comm_size", "must be at least 1");
+    if (!seen.insert({rule.collective, rule.comm_size, rule.nodes, rule.ppn}).second)
+      in.fail(path, fmt::format("a second rule for {} on {} ranks ({} nodes x {} ppn)", name(rule.collective),
+                                rule.comm_size, rule.nodes, rule.ppn));
+    if (rule.ranges.empty()) in.fail(path + "/ranges", "is empty: a rule must cover every message size");
+    for (std::size_t r = 0; r < rule.ranges.size(); ++r) {
+      const ProfileRange& range = rule.ranges[r];
+      const std::string rp = fmt::format("{}/ranges/{}", path, r);
+      if (r == 0 && range.min_bytes != 0)
+        in.fail(rp + "/min_bytes", "the first range must start at 0 (libraries ignore rule sets that do not)");
+      if (range.max_bytes && *range.max_bytes < range.min_bytes) in.fail(rp, "max_bytes is below min_bytes");
+      const bool last = r + 1 == rule.ranges.size();
+      if (last && range.max_bytes) in.fail(rp + "/max_bytes", "the last range must be unbounded (null)");
+      if (!last && !range.max_bytes) in.fail(rp + "/max_bytes", "only the last range may be unbounded");
+      if (!last && rule.ranges[r + 1].min_bytes != *range.max_bytes + 1)
+        in.fail(fmt::format("{}/ranges/{}/min_bytes", path, r + 1),
+                fmt::format("must be {} (the previous range ends at {}): ranges must be contiguous",
+                            *range.max_bytes + 1, *range.max_bytes));
+      if (range.speedup && !(range.speedup->low <= range.speedup->estimate && range.speedup->estimate <= range.speedup->high))
+        in.fail(rp + "/speedup", "must have low <= estimate <= high");
+    }
+  }
+}
+
+}  // namespace pico

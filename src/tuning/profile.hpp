@@ -1,0 +1,114 @@
+// A tuned profile: per collective and communicator, which algorithm to run
+// for which message sizes, with the evidence it was chosen on. `pico tune`
+// writes it from reports; `pico export` turns it into each library's own
+// tuning input; `pico run --profile`, `pico predict` and `pico replay` read it.
+// Its JSON keys are spelled here and in profile.cpp alone (schema:
+// docs/tuning.md#the-profile).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+
+namespace pico {
+
+inline constexpr const char* kProfileSchema = "pico-profile/1";
+
+// The library whose algorithms the profile chooses. A profile never mixes
+// libraries or versions: an export checks the library against its format.
+struct ProfileLibrary {
+  std::string backend;  // the experiment's backend: mpi, nccl, ...
+  std::string name;     // openmpi, mpich, nccl, ...
+  std::string version;  // as the report's provenance has it; "" when unknown
+};
+
+// The chosen algorithm's time relative to the library default's, as
+// default / chosen: 1.25 means the choice is 25% faster. `low` and `high`
+// bound it at the profile's confidence.
+struct SpeedupInterval {
+  double estimate = 1;
+  double low = 1;
+  double high = 1;
+};
+
+// One measured point a range's choice rests on.
+struct ProfileEvidence {
+  std::string report;   // the report's run id
+  std::string case_id;  // the chosen algorithm's case in that report
+  std::uint64_t bytes = 0;
+  double seconds = 0;          // the chosen algorithm's objective (median or p95)
+  double default_seconds = 0;  // the library default's, same size
+};
+
+// Message sizes [min_bytes, max_bytes] (inclusive; no max: unbounded) and
+// the algorithm for them. Sizes are pico's case bytes: count x dtype size of
+// one rank's block (Case::bytes); each export converts them to the size its
+// library keys on.
+struct ProfileRange {
+  std::uint64_t min_bytes = 0;
+  std::optional<std::uint64_t> max_bytes;
+  std::string algorithm = "default";      // catalogue name; "default" keeps the library's own choice
+  std::map<std::string, double> params;   // the algorithm's parameters (segment_size, fanout, ...)
+  std::vector<std::uint64_t> measured_bytes;  // sizes measured inside the range, ascending
+  std::optional<SpeedupInterval> speedup;     // over the library default; absent for "default"
+  std::vector<ProfileEvidence> evidence;
+
+  bool covers(std::uint64_t bytes) const { return bytes >= min_bytes && (!max_bytes || bytes <= *max_bytes); }
+};
+
+// The choices for one collective on one communicator shape. Ranges are
+// ascending and contiguous, the first starts at 0 and the last is unbounded,
+// so every size has exactly one range (check_profile).
+struct ProfileRule {
+  Collective collective = Collective::allreduce;
+  int comm_size = 0;
+  int nodes = 0;  // 0: unknown (a report without placement)
+  int ppn = 0;
+  std::vector<ProfileRange> ranges;
+};
+
+struct TunedProfile {
+  ProfileLibrary library;
+  std::string platform;             // the platform the reports ran on
+  std::string objective = "median";  // median | p95
+  double min_gain = 0.05;            // a choice must beat the default by more than this
+  double confidence = 0.95;
+  std::string test;                  // the statistical test the choices passed, in words
+  std::vector<std::string> reports;  // run ids of the reports it came from
+  std::string created;               // UTC, ISO 8601
+  std::string pico_version;
+  std::vector<ProfileRule> rules;
+
+  // The range that applies to `bytes` of `collective` on a communicator of
+  // comm_size ranks, with Open MPI's rule-file semantics so that the profile
+  // and its exports agree: the last rule with comm_size <= the communicator's
+  // (a smaller communicator takes the first rule); with several rules of one
+  // comm_size, the one with `nodes` when given, else the first. nullptr when
+  // the profile has no rule for the collective.
+  const ProfileRange* choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes = 0) const;
+};
+
+nlohmann::json to_json(const TunedProfile& p);
+
+// Reads and checks a profile. `where` names its source in errors (a file).
+// Throws InputError naming the JSON path of what is wrong.
+TunedProfile profile_from_json(const nlohmann::json& j, const std::string& where);
+
+// Reads a profile file; InputError (exit 2) when it is not JSON, not a
+// profile, of another schema, or breaks an invariant.
+TunedProfile load_profile(const std::filesystem::path& path);
+
+// The invariants every reader and export relies on (throws InputError at
+// `where`): a known library; per rule a collective and comm_size >= 1, no two
+// rules for the same (collective, comm_size, nodes, ppn); ranges ascending,
+// contiguous, first at 0, last unbounded; speedup intervals ordered.
+void check_profile(const TunedProfile& p, const std::string& where);
+
+}  // namespace pico
