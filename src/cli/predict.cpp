@@ -4,6 +4,7 @@
 // (src/simulation/predict.hpp), or the model checked against a report.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -13,12 +14,13 @@
 #include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "simulation/predict.hpp"
+#include "simulation/profile_choice.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct PredictOptions {
-  std::string collective, size, dtype = "float32", model, loggopsim, check, segment_size = "64KiB";
+  std::string collective, size, dtype = "float32", model, loggopsim, check, segment_size = "64KiB", profile;
   int np = 0, threads = 0;
 };
 
@@ -81,6 +83,8 @@ void run_predict(const PredictOptions& o) {
   const auto segment = parse_size(o.segment_size, &why);
   if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "e.g. 64KiB");
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
+  std::optional<TunedProfile> profile;
+  if (!o.profile.empty()) profile = load_profile(o.profile);
   const auto predictions = predict_algorithms(simulator(o.loggopsim), *coll, bytes, o.np, payload ? *dtype : Dtype::none,
                                               *segment, model.params, o.threads);
   fmt::print("{} {} on {} ranks, model: {}{} (LogGOPSim)\n", o.collective, payload ? format_size(bytes) : "", o.np,
@@ -88,6 +92,14 @@ void run_predict(const PredictOptions& o) {
   const double best = predictions.front().seconds;
   for (const auto& p : predictions)
     fmt::print("  {:<20} {:>12}  x{:.2f}\n", p.algorithm, time_text(p.seconds), best > 0 ? p.seconds / best : 1.0);
+  if (profile) {
+    const ProfileRange* range = profile->choose(*coll, o.np, bytes);
+    const std::string library = range ? range->algorithm : "default";
+    std::string ref = library == "default" ? "" : reference_equivalent(load_reference_equivalents(profile->library.name, o.profile), *coll, library);
+    fmt::print("profile {} ({} {}) picks {}{}{}\n", o.profile, profile->library.name, profile->library.version,
+               library, ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref),
+               range ? "" : ": it has no rule for this collective");
+  }
 }
 
 }  // namespace
@@ -102,6 +114,7 @@ void add_predict(CLI::App& app, int& exit_code) {
   cmd->add_option("--dtype", opts->dtype, "Datatype")->capture_default_str();
   cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
   cmd->add_option("--model", opts->model, "Model from pico fit (default: ATLAHS's AI parameters)");
+  cmd->add_option("--profile", opts->profile, "Tuned profile: say which algorithm it picks here");
   cmd->add_option("--check", opts->check, "Compare the model with a report's measured reference cases");
   cmd->add_option("--loggopsim", opts->loggopsim,
                   "Directory holding txt2bin and LogGOPSim (default: $PICO_LOGGOPSIM_DIR, then PATH)");

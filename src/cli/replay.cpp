@@ -1,4 +1,4 @@
-// pico replay WORKLOAD [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
+// pico replay WORKLOAD [--profile P] [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
 //             [--max-output SIZE] [--threads N]
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal
 // An application as one GOAL program (src/simulation/replay.hpp), its
@@ -7,7 +7,9 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -15,13 +17,14 @@
 #include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "simulation/loggopsim.hpp"
+#include "simulation/profile_choice.hpp"
 #include "simulation/replay.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB";
+  std::string workload, output, model, loggopsim, profile, max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB";
   std::vector<std::string> algorithms;
   bool simulate = false;
   int threads = 0;
@@ -64,6 +67,24 @@ Workload workload_of(ReplayCliOptions& o) {
   return llm_step_workload(o.llm);
 }
 
+// Which algorithm each (collective, group size, bytes) of the workload got, and how many calls.
+void print_choices(const Workload& w, const std::vector<std::string>& algorithms) {
+  std::map<std::tuple<Collective, int, std::uint64_t, std::string>, std::uint64_t> calls;
+  for (std::size_t i = 0; i < w.calls.size(); ++i)
+    if (w.calls[i].kind == CallKind::collective)
+      ++calls[{w.calls[i].collective, w.partitions[static_cast<std::size_t>(w.calls[i].partition)].group_size,
+               w.calls[i].bytes, algorithms[i]}];
+  std::size_t shown = 0;
+  for (const auto& [key, n] : calls) {
+    if (++shown > 12) {
+      fmt::print("  ... and {} more\n", calls.size() - 12);
+      break;
+    }
+    const auto& [c, np, bytes, algorithm] = key;
+    fmt::print("  {} {} on {} ranks: {} ({} calls per iteration)\n", name(c), human_bytes(bytes), np, algorithm, n);
+  }
+}
+
 // Writes the GOAL to path, saying first how big it will be; refuses past the cap.
 double write_goal_file(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& ro,
                        const std::string& path, std::optional<std::uint64_t> cap) {
@@ -98,12 +119,18 @@ void run(ReplayCliOptions& o) {
       throw InputError(o.loggopsim.empty() ? "--simulate" : "--loggopsim", "LogGOPSim not found",
                        "build it (e.g. ../shared/peers/build-loggopsim.sh DIR) and give --loggopsim DIR");
   }
-  const AlgorithmChoice chosen = fixed_choice(parse_algorithms(o.algorithms), atlahs_choice());
+  AlgorithmChoice base = atlahs_choice();
+  if (!o.profile.empty()) {
+    const TunedProfile profile = load_profile(o.profile);
+    base = profile_choice(profile, load_reference_equivalents(profile.library.name, o.profile), o.profile, base);
+  }
+  const AlgorithmChoice chosen = fixed_choice(parse_algorithms(o.algorithms), base);
   struct Variant {
     std::string label, path;
     std::vector<std::string> algorithms;
   };
-  std::vector<Variant> variants{{"chosen", o.output, choose_algorithms(w, chosen)}};
+  std::vector<Variant> variants{{o.profile.empty() ? "chosen" : "profile", o.output, choose_algorithms(w, chosen)}};
+  print_choices(w, variants.front().algorithms);
   if (o.simulate) variants.push_back({"baseline (ATLAHS's fixed algorithms)", o.output + ".baseline.goal",
                                       choose_algorithms(w, atlahs_choice())});
   std::vector<double> times;
@@ -117,7 +144,7 @@ void run(ReplayCliOptions& o) {
     times.push_back(t);
   }
   if (times.size() == 2)
-    fmt::print("chosen vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", times[0], times[1],
+    fmt::print("{} vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", variants.front().label, times[0], times[1],
                100 * (times[0] / times[1] - 1), o.model.empty() ? "built-in (ATLAHS AI)" : o.model);
 }
 
@@ -129,8 +156,9 @@ void add_replay(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ReplayCliOptions>();
   cmd->add_option("workload", o->workload, "Workload YAML file, or 'llm' for the built-in LLM training step")->required();
   cmd->add_option("-o,--output", o->output, "GOAL file to write")->required();
+  cmd->add_option("--profile", o->profile, "Tuned profile (pico tune) choosing each call's algorithm by size");
   cmd->add_option("--algorithm", o->algorithms, "COLLECTIVE=ALGORITHM: a reference algorithm for every call of it "
-                                                "(others: ATLAHS's fixed choice)");
+                                                "(over the profile; others: ATLAHS's fixed choice)");
   cmd->add_flag("--simulate", o->simulate, "Simulate it and the baseline in LogGOPSim and print both times");
   cmd->add_option("--model", o->model, "Model from pico fit (default: ATLAHS's AI parameters)");
   cmd->add_option("--loggopsim", o->loggopsim, "Directory holding txt2bin and LogGOPSim");

@@ -254,6 +254,29 @@ def test_replay(tools, tmp):
     t = simulate(tools, out)
     expect(t > 10 * 10**9, f"a step takes at least its compute: {t}")
 
+    # A tuned profile (Open MPI's names) picks per size; its algorithms map to reference ones.
+    def profile(library, ranges):
+        return {"schema": "pico-profile/1", "library": {"backend": "nccl" if library == "nccl" else "mpi", "name": library, "version": "4.1.4"},
+                "platform": "local", "objective": "median", "min_gain": 0.05, "confidence": 0.95, "test": "",
+                "reports": [], "created": "", "pico_version": "",
+                "rules": [{"collective": "allreduce", "comm_size": 4, "nodes": 0, "ppn": 0, "ranges": ranges}]}
+    tuned = os.path.join(tmp, "profile.json")
+    json.dump(profile("openmpi", [{"min_bytes": 0, "max_bytes": 4095, "algorithm": "ring"},
+                                  {"min_bytes": 4096, "max_bytes": None, "algorithm": "nonoverlapping"}]), open(tuned, "w"))
+    proc = replay(workload, "-o", out, "--profile", tuned, "--simulate")
+    expect(proc.returncode == 0, f"replay --profile: {proc.stdout}{proc.stderr}")
+    expect("allreduce 4.0 KiB on 4 ranks: reduce_bcast" in proc.stdout, proc.stdout)
+    expect("bcast 100.0 KiB on 2 ranks: binomial" in proc.stdout, proc.stdout)
+    expect("profile vs baseline" in proc.stdout, proc.stdout)
+    pred = subprocess.run([PICO, "predict", "allreduce", "--size", "4KiB", "--np", "4", "--profile", tuned],
+                          capture_output=True, text=True, timeout=120, env=env)
+    expect(pred.returncode == 0 and "picks nonoverlapping (simulated as reference reduce_bcast)" in pred.stdout,
+           pred.stdout + pred.stderr)
+    other = os.path.join(tmp, "nccl-profile.json")
+    json.dump(profile("nccl", [{"min_bytes": 0, "max_bytes": None, "algorithm": "tree"}]), open(other, "w"))
+    unmapped = os.path.join(tmp, "unmapped-profile.json")
+    json.dump(profile("mpich", [{"min_bytes": 0, "max_bytes": None, "algorithm": "magic"}]), open(unmapped, "w"))
+
     bad_yaml = os.path.join(tmp, "bad.yaml")
     open(bad_yaml, "w").write("ranks: 6\ncommunicators:\n  row: {group_size: 4}\ncalls:\n  - {collective: allreduce, size: 1KiB}\n")
     huge = os.path.join(tmp, "huge.yaml")
@@ -263,7 +286,9 @@ def test_replay(tools, tmp):
                           ([huge, "-o", out], "beyond the 1 TiB"),
                           ([workload, "-o", out, "--algorithm", "allreduce=nope"], "is no reference allreduce algorithm"),
                           ([workload, "-o", out, "--algorithm", "allreduc=ring"], "COLLECTIVE=ALGORITHM"),
-                          ([os.path.join(tmp, "absent.yaml"), "-o", out], "cannot read the workload")):
+                          ([os.path.join(tmp, "absent.yaml"), "-o", out], "cannot read the workload"),
+                          ([workload, "-o", out, "--profile", other], "a profile for nccl"),
+                          ([workload, "-o", out, "--profile", unmapped], "no reference equivalent")):
         proc = replay(*args)
         expect(proc.returncode == 2 and message in proc.stderr, f"{args}: exit {proc.returncode}: {proc.stderr}")
     print("replay: ok")
