@@ -1,6 +1,7 @@
 #include "simulation/fit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -54,13 +55,31 @@ std::string scope_of(const nlohmann::json& report) {
 
 std::int64_t ps(double seconds) { return std::max<std::int64_t>(0, std::llround(seconds * 1e12)); }
 
-// Solves the 2x2 system [a b; b c] x = [u v]; false when singular.
-bool solve2(double a, double b, double c, double u, double v, double& x, double& y) {
-  const double det = a * c - b * b;
-  if (!(std::abs(det) > 1e-300)) return false;
-  x = (u * c - b * v) / det;
-  y = (a * v - b * u) / det;
-  return true;
+// Solves the 3x3 system a x = b by Gaussian elimination with partial
+// pivoting; a singular direction gets 0.
+std::array<double, 3> solve3(std::array<std::array<double, 3>, 3> a, std::array<double, 3> b) {
+  constexpr std::size_t n = 3;
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+    std::swap(a[c], a[pivot]);
+    std::swap(b[c], b[pivot]);
+    if (!(std::abs(a[c][c]) > 1e-300)) continue;
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (std::size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::array<double, 3> x{};
+  for (std::size_t c = n; c-- > 0;) {
+    if (!(std::abs(a[c][c]) > 1e-300)) continue;
+    double v = b[c];
+    for (std::size_t k = c + 1; k < n; ++k) v -= a[c][k] * x[k];
+    x[c] = v / a[c][c];
+  }
+  return x;
 }
 
 }  // namespace
@@ -195,63 +214,90 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
   }
   std::vector<double> measured;
   for (const auto& r : refs) measured.push_back(r.measured_s);
-  auto at = [&](double o, double gamma) {
+  // x = (L + 2o, o, reduction ps/B); L = x0 - 2 x1. The sendrecv points stay
+  // in the fit (closed form, G fixed by the line) so that L + 2o answers to both.
+  using Vec = std::array<double, 3>;
+  auto at = [&](const Vec& x) {
     LogGPParams q = p;
-    q.o = std::llround(o);
-    q.L = latency - 2 * q.o;
-    q.reduce_ps_per_byte = gamma;
+    q.o = std::llround(x[1]);
+    q.L = std::llround(x[0]) - 2 * q.o;
+    q.reduce_ps_per_byte = x[2];
     return q;
   };
-  const double o_max = static_cast<double>(latency) / 2;
-  auto squared_error = [&](const std::vector<double>& t) {
+  auto clamp = [](Vec x) {
+    x[0] = std::clamp(x[0], 0.0, static_cast<double>(kMaxParameter));
+    x[1] = std::clamp(x[1], 0.0, x[0] / 2);
+    x[2] = std::clamp(x[2], 0.0, 1e6);
+    return x;
+  };
+  // Residuals r = predicted / measured - 1: the simulated cases, then the sendrecv points.
+  auto residuals = [&](const Vec& x, const std::vector<double>& simulated) {
+    std::vector<double> r;
+    for (std::size_t i = 0; i < simulated.size(); ++i) r.push_back(simulated[i] / measured[i] - 1);
+    for (const Point& pt : p2p)
+      r.push_back((x[0] + static_cast<double>(p.G) * (std::max(pt.bytes, 1.0) - 1)) * 1e-12 / pt.seconds - 1);
+    return r;
+  };
+  auto squared = [](const std::vector<double>& r) {
     double sum = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) sum += (t[i] / measured[i] - 1) * (t[i] / measured[i] - 1);
+    for (double v : r) sum += v * v;
     return sum;
   };
-  double o = o_max / 2, gamma = options.reduce_ps_per_byte;
-  std::vector<double> t0 = simulate_all(*options.simulator, refs, at(o, gamma), options.threads);
-  double error = squared_error(t0);
-  for (int iteration = 0; iteration < 3; ++iteration) {
-    const double d_o = std::max(1.0, o_max / 20), d_gamma = std::max(1.0, gamma / 4);
-    const double o1 = o + d_o <= o_max ? o + d_o : o - d_o;
-    const auto to = simulate_all(*options.simulator, refs, at(o1, gamma), options.threads);
-    const auto tg = simulate_all(*options.simulator, refs, at(o, gamma + d_gamma), options.threads);
-    // Gauss-Newton on r_i = t_i / m_i - 1 with columns d r / d o and d r / d gamma.
-    double joo = 0, jog = 0, jgg = 0, uo = 0, ug = 0;
-    for (std::size_t i = 0; i < refs.size(); ++i) {
-      const double r = t0[i] / measured[i] - 1;
-      const double jo = (to[i] - t0[i]) / (o1 - o) / measured[i];
-      const double jg = (tg[i] - t0[i]) / d_gamma / measured[i];
-      joo += jo * jo;
-      jog += jo * jg;
-      jgg += jg * jg;
-      uo -= jo * r;
-      ug -= jg * r;
+  Vec x = clamp({static_cast<double>(latency), static_cast<double>(latency) / 4, options.reduce_ps_per_byte});
+  std::vector<double> t0 = simulate_all(*options.simulator, refs, at(x), options.threads);
+  std::vector<double> r0 = residuals(x, t0);
+  double error = squared(r0);
+  for (int iteration = 0; iteration < 4; ++iteration) {
+    // Jacobian columns by forward differences (backward where the bound is near).
+    std::array<std::vector<double>, 3> column;
+    for (int k = 0; k < 3; ++k) {
+      Vec xk = x;
+      const double h = k == 2 ? std::max(1.0, x[2] / 4) : std::max(1.0, x[0] / 20);
+      xk[static_cast<std::size_t>(k)] += h;
+      if (clamp(xk) != xk) xk[static_cast<std::size_t>(k)] -= 2 * h;
+      xk = clamp(xk);
+      const double step = xk[static_cast<std::size_t>(k)] - x[static_cast<std::size_t>(k)];
+      std::vector<double> rk = step == 0 ? r0 : residuals(xk, simulate_all(*options.simulator, refs, at(xk), options.threads));
+      column[static_cast<std::size_t>(k)].resize(r0.size());
+      for (std::size_t i = 0; i < r0.size(); ++i)
+        column[static_cast<std::size_t>(k)][i] = step == 0 ? 0 : (rk[i] - r0[i]) / step;
     }
-    double step_o = 0, step_g = 0;
-    if (!solve2(joo, jog, jgg, uo, ug, step_o, step_g)) {
-      // One direction is flat (e.g. no reductions measured): fit the other alone.
-      if (joo > 0) step_o = uo / joo;
-      if (jgg > 0) step_g = ug / jgg;
-    }
+    // Normal equations (J^T J) d = -J^T r, 3x3.
+    std::array<Vec, 3> a{};
+    Vec b{};
+    for (std::size_t i = 0; i < r0.size(); ++i)
+      for (std::size_t j = 0; j < 3; ++j) {
+        b[j] -= column[j][i] * r0[i];
+        for (std::size_t k = 0; k < 3; ++k) a[j][k] += column[j][i] * column[k][i];
+      }
+    for (std::size_t j = 0; j < 3; ++j) a[j][j] *= 1 + 1e-9;  // a flat direction stays put
+    Vec d = solve3(a, b);
     // Times are piecewise linear in the parameters: take the step, or half of
     // it, as long as the error falls.
     bool improved = false;
-    for (int halving = 0; halving < 4 && !improved; ++halving, step_o /= 2, step_g /= 2) {
-      const double o_new = std::clamp(o + step_o, 0.0, o_max), g_new = std::clamp(gamma + step_g, 0.0, 1e6);
-      auto t = simulate_all(*options.simulator, refs, at(o_new, g_new), options.threads);
-      if (const double e = squared_error(t); e < error) {
-        o = o_new;
-        gamma = g_new;
+    for (int halving = 0; halving < 4 && !improved; ++halving) {
+      const Vec xn = clamp({x[0] + d[0], x[1] + d[1], x[2] + d[2]});
+      auto t = simulate_all(*options.simulator, refs, at(xn), options.threads);
+      auto r = residuals(xn, t);
+      if (const double e = squared(r); e < error) {
+        x = xn;
         error = e;
         t0 = std::move(t);
+        r0 = std::move(r);
         improved = true;
       }
+      for (double& v : d) v /= 2;
     }
     if (!improved) break;
   }
-  p = at(o, gamma);
+  p = at(x);
   m.collectives = relative_error(t0, measured);
+  std::vector<double> p2p_predicted, p2p_measured;
+  for (const Point& pt : p2p) {
+    p2p_predicted.push_back(static_cast<double>(p.L + 2 * p.o + p.G * (std::max(pt.bytes, 1.0) - 1)) * 1e-12);
+    p2p_measured.push_back(pt.seconds);
+  }
+  m.p2p = relative_error(p2p_predicted, p2p_measured);
   return out;
 }
 

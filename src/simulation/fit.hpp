@@ -6,12 +6,14 @@
 // fitted by least squares on relative error (weights 1/measured^2, closed
 // form), gives G (slope) and a = L + 2o - G (intercept).
 //
-// L against o, and the reduction cost: the report's measured reference
-// algorithm cases are simulated in LogGOPSim, and (o, reduce_ps_per_byte),
-// with L = a + G - 2o, are fitted to their relative errors by Gauss-Newton
-// (two unknowns: 2x2 normal equations in closed form; derivatives by finite
-// differences of the simulated times). g and O stay 0, S is unbounded
-// (every message eager): the fit absorbs what they would add.
+// Then L + 2o, o and the reduction cost together: the report's measured
+// reference-algorithm cases are simulated in LogGOPSim, and the three are
+// fitted to the relative errors of those cases and of the sendrecv points
+// (L = (L + 2o) - 2o) by Gauss-Newton: derivatives by finite differences of
+// the simulated times, 3x3 normal equations solved by Gaussian elimination
+// (hand-written, no linear algebra library on the machine), a step kept only
+// when the error falls (halved up to three times). g and O stay 0, S is
+// unbounded (every message eager): the fit absorbs what they would add.
 #pragma once
 
 #include <optional>
