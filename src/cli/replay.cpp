@@ -5,6 +5,7 @@
 // collectives expanded by the chosen reference algorithms; --simulate runs
 // it and the baseline (ATLAHS's fixed algorithms) through LogGOPSim.
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -19,12 +20,13 @@
 #include "simulation/loggopsim.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/replay.hpp"
+#include "simulation/trace_reader.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB";
   std::vector<std::string> algorithms;
   bool simulate = false;
   int threads = 0;
@@ -56,6 +58,11 @@ std::map<Collective, std::string> parse_algorithms(const std::vector<std::string
 }
 
 Workload workload_of(ReplayCliOptions& o) {
+  if (std::filesystem::is_directory(o.workload)) {
+    const UnknownCalls policy = o.unknown == "skip" ? UnknownCalls::skip : o.unknown == "list" ? UnknownCalls::list
+                                                                                                 : UnknownCalls::refuse;
+    return load_trace_workload(o.workload, policy, nullptr, o.threads);
+  }
   if (o.workload != "llm") return load_workload_yaml(o.workload);
   std::string why;
   const auto bucket = parse_size(o.bucket, &why);
@@ -104,7 +111,17 @@ double write_goal_file(const Workload& w, const std::vector<std::string>& algori
 }
 
 void run(ReplayCliOptions& o) {
+  if (o.unknown == "list") {
+    if (!std::filesystem::is_directory(o.workload))
+      throw InputError("--unknown", "--unknown list is for a trace directory", "give the directory of pmpi-trace-rank-N.txt");
+    std::map<std::string, std::uint64_t> listed;
+    load_trace_workload(o.workload, UnknownCalls::list, &listed, o.threads);
+    fmt::print("{} MPI function(s) pico does not replay{}\n", listed.size(), listed.empty() ? "" : ":");
+    for (const auto& [name, calls] : listed) fmt::print("  {} ({} calls)\n", name, calls);
+    return;
+  }
   const Workload w = workload_of(o);
+  if (o.output.empty()) throw InputError("-o", "-o FILE is required", "e.g. -o app.goal");
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
   std::string why;
   const auto cap = parse_size(o.max_output, &why);
@@ -154,8 +171,15 @@ void add_replay(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("replay", "Write an application (workload YAML or the built-in LLM step) as GOAL with "
                                            "chosen algorithms; --simulate predicts it against the baseline");
   auto o = std::make_shared<ReplayCliOptions>();
-  cmd->add_option("workload", o->workload, "Workload YAML file, or 'llm' for the built-in LLM training step")->required();
-  cmd->add_option("-o,--output", o->output, "GOAL file to write")->required();
+  cmd->add_option("workload", o->workload,
+                  "Workload YAML file, a directory of liballprof traces (pmpi-trace-rank-N.txt), or 'llm' for the "
+                  "built-in LLM training step")
+      ->required();
+  cmd->add_option("-o,--output", o->output, "GOAL file to write (not needed with --unknown list)");
+  cmd->add_option("--unknown", o->unknown, "Traces: MPI calls pico does not replay are refused, skipped (their time "
+                                           "joins the compute gap) or listed")
+      ->check(CLI::IsMember({"refuse", "skip", "list"}))
+      ->capture_default_str();
   cmd->add_option("--profile", o->profile, "Tuned profile (pico tune) choosing each call's algorithm by size");
   cmd->add_option("--algorithm", o->algorithms, "COLLECTIVE=ALGORITHM: a reference algorithm for every call of it "
                                                 "(over the profile; others: ATLAHS's fixed choice)");

@@ -84,7 +84,7 @@ class RankFormatter {
     for (std::int64_t it = 0; it < w_.iterations; ++it) {
       for (std::size_t i = 0; i < w_.calls.size(); ++i) {
         const WorkloadCall& c = w_.calls[i];
-        if (c.gap_s > 0) goal.calc(static_cast<std::uint64_t>(std::llround(c.gap_s * 1e12)));
+        if (const double gap = w_.gap_s(rank, i); gap > 0) goal.calc(static_cast<std::uint64_t>(std::llround(gap * 1e12)));
         if (c.kind == CallKind::compute) continue;
         const auto p = static_cast<std::size_t>(c.partition);
         const std::vector<int>& group = groups[p];

@@ -1,5 +1,6 @@
 #include "simulation/workload.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -40,6 +41,11 @@ double duration_of(const Value& v, std::string_view what) {
 
 std::vector<int> Workload::group_of(int p, int rank, int* comm_rank) const {
   const Partition& part = partitions[static_cast<std::size_t>(p)];
+  if (!part.groups.empty()) {
+    const auto& g = part.groups[static_cast<std::size_t>(part.group_of_rank[static_cast<std::size_t>(rank)])];
+    if (comm_rank) *comm_rank = static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
+    return g;
+  }
   const int span = part.group_size * part.stride;
   const int base = rank / span * span + rank % part.stride;
   std::vector<int> members(static_cast<std::size_t>(part.group_size));
@@ -63,13 +69,13 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
   Workload w;
   w.name = top.get("name") ? top.get("name")->as_path_component("name") : "workload";
   w.ranks = static_cast<int>(top.require("ranks").as_int("ranks", 1, 1 << 20));
-  w.partitions.push_back({"world", w.ranks, 1});
+  w.partitions.push_back(regular_partition("world", w.ranks, 1));
   if (auto comms = top.get("communicators")) {
     for (const auto& [key, value] : comms->as_entries("communicators")) {
       const std::string name = key.as_path_component("communicator name");
       if (name == "world") key.fail("'world' is every rank already", "give the communicator another name");
       const Map m = value.as_map("communicator", kComm);
-      Partition p{name, static_cast<int>(m.require("group_size").as_int("group_size", 1, w.ranks)), 1};
+      Partition p = regular_partition(name, static_cast<int>(m.require("group_size").as_int("group_size", 1, w.ranks)), 1);
       if (auto s = m.get("stride")) p.stride = static_cast<int>(s->as_int("stride", 1, w.ranks));
       if (w.ranks % (p.group_size * p.stride) != 0)
         value.fail(fmt::format("{} ranks do not split into groups of {} ranks {} apart", w.ranks, p.group_size, p.stride),
@@ -125,7 +131,8 @@ Workload llm_step_workload(const LlmStep& s) {
   w.name = "llm-step";
   w.ranks = s.dp * s.tp * s.pp;
   // Megatron's order: TP ranks adjacent, then DP, then PP stages.
-  w.partitions = {{"world", w.ranks, 1}, {"tp", s.tp, 1}, {"dp", s.dp, s.tp}, {"pp", s.pp, s.tp * s.dp}};
+  w.partitions = {regular_partition("world", w.ranks, 1), regular_partition("tp", s.tp, 1),
+                  regular_partition("dp", s.dp, s.tp), regular_partition("pp", s.pp, s.tp * s.dp)};
   const int layers_per_stage = s.layers / s.pp;
   // Forward is a third of the compute, backward two thirds (backward computes two gradients per matmul).
   const double per_layer = s.compute_s / s.micro_batches / layers_per_stage;

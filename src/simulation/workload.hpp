@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -21,7 +22,19 @@ struct Partition {
   std::string name;
   int group_size = 1;
   int stride = 1;
+  // Irregular groups (a trace's MPI_Comm_split): the world ranks of each
+  // group in comm-rank order, and each world rank's group. Empty: the rule above.
+  std::vector<std::vector<int>> groups;
+  std::vector<int> group_of_rank;
 };
+
+inline Partition regular_partition(std::string name, int group_size, int stride) {
+  Partition p;
+  p.name = std::move(name);
+  p.group_size = group_size;
+  p.stride = stride;
+  return p;
+}
 
 enum class CallKind : std::uint8_t {
   collective,
@@ -46,6 +59,14 @@ struct Workload {
   std::vector<WorkloadCall> calls;    // one iteration
   std::int64_t iterations = 1;
   double final_gap_s = 0;  // compute after the last call
+  // A trace's compute gaps, which differ per rank: rank r's gap before call
+  // i is rank_gaps_s[r * calls.size() + i] (empty: every rank has the call's gap_s).
+  std::vector<double> rank_gaps_s;
+
+  double gap_s(int rank, std::size_t call) const {
+    return rank_gaps_s.empty() ? calls[call].gap_s
+                               : rank_gaps_s[static_cast<std::size_t>(rank) * calls.size() + call];
+  }
 
   // The world ranks of `rank`'s group in partition p, in comm-rank order, and its rank there.
   std::vector<int> group_of(int p, int rank, int* comm_rank) const;

@@ -294,6 +294,62 @@ def test_replay(tools, tmp):
     print("replay: ok")
 
 
+def test_traces(tools, tmp):
+    env = dict(os.environ, PICO_LOGGOPSIM_DIR=tools)
+    sample = os.path.join(SRC, "tests", "data", "traces", "split4")
+    out = os.path.join(tmp, "trace.goal")
+
+    def replay(*args):
+        return subprocess.run([PICO, "replay", *args], capture_output=True, text=True, timeout=300, env=env)
+
+    proc = replay(sample, "-o", out, "--simulate", "--algorithm", "allreduce=ring")
+    expect(proc.returncode == 0, f"trace replay: {proc.stdout}{proc.stderr}")
+    expect("allgather 128 B on 4 ranks: bruck" in proc.stdout and "bcast 1000 B on 2 ranks: binomial" in proc.stdout,
+           proc.stdout)
+    text = open(out).read()
+    blocks = re.findall(r"rank (\d+) \{\n(.*?)\n\}", text, re.S)
+    expect([int(b[0]) for b in blocks] == [0, 1, 2, 3], "four rank blocks")
+    # Rank 1's first gap: MPI_Init ends at 100 us, its allreduce starts at 153 us.
+    expect(blocks[1][1].startswith("l0: calc 53000000\n"), blocks[1][1][:80])
+    # Rank 3's bcast gap folds the split in: 10 + 5 + 36 us after its allreduce.
+    expect(": calc 51000000\n" in blocks[3][1], "rank 3's bcast gap")
+    # The split orders the pair by key (-rank): rank 1 is comm rank 0, so the bcast root (comm rank 1) is rank 0.
+    expect(re.search(r": send 1000b to 1 tag", blocks[0][1]) and re.search(r": recv 1000b from 0 tag", blocks[1][1]),
+           "bcast from rank 0 to rank 1")
+    expect(not re.search(r"1000b", blocks[2][1] + blocks[3][1]) or re.search(r": send 1000b to 3 tag", blocks[2][1]),
+           "the other pair's bcast stays in the pair")
+    simulate(tools, out)
+
+    def variant(name, edit):
+        d = os.path.join(tmp, name)
+        os.makedirs(d, exist_ok=True)
+        for r in range(4):
+            lines = open(os.path.join(sample, f"pmpi-trace-rank-{r}.txt")).read().splitlines(True)
+            open(os.path.join(d, f"pmpi-trace-rank-{r}.txt"), "w").writelines(edit(r, lines))
+        return d
+
+    send = variant("send", lambda r, l: l[:4] + ["MPI_Send:176.000:0x1:4:13,4,0:1:0:91,0,4:176.500\n"] + l[4:])
+    proc = replay(send, "-o", out)
+    expect(proc.returncode == 2 and "MPI_Send (4)" in proc.stderr, proc.stderr)
+    proc = replay(send, "--unknown", "list")
+    expect(proc.returncode == 0 and "MPI_Send (4 calls)" in proc.stdout, proc.stdout + proc.stderr)
+    proc = replay(send, "-o", out, "--unknown", "skip", "--simulate")
+    expect(proc.returncode == 0, proc.stderr)
+    simulate(tools, out)
+
+    missing = variant("missing", lambda r, l: l)
+    os.remove(os.path.join(missing, "pmpi-trace-rank-2.txt"))
+    backwards = variant("backwards", lambda r, l: l[:3] + [l[3].replace("MPI_Allreduce:1", "MPI_Allreduce:0")] + l[4:]
+                        if r == 1 else l)
+    huge = variant("huge", lambda r, l: [x.replace(":256:13,4,0:", ":300000000000:13,4,0:") for x in l])
+    differ = variant("differ", lambda r, l: [x.replace("MPI_Allgather", "MPI_Alltoall") for x in l] if r == 3 else l)
+    for d, message in ((missing, "first missing: 2"), (backwards, "pmpi-trace-rank-1.txt:4: "),
+                       (huge, "beyond the 1 TiB"), (differ, "differs from rank 0's")):
+        proc = replay(d, "-o", out)
+        expect(proc.returncode == 2 and message in proc.stderr, f"{d}: exit {proc.returncode}: {proc.stderr}")
+    print("traces: ok")
+
+
 def main():
     tools = loggopsim_dir()
     with tempfile.TemporaryDirectory() as tmp:
@@ -307,6 +363,7 @@ def main():
             test_fit_and_predict(tools, tmp)
         if which in ("all", "replay"):
             test_replay(tools, tmp)
+            test_traces(tools, tmp)
     print("goal_sim: ok")
 
 
