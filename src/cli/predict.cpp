@@ -30,19 +30,27 @@ std::string time_text(double s) {
   return fmt::format("{:.2f} us", s * 1e6);
 }
 
-LogGOPSimTools simulator(const std::string& dir) {
-  if (auto tools = find_loggopsim(dir)) return *tools;
-  throw InputError(dir.empty() ? "pico predict" : "--loggopsim",
-                   dir.empty() ? "LogGOPSim not found ($PICO_LOGGOPSIM_DIR, PATH)"
-                               : fmt::format("no txt2bin and LogGOPSim in {}", dir),
-                   "build it (e.g. ../shared/peers/build-loggopsim.sh DIR) and give --loggopsim DIR");
+// LogGOPSim, or none (pico's LogGP evaluator then, said in the output); a
+// --loggopsim directory without it is an error.
+std::optional<LogGOPSimTools> simulator(const std::string& dir) {
+  auto tools = find_loggopsim(dir);
+  if (!tools && !dir.empty())
+    throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", dir),
+                     "build it (e.g. ../shared/peers/build-loggopsim.sh DIR)");
+  return tools;
+}
+
+const char* simulator_name(const std::optional<LogGOPSimTools>& tools) {
+  return tools ? "LogGOPSim" : "pico's LogGP evaluator: LogGOPSim not found, no g, O or rendezvous";
 }
 
 void run_check(const PredictOptions& o) {
   if (o.model.empty()) throw InputError("--check", "--check needs --model", "fit one: pico fit REPORT -o model.json");
   const LogGPModel model = load_model(o.model);
   const nlohmann::json report = load_report(o.check);
-  const CheckSummary s = check_report(simulator(o.loggopsim), report, o.check, model.params, o.threads);
+  const auto tools = simulator(o.loggopsim);
+  const CheckSummary s = check_report(tools, report, o.check, model.params, o.threads);
+  fmt::print("simulated by {}\n", simulator_name(tools));
   fmt::print("{:<16} {:>3} {:>9}  {:<20} {:>12} {:>12} {:>8}\n", "collective", "np", "size", "algorithm", "measured",
              "predicted", "error");
   for (const CheckedPoint& pt : s.points) {
@@ -85,10 +93,11 @@ void run_predict(const PredictOptions& o) {
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
   std::optional<TunedProfile> profile;
   if (!o.profile.empty()) profile = load_profile(o.profile);
-  const auto predictions = predict_algorithms(simulator(o.loggopsim), *coll, bytes, o.np, payload ? *dtype : Dtype::none,
+  const auto tools = simulator(o.loggopsim);
+  const auto predictions = predict_algorithms(tools, *coll, bytes, o.np, payload ? *dtype : Dtype::none,
                                               *segment, model.params, o.threads);
-  fmt::print("{} {} on {} ranks, model: {}{} (LogGOPSim)\n", o.collective, payload ? format_size(bytes) : "", o.np,
-             o.model.empty() ? "built-in " : o.model + ", ", model.platform);
+  fmt::print("{} {} on {} ranks, model: {}{} ({})\n", o.collective, payload ? format_size(bytes) : "", o.np,
+             o.model.empty() ? "built-in " : o.model + ", ", model.platform, simulator_name(tools));
   const double best = predictions.front().seconds;
   for (const auto& p : predictions)
     fmt::print("  {:<20} {:>12}  x{:.2f}\n", p.algorithm, time_text(p.seconds), best > 0 ? p.seconds / best : 1.0);

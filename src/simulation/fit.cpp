@@ -1,5 +1,7 @@
 #include "simulation/fit.hpp"
 
+#include "simulation/loggp_evaluator.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -109,7 +111,7 @@ std::vector<MeasuredSchedule> reference_cases(const std::vector<CaseResult>& cas
   return out;
 }
 
-std::vector<double> simulate_all(const LogGOPSimTools& tools, const std::vector<MeasuredSchedule>& cases,
+std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, const std::vector<MeasuredSchedule>& cases,
                                  const LogGPParams& p, int threads) {
   std::vector<double> out(cases.size());
   const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -120,7 +122,9 @@ std::vector<double> simulate_all(const LogGOPSimTools& tools, const std::vector<
     TempDir dir;
     for (std::size_t i; (i = next++) < cases.size();) {
       try {
-        out[i] = static_cast<double>(simulate_request(tools, cases[i].request, p, dir.path())) * 1e-12;
+        out[i] = static_cast<double>(tools ? simulate_request(*tools, cases[i].request, p, dir.path())
+                                           : evaluate_loggp(cases[i].request, p)) *
+                 1e-12;
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -207,11 +211,9 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
                         "given one; add `{library: reference, algorithms: all}` to the experiment");
     return out;
   }
-  if (!options.simulator) {
-    out.notes.push_back("LogGOPSim not found: o = 0 (L = L + 2o) and the reduction cost is the given one; "
-                        "install LogGOPSim or give --loggopsim DIR");
-    return out;
-  }
+  if (!options.simulator)
+    out.notes.push_back("LogGOPSim not found: the reference cases were simulated by pico's LogGP evaluator "
+                        "(no g, O or rendezvous); install LogGOPSim or give --loggopsim DIR");
   std::vector<double> measured;
   for (const auto& r : refs) measured.push_back(r.measured_s);
   // x = (L + 2o, o, reduction ps/B); L = x0 - 2 x1. The sendrecv points stay
@@ -244,7 +246,7 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
     return sum;
   };
   Vec x = clamp({static_cast<double>(latency), static_cast<double>(latency) / 4, options.reduce_ps_per_byte});
-  std::vector<double> t0 = simulate_all(*options.simulator, refs, at(x), options.threads);
+  std::vector<double> t0 = simulate_all(options.simulator, refs, at(x), options.threads);
   std::vector<double> r0 = residuals(x, t0);
   double error = squared(r0);
   for (int iteration = 0; iteration < 4; ++iteration) {
@@ -257,7 +259,7 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
       if (clamp(xk) != xk) xk[static_cast<std::size_t>(k)] -= 2 * h;
       xk = clamp(xk);
       const double step = xk[static_cast<std::size_t>(k)] - x[static_cast<std::size_t>(k)];
-      std::vector<double> rk = step == 0 ? r0 : residuals(xk, simulate_all(*options.simulator, refs, at(xk), options.threads));
+      std::vector<double> rk = step == 0 ? r0 : residuals(xk, simulate_all(options.simulator, refs, at(xk), options.threads));
       column[static_cast<std::size_t>(k)].resize(r0.size());
       for (std::size_t i = 0; i < r0.size(); ++i)
         column[static_cast<std::size_t>(k)][i] = step == 0 ? 0 : (rk[i] - r0[i]) / step;
@@ -277,7 +279,7 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
     bool improved = false;
     for (int halving = 0; halving < 4 && !improved; ++halving) {
       const Vec xn = clamp({x[0] + d[0], x[1] + d[1], x[2] + d[2]});
-      auto t = simulate_all(*options.simulator, refs, at(xn), options.threads);
+      auto t = simulate_all(options.simulator, refs, at(xn), options.threads);
       auto r = residuals(xn, t);
       if (const double e = squared(r); e < error) {
         x = xn;

@@ -44,7 +44,7 @@ std::vector<MeasuredSchedule> reference_cases(const std::vector<CaseResult>& cas
 reference::ScheduleRequest request_of(const Case& c);
 
 struct FitOptions {
-  std::optional<LogGOPSimTools> simulator;  // absent: o = 0 and the reduction cost is not fitted
+  std::optional<LogGOPSimTools> simulator;  // absent: pico's LogGP evaluator simulates (noted)
   double reduce_ps_per_byte = 250;          // used when it cannot be fitted
   int threads = 0;                          // simulations at once (0: one per hardware thread)
 };
@@ -58,8 +58,10 @@ struct FitOutcome {
 // measured sendrecv cases.
 FitOutcome fit_model(const nlohmann::json& report, const std::string& report_path, const FitOptions& options);
 
-// Simulated times (s) of the schedules under `p`, in order, `threads` at a time.
-std::vector<double> simulate_all(const LogGOPSimTools& tools, const std::vector<MeasuredSchedule>& cases,
+// Simulated times (s) of the schedules under `p`, in order, `threads` at a
+// time: in LogGOPSim, or by pico's LogGP evaluator (loggp_evaluator.hpp)
+// when `tools` is empty.
+std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, const std::vector<MeasuredSchedule>& cases,
                                  const LogGPParams& p, int threads);
 
 // median and max |predicted / measured - 1|.

@@ -12,7 +12,7 @@
 
 namespace pico {
 
-std::vector<AlgorithmPrediction> predict_algorithms(const LogGOPSimTools& tools, Collective c, std::uint64_t bytes,
+std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSimTools>& tools, Collective c, std::uint64_t bytes,
                                                     int np, Dtype dtype, std::uint64_t segment_bytes,
                                                     const LogGPParams& p, int threads) {
   std::vector<MeasuredSchedule> schedules;
@@ -34,7 +34,7 @@ std::vector<AlgorithmPrediction> predict_algorithms(const LogGOPSimTools& tools,
   return out;
 }
 
-CheckSummary check_report(const LogGOPSimTools& tools, const nlohmann::json& report, const std::string& report_path,
+CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nlohmann::json& report, const std::string& report_path,
                           const LogGPParams& p, int threads) {
   const std::vector<MeasuredSchedule> refs = reference_cases(case_results_of(report));
   if (refs.empty())

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,9 @@ struct AlgorithmPrediction {
 };
 
 // Every reference algorithm of `c` at `bytes` per rank on `np` ranks,
-// fastest first. Throws std::runtime_error when LogGOPSim fails.
-std::vector<AlgorithmPrediction> predict_algorithms(const LogGOPSimTools& tools, Collective c, std::uint64_t bytes,
+// fastest first, simulated in LogGOPSim (pico's LogGP evaluator when `tools`
+// is empty). Throws std::runtime_error when LogGOPSim fails.
+std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSimTools>& tools, Collective c, std::uint64_t bytes,
                                                     int np, Dtype dtype, std::uint64_t segment_bytes,
                                                     const LogGPParams& p, int threads);
 
@@ -51,7 +53,7 @@ struct CheckSummary {
 
 // The report's measured reference cases, simulated under the model. Throws
 // InputError (where = report_path) when it has none.
-CheckSummary check_report(const LogGOPSimTools& tools, const nlohmann::json& report, const std::string& report_path,
+CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nlohmann::json& report, const std::string& report_path,
                           const LogGPParams& p, int threads);
 
 }  // namespace pico

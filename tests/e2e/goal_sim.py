@@ -183,6 +183,26 @@ def test_fit_and_predict(tools, tmp):
     listed = re.findall(r"^  (\w+)\s+[\d.]+ (?:us|ms|s)\s+x([\d.]+)$", far.stdout, re.M)
     expect(len(listed) == 5 and float(listed[0][1]) == 1.0, far.stdout)
 
+    # Without LogGOPSim pico evaluates the schedules itself, says so, and agrees with LogGOPSim where the
+    # schedule has no contention it models differently.
+    bare = {k: v for k, v in env.items() if k != "PICO_LOGGOPSIM_DIR"}
+    bare["PATH"] = "/usr/bin:/bin"
+    for collective, size, np in (("allreduce", "1MiB", 8), ("bcast", "256KiB", 16), ("gather", "64KiB", 6),
+                                 ("allgather", "64KiB", 8)):
+        times = []
+        for e in (env, bare):
+            proc = subprocess.run([PICO, "predict", collective, "--size", size, "--np", str(np), "--model", model_path],
+                                  capture_output=True, text=True, timeout=300, env=e)
+            expect(proc.returncode == 0, proc.stderr)
+            rows = dict((a, float(t) * {"us": 1e-6, "ms": 1e-3, "s": 1}[u]) for a, t, u in
+                        re.findall(r"^  (\w+)\s+([\d.]+) (us|ms|s)\s", proc.stdout, re.M))
+            times.append((rows, proc.stdout))
+        expect("LogGOPSim)" in times[0][1] and "pico's LogGP evaluator" in times[1][1], times[1][1])
+        for a, t in times[0][0].items():
+            if a in ("segmented_ring", "scatter_allgather"):  # overlapped messages queue differently (up to 25%)
+                continue
+            expect(abs(times[1][0][a] / t - 1) < 0.05, f"{collective} {a}: evaluator {times[1][0][a]} vs LogGOPSim {t}")
+
     # Bad input: exit 2 with the one error format.
     no_p2p = os.path.join(tmp, "no-p2p.json")
     r = json.load(open(report))
