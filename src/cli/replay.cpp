@@ -168,7 +168,7 @@ void run(ReplayCliOptions& o) {
 }  // namespace
 
 void add_replay(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("replay", "Write an application (workload YAML or the built-in LLM step) as GOAL with "
+  auto* cmd = app.add_subcommand("replay", "Write an application (workload YAML, liballprof traces or the built-in LLM step) as GOAL with "
                                            "chosen algorithms; --simulate predicts it against the baseline");
   auto o = std::make_shared<ReplayCliOptions>();
   cmd->add_option("workload", o->workload,
