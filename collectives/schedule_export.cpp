@@ -3,9 +3,13 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "collectives/goal_writer.hpp"
 #include "collectives/schedule_ordered.hpp"
 #include "collectives/schedule_text.hpp"
 
@@ -27,110 +31,6 @@ std::string_view kind_name(OpKind k) {
   }
   return "?";
 }
-
-// Room for the longest GOAL line, plus the slack Label::write stores past its end.
-constexpr std::size_t kGoalLine = 2 * (1 + kMaxDecimal) + 64 + 2 * kMaxDecimal + sizeof(Label);
-
-// One rank's GOAL block. Labels count only the operations written.
-class GoalRank {
- public:
-  GoalRank(TextBuffer& text, const RankSchedule& rs) : text_(text), rs_(rs) {}
-
-  void write() {
-    char* p = text_.room(kGoalLine);
-    p = put(p, "rank ");
-    p = put(p, rs_.rank);
-    text_.commit(put(p, " {\n"));
-    const auto& ops = rs_.ops;
-    for (std::size_t begin = 0; begin < ops.size();) {
-      std::size_t end = begin;
-      while (end < ops.size() && ops[end].step == ops[begin].step) ++end;
-      write_step(begin, end);
-      begin = end;
-    }
-    text_.commit(put(text_.room(2), "}\n"));
-  }
-
- private:
-  // Writes a step through a local cursor into room asked for once: the
-  // cursor, the operations and the dependencies stay in registers, where
-  // members would be reloaded after every character stored (char stores
-  // may alias anything).
-  void write_step(std::size_t begin, std::size_t end) {
-    const RecordedOp* ops = rs_.ops.data();
-    std::size_t written = 0;
-    for (std::size_t i = begin; i < end; ++i) written += ops[i].kind != OpKind::copy;
-    if (written == 0) return;  // copies only: the next step depends on the step before
-    deps_.swap(previous_);
-    const bool join = deps_.size() > 1 && written > 1 && deps_.size() * written > deps_.size() + written;
-    const std::size_t lines = join ? 1 + deps_.size() + 2 * written : written * (1 + deps_.size());
-    char* p = text_.room(lines * kGoalLine);
-    std::uint64_t next = next_;
-    Label last = last_;
-    auto new_label = [&] {  // the next operation's label
-      last = next == 0 ? Label(0) : last.next(next);
-      ++next;
-      return last;
-    };
-    Memos& m = memos_;
-    if (join) {
-      const Label label = new_label();
-      p = put(label.write(p), ": calc 0\n");
-      p = write_requires(p, label, deps_.data(), deps_.size());
-      deps_.assign(1, label);
-    }
-    previous_.resize(written);
-    Label* defined = previous_.data();
-    const Label* deps = deps_.data();
-    const std::size_t ndeps = deps_.size();
-    for (std::size_t i = begin; i < end; ++i) {
-      const RecordedOp& op = ops[i];
-      if (op.kind == OpKind::copy) continue;
-      const Label label = new_label();
-      p = label.write(p);
-      if (op.kind == OpKind::send) {
-        p = m.send_bytes.put(put(p, ": send "), op.bytes);
-        p = m.send_peer.put(put(p, "b to "), static_cast<std::uint32_t>(op.peer));
-        p = m.send_tag.put(put(p, " tag "), static_cast<std::uint32_t>(op.tag));
-      } else if (op.kind == OpKind::recv) {
-        p = m.recv_bytes.put(put(p, ": recv "), op.bytes);
-        p = m.recv_peer.put(put(p, "b from "), static_cast<std::uint32_t>(op.peer));
-        p = m.recv_tag.put(put(p, " tag "), static_cast<std::uint32_t>(op.tag));
-      } else {
-        p = m.calc_bytes.put(put(p, ": calc "), op.bytes);
-      }
-      *p++ = '\n';
-      p = write_requires(p, label, deps, ndeps);
-      *defined++ = label;
-    }
-    next_ = next;
-    last_ = last;
-    text_.commit(p);
-  }
-
-  static char* write_requires(char* p, const Label& label, const Label* deps, std::size_t ndeps) {
-    for (std::size_t d = 0; d < ndeps; ++d) {
-      p = deps[d].write(put(label.write(p), " requires "));
-      *p++ = '\n';
-    }
-    return p;
-  }
-
-  // The numbers of the last line of each kind. (Copying them to a local
-  // and back per step was slower: the compiler copies with wide loads right
-  // after narrow stores, which stalls store forwarding.)
-  struct Memos {
-    DecimalMemo send_bytes, send_peer, send_tag, recv_bytes, recv_peer, recv_tag, calc_bytes;
-  };
-
-  TextBuffer& text_;
-  const RankSchedule& rs_;
-  std::uint64_t next_ = 0;  // the next label's number
-  Label last_;              // the label numbered next_ - 1
-  Memos memos_;
-  std::vector<Label> previous_;  // labels of the last step written
-  std::vector<Label> deps_;      // what the current step requires
-};
 
 // Appends string pieces and numbers to a TextBuffer, asking for room per
 // piece: for the JSON writer, whose lines hold lists of any length.
@@ -230,10 +130,18 @@ std::optional<ScheduleFormat> parse_schedule_format(std::string_view s) {
   return std::nullopt;
 }
 
-void write_goal(const ScheduleRequest& req, std::ostream& out, int threads) {
+void write_goal(const ScheduleRequest& req, std::ostream& out, int threads, const GoalOptions& options) {
   reference::check_request(req);
+  const std::uint64_t span = tag_span(req);
+  if (options.tag_base + span - 1 > kMaxGoalTag)
+    throw std::invalid_argument(fmt::format("tags from {} to {} exceed GOAL's largest tag {}", options.tag_base,
+                                            options.tag_base + span - 1, kMaxGoalTag));
   out << "num_ranks " << req.np << "\n\n";
-  stream_ranks(req, threads, out, [](const RankSchedule& rs, TextBuffer& text) { GoalRank(text, rs).write(); });
+  stream_ranks(req, threads, out, [&](const RankSchedule& rs, TextBuffer& text) {
+    GoalRankWriter rank(text, rs.rank);
+    rank.collective(rs, options.tag_base, span, options.reduce_ps_per_byte);
+    rank.finish();
+  });
 }
 
 void write_json(const ScheduleRequest& req, std::ostream& out, int threads) {
@@ -249,8 +157,9 @@ void write_json(const ScheduleRequest& req, std::ostream& out, int threads) {
   out << "]}\n";
 }
 
-void write_schedule(const ScheduleRequest& req, ScheduleFormat format, std::ostream& out, int threads) {
-  if (format == ScheduleFormat::goal) write_goal(req, out, threads);
+void write_schedule(const ScheduleRequest& req, ScheduleFormat format, std::ostream& out, int threads,
+                    const GoalOptions& goal) {
+  if (format == ScheduleFormat::goal) write_goal(req, out, threads, goal);
   else write_json(req, out, threads);
 }
 }  // namespace pico

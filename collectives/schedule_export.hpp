@@ -6,6 +6,7 @@
 // does not depend on `threads`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string_view>
@@ -18,20 +19,28 @@ enum class ScheduleFormat { goal, json };
 
 std::optional<ScheduleFormat> parse_schedule_format(std::string_view s);
 
+// How GOAL expresses time and tags (collectives/goal_writer.hpp): LogGOPSim
+// reads integers in one unit, so time is in picoseconds.
+struct GoalOptions {
+  // A local reduction of n bytes is `calc round(n x reduce_ps_per_byte)`: the
+  // model's reduction cost (pico fit), or a default of 4 GB/s.
+  double reduce_ps_per_byte = 250;
+  // The call's tags are tag_base + [0, tag_span(req)): give chained calls disjoint ranges.
+  std::uint64_t tag_base = 0;
+};
+
 // GOAL: `num_ranks P`, then per rank `rank r { ... }` with one labelled
 // operation per line (`lN: send <bytes>b to <peer> tag <t>`, `recv ... from`,
-// `calc <bytes reduced>`) and `lA requires lB` for program order: every
-// operation requires each operation of the rank's previous step. Local
-// copies are not written (they cost no network time); a step of m
-// operations after a step of k operations gets a `calc 0` join node when
-// that takes fewer lines than k x m requires.
-void write_goal(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0);
+// `calc <ps>`) and `lA requires lB` for program order (GoalRankWriter).
+// Throws std::invalid_argument when the request's tags would pass kMaxGoalTag.
+void write_goal(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0,
+                const GoalOptions& options = {});
 
 // JSON: the request's fields and `ranks: [{rank, phases, ops: [{id, kind,
 // peer, bytes, tag, step, phase, deps}]}]`, every recorded operation included.
 void write_json(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0);
 
 void write_schedule(const reference::ScheduleRequest& req, ScheduleFormat format, std::ostream& out,
-                    int threads = 0);
+                    int threads = 0, const GoalOptions& goal = {});
 
 }  // namespace pico

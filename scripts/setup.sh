@@ -10,7 +10,7 @@ packages=(
   libhwloc-dev hwloc
   libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
   # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
   # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
   iproute2 util-linux

@@ -16,5 +16,8 @@ void add_schedule(CLI::App& app, int& exit_code);
 void add_compare(CLI::App& app, int& exit_code);
 void add_tune(CLI::App& app, int& exit_code);
 void add_export(CLI::App& app, int& exit_code);
+void add_fit(CLI::App& app, int& exit_code);
+void add_predict(CLI::App& app, int& exit_code);
+void add_replay(CLI::App& app, int& exit_code);
 
 }  // namespace pico::cli

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   pico::cli::add_compare(app, exit_code);
   pico::cli::add_tune(app, exit_code);
   pico::cli::add_export(app, exit_code);
+  pico::cli::add_fit(app, exit_code);
+  pico::cli::add_predict(app, exit_code);
+  pico::cli::add_replay(app, exit_code);
   for (CLI::App* verb : app.get_subcommands({})) verb->set_version_flag("--version", std::string(app.version()));
   try {
     // CLI11 would call an unknown verb "a subcommand is required"; name it and the nearest verb instead.

@@ -1,5 +1,6 @@
 // pico schedule COLLECTIVE --algorithm A --np P --size BYTES [--dtype float32]
 //               [--format goal|json] [-o FILE] [--threads N]
+//               [--model model.json | --reduce-ps-per-byte X] [--tag-base T]
 // Records a reference algorithm's schedule for all P ranks without MPI and
 // writes it for a network simulator (collectives/schedule_export.hpp).
 #include <fstream>
@@ -13,17 +14,20 @@
 
 #include "cli/commands.hpp"
 #include "collectives/reference/algorithms.hpp"
+#include "collectives/goal_writer.hpp"
 #include "collectives/schedule_export.hpp"
 #include "collectives/spec.hpp"
 #include "core/input_error.hpp"
 #include "config/units.hpp"
+#include "simulation/loggp_model.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct ScheduleOptions {
-  std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB";
+  std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB", model;
   int np = 0, root = 0, threads = 0;
+  GoalOptions goal;
   bool in_place = false;
 };
 
@@ -102,16 +106,29 @@ void add_schedule(CLI::App& app, int& exit_code) {
   cmd->add_option("--threads", opts->threads, "Ranks formatted at once (0: one per hardware thread)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
+  auto* gamma = cmd->add_option("--reduce-ps-per-byte", opts->goal.reduce_ps_per_byte,
+                                "GOAL: a local reduction's cost in ps per byte (calc time)")
+                    ->check(CLI::Range(0.0, 1e6))
+                    ->capture_default_str();
+  cmd->add_option("--model", opts->model, "GOAL: take the reduction cost from a model (pico fit)")->excludes(gamma);
+  cmd->add_option("--tag-base", opts->goal.tag_base, "GOAL: first tag of the call's range (to chain calls)")
+      ->check(CLI::Range(std::uint64_t{0}, kMaxGoalTag))
+      ->capture_default_str();
   cmd->callback([opts, &exit_code] {
     const reference::ScheduleRequest req = to_request(*opts);
+    if (!opts->model.empty()) opts->goal.reduce_ps_per_byte = load_model(opts->model).params.reduce_ps_per_byte;
+    if (opts->goal.tag_base + tag_span(req) - 1 > kMaxGoalTag)
+      bad("--tag-base", fmt::format("the call's {} tags from {} pass GOAL's largest tag {}", tag_span(req),
+                                    opts->goal.tag_base, kMaxGoalTag),
+          "give a smaller --tag-base");
     const ScheduleFormat format = *parse_schedule_format(opts->format);
     if (opts->output.empty()) {
-      write_schedule(req, format, std::cout, opts->threads);
+      write_schedule(req, format, std::cout, opts->threads, opts->goal);
       std::cout.flush();
     } else {
       std::ofstream file(opts->output, std::ios::binary);
       if (!file) bad(opts->output, "cannot open for writing", "check the directory exists and is writable");
-      write_schedule(req, format, file, opts->threads);
+      write_schedule(req, format, file, opts->threads, opts->goal);
       file.close();
       if (!file) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
     }

@@ -26,8 +26,10 @@ LAYERS = {
     "export": (["src/export"], ["core", "collectives", "config", "analysis", "tuning"]),
     "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
                                 "tuning", "export"]),
+    "simulation": (["src/simulation"], ["core", "collectives", "config", "plan", "instrumentation", "reports",
+                                        "analysis", "tuning", "export", "launch"]),
     "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
-                          "tuning", "export", "launch"]),
+                          "tuning", "export", "launch", "simulation"]),
 }
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

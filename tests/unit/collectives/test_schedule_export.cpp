@@ -89,7 +89,7 @@ std::string check_goal(const std::string& text, GoalStats& stats) {
 
 std::string goal_of(const reference::ScheduleRequest& req, int threads = 0) {
   std::ostringstream out;
-  write_goal(req, out, threads);
+  write_goal(req, out, threads, GoalOptions{.reduce_ps_per_byte = 1, .tag_base = 0});  // calc = bytes reduced
   return out.str();
 }
 

@@ -1,0 +1,68 @@
+// pico fit REPORT -o model.json [--loggopsim DIR] [--reduce-ps-per-byte X] [--threads N]
+// Fits a LogGP model (src/simulation/fit.hpp) to a report's sendrecv and
+// reference-algorithm cases and writes it as pico-model/1 JSON.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "analysis/report_builder.hpp"
+#include "cli/commands.hpp"
+#include "core/input_error.hpp"
+#include "simulation/fit.hpp"
+
+namespace pico::cli {
+
+void add_fit(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("fit", "Fit a LogGP model (L, o, G, reduction cost) to a report, for simulators");
+  struct Options {
+    std::string report, output, loggopsim;
+    double reduce_ps_per_byte = 250;
+    int threads = 0;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("report", opts->report, "Results directory or report.json with sendrecv (and reference) cases")
+      ->required();
+  cmd->add_option("-o,--output", opts->output, "Model file to write (pico-model/1 JSON)")->required();
+  cmd->add_option("--loggopsim", opts->loggopsim,
+                  "Directory holding txt2bin and LogGOPSim (default: $PICO_LOGGOPSIM_DIR, then PATH)");
+  cmd->add_option("--reduce-ps-per-byte", opts->reduce_ps_per_byte,
+                  "Reduction cost where the report cannot give it (ps per byte)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "Simulations at once (0: one per hardware thread)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->callback([opts, &exit_code] {
+    const nlohmann::json report = load_report(opts->report);
+    FitOptions options{.simulator = find_loggopsim(opts->loggopsim),
+                       .reduce_ps_per_byte = opts->reduce_ps_per_byte,
+                       .threads = opts->threads};
+    if (!opts->loggopsim.empty() && !options.simulator)
+      throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", opts->loggopsim),
+                       "build them: ../shared/peers/build-loggopsim.sh DIR");
+    const FitOutcome fit = fit_model(report, opts->report, options);
+    std::ofstream out(opts->output);
+    if (!out) throw InputError(opts->output, "cannot open for writing", "check the directory exists and is writable");
+    out << to_json(fit.model).dump(1) << "\n";
+    out.close();
+    if (!out) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
+    const LogGPParams& p = fit.model.params;
+    fmt::print("model of {} ({}, {}): L {:.3f} us, o {:.3f} us, g {:.3f} us, G {:.4f} ns/B ({:.3f} GB/s), "
+               "reduction {:.1f} ps/B\n",
+               fit.model.platform, fit.model.library, fit.model.scope, p.L * 1e-6, p.o * 1e-6, p.g * 1e-6, p.G * 1e-3,
+               p.G > 0 ? 1e3 / static_cast<double>(p.G) : 0.0, p.reduce_ps_per_byte);
+    fmt::print("fit error: sendrecv {} points, median {:.1f}%, max {:.1f}%", fit.model.p2p.points,
+               100 * fit.model.p2p.median_rel, 100 * fit.model.p2p.max_rel);
+    if (fit.model.collectives.points)
+      fmt::print("; reference collectives {} points, median {:.1f}%, max {:.1f}%", fit.model.collectives.points,
+                 100 * fit.model.collectives.median_rel, 100 * fit.model.collectives.max_rel);
+    fmt::print("\n");
+    for (const std::string& note : fit.notes) fmt::print("note: {}\n", note);
+    fmt::print("wrote {}\n", opts->output);
+    exit_code = 0;
+  });
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,141 @@
+// pico predict COLLECTIVE --size S --np P [--model M] [--loggopsim DIR]
+// pico predict --check REPORT --model M
+// Each reference algorithm's time from a LogGP model through LogGOPSim
+// (src/simulation/predict.hpp), or the model checked against a report.
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "analysis/report_builder.hpp"
+#include "cli/commands.hpp"
+#include "collectives/reference/algorithms.hpp"
+#include "config/units.hpp"
+#include "core/input_error.hpp"
+#include "simulation/predict.hpp"
+#include "simulation/profile_choice.hpp"
+
+namespace pico::cli {
+namespace {
+
+struct PredictOptions {
+  std::string collective, size, dtype = "float32", model, loggopsim, check, segment_size = "64KiB", profile;
+  int np = 0, threads = 0;
+};
+
+std::string time_text(double s) {
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.2f} us", s * 1e6);
+}
+
+// LogGOPSim, or none (pico's LogGP evaluator then, said in the output); a
+// --loggopsim directory without it is an error.
+std::optional<LogGOPSimTools> simulator(const std::string& dir) {
+  auto tools = find_loggopsim(dir);
+  if (!tools && !dir.empty())
+    throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", dir),
+                     "build it (e.g. ../shared/peers/build-loggopsim.sh DIR)");
+  return tools;
+}
+
+const char* simulator_name(const std::optional<LogGOPSimTools>& tools) {
+  return tools ? "LogGOPSim" : "pico's LogGP evaluator: LogGOPSim not found, no g, O or rendezvous";
+}
+
+void run_check(const PredictOptions& o) {
+  if (o.model.empty()) throw InputError("--check", "--check needs --model", "fit one: pico fit REPORT -o model.json");
+  const LogGPModel model = load_model(o.model);
+  const nlohmann::json report = load_report(o.check);
+  const auto tools = simulator(o.loggopsim);
+  const CheckSummary s = check_report(tools, report, o.check, model.params, o.threads);
+  fmt::print("simulated by {}\n", simulator_name(tools));
+  fmt::print("{:<16} {:>3} {:>9}  {:<20} {:>12} {:>12} {:>8}\n", "collective", "np", "size", "algorithm", "measured",
+             "predicted", "error");
+  for (const CheckedPoint& pt : s.points) {
+    for (const auto& r : pt.rows)
+      fmt::print("{:<16} {:>3} {:>9}  {:<20} {:>12} {:>12} {:>+7.1f}%\n", name(pt.collective), pt.np,
+                 format_size(pt.bytes), r.algorithm, time_text(r.measured_s), time_text(r.predicted_s),
+                 100 * (r.predicted_s / r.measured_s - 1));
+    if (pt.rows.size() > 1)
+      fmt::print("  best: measured {}, predicted {} ({}); ranking {}\n", pt.measured_best, pt.predicted_best,
+                 pt.measured_best == pt.predicted_best ? "same" : "differs",
+                 pt.same_ranking ? "same" : "differs");
+  }
+  fmt::print("\n{} cases: median |predicted/measured - 1| = {:.1f}%, max {:.1f}%\n", s.error.points,
+             100 * s.error.median_rel, 100 * s.error.max_rel);
+  if (s.ranked)
+    fmt::print("predicted best = measured best at {} of {} (collective, size) points ({:.0f}%); whole ranking at {}\n",
+               s.best_matches, s.ranked, 100.0 * s.best_matches / s.ranked, s.ranking_matches);
+}
+
+void run_predict(const PredictOptions& o) {
+  if (o.collective.empty()) throw InputError("pico predict", "give a collective (or --check REPORT)", "e.g. pico predict allreduce --size 1MiB --np 64");
+  const auto coll = parse_collective(o.collective);
+  if (!coll || reference_algorithm_names(*coll).empty())
+    throw InputError("COLLECTIVE", fmt::format("no reference algorithms for '{}'", o.collective),
+                     "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
+  if (o.np < 2) throw InputError("--np", fmt::format("--np must be at least 2, got {}", o.np), "e.g. --np 64");
+  const auto dtype = parse_dtype(o.dtype);
+  if (!dtype) throw InputError("--dtype", fmt::format("unknown datatype '{}'", o.dtype), "e.g. float32");
+  std::string why;
+  std::uint64_t bytes = 0;
+  const bool payload = *coll != Collective::barrier;
+  if (payload) {
+    if (o.size.empty()) throw InputError("--size", "--size is required", "e.g. --size 1MiB");
+    const auto b = parse_size(o.size, &why);
+    if (!b) throw InputError("--size", fmt::format("bad size '{}': {}", o.size, why), "write e.g. 8B, 4KiB or 1MiB");
+    bytes = *b;
+  }
+  const auto segment = parse_size(o.segment_size, &why);
+  if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "e.g. 64KiB");
+  const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
+  std::optional<TunedProfile> profile;
+  if (!o.profile.empty()) profile = load_profile(o.profile);
+  const auto tools = simulator(o.loggopsim);
+  const auto predictions = predict_algorithms(tools, *coll, bytes, o.np, payload ? *dtype : Dtype::none,
+                                              *segment, model.params, o.threads);
+  fmt::print("{} {} on {} ranks, model: {}{} ({})\n", o.collective, payload ? format_size(bytes) : "", o.np,
+             o.model.empty() ? "built-in " : o.model + ", ", model.platform, simulator_name(tools));
+  const double best = predictions.front().seconds;
+  for (const auto& p : predictions)
+    fmt::print("  {:<20} {:>12}  x{:.2f}\n", p.algorithm, time_text(p.seconds), best > 0 ? p.seconds / best : 1.0);
+  if (profile) {
+    const ProfileRange* range = profile->choose(*coll, o.np, bytes);
+    const std::string library = range ? range->algorithm : "default";
+    std::string ref = library == "default" ? "" : reference_equivalent(load_reference_equivalents(profile->library.name, o.profile), *coll, library);
+    fmt::print("profile {} ({} {}) picks {}{}{}\n", o.profile, profile->library.name, profile->library.version,
+               library, ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref),
+               range ? "" : ": it has no rule for this collective");
+  }
+}
+
+}  // namespace
+
+void add_predict(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("predict", "Predict reference algorithms' times from a LogGP model (LogGOPSim), or "
+                                            "check a model against a report");
+  auto opts = std::make_shared<PredictOptions>();
+  cmd->add_option("collective", opts->collective, "Collective with reference algorithms");
+  cmd->add_option("--size", opts->size, "Per-rank message size, e.g. 1MiB");
+  cmd->add_option("--np", opts->np, "Number of ranks (far beyond what was measured is fine)");
+  cmd->add_option("--dtype", opts->dtype, "Datatype")->capture_default_str();
+  cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
+  cmd->add_option("--model", opts->model, "Model from pico fit (default: ATLAHS's AI parameters)");
+  cmd->add_option("--profile", opts->profile, "Tuned profile: say which algorithm it picks here");
+  cmd->add_option("--check", opts->check, "Compare the model with a report's measured reference cases");
+  cmd->add_option("--loggopsim", opts->loggopsim,
+                  "Directory holding txt2bin and LogGOPSim (default: $PICO_LOGGOPSIM_DIR, then PATH)");
+  cmd->add_option("--threads", opts->threads, "Simulations at once (0: one per hardware thread)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->callback([opts, &exit_code] {
+    if (!opts->check.empty()) run_check(*opts);
+    else run_predict(*opts);
+    std::cout.flush();
+    exit_code = 0;
+  });
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,104 @@
+#include "simulation/loggopsim.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "collectives/schedule_export.hpp"
+#include "launch/command_output.hpp"
+
+namespace pico {
+namespace fs = std::filesystem;
+namespace {
+
+bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+
+std::optional<LogGOPSimTools> in_dir(const fs::path& dir) {
+  const fs::path t = dir / "txt2bin", s = dir / "LogGOPSim";
+  if (executable(t) && executable(s)) return LogGOPSimTools{t.string(), s.string()};
+  return std::nullopt;
+}
+
+// The last lines of a program's output, for an error message.
+std::string tail(const std::string& text, std::size_t lines = 6) {
+  std::size_t at = text.size();
+  for (std::size_t n = 0; n <= lines && at != std::string::npos && at > 0; ++n) at = text.rfind('\n', at - 1);
+  return at == std::string::npos ? text : text.substr(at + 1);
+}
+
+}  // namespace
+
+std::optional<LogGOPSimTools> find_loggopsim(const std::string& dir) {
+  if (!dir.empty()) return in_dir(dir);
+  if (const char* env = std::getenv("PICO_LOGGOPSIM_DIR"); env && *env) return in_dir(env);
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path ? path : "";
+  while (!rest.empty()) {
+    const auto colon = rest.find(':');
+    const std::string entry(rest.substr(0, colon));
+    if (!entry.empty())
+      if (auto found = in_dir(entry)) return found;
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return std::nullopt;
+}
+
+std::uint64_t simulate_goal(const LogGOPSimTools& tools, const fs::path& goal, const LogGPParams& p, double timeout_s) {
+  fs::path bin = goal;
+  bin += ".bin";
+  const CommandOutput conv = run_command({tools.txt2bin, "-i", goal.string(), "-o", bin.string()}, timeout_s);
+  if (!conv.started || !conv.exit.ok() || !fs::exists(bin))
+    throw std::runtime_error(fmt::format("txt2bin rejected {} ({}): {}", goal.string(), conv.exit.describe(),
+                                         tail(conv.output)));
+  for (std::int64_t v : {p.L, p.o, p.g, p.G, p.O, p.S})
+    if (v < 0 || v > 0x7fffffff) throw std::logic_error(fmt::format("LogGOPSim parameter {} is outside [0, 2^31)", v));
+  const CommandOutput sim = run_command({tools.loggopsim, "-f", bin.string(), "-b", "-L", std::to_string(p.L), "-o",
+                                         std::to_string(p.o), "-g", std::to_string(p.g), "-G", std::to_string(p.G),
+                                         "-O", std::to_string(p.O), "-S", std::to_string(p.S)},
+                                        timeout_s);
+  std::error_code ignored;
+  fs::remove(bin, ignored);
+  if (!sim.started || !sim.exit.ok())
+    throw std::runtime_error(fmt::format("LogGOPSim failed on {} ({}): {}", goal.string(), sim.exit.describe(),
+                                         tail(sim.output)));
+  if (sim.output.find("unexpected queue") != std::string::npos || sim.output.find("receive queue") != std::string::npos)
+    throw std::runtime_error(fmt::format("LogGOPSim left operations of {} unmatched: {}", goal.string(),
+                                         tail(sim.output)));
+  static const std::regex kMax(R"(Maximum finishing time at host \d+: (\d+))");
+  std::smatch m;
+  if (!std::regex_search(sim.output, m, kMax))
+    throw std::runtime_error(fmt::format("LogGOPSim printed no finishing time for {}: {}", goal.string(),
+                                         tail(sim.output)));
+  return std::stoull(m[1].str());
+}
+
+std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::ScheduleRequest& req,
+                               const LogGPParams& p, const fs::path& work_dir) {
+  const fs::path goal = work_dir / "schedule.goal";
+  {
+    std::ofstream out(goal, std::ios::binary);
+    write_goal(req, out, 1, GoalOptions{.reduce_ps_per_byte = p.reduce_ps_per_byte, .tag_base = 0});
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", goal.string()));
+  }
+  return simulate_goal(tools, goal, p);
+}
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "pico-sim-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+}  // namespace pico

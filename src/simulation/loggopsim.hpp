@@ -1,0 +1,49 @@
+// Runs the real LogGOPSim (spcl/LogGOPSim; users install it, tests build it
+// with ../shared/peers/build-loggopsim.sh): txt2bin turns GOAL text into its
+// binary schedule, LogGOPSim simulates it with the model's parameters.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "collectives/reference/recording.hpp"
+#include "simulation/loggp_model.hpp"
+
+namespace pico {
+
+struct LogGOPSimTools {
+  std::string txt2bin;
+  std::string loggopsim;
+};
+
+// The two programs in `dir` when given (--loggopsim), else in
+// $PICO_LOGGOPSIM_DIR, else on PATH; nullopt when they are not there.
+std::optional<LogGOPSimTools> find_loggopsim(const std::string& dir = {});
+
+// Simulates a GOAL file: the latest finishing time over all ranks, in ps.
+// Throws std::runtime_error with LogGOPSim's own words when txt2bin rejects
+// the file, LogGOPSim fails, or operations are left unmatched (LogGOPSim
+// still exits 0 then, printing "unexpected queue" / "receive queue").
+std::uint64_t simulate_goal(const LogGOPSimTools& tools, const std::filesystem::path& goal, const LogGPParams& p,
+                            double timeout_s = 600);
+
+// Writes `req`'s GOAL into `work_dir` (reductions at the model's cost) and simulates it.
+std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::ScheduleRequest& req,
+                               const LogGPParams& p, const std::filesystem::path& work_dir);
+
+// A fresh directory under the system's temporary directory, removed with its contents.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace pico

@@ -1,0 +1,97 @@
+#include "simulation/loggp_evaluator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace pico {
+
+using transport::OpKind;
+using transport::RankSchedule;
+
+std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPParams& p) {
+  const std::vector<RankSchedule> ranks = reference::record_all(req);
+  const auto n = ranks.size();
+  struct State {
+    std::size_t begin = 0;     // first op of the current step
+    double ready = 0;          // when the current step may start
+    double step_end = 0;       // latest end among its finished ops
+    double cpu = 0, nic = 0;   // when the CPU and the NIC (sending) are next free
+    double nic_in = 0;         // when the NIC is next free to receive
+    std::vector<char> done;    // per op of the current step
+  };
+  std::vector<State> s(n);
+  std::map<std::tuple<int, int, int>, std::deque<double>> channel;  // (src, dst, tag) -> first bytes' arrivals
+  const auto L = static_cast<double>(p.L), o = static_cast<double>(p.o), G = static_cast<double>(p.G);
+  std::size_t finished = 0;
+  for (std::size_t r = 0; r < n; ++r)
+    if (ranks[r].ops.empty()) ++finished;
+  while (finished < n) {
+    bool progress = false;
+    for (std::size_t r = 0; r < n; ++r) {
+      const auto& ops = ranks[r].ops;
+      State& st = s[r];
+      while (st.begin < ops.size()) {
+        std::size_t end = st.begin;
+        while (end < ops.size() && ops[end].step == ops[st.begin].step) ++end;
+        st.done.resize(end - st.begin, 0);
+        bool blocked = false;
+        // Sends and reductions first, then receives: the step's operations are
+        // concurrent, and a receive waiting for its message holds no CPU.
+        for (std::size_t k = 0; k < 2 * (end - st.begin); ++k) {
+          const std::size_t i = st.begin + k % (end - st.begin);
+          const bool receives = k >= end - st.begin;
+          char& d = st.done[i - st.begin];
+          if (d || receives != (ops[i].kind == OpKind::recv)) continue;
+          const auto& op = ops[i];
+          double t = 0;
+          if (op.kind == OpKind::copy) {
+            t = st.ready;
+          } else if (op.kind == OpKind::reduce) {
+            st.cpu = std::max(st.cpu, st.ready) + static_cast<double>(op.bytes) * p.reduce_ps_per_byte;
+            t = st.cpu;
+          } else if (op.kind == OpKind::send) {
+            st.cpu = std::max(st.cpu, st.ready) + o;
+            const double start = std::max(st.nic, st.cpu);  // the first byte leaves
+            st.nic = start + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
+            channel[{static_cast<int>(r), op.peer, op.tag}].push_back(start + L);
+            t = st.cpu;
+          } else {
+            auto& q = channel[{op.peer, static_cast<int>(r), op.tag}];
+            if (q.empty()) {
+              blocked = true;
+              continue;
+            }
+            // The receiving NIC takes the bytes as they come, one message at a time.
+            st.nic_in = std::max(st.nic_in, q.front()) + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
+            st.cpu = std::max(st.cpu, std::max(st.ready, st.nic_in)) + o;
+            q.pop_front();
+            t = st.cpu;
+          }
+          d = 1;
+          st.step_end = std::max(st.step_end, t);
+          progress = true;
+        }
+        if (blocked) break;
+        st.begin = end;
+        st.ready = st.step_end;
+        st.done.clear();
+        if (st.begin == ops.size()) ++finished;
+      }
+    }
+    if (!progress && finished < n)
+      throw std::logic_error(fmt::format("{} {} on {} ranks: a receive no send matches", name(req.collective),
+                                         req.algorithm, req.np));
+  }
+  double latest = 0;
+  for (const State& st : s) latest = std::max(latest, st.step_end);
+  return static_cast<std::uint64_t>(std::llround(latest));
+}
+
+}  // namespace pico

@@ -1,0 +1,111 @@
+#include "simulation/loggp_model.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
+namespace pico {
+namespace {
+
+constexpr const char* kSchema = "pico-model/1";
+
+nlohmann::json error_json(const FitError& e) {
+  return {{"points", e.points}, {"median_rel_error", e.median_rel}, {"max_rel_error", e.max_rel}};
+}
+
+template <class T>
+T field(const nlohmann::json& j, const char* key, const std::string& where) {
+  if (!j.contains(key)) throw InputError(where, fmt::format("the model has no '{}'", key), "write it with pico fit");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(where, fmt::format("'{}' has the wrong type", key), "write it with pico fit");
+  }
+}
+
+FitError error_from_json(const nlohmann::json& j) {
+  FitError e;
+  if (!j.is_object()) return e;
+  e.points = j.value("points", 0);
+  e.median_rel = j.value("median_rel_error", 0.0);
+  e.max_rel = j.value("max_rel_error", 0.0);
+  return e;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const LogGPModel& m) {
+  const LogGPParams& p = m.params;
+  return {{"schema", kSchema},
+          {"platform", m.platform},
+          {"library", m.library},
+          {"scope", m.scope},
+          {"source", m.source},
+          {"time_unit", "ps"},
+          {"L", p.L},
+          {"o", p.o},
+          {"g", p.g},
+          {"G", p.G},
+          {"O", p.O},
+          {"S", p.S},
+          {"reduce_ps_per_byte", p.reduce_ps_per_byte},
+          {"fit", {{"p2p", error_json(m.p2p)}, {"collectives", error_json(m.collectives)}}}};
+}
+
+LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object() || j.value("schema", "") != kSchema)
+    throw InputError(where, fmt::format("not a pico model (schema {} expected)", kSchema),
+                     "write one with: pico fit REPORT -o model.json");
+  LogGPModel m;
+  m.platform = j.value("platform", "");
+  m.library = j.value("library", "");
+  m.scope = j.value("scope", "unknown");
+  m.source = j.value("source", "");
+  LogGPParams& p = m.params;
+  p.L = field<std::int64_t>(j, "L", where);
+  p.o = field<std::int64_t>(j, "o", where);
+  p.g = field<std::int64_t>(j, "g", where);
+  p.G = field<std::int64_t>(j, "G", where);
+  p.O = field<std::int64_t>(j, "O", where);
+  p.S = field<std::int64_t>(j, "S", where);
+  p.reduce_ps_per_byte = field<double>(j, "reduce_ps_per_byte", where);
+  // LogGOPSim takes each as a C int.
+  for (auto [name, v] : {std::pair{"L", p.L}, {"o", p.o}, {"g", p.g}, {"G", p.G}, {"O", p.O}, {"S", p.S}})
+    if (v < 0 || v > 0x7fffffff)
+      throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
+  if (!(p.reduce_ps_per_byte >= 0) || p.reduce_ps_per_byte > 1e9)
+    throw InputError(where, "'reduce_ps_per_byte' must be a non-negative number of ps", "e.g. 250 (4 GB/s)");
+  if (j.contains("fit")) {
+    m.p2p = error_from_json(j["fit"].value("p2p", nlohmann::json()));
+    m.collectives = error_from_json(j["fit"].value("collectives", nlohmann::json()));
+  }
+  return m;
+}
+
+LogGPModel load_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot read the model", "give a file written by pico fit");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, fmt::format("not JSON: {}", e.what()), "give a file written by pico fit");
+  }
+  return model_from_json(j, path);
+}
+
+LogGPModel default_model() {
+  LogGPModel m;
+  m.platform = "ATLAHS AI parameters";
+  m.scope = "unknown";
+  m.params = LogGPParams{.L = 3'700'000, .o = 200'000, .g = 5'000, .G = 40, .O = 0, .S = 0,
+                         .reduce_ps_per_byte = 250};
+  return m;
+}
+
+}  // namespace pico

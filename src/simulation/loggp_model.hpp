@@ -1,0 +1,54 @@
+// A LogGP model of one platform, in the units LogGOPSim takes: integer
+// picoseconds (LogGOPSim's parameters are integers and it has one time unit,
+// so ps lets a fraction of a ns per byte be expressed), plus the local
+// reduction's cost per byte, which becomes GOAL `calc` time.
+//
+// File: pico-model/1 JSON (docs/simulation.md), written by `pico fit` and
+// read by `pico predict`, `pico schedule --model` and `pico replay`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pico {
+
+struct LogGPParams {
+  std::int64_t L = 0;  // ps in flight
+  std::int64_t o = 0;  // ps of CPU per message (send and receive)
+  std::int64_t g = 0;  // ps between messages at a NIC
+  std::int64_t G = 0;  // ps per byte at the NIC
+  std::int64_t O = 0;  // ps of CPU per byte
+  std::int64_t S = 0;  // bytes above which a message goes rendezvous
+  double reduce_ps_per_byte = 0;  // local reduction (GOAL calc) per byte reduced
+};
+
+// How well a part of the model reproduces the cases it was fitted to.
+struct FitError {
+  int points = 0;
+  double median_rel = 0;  // median |predicted / measured - 1|
+  double max_rel = 0;
+};
+
+struct LogGPModel {
+  std::string platform;  // the report's platform name
+  std::string library;   // the MPI library the cases ran on
+  std::string scope;     // what links the cases crossed: "intra-node", "inter-node" or "unknown"
+  std::string source;    // the report it was fitted from
+  LogGPParams params;
+  FitError p2p;          // sendrecv cases against L + 2o + (n-1)G
+  FitError collectives;  // reference-algorithm cases simulated with the model
+};
+
+nlohmann::json to_json(const LogGPModel& m);
+// Throws InputError naming `where` on a malformed or foreign document.
+LogGPModel model_from_json(const nlohmann::json& j, const std::string& where);
+// Reads a model file; InputError on anything pico cannot use.
+LogGPModel load_model(const std::string& path);
+
+// ATLAHS's AI parameter set (L 3.7 us, o 200 ns, g 5 ns, G 0.04 ns/B, S 0),
+// in ps, with reductions at 4 GB/s: what `pico predict` uses without --model.
+LogGPModel default_model();
+
+}  // namespace pico

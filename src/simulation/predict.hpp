@@ -1,0 +1,59 @@
+// Predictions from a LogGP model: each reference algorithm's time for a
+// collective, size and process count, simulated in LogGOPSim (pico predict),
+// and the model checked against a report's measurements (pico predict --check).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+#include "simulation/loggopsim.hpp"
+#include "simulation/loggp_model.hpp"
+
+namespace pico {
+
+struct AlgorithmPrediction {
+  std::string algorithm;
+  double seconds = 0;
+};
+
+// Every reference algorithm of `c` at `bytes` per rank on `np` ranks,
+// fastest first, simulated in LogGOPSim (pico's LogGP evaluator when `tools`
+// is empty). Throws std::runtime_error when LogGOPSim fails.
+std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSimTools>& tools, Collective c, std::uint64_t bytes,
+                                                    int np, Dtype dtype, std::uint64_t segment_bytes,
+                                                    const LogGPParams& p, int threads);
+
+// One (collective, np, size) of a report: each measured reference algorithm
+// with its predicted time, and whether the predicted fastest is the measured fastest.
+struct CheckedPoint {
+  Collective collective = Collective::allreduce;
+  int np = 0;
+  std::uint64_t bytes = 0;
+  struct Row {
+    std::string algorithm;
+    double measured_s = 0, predicted_s = 0;
+  };
+  std::vector<Row> rows;  // fastest measured first
+  std::string measured_best, predicted_best;
+  bool same_ranking = false;  // the whole order agrees
+};
+
+struct CheckSummary {
+  std::vector<CheckedPoint> points;
+  FitError error;         // over every row
+  int ranked = 0;         // points with two algorithms or more
+  int best_matches = 0;   // of those, points whose predicted best is the measured best
+  int ranking_matches = 0;
+};
+
+// The report's measured reference cases, simulated under the model. Throws
+// InputError (where = report_path) when it has none.
+CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nlohmann::json& report, const std::string& report_path,
+                          const LogGPParams& p, int threads);
+
+}  // namespace pico

@@ -1,0 +1,204 @@
+#include "simulation/replay.hpp"
+
+#include <cmath>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "collectives/goal_writer.hpp"
+#include "collectives/reference/algorithms.hpp"
+#include "collectives/reference/table.hpp"
+#include "collectives/schedule_ordered.hpp"
+#include "core/input_error.hpp"
+
+namespace pico {
+namespace {
+
+using schedule_text::TextBuffer;
+using transport::OpKind;
+using transport::RankSchedule;
+using transport::RecordedOp;
+
+struct CallRequest {
+  reference::ScheduleRequest req;
+  std::uint64_t span = 1;
+};
+
+// The schedule request of a collective call on a group of `np` ranks.
+reference::ScheduleRequest request_for(const WorkloadCall& c, const std::string& algorithm, int np,
+                                       std::uint64_t segment_bytes) {
+  reference::ScheduleRequest req;
+  req.collective = c.collective;
+  req.algorithm = algorithm;
+  req.np = np;
+  req.root = c.root;
+  if (c.collective == Collective::barrier) {
+    req.dtype = Dtype::none;
+  } else {
+    req.dtype = c.bytes % 4 == 0 ? Dtype::float32 : Dtype::int8;  // whole elements, as a case's count
+    req.count = c.bytes / dtype_size(req.dtype);
+  }
+  const auto* traits = reference_algorithm_traits(c.collective, algorithm);
+  req.segment_bytes = traits && traits->segmented ? segment_bytes : 0;
+  return req;
+}
+
+// A pipeline shift: comm rank k receives from k-1 then sends to k+1 (up), or
+// the mirror (down).
+void record_shift(bool up, int k, int n, std::uint64_t bytes, RankSchedule& rs) {
+  rs.ops.clear();
+  const int from = up ? k - 1 : k + 1, to = up ? k + 1 : k - 1;
+  std::uint32_t step = 0;
+  if (from >= 0 && from < n) {
+    rs.ops.push_back(RecordedOp{OpKind::recv, 0, from, 0, step, bytes, 0, 0});
+    ++step;
+  }
+  if (to >= 0 && to < n) rs.ops.push_back(RecordedOp{OpKind::send, 0, to, 0, step, bytes, 0, 0});
+}
+
+class RankFormatter {
+ public:
+  RankFormatter(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& o)
+      : w_(w), algorithms_(algorithms), o_(o) {
+    for (std::size_t i = 0; i < w.calls.size(); ++i) {
+      const WorkloadCall& c = w.calls[i];
+      CallRequest cr;
+      const int np = w.partitions[static_cast<std::size_t>(c.partition)].group_size;
+      if (c.kind == CallKind::collective) {
+        cr.req = request_for(c, algorithms[i], np, o.segment_bytes);
+        cr.span = tag_span(cr.req);
+      }
+      if (cr.span > kMaxGoalTag) throw std::logic_error("a call's tag span exceeds GOAL's tags");
+      calls_.push_back(cr);
+    }
+  }
+
+  void format(int rank, TextBuffer& text) {
+    cache_.clear();
+    std::vector<std::vector<int>> groups(w_.partitions.size());
+    std::vector<int> comm_rank(w_.partitions.size());
+    for (std::size_t p = 0; p < w_.partitions.size(); ++p)
+      groups[p] = w_.group_of(static_cast<int>(p), rank, &comm_rank[p]);
+    GoalRankWriter goal(text, rank);
+    std::uint64_t cursor = 0;  // the next call's first tag
+    for (std::int64_t it = 0; it < w_.iterations; ++it) {
+      for (std::size_t i = 0; i < w_.calls.size(); ++i) {
+        const WorkloadCall& c = w_.calls[i];
+        if (const double gap = w_.gap_s(rank, i); gap > 0) goal.calc(static_cast<std::uint64_t>(std::llround(gap * 1e12)));
+        if (c.kind == CallKind::compute) continue;
+        const auto p = static_cast<std::size_t>(c.partition);
+        const std::vector<int>& group = groups[p];
+        const std::uint64_t span = calls_[i].span;
+        if (cursor + span > kMaxGoalTag + 1) cursor = 0;
+        const std::uint64_t base = cursor;
+        cursor += span;
+        if (group.size() < 2) continue;
+        const RankSchedule& rs = schedule(i, comm_rank[p], static_cast<int>(group.size()));
+        goal.collective(rs, base, span, o_.reduce_ps_per_byte, group);
+        goal.join();
+      }
+    }
+    if (w_.final_gap_s > 0) goal.calc(static_cast<std::uint64_t>(std::llround(w_.final_gap_s * 1e12)));
+    goal.finish();
+  }
+
+ private:
+  // The rank's part of call i, recorded once per distinct request.
+  const RankSchedule& schedule(std::size_t i, int comm_rank, int np) {
+    const WorkloadCall& c = w_.calls[i];
+    const auto& req = calls_[i].req;
+    const auto key = std::tuple{static_cast<int>(c.kind), req.collective, req.algorithm, req.count, req.dtype, np,
+                                req.root, c.bytes};
+    auto [it, fresh] = cache_.try_emplace(key);
+    if (!fresh) return it->second;
+    RankSchedule& rs = it->second;
+    if (c.kind == CallKind::collective) reference::record_rank(req, comm_rank, rs);
+    else record_shift(c.kind == CallKind::shift_up, comm_rank, np, c.bytes, rs);
+    return rs;
+  }
+
+  using Key = std::tuple<int, Collective, std::string, std::uint64_t, Dtype, int, int, std::uint64_t>;
+  const Workload& w_;
+  const std::vector<std::string>& algorithms_;
+  const ReplayOptions& o_;
+  std::vector<CallRequest> calls_;
+  std::map<Key, RankSchedule> cache_;
+};
+
+}  // namespace
+
+AlgorithmChoice atlahs_choice() {
+  return [](Collective c, int, std::uint64_t) -> std::string {
+    switch (c) {
+      case Collective::allreduce: return "recursive_doubling";
+      case Collective::bcast: return "binomial";
+      case Collective::reduce: return "binomial";
+      case Collective::allgather: return "bruck";  // ATLAHS: dissemination
+      case Collective::reduce_scatter: return "recursive_halving";
+      case Collective::alltoall: return "linear";
+      case Collective::gather: return "binomial";
+      case Collective::scatter: return "binomial";
+      case Collective::barrier: return "dissemination";
+      case Collective::sendrecv: return "";
+    }
+    return "";
+  };
+}
+
+AlgorithmChoice fixed_choice(std::map<Collective, std::string> fixed, AlgorithmChoice fallback) {
+  return [fixed = std::move(fixed), fallback = std::move(fallback)](Collective c, int np, std::uint64_t bytes) {
+    if (auto it = fixed.find(c); it != fixed.end()) return it->second;
+    return fallback(c, np, bytes);
+  };
+}
+
+std::vector<std::string> choose_algorithms(const Workload& w, const AlgorithmChoice& choose) {
+  std::vector<std::string> out;
+  for (const WorkloadCall& c : w.calls) {
+    if (c.kind != CallKind::collective) {
+      out.emplace_back();
+      continue;
+    }
+    const int np = w.partitions[static_cast<std::size_t>(c.partition)].group_size;
+    std::string a = choose(c.collective, np, c.bytes);
+    if (!reference_algorithm_exists(c.collective, a))
+      throw InputError("pico replay", fmt::format("'{}' is no reference {} algorithm", a, name(c.collective)),
+                       fmt::format("one of {}", fmt::join(reference_algorithm_names(c.collective), ", ")));
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+void write_replay_ranks(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& o,
+                        int first, int last, std::ostream& out) {
+  const int n = last - first;
+  if (n <= 0) return;
+  const int workers = schedule_text::worker_count(n, o.threads);
+  std::vector<RankFormatter> formatters;
+  formatters.reserve(static_cast<std::size_t>(workers));
+  for (int k = 0; k < workers; ++k) formatters.emplace_back(w, algorithms, o);
+  schedule_text::format_ranks_in_order(
+      n, o.threads,
+      [&](int worker, int index, TextBuffer& text) {
+        formatters[static_cast<std::size_t>(worker)].format(first + index, text);
+      },
+      [&](std::string_view text) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
+}
+
+void write_replay_goal(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& o,
+                       std::ostream& out) {
+  out << "num_ranks " << w.ranks << "\n\n";
+  write_replay_ranks(w, algorithms, o, 0, w.ranks, out);
+}
+
+std::uint64_t estimate_replay_bytes(const Workload& w, const std::vector<std::string>& algorithms,
+                                    const ReplayOptions& o) {
+  RankFormatter f(w, algorithms, o);
+  TextBuffer first, last;
+  f.format(0, first);
+  if (w.ranks == 1) return first.size();
+  f.format(w.ranks - 1, last);
+  return (first.size() + last.size()) / 2 * static_cast<std::uint64_t>(w.ranks);
+}
+
+}  // namespace pico

@@ -1,0 +1,97 @@
+#include "simulation/simulator_exports.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "simulation/profile_choice.hpp"
+
+namespace pico {
+namespace {
+
+// Reference algorithm -> Schedgen2's allreduce algorithms (mpi_colls.py).
+std::string schedgen2_name(Collective c, const std::string& reference) {
+  if (c != Collective::allreduce) return "";
+  if (reference == "ring" || reference == "segmented_ring") return "ring";
+  if (reference == "recursive_doubling" || reference == "rabenseifner") return "recdoub";
+  return "";
+}
+
+// Reference algorithm -> ASTRA-sim's implementation names.
+std::string astra_name(const std::string& reference) {
+  if (reference == "ring" || reference == "segmented_ring") return "ring";
+  if (reference == "recursive_doubling" || reference == "rabenseifner" || reference == "recursive_halving" ||
+      reference == "bruck")
+    return "halvingDoubling";
+  if (reference == "reduce_bcast" || reference == "binomial") return "doubleBinaryTree";
+  if (reference == "linear" || reference == "pairwise") return "direct";
+  return "";
+}
+
+}  // namespace
+
+nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& where, std::vector<std::string>* skipped) {
+  const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < p.rules.size(); ++i) {
+    const ProfileRule& rule = p.rules[i];
+    int next_size = -1;  // the next larger rule's comm size for this collective
+    for (const ProfileRule& other : p.rules)
+      if (other.collective == rule.collective && other.comm_size > rule.comm_size &&
+          (next_size < 0 || other.comm_size < next_size))
+        next_size = other.comm_size;
+    for (const ProfileRange& range : rule.ranges) {
+      const std::string ref = range.algorithm == "default" ? "" : reference_equivalent(eq, rule.collective, range.algorithm);
+      const std::string algorithm = schedgen2_name(rule.collective, ref);
+      if (algorithm.empty()) {
+        if (skipped)
+          skipped->push_back(fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm", name(rule.collective),
+                                         rule.comm_size, range.min_bytes, range.algorithm));
+        continue;
+      }
+      out.push_back({{"algorithm", algorithm},
+                     {"ptrn", std::string(name(rule.collective))},
+                     {"lower_bounds", {{"comm_size", rule.comm_size}, {"datasize", range.min_bytes}}},
+                     {"upper_bounds",
+                      {{"comm_size", next_size},
+                       {"datasize", range.max_bytes ? nlohmann::json(*range.max_bytes + 1) : nlohmann::json(-1)}}}});
+    }
+  }
+  return out;
+}
+
+AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model, int npus) {
+  const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
+  AstraSimInputs in;
+  const std::pair<Collective, const char*> fields[] = {{Collective::allreduce, "all-reduce-implementation"},
+                                                        {Collective::reduce_scatter, "reduce-scatter-implementation"},
+                                                        {Collective::allgather, "all-gather-implementation"},
+                                                        {Collective::alltoall, "all-to-all-implementation"}};
+  in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
+               {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", 4},
+               {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
+  for (const auto& [c, field] : fields) {
+    // The choice for the largest messages: the last range of the rule for npus ranks.
+    const ProfileRange* range = p.choose(c, npus, ~std::uint64_t{0} >> 1);
+    std::string impl;
+    if (range && range->algorithm != "default") impl = astra_name(reference_equivalent(eq, c, range->algorithm));
+    if (impl.empty()) {
+      impl = "ring";
+      in.notes.push_back(fmt::format("{}: {}; ASTRA-sim's ring", name(c),
+                                     !range ? "no rule in the profile"
+                                     : range->algorithm == "default" ? "the library default"
+                                                                     : range->algorithm + " has no ASTRA-sim equivalent"));
+    }
+    in.system[field] = nlohmann::json::array({impl});
+  }
+  const LogGPParams& m = model.params;
+  const double bandwidth_GBps = m.G > 0 ? 1e3 / static_cast<double>(m.G) : 100.0;
+  in.network_yaml = fmt::format(
+      "# ASTRA-sim analytical network from pico's LogGP model ({}): bandwidth 1/G, latency L\n"
+      "topology: [ Switch ]\nnpus_count: [ {} ]\nbandwidth: [ {:.3f} ]  # GB/s\nlatency: [ {:.1f} ]  # ns\n",
+      model.platform, npus, bandwidth_GBps, static_cast<double>(m.L) * 1e-3);
+  in.memory = {{"memory-type", "NO_MEMORY_EXPANSION"}};
+  return in;
+}
+
+}  // namespace pico

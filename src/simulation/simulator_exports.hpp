@@ -1,0 +1,42 @@
+// A tuned profile for other simulators (pico export --format astra-sim |
+// schedgen2, issue 18; `pico export` itself is issue 17's and registers
+// these). Both go through the profile's reference equivalents
+// (profile_choice.hpp), then to the simulator's own algorithm names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "simulation/loggp_model.hpp"
+#include "tuning/profile.hpp"
+
+namespace pico {
+
+// Schedgen2's --ptrn-config (spcl/LogGOPSim src/Schedgen2): a JSON list of
+// {algorithm, ptrn, lower_bounds{comm_size, datasize}, upper_bounds{...}},
+// lower inclusive, upper exclusive, -1 unbounded. One entry per profile range
+// whose choice Schedgen2 has an algorithm for (allreduce: ring, recdoub);
+// a rule's comm sizes run to the next rule's of the collective (Open MPI's
+// rule-file semantics, as TunedProfile::choose). `skipped` gets why a range
+// was left out (no Schedgen2 algorithm, or "default").
+nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& where,
+                                     std::vector<std::string>* skipped = nullptr);
+
+// ASTRA-sim 2.x inputs: the system JSON with, per collective it names
+// (all-reduce, reduce-scatter, all-gather, all-to-all), the implementation
+// closest to the profile's choice for the largest messages (the dominant
+// sizes of a training step) on every one of `dimensions` network dimensions;
+// a one-dimension Switch network of the rule's comm size with the model's
+// bandwidth (1/G) and latency (L); no remote memory.
+struct AstraSimInputs {
+  nlohmann::json system;
+  std::string network_yaml;
+  nlohmann::json memory;
+  std::vector<std::string> notes;  // collectives left at ASTRA-sim's ring, and why
+};
+AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model,
+                                int npus);
+
+}  // namespace pico
