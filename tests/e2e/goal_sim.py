@@ -292,6 +292,24 @@ def test_replay(tools, tmp):
                           capture_output=True, text=True, timeout=120, env=env)
     expect(pred.returncode == 0 and "picks nonoverlapping (simulated as reference reduce_bcast)" in pred.stdout,
            pred.stdout + pred.stderr)
+    # pico export's simulator formats: Schedgen2's table and ASTRA-sim's three inputs.
+    ptrn = os.path.join(tmp, "ptrn.json")
+    proc = subprocess.run([PICO, "export", tuned, "--format", "schedgen2", "-o", ptrn],
+                          capture_output=True, text=True, timeout=60, env=env)
+    expect(proc.returncode == 0 and "--ptrn-config" in proc.stdout, proc.stdout + proc.stderr)
+    entries = json.load(open(ptrn))
+    expect([e["algorithm"] for e in entries] == ["ring"] and entries[0]["upper_bounds"]["datasize"] == 4096,
+           f"schedgen2 table: {entries}")
+    astra = os.path.join(tmp, "astra")
+    proc = subprocess.run([PICO, "export", tuned, "--format", "astra-sim", "-o", astra],
+                          capture_output=True, text=True, timeout=60, env=env)
+    expect(proc.returncode == 0 and "4 NPUs" in proc.stdout, proc.stdout + proc.stderr)
+    system = json.load(open(os.path.join(astra, "system.json")))
+    expect(system["all-reduce-implementation"] == ["ring"], f"astra-sim system: {system}")
+    expect("npus_count: [ 4 ]" in open(os.path.join(astra, "network.yml")).read() or
+           "npus_count: [4]" in open(os.path.join(astra, "network.yml")).read(), open(os.path.join(astra, "network.yml")).read())
+    proc = subprocess.run([PICO, "export", tuned, "--format", "astra-sim"], capture_output=True, text=True, timeout=60, env=env)
+    expect(proc.returncode == 2 and "give a directory" in proc.stderr, proc.stderr)
     other = os.path.join(tmp, "nccl-profile.json")
     json.dump(profile("nccl", [{"min_bytes": 0, "max_bytes": None, "algorithm": "tree"}]), open(other, "w"))
     unmapped = os.path.join(tmp, "unmapped-profile.json")
