@@ -11,6 +11,9 @@ packages=(
   libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema python3-yaml
+  # Random123's Philox, the reference the compressed kernels' Philox is tested
+  # against (tests/unit/collectives/test_compression_kernels.cpp); header-only.
+  librandom123-dev
   # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
   # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
   iproute2 util-linux

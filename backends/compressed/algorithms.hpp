@@ -32,7 +32,8 @@ template <class Code>
 class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
  public:
   static constexpr int kBits = 8 * sizeof(Code);
-  // communicate: "library" (the MPI library's allreduce) or a reference allreduce name.
+  // communicate: "library" (the MPI library's allreduce), "pipelined"
+  // (chunks compressed while earlier chunks are on the wire) or a reference allreduce name.
   GlobalQsgd(const Setup& s, std::string communicate);
   template <class Mark>
   void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
@@ -47,6 +48,11 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   // The integer SUM of every rank's codes, in place; chosen once, in the constructor.
   void sum_by_library();
   void sum_by_reference();
+  template <class Mark>
+  void call_pipelined(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark& mark);
+  // Lets the posted chunks' nonblocking allreduces progress (Open MPI moves
+  // a nonblocking collective on only inside MPI calls).
+  void progress();
   Setup setup_;
   std::string communicate_;
   int levels_;
@@ -56,6 +62,9 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   std::optional<Transport> transport_;
   std::size_t segment_ = 0;  // elements per pipeline segment of a segmented reference algorithm
   void (GlobalQsgd::*sum_codes_)() = &GlobalQsgd::sum_by_library;
+  std::size_t chunks_ = 0;   // "pipelined": chunks of the vector, each its own MPI_Iallreduce
+  std::vector<MPI_Request> requests_;
+  int posted_ = 0;
 };
 
 class GlobalQsgdExponential final : public Phased<GlobalQsgdExponential> {
@@ -75,6 +84,54 @@ class GlobalQsgdExponential final : public Phased<GlobalQsgdExponential> {
   std::vector<std::int8_t> gathered_;
   std::vector<float> partial_;      // the owned block's exact sum of decoded codes
   std::vector<std::int8_t> owned_;
+};
+
+// Random-k with a shared seed: every rank keeps the same Bernoulli(q) subset
+// of positions (the call's shared Philox stream), so the kept values add in
+// a plain float SUM allreduce of m ~ q n floats; out = sum / (p q) there, 0
+// elsewhere: unbiased over seeds, at a variance of (1/q - 1) x^2 per element.
+class RandomK final : public Phased<RandomK> {
+ public:
+  explicit RandomK(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override;
+
+ private:
+  // The stream all ranks share for call `call`: above every rank's rank_stream.
+  RandomStream shared_stream(std::uint64_t call) const;
+  Setup setup_;
+  float keep_;
+  std::vector<std::uint32_t> indices_;
+  std::vector<float> values_;
+  std::size_t kept_ = 0;  // on the last call
+};
+
+// signSGD with majority vote: one sign bit per element and one scale per
+// rank (mean |x|) allgathered; out_i = mean of the scales * the majority sign
+// (0 on a tie). Deterministic (the check replays it bit for bit) and biased.
+class SignMajority final : public Phased<SignMajority> {
+ public:
+  explicit SignMajority(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  WireVolume wire() const override;
+  nlohmann::json describe() const override { return {{"bits", 1}, {"scale", "mean |x| per rank"}}; }
+  bool replays() const override { return true; }
+  void replay_rank(std::span<const float> x, std::span<float> replay) const override;
+  void finish_replay(std::span<float> replay) const override;
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
+    return count_unequal_bits(out, ref.replay);
+  }
+
+ private:
+  Setup setup_;
+  std::size_t message_;                 // 4-byte scale, then ceil(n / 8) bytes of sign bits
+  std::vector<std::byte> gathered_;     // p messages
+  std::vector<std::uint16_t> negative_; // votes for a negative sign, per element
+  mutable float replay_scale_sum_ = 0;  // the replay's sum of the ranks' scales, in rank order
 };
 
 // What the Top-k variants share: the compressor, and a result that is a
@@ -110,6 +167,8 @@ class Topk final : public TopkFamily<Topk> {
 
  private:
   std::vector<std::byte> gathered_;  // p messages of k indices then k values
+  std::vector<SparseList> lists_;    // views of the p messages, for merge_mean
+  std::vector<std::size_t> cursors_;
 };
 
 // SparCML-style: pairs go to the owner of their block, owners sum them, and

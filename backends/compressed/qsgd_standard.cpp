@@ -4,6 +4,18 @@
 // without overflow (|sum| <= p s), decoded once: mean = sum M / (s p).
 // Rounding is unbiased; each rank's error is below M/s per element with
 // variance at most (M/s)^2/4, so the mean's MSE is at most (M/s)^2 / (4p).
+//
+// "pipelined" (global_qsgd_pipelined): the scale still comes first, from the
+// one cheap MAX-allreduce of a float, so every chunk shares the global M and
+// the error is exactly global_qsgd's (each element's random draw is indexed
+// by its position in the whole vector, so the codes, and the result, are the
+// same bits). Then chunk c is quantised while chunks < c are in flight
+// (MPI_Iallreduce each, in order), and chunk c is decoded as soon as its sum
+// has arrived while later chunks are still in flight. Per-chunk scales would
+// spare the MAX-allreduce's latency (a few tens of microseconds) but give
+// each chunk its own M_c <= M, so the codes of different ranks would no longer
+// share a scale unless it were agreed per chunk, one more latency each.
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
@@ -23,7 +35,12 @@ GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
     throw std::invalid_argument(fmt::format("{}-bit codes cannot hold the sum of {} ranks without overflow; use "
                                             "bits: [16] or fewer ranks",
                                             kBits, s.np));
-  if (communicate_ != "library") {
+  if (communicate_ == "pipelined") {
+    chunks_ = static_cast<std::size_t>(s.param("chunks", 8));
+    if (chunks_ < 1 || chunks_ > 4096) throw std::invalid_argument("chunks must be between 1 and 4096");
+    chunks_ = std::min(chunks_, std::max<std::size_t>(1, s.n));
+    requests_.assign(chunks_, MPI_REQUEST_NULL);
+  } else if (communicate_ != "library") {
     entry_ = reference::find_algorithm<Transport>(Collective::allreduce, communicate_);
     if (entry_ == nullptr) throw std::invalid_argument("no reference allreduce '" + communicate_ + "'");
     const Dtype code_type = kBits == 8 ? Dtype::int8 : Dtype::int16;
@@ -42,6 +59,10 @@ MPI_Datatype GlobalQsgd<Code>::mpi_type() {
 template <class Code>
 template <class Mark>
 void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark) {
+  if (chunks_ > 0) {
+    call_pipelined(in, out, call, mark);
+    return;
+  }
   mark("norm");
   const float local = max_abs(in);
   MPI_Allreduce(&local, &scale_, 1, MPI_FLOAT, MPI_MAX, setup_.comm);
@@ -52,6 +73,57 @@ void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std
   mark("decompress");
   dequantize(std::span<const Code>(codes_), scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np)),
              out);
+}
+
+namespace {
+// Elements quantised or decoded between two progress calls: small enough that
+// a posted chunk's next round starts soon, large enough that MPI_Testall costs nothing.
+constexpr std::size_t kProgressPiece = std::size_t{1} << 16;
+}  // namespace
+
+template <class Code>
+void GlobalQsgd<Code>::progress() {
+  int done = 0;
+  MPI_Testall(posted_, requests_.data(), &done, MPI_STATUSES_IGNORE);
+}
+
+template <class Code>
+template <class Mark>
+void GlobalQsgd<Code>::call_pipelined(std::span<const float> in, std::span<float> out, std::uint64_t call,
+                                      Mark& mark) {
+  mark("norm");
+  const float local = max_abs(in);
+  MPI_Allreduce(&local, &scale_, 1, MPI_FLOAT, MPI_MAX, setup_.comm);
+  const RandomStream rng{setup_.seed, rank_stream(setup_.rank, call)};
+  const std::size_t n = in.size();
+  const std::size_t chunk = (n + chunks_ - 1) / chunks_;
+  posted_ = 0;
+  for (std::size_t first = 0; first < n; first += chunk) {
+    const std::size_t count = std::min(chunk, n - first);
+    mark("compress");
+    for (std::size_t piece = 0; piece < count; piece += kProgressPiece) {
+      const std::size_t len = std::min(kProgressPiece, count - piece);
+      quantize_standard(in.subspan(first + piece, len), scale_, levels_, rng, first + piece,
+                        std::span<Code>(codes_).subspan(first + piece, len));
+      progress();
+    }
+    mark("communicate");
+    MPI_Iallreduce(MPI_IN_PLACE, codes_.data() + first, static_cast<int>(count), mpi_type(), MPI_SUM, setup_.comm,
+                   &requests_[static_cast<std::size_t>(posted_++)]);
+  }
+  const float factor = scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np));
+  int c = 0;
+  for (std::size_t first = 0; first < n; first += chunk, ++c) {
+    const std::size_t count = std::min(chunk, n - first);
+    mark("communicate");  // only the wait that compression did not hide
+    MPI_Wait(&requests_[static_cast<std::size_t>(c)], MPI_STATUS_IGNORE);
+    mark("decompress");
+    for (std::size_t piece = 0; piece < count; piece += kProgressPiece) {
+      const std::size_t len = std::min(kProgressPiece, count - piece);
+      dequantize(std::span<const Code>(codes_).subspan(first + piece, len), factor, out.subspan(first + piece, len));
+      if (c + 1 < posted_) progress();
+    }
+  }
 }
 
 template <class Code>
@@ -78,7 +150,9 @@ WireVolume GlobalQsgd<Code>::wire() const {
 
 template <class Code>
 nlohmann::json GlobalQsgd<Code>::describe() const {
-  return {{"bits", kBits}, {"levels", levels_}, {"communicate", communicate_}};
+  nlohmann::json d{{"bits", kBits}, {"levels", levels_}, {"communicate", communicate_}};
+  if (chunks_ > 0) d["chunks"] = chunks_;
+  return d;
 }
 
 // Each rank's code is within one level (M/s) of its value, so the mean is too

@@ -24,9 +24,13 @@ struct Named {
 constexpr Named kAlgorithms[] = {
     {"dense", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Dense>(s); }},
     {"global_qsgd", [](const Setup& s) { return global_qsgd(s, "library"); }},
+    {"global_qsgd_pipelined", [](const Setup& s) { return global_qsgd(s, "pipelined"); }},
     {"global_qsgd_exponential",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<GlobalQsgdExponential>(s); }},
     {"topk", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Topk>(s); }},
+    {"sign_majority",
+     [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<SignMajority>(s); }},
+    {"randomk", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<RandomK>(s); }},
     {"topk_sparse",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<TopkSparse>(s); }},
 };

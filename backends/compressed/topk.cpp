@@ -19,6 +19,10 @@ std::span<float> values_of(std::byte* message, std::size_t k) {
   return {reinterpret_cast<float*>(message + k * sizeof(std::uint32_t)), k};
 }
 
+// Up to this many ranks the p-way merge (O(p) per index) beats zeroing,
+// scattering and scaling the whole vector.
+constexpr int kMergeRanks = 16;
+
 }  // namespace
 
 Topk::Topk(const Setup& s) : TopkFamily(s) {
@@ -26,6 +30,11 @@ Topk::Topk(const Setup& s) : TopkFamily(s) {
   if (message * static_cast<std::size_t>(s.np) > static_cast<std::size_t>(INT_MAX))
     throw std::invalid_argument("the gathered top-k pairs would exceed MPI's int count range");
   gathered_.resize(message * static_cast<std::size_t>(s.np));
+  for (int r = 0; r < s.np; ++r) {
+    std::byte* m = gathered_.data() + message * static_cast<std::size_t>(r);
+    lists_.push_back({indices_of(m, compressor_.k()), values_of(m, compressor_.k())});
+  }
+  cursors_.resize(lists_.size());
 }
 
 template <class Mark>
@@ -36,12 +45,14 @@ void Topk::call(std::span<const float> in, std::span<float> out, std::uint64_t, 
   mark("communicate");
   MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), static_cast<int>(k * 8), MPI_BYTE, setup_.comm);
   mark("decompress");
-  std::fill(out.begin(), out.end(), 0.0f);
-  for (int r = 0; r < setup_.np; ++r) {
-    std::byte* message = gathered_.data() + k * 8 * static_cast<std::size_t>(r);
-    scatter_add(indices_of(message, k), values_of(message, k), out);
+  const float inv_np = 1.0f / static_cast<float>(setup_.np);
+  if (setup_.np <= kMergeRanks) {
+    merge_mean(lists_, inv_np, out, cursors_);  // the same bits, without a pass over the whole vector
+    return;
   }
-  scale_by(out, 1.0f / static_cast<float>(setup_.np));
+  std::fill(out.begin(), out.end(), 0.0f);
+  for (const SparseList& l : lists_) scatter_add(l.indices, l.values, out);
+  scale_by(out, inv_np);
 }
 
 WireVolume Topk::wire() const {

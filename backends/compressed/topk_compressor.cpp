@@ -14,7 +14,6 @@ TopkCompressor::TopkCompressor(const Setup& s)
     : k_(topk_k(s)), ratio_(s.param("topk_ratio", 0.01)), error_feedback_(topk_error_feedback(s)) {
   if (error_feedback_) {
     residual_.assign(s.n, 0.0f);
-    corrected_.assign(s.n, 0.0f);
   }
 }
 

@@ -31,20 +31,13 @@ class TopkCompressor {
   // Selects this call's pairs into indices/values (k each, increasing index).
   template <class Mark>
   void compress(std::span<const float> in, std::span<std::uint32_t> indices, std::span<float> values, Mark& mark) {
-    std::span<const float> chosen_from = in;
-    if (error_feedback_) {
-      mark("error_feedback");
-      add_residual(in, residual_, corrected_);
-      chosen_from = corrected_;
-    }
     mark("compress");
-    topk_select(chosen_from, k_, indices, values, scratch_);
     if (error_feedback_) {
-      mark("error_feedback");
-      // residual = corrected with the sent entries zeroed (residual_after_topk),
-      // by taking corrected's buffer instead of copying n floats.
-      std::swap(residual_, corrected_);
-      for (const std::uint32_t i : indices) residual_[i] = 0.0f;
+      // One pass: residual += in, select on it, zero what is sent (the
+      // error feedback is inside the compress phase now).
+      topk_select_with_residual(in, residual_, k_, indices, values, scratch_);
+    } else {
+      topk_select(in, k_, indices, values, scratch_);
     }
   }
   // Adds the pairs compress() would send for x with no carried residual to
@@ -57,7 +50,7 @@ class TopkCompressor {
   std::size_t k_;
   double ratio_;
   bool error_feedback_;
-  std::vector<float> residual_, corrected_;
+  std::vector<float> residual_;
   TopkScratch scratch_;
   mutable TopkScratch replay_scratch_;
 };

@@ -35,6 +35,35 @@ void scatter_add(std::span<const std::uint32_t> indices, std::span<const float> 
   }
 }
 
+void merge_mean(std::span<const SparseList> lists, float factor, std::span<float> dense,
+                std::span<std::size_t> cursors) {
+  if (cursors.size() < lists.size()) throw std::invalid_argument("merge_mean: fewer cursors than lists");
+  std::fill(dense.begin(), dense.end(), 0.0f);
+  constexpr std::uint64_t kDone = ~std::uint64_t{0};
+  const std::span<std::size_t> at = cursors.first(lists.size());
+  std::fill(at.begin(), at.end(), std::size_t{0});
+  auto head = [&](std::size_t r) -> std::uint64_t {
+    return at[r] < lists[r].indices.size() ? lists[r].indices[at[r]] : kDone;
+  };
+  for (const SparseList& l : lists) {
+    if (l.indices.size() != l.values.size()) throw std::invalid_argument("merge_mean: indices and values differ");
+  }
+  for (;;) {
+    std::uint64_t next = kDone;
+    for (std::size_t r = 0; r < lists.size(); ++r) next = std::min(next, head(r));
+    if (next == kDone) return;
+    require_index_in(static_cast<std::uint32_t>(next), dense.size(), "merge_mean: index beyond the dense vector");
+    float sum = 0.0f;
+    for (std::size_t r = 0; r < lists.size(); ++r) {
+      if (head(r) != next) continue;
+      sum += lists[r].values[at[r]];
+      ++at[r];
+      if (head(r) <= next) throw std::invalid_argument("merge_mean: indices not strictly increasing");
+    }
+    dense[next] = sum * factor;
+  }
+}
+
 void residual_after_topk(std::span<const float> corrected, std::span<const std::uint32_t> indices,
                          std::span<float> residual) {
   if (corrected.size() != residual.size()) {

@@ -61,11 +61,47 @@ void dequantize_exponential(std::span<const std::int8_t> codes, float scale, std
 struct TopkScratch {
   std::vector<std::uint32_t> keys;
   std::vector<std::uint32_t> candidates;
+  // The sampled-threshold path: the sample's keys, the candidates' values
+  // and their positions among the candidates.
+  std::vector<std::uint32_t> sample;
+  std::vector<std::uint32_t> candidate_indices;
+  std::vector<float> candidate_values;
+  std::vector<std::uint32_t> positions;
+  // Calls whose estimated threshold let through fewer than k or too many
+  // candidates and fell back to the exact radix select (for tests and tuning).
+  std::uint64_t fallbacks = 0;
 };
 // The k entries of largest |x| (ties at the threshold go to the lower index),
 // written in increasing index order. Expected O(n), no full sort. k <= x.size().
+// Large inputs take the sampled-threshold path (DGC, Lin et al., ICLR'18):
+// the threshold is estimated on a strided sample, one pass keeps what reaches
+// it, and the exact selection runs on those candidates; the result is the
+// exact one either way (a bad estimate falls back to the radix select).
 void topk_select(std::span<const float> x, std::size_t k, std::span<std::uint32_t> indices, std::span<float> values,
                  TopkScratch& scratch);
+// The exact radix select alone, two passes over x (the fallback above).
+void topk_select_exact(std::span<const float> x, std::size_t k, std::span<std::uint32_t> indices,
+                       std::span<float> values, TopkScratch& scratch);
+// Top-k with error feedback in one pass: residual += x (the corrected
+// vector), select the top k of it as topk_select does, then zero the sent
+// entries in residual. Equals add_residual + topk_select + residual_after_topk
+// bit for bit, with one streaming pass over x and residual instead of four.
+void topk_select_with_residual(std::span<const float> x, std::span<float> residual, std::size_t k,
+                               std::span<std::uint32_t> indices, std::span<float> values, TopkScratch& scratch);
+// The mean of p ranks' sparse vectors, each given as pairs in increasing
+// index order: dense = 0 everywhere, then for each index present, its values
+// summed in rank order from 0.0f and multiplied by `factor` once. Bit for bit
+// what zeroing, scatter_add of every rank in order and scaling every element
+// by `factor` give, with one p-way merge over the pairs instead of a
+// scatter and a pass over the whole vector: O(p) per output index, for small
+// p. Lists must be sorted (throws otherwise); `cursors` holds lists.size()
+// entries of scratch, so the call allocates nothing.
+struct SparseList {
+  std::span<const std::uint32_t> indices;
+  std::span<const float> values;
+};
+void merge_mean(std::span<const SparseList> lists, float factor, std::span<float> dense,
+                std::span<std::size_t> cursors);
 // dense[indices[j]] += values[j].
 void scatter_add(std::span<const std::uint32_t> indices, std::span<const float> values, std::span<float> dense);
 // Error feedback after a top-k compression of `corrected` (= input + previous
@@ -74,6 +110,22 @@ void residual_after_topk(std::span<const float> corrected, std::span<const std::
                          std::span<float> residual);
 // corrected[i] = x[i] + residual[i].
 void add_residual(std::span<const float> x, std::span<const float> residual, std::span<float> corrected);
+
+// ---- Random-k -----------------------------------------------------------------
+// The positions i of x whose uniform_at(rng, i) < keep (a Bernoulli(keep)
+// subset, the same on every rank that passes the same rng) with their values,
+// in increasing order; returns how many. indices and values hold x.size().
+std::size_t random_subset(std::span<const float> x, float keep, RandomStream rng, std::span<std::uint32_t> indices,
+                          std::span<float> values);
+
+// ---- Sign with majority vote -------------------------------------------------
+// bits[i / 8] bit i % 8 = 1 where x[i] < 0 (zero and -0 vote positive);
+// bits holds ceil(n / 8) bytes, the last one zero-padded.
+void pack_signs(std::span<const float> x, std::span<unsigned char> bits);
+// counts[i] += bit i of bits, for i < counts.size().
+void count_votes(std::span<const unsigned char> bits, std::span<std::uint16_t> counts);
+// out[i] = scale, -scale or 0 as 2 negative[i] is below, above or equal to ranks.
+void majority_signs(std::span<const std::uint16_t> negative, int ranks, float scale, std::span<float> out);
 
 // ---- Inputs -------------------------------------------------------------------
 enum class Distribution { normal, laplace, student_t };

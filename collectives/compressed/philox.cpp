@@ -30,6 +30,7 @@ namespace {
 
 PhiloxWordsFn choose_philox_words() {
   __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return philox_words_avx512;
   return __builtin_cpu_supports("avx2") ? philox_words_avx2 : philox_words_portable;
 }
 
@@ -46,17 +47,24 @@ void philox_words(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_
   philox_words_impl()(seed, stream, first_block, nblocks, words);
 }
 
-const char* philox_words_path() { return philox_words_impl() == philox_words_avx2 ? "avx2" : "portable"; }
+const char* philox_words_path() {
+  const PhiloxWordsFn impl = philox_words_impl();
+  return impl == philox_words_avx512 ? "avx512" : impl == philox_words_avx2 ? "avx2" : "portable";
+}
 
-void uniforms_at(RandomStream rng, std::uint64_t first_index, std::size_t count, float* u) {
+const std::uint32_t* words_at(RandomStream rng, std::uint64_t first_index, std::size_t count, std::uint32_t* words) {
   // Whole blocks covering [first_index, first_index + count): at most one
   // partial block at each end, hence the 8 spare words.
-  std::array<std::uint32_t, kUniformChunk + 8> words;
   const std::uint64_t first_block = first_index / 4;
   const std::size_t offset = static_cast<std::size_t>(first_index % 4);
   const std::size_t nblocks = (offset + count + 3) / 4;
-  philox_words(rng.seed, rng.stream, first_block, nblocks, words.data());
-  const std::uint32_t* w = words.data() + offset;
+  philox_words(rng.seed, rng.stream, first_block, nblocks, words);
+  return words + offset;
+}
+
+void uniforms_at(RandomStream rng, std::uint64_t first_index, std::size_t count, float* u) {
+  std::array<std::uint32_t, kUniformChunk + 8> words;
+  const std::uint32_t* w = words_at(rng, first_index, count, words.data());
   for (std::size_t j = 0; j < count; ++j) {
     u[j] = uniform_of_word(w[j]);
   }

@@ -88,10 +88,11 @@ struct Kernel {
 
 // Everything one size needs, allocated and touched before timing.
 struct Buffers {
-  explicit Buffers(std::size_t n) : x(n), out(n), acc(n, 0.0f), codes8(n), codes16(n), indices(n), values(n) {
+  explicit Buffers(std::size_t n)
+      : x(n), out(n), acc(n, 0.0f), residual(n, 0.0f), corrected(n), codes8(n), codes16(n), indices(n), values(n) {
     pc::generate_input(pc::InputSpec{}, 0, x);
   }
-  std::vector<float> x, out, acc;
+  std::vector<float> x, out, acc, residual, corrected;
   std::vector<std::int8_t> codes8;
   std::vector<std::int16_t> codes16;
   std::vector<std::uint32_t> indices;
@@ -112,6 +113,19 @@ std::vector<Kernel> kernels(Buffers& b) {
       pc::topk_select(b.x, k, std::span(b.indices).first(k), std::span(b.values).first(k), b.scratch);
     };
   };
+  const auto k1 = static_cast<std::size_t>(0.01 * static_cast<double>(n));
+  // Error feedback as three kernels (what TopkCompressor did) and fused: the
+  // residual carries over between repetitions, as between calls.
+  auto topk_ef_separate = [&b, k1] {
+    pc::add_residual(b.x, b.residual, b.corrected);
+    pc::topk_select_exact(b.corrected, k1, std::span(b.indices).first(k1), std::span(b.values).first(k1), b.scratch);
+    std::swap(b.residual, b.corrected);
+    for (std::size_t j = 0; j < k1; ++j) b.residual[b.indices[j]] = 0.0f;
+  };
+  auto topk_ef_fused = [&b, k1] {
+    pc::topk_select_with_residual(b.x, b.residual, k1, std::span(b.indices).first(k1),
+                                  std::span(b.values).first(k1), b.scratch);
+  };
   return {
       {"memcpy", [&b] { std::memcpy(b.out.data(), b.x.data(), b.x.size() * sizeof(float)); }},
       {"max_abs", [&b] { b.out[0] = pc::max_abs(b.x); }},
@@ -129,6 +143,21 @@ std::vector<Kernel> kernels(Buffers& b) {
       {"accumulate_exponential", [&b] { pc::accumulate_exponential(b.codes8, 1.0f, b.acc); }},
       {"topk_select 1%", topk(0.01)},
       {"topk_select 0.1%", topk(0.001)},
+      {"topk_select_exact 1% (radix select alone)",
+       [&b, k1] {
+         pc::topk_select_exact(b.x, k1, std::span(b.indices).first(k1), std::span(b.values).first(k1), b.scratch);
+       }},
+      {"topk 1% + error feedback, separate passes", topk_ef_separate},
+      {"topk 1% + error feedback, fused", topk_ef_fused},
+      {"random_subset 1% (random-k)",
+       [&b, rng] { b.out[0] = static_cast<float>(pc::random_subset(b.x, 0.01f, rng, b.indices, b.values)); }},
+      {"pack_signs",
+       [&b] { pc::pack_signs(b.x, std::span(reinterpret_cast<unsigned char*>(b.codes8.data()), b.codes8.size())); }},
+      {"count_votes (one rank's bits)",
+       [&b] {
+         pc::count_votes(std::span(reinterpret_cast<const unsigned char*>(b.codes8.data()), b.codes8.size() / 8),
+                         std::span(reinterpret_cast<std::uint16_t*>(b.codes16.data()), b.codes16.size()));
+       }},
       {"generate_input normal", [&b] { pc::generate_input(pc::InputSpec{}, 1, b.out); }},
   };
 }

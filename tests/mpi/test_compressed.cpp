@@ -10,7 +10,9 @@
 
 #include <cmath>
 
+#include "backends/compressed/compressed_allreduce.hpp"
 #include "backends/compressed/compressed_backend.hpp"
+#include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/options.hpp"
 #include "mpi_test_util.hpp"
 
@@ -42,6 +44,10 @@ const Variant kVariants[] = {
     {"global_qsgd_segmented_ring", {{"bits", 16}}, true},
     {"global_qsgd_reduce_bcast", {{"bits", 8}}, true},
     {"global_qsgd_exponential", {}, true},
+    {"global_qsgd_pipelined", {{"bits", 8}, {"chunks", 3}}, true},
+    {"global_qsgd_pipelined", {{"bits", 16}, {"chunks", 1}}, true},
+    {"randomk", {{"topk_ratio", 0.3}}, true},
+    {"sign_majority", {}, false},
     {"topk", {{"topk_ratio", 0.05}, {"error_feedback", 1}}, false},
     {"topk", {{"topk_ratio", 0.3}, {"error_feedback", 0}}, false},
     {"topk_sparse", {{"topk_ratio", 0.05}, {"error_feedback", 1}}, false},
@@ -101,6 +107,66 @@ TEST_CASE("Global-QSGD: MSE within the variance bound, unbiased over calls", "[c
     CHECK(m["mse"].get<double>() <= 1.2 * m["mse_bound"].get<double>());
     CHECK(m["bias_rel_l2"].get<double>() <= 1.5 * m["bias_noise_floor_rel_l2"].get<double>());
     backend.release();
+  }
+}
+
+// Random-k with the 1/q scaling: one call's error is large, the average of
+// many calls (different shared subsets) falls as 1/sqrt(calls).
+TEST_CASE("Random-k: unbiased over calls", "[compressed]") {
+  int np = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  compressed::Options options;
+  options.bias_calls = 64;
+  const Case c = compressed_case("randomk", 20000, np, {{"topk_ratio", 0.25}}, options);
+  CompressedBackend backend;
+  backend.prepare(c, test::measured());
+  const auto m = backend.compression(test::harness());
+  INFO(m.dump());
+  CHECK(m["bias_rel_l2"].get<double>() <= 1.5 * m["bias_noise_floor_rel_l2"].get<double>());
+  CHECK(m["rel_l2_error"].get<double>() > 0.5);  // one call: most entries dropped, the rest scaled by 4
+  backend.release();
+}
+
+// Sign majority is deterministic: the average of calls is one call, so its
+// bias is its error (a biased method, unlike the dithered ones).
+TEST_CASE("Sign majority: deterministic, its bias is its error", "[compressed]") {
+  int np = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  compressed::Options options;
+  options.bias_calls = 8;
+  const Case c = compressed_case("sign_majority", 20000, np, {}, options);
+  CompressedBackend backend;
+  backend.prepare(c, test::measured());
+  const auto m = backend.compression(test::harness());
+  INFO(m.dump());
+  CHECK(m["bias_rel_l2"].get<double>() == Approx(m["rel_l2_error"].get<double>()).epsilon(1e-6));
+  CHECK(m["bits_per_element"].get<double>() < 1.01);
+  backend.release();
+}
+
+// Pipelining changes when codes travel, not what they are: one global scale,
+// draws indexed by position in the whole vector, an exact integer sum.
+TEST_CASE("Global-QSGD pipelined equals unpipelined bit for bit", "[compressed]") {
+  int np = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::size_t n = 300007;  // chunks span several progress pieces
+  std::vector<float> in(n), whole(n), piped(n);
+  compressed::InputSpec spec;
+  compressed::generate_input(spec, rank, in);
+  for (const int bits : {8, 16}) {
+    if (bits == 8 && np > 127) continue;
+    for (const double chunks : {1.0, 3.0, 7.0}) {
+      compressed::Setup setup{MPI_COMM_WORLD, rank, np, n, 99, {{"bits", bits}, {"chunks", chunks}}};
+      auto unpipelined = compressed::make_compressed_allreduce("global_qsgd", setup);
+      auto pipelined = compressed::make_compressed_allreduce("global_qsgd_pipelined", setup);
+      for (std::uint64_t call : {0, 5}) {
+        unpipelined->run(in, whole, call);
+        pipelined->run(in, piped, call);
+        INFO(fmt::format("bits {} chunks {} call {}", bits, chunks, call));
+        CHECK(compressed::count_unequal_bits(piped, whole) == 0);
+      }
+    }
   }
 }
 

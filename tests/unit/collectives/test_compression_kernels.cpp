@@ -9,6 +9,11 @@
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/philox_batch.hpp"
 
+#if __has_include(<Random123/philox.h>)
+#include <Random123/philox.h>
+#undef philox4x32  // Random123's convenience macro would swallow pc::philox4x32 calls
+#endif
+
 namespace pc = pico::compressed;
 
 namespace {
@@ -76,11 +81,42 @@ TEST_CASE("Philox4x32-10 matches the Random123 known-answer vectors", "[compress
   }
 }
 
+TEST_CASE("Philox4x32-10 equals Random123's on many counters and keys", "[compressed]") {
+#if __has_include(<Random123/philox.h>)
+  // Random123 (Debian librandom123-dev) as the oracle: key {lo, hi} of the
+  // seed, counter {lo, hi} of the block then of the stream.
+  r123::Philox4x32 random123;
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&state] {  // splitmix64: arbitrary 64-bit seeds, streams and blocks
+    state += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::uint64_t seed = next(), stream = next(), block = next();
+    const r123::Philox4x32::ctr_type counter = {{static_cast<std::uint32_t>(block),
+                                                  static_cast<std::uint32_t>(block >> 32),
+                                                  static_cast<std::uint32_t>(stream),
+                                                  static_cast<std::uint32_t>(stream >> 32)}};
+    const r123::Philox4x32::key_type key = {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
+    const auto expected = random123(counter, key);
+    std::uint32_t out[4];
+    pc::philox4x32(seed, stream, block, out);
+    for (int w = 0; w < 4; ++w) REQUIRE(out[w] == expected.v[w]);
+  }
+#else
+  WARN("skipped: Random123 headers absent (apt-get install librandom123-dev, scripts/setup.sh)");
+#endif
+}
+
 TEST_CASE("Philox batch paths equal the scalar generator", "[compressed]") {
   const std::uint64_t seed = 0x0123456789ABCDEFull;
   const std::uint64_t stream = 0xFEDCBA9876543210ull;
   for (const std::uint64_t first_block : {0ull, 0xFFFFFFF3ull, 12345678901ull}) {
-    for (const std::size_t nblocks : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{61}}) {
+    for (const std::size_t nblocks : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{15}, std::size_t{16},
+                                      std::size_t{17}, std::size_t{61}}) {
       std::vector<std::uint32_t> expected(4 * nblocks);
       for (std::size_t j = 0; j < nblocks; ++j) {
         pc::philox4x32(seed, stream, first_block + j, expected.data() + 4 * j);
@@ -91,6 +127,11 @@ TEST_CASE("Philox batch paths equal the scalar generator", "[compressed]") {
       if (__builtin_cpu_supports("avx2")) {
         std::fill(words.begin(), words.end(), 0u);
         pc::detail::philox_words_avx2(seed, stream, first_block, nblocks, words.data());
+        CHECK(words == expected);
+      }
+      if (__builtin_cpu_supports("avx512f")) {
+        std::fill(words.begin(), words.end(), 0u);
+        pc::detail::philox_words_avx512(seed, stream, first_block, nblocks, words.data());
         CHECK(words == expected);
       }
     }
@@ -312,4 +353,53 @@ TEST_CASE("exponential dithering is unbiased", "[compressed]") {
     INFO("x = " << x[i]);
     CHECK(std::fabs(sum[i] / trials - x[i]) <= 5.0 * sigma + 1e-6 * std::fabs(x[i]));
   }
+}
+
+TEST_CASE("random_subset keeps exactly the positions whose uniform is below the fraction", "[compressed]") {
+  const std::size_t n = 70001;
+  std::vector<float> x(n);
+  std::iota(x.begin(), x.end(), 0.0f);
+  std::vector<std::uint32_t> indices(n);
+  std::vector<float> values(n);
+  const pc::RandomStream rng{5, 0xFFFFFFFF00000007ull};
+  for (const float keep : {0.0f, 0.01f, 0.3f, 1.0f}) {
+    const std::size_t kept = pc::random_subset(x, keep, rng, indices, values);
+    std::size_t expected = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (pc::uniform_at(rng, i) < keep) {
+        REQUIRE(expected < kept);
+        REQUIRE(indices[expected] == i);
+        REQUIRE(values[expected] == x[i]);
+        ++expected;
+      }
+    }
+    CHECK(kept == expected);
+  }
+}
+
+TEST_CASE("sign packing, vote counting and the majority", "[compressed]") {
+  const std::size_t n = 1003;  // not a multiple of 8
+  std::vector<std::uint16_t> counts(n, 0);
+  std::vector<int> expected(n, 0);
+  std::vector<unsigned char> bits((n + 7) / 8);
+  for (int rank = 0; rank < 5; ++rank) {
+    std::vector<float> x(n);
+    pc::InputSpec spec;
+    spec.seed = 40 + static_cast<std::uint64_t>(rank);
+    pc::generate_input(spec, rank, x);
+    x[3] = -0.0f;  // votes positive
+    pc::pack_signs(x, bits);
+    pc::count_votes(bits, counts);
+    for (std::size_t i = 0; i < n; ++i) expected[i] += x[i] < 0.0f ? 1 : 0;
+  }
+  std::vector<float> out(n);
+  pc::majority_signs(counts, 5, 2.5f, out);
+  for (std::size_t i = 0; i < n; ++i) {
+    REQUIRE(counts[i] == expected[i]);
+    REQUIRE(out[i] == (2 * expected[i] < 5 ? 2.5f : -2.5f));
+  }
+  const std::vector<std::uint16_t> tie{1, 0, 2};
+  std::vector<float> tie_out(3);
+  pc::majority_signs(tie, 2, 1.0f, tie_out);
+  CHECK(tie_out == std::vector<float>{0.0f, 1.0f, -1.0f});
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -129,4 +130,95 @@ TEST_CASE("scatter_add accumulates into the dense vector", "[compressed]") {
   const std::vector<float> values{0.5f, -3.0f, 10.0f};
   pc::scatter_add(indices, values, dense);
   CHECK(dense == std::vector<float>{1.5f, 2.0f, 0.0f, 14.0f});
+}
+
+TEST_CASE("the sampled threshold gives the exact top-k, and falls back when the sample misleads", "[compressed]") {
+  const std::size_t n = 262147;  // large enough for the sampled path
+  pc::TopkScratch scratch;
+  SECTION("normal inputs: the estimate holds, no fallback") {
+    const auto x = normal_input(n, 11);
+    for (const std::size_t k : {n / 1000, n / 100, n / 20}) {
+      check_against_reference(x, k, scratch);
+    }
+    CHECK(scratch.fallbacks == 0);
+  }
+  SECTION("large values only between sample points: too few candidates, exact fallback") {
+    // The strided sample (stride n / 16384 = 16, offset 8) sees only zeros, so
+    // the threshold is the zero key and every element is a candidate: over capacity.
+    std::vector<float> x(n, 0.0f);
+    for (std::size_t i = 0; i < n; i += 16) x[i] = 1.0f + static_cast<float>(i % 7);
+    check_against_reference(x, n / 100, scratch);
+    CHECK(scratch.fallbacks == 1);
+  }
+  SECTION("the sample overestimates: fewer than k candidates, exact fallback") {
+    // Sample points (offset 8 of every 16) hold the large values; the rest are small.
+    std::vector<float> x(n, 0.001f);
+    for (std::size_t i = 8; i < n; i += 16) x[i] = 5.0f + static_cast<float>(i % 5);
+    const std::size_t k = n / 100 * 8;  // more than the large values
+    check_against_reference(x, k, scratch);
+    CHECK(scratch.fallbacks == 1);
+  }
+  SECTION("ties at the threshold across the whole vector") {
+    std::vector<float> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(static_cast<int>((i * 7919) % 97) - 48);
+    for (const std::size_t k : {n / 100, n / 97, n / 10}) {
+      check_against_reference(x, k, scratch);
+    }
+  }
+}
+
+TEST_CASE("fused top-k with error feedback equals the three separate kernels bit for bit", "[compressed]") {
+  for (const std::size_t n : {std::size_t{5003}, std::size_t{262147}}) {  // exact path and sampled path
+    const auto x = normal_input(n, 21);
+    std::vector<float> residual_fused = normal_input(n, 22);
+    std::transform(residual_fused.begin(), residual_fused.end(), residual_fused.begin(),
+                   [](float r) { return 0.3f * r; });
+    std::vector<float> residual_separate = residual_fused;
+    pc::TopkScratch fused_scratch, separate_scratch;
+    for (const std::size_t k : {std::size_t{0}, n / 100, n / 100, n / 10, n}) {  // the residual carries over
+      INFO("n = " << n << ", k = " << k);
+      std::vector<std::uint32_t> fused_indices(k), separate_indices(k);
+      std::vector<float> fused_values(k), separate_values(k), corrected(n);
+      pc::topk_select_with_residual(x, residual_fused, k, fused_indices, fused_values, fused_scratch);
+      pc::add_residual(x, residual_separate, corrected);
+      pc::topk_select_exact(corrected, k, separate_indices, separate_values, separate_scratch);
+      pc::residual_after_topk(corrected, separate_indices, residual_separate);
+      REQUIRE(fused_indices == separate_indices);
+      REQUIRE(fused_values == separate_values);
+      REQUIRE(std::memcmp(residual_fused.data(), residual_separate.data(), n * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("merge_mean equals zeroing, scatter_add in rank order and scaling, bit for bit", "[compressed]") {
+  const std::size_t n = 50021;
+  for (const int ranks : {1, 2, 3, 5}) {
+    std::vector<std::vector<std::uint32_t>> indices(static_cast<std::size_t>(ranks));
+    std::vector<std::vector<float>> values(static_cast<std::size_t>(ranks));
+    std::vector<pc::SparseList> lists;
+    pc::TopkScratch scratch;
+    for (int r = 0; r < ranks; ++r) {
+      auto x = normal_input(n, 100 + static_cast<std::uint64_t>(r));
+      x[7] = -0.0f;  // a signed zero, and shared large entries so ranks' indices overlap
+      x[9] = 50.0f + static_cast<float>(r);
+      const std::size_t k = n / 20;
+      indices[static_cast<std::size_t>(r)].resize(k);
+      values[static_cast<std::size_t>(r)].resize(k);
+      pc::topk_select(x, k, indices[static_cast<std::size_t>(r)], values[static_cast<std::size_t>(r)], scratch);
+    }
+    for (int r = 0; r < ranks; ++r) lists.push_back({indices[static_cast<std::size_t>(r)], values[static_cast<std::size_t>(r)]});
+    const float factor = 1.0f / static_cast<float>(ranks);
+    std::vector<float> expected(n, 0.0f), merged(n, 123.0f);
+    for (const auto& l : lists) pc::scatter_add(l.indices, l.values, expected);
+    for (float& v : expected) v *= factor;
+    std::vector<std::size_t> cursors(lists.size());
+    pc::merge_mean(lists, factor, merged, cursors);
+    REQUIRE(std::memcmp(merged.data(), expected.data(), n * sizeof(float)) == 0);
+  }
+  const std::vector<std::uint32_t> unsorted{3, 2};
+  const std::vector<float> two{1.0f, 2.0f};
+  const pc::SparseList bad[] = {{unsorted, two}};
+  std::vector<float> dense(5);
+  std::vector<std::size_t> cursors(1);
+  CHECK_THROWS_AS(pc::merge_mean(bad, 1.0f, dense, cursors), std::invalid_argument);
 }
