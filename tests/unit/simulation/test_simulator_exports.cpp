@@ -2,19 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include "core/input_error.hpp"
+#include "tuning_fixtures.hpp"
 #include "simulation/simulator_exports.hpp"
 
 using namespace pico;
 
 namespace {
 
-ProfileRange range(std::uint64_t lo, std::optional<std::uint64_t> hi, std::string algorithm) {
-  ProfileRange r;
-  r.min_bytes = lo;
-  r.max_bytes = hi;
-  r.algorithm = std::move(algorithm);
-  return r;
-}
+using test::profile_range;
 
 TunedProfile openmpi_profile() {
   TunedProfile p;
@@ -22,14 +17,14 @@ TunedProfile openmpi_profile() {
   ProfileRule small;
   small.collective = Collective::allreduce;
   small.comm_size = 4;
-  small.ranges = {range(0, 4095, "recursive_doubling"), range(4096, std::nullopt, "ring")};
+  small.ranges = {profile_range(0, 4095, "recursive_doubling"), profile_range(4096, std::nullopt, "ring")};
   ProfileRule large = small;
   large.comm_size = 16;
-  large.ranges = {range(0, 65535, "default"), range(65536, std::nullopt, "nonoverlapping")};
+  large.ranges = {profile_range(0, 65535, "default"), profile_range(65536, std::nullopt, "nonoverlapping")};
   ProfileRule a2a;
   a2a.collective = Collective::alltoall;
   a2a.comm_size = 16;
-  a2a.ranges = {range(0, std::nullopt, "pairwise")};
+  a2a.ranges = {profile_range(0, std::nullopt, "pairwise")};
   p.rules = {small, large, a2a};
   return p;
 }

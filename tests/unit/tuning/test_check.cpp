@@ -4,6 +4,7 @@
 
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "tuning_fixtures.hpp"
 #include "tuning/check.hpp"
 
 using namespace pico;
@@ -12,17 +13,7 @@ using nlohmann::json;
 namespace {
 
 CaseResult timed(const std::string& algorithm, std::uint64_t bytes, double seconds, const std::string& actual = "") {
-  CaseResult r;
-  r.c.backend = "mpi";
-  r.c.collective = Collective::allreduce;
-  r.c.algorithm = algorithm;
-  r.c.dtype = Dtype::float32;
-  r.c.op = Op::sum;
-  r.c.count = bytes / 4;
-  r.c.bytes = bytes;
-  r.c.np = 4;
-  r.c.case_id = compute_case_id(r.c);
-  r.library = "openmpi";
+  CaseResult r = test::allreduce_record(algorithm, bytes);
   r.timing = compute_stats(std::vector<double>(20, seconds));
   r.launch = 0;
   if (!actual.empty()) {

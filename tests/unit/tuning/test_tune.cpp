@@ -7,6 +7,7 @@
 
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "tuning_fixtures.hpp"
 #include "tuning/tune.hpp"
 
 using namespace pico;
@@ -15,17 +16,7 @@ using nlohmann::json;
 namespace {
 
 CaseResult measured(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed, int launch = 0) {
-  CaseResult r;
-  r.c.backend = "mpi";
-  r.c.collective = Collective::allreduce;
-  r.c.algorithm = algorithm;
-  r.c.dtype = Dtype::float32;
-  r.c.op = Op::sum;
-  r.c.count = bytes / 4;
-  r.c.bytes = bytes;
-  r.c.np = 4;
-  r.c.case_id = compute_case_id(r.c);
-  r.library = "openmpi";
+  CaseResult r = test::allreduce_record(algorithm, bytes);
   std::mt19937 rng(seed);
   std::normal_distribution<double> noise(0, 0.02 * centre);
   std::vector<double> s;

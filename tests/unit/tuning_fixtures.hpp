@@ -1,0 +1,39 @@
+// Small builders the tuning, export and simulation tests share: a profile
+// range and a measured-looking allreduce record.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/case.hpp"
+#include "core/case_result.hpp"
+#include "tuning/profile.hpp"
+
+namespace pico::test {
+
+inline ProfileRange profile_range(std::uint64_t lo, std::optional<std::uint64_t> hi, std::string algorithm) {
+  ProfileRange r;
+  r.min_bytes = lo;
+  r.max_bytes = hi;
+  r.algorithm = std::move(algorithm);
+  return r;
+}
+
+// An Open MPI float32 sum allreduce of `bytes` on 4 ranks, without timing.
+inline CaseResult allreduce_record(const std::string& algorithm, std::uint64_t bytes) {
+  CaseResult r;
+  r.c.backend = "mpi";
+  r.c.collective = Collective::allreduce;
+  r.c.algorithm = algorithm;
+  r.c.dtype = Dtype::float32;
+  r.c.op = Op::sum;
+  r.c.count = bytes / 4;
+  r.c.bytes = bytes;
+  r.c.np = 4;
+  r.c.case_id = compute_case_id(r.c);
+  r.library = "openmpi";
+  return r;
+}
+
+}  // namespace pico::test
