@@ -22,11 +22,16 @@ constexpr const char* kSimulatorFormats =
     "\n  astra-sim   ASTRA-sim 2.x system JSON, network YAML and memory JSON (-o DIR; --model, --npus)"
     "\n  schedgen2   Schedgen2's --ptrn-config table (JSON)";
 
-void write_or_print(const std::string& output, const std::string& text) {
-  if (output.empty())
+// The file's text to standard output (how to load it to stderr), or to
+// `output` with what was written and how to load it on standard output.
+void emit(const std::string& output, std::string_view format, const std::string& text, const std::string& how) {
+  if (output.empty()) {
     std::cout << text;
-  else
+    std::cerr << how;
+  } else {
     write_text_file(output, text);
+    std::cout << fmt::format("wrote {} ({})\n{}", output, format, how);
+  }
 }
 
 // Schedgen2 (spcl/LogGOPSim src/Schedgen2/mpi_colls.py) reads a per-size
@@ -34,11 +39,9 @@ void write_or_print(const std::string& output, const std::string& text) {
 void export_schedgen2(const TunedProfile& profile, const std::string& profile_path, const std::string& output) {
   std::vector<std::string> skipped;
   const std::string text = schedgen2_ptrn_config(profile, profile_path, &skipped).dump(2) + "\n";
-  write_or_print(output, text);
   for (const std::string& why : skipped) std::cerr << "not expressed: " << why << "\n";
-  (output.empty() ? std::cerr : std::cout) << fmt::format(
-      "{}Load it in Schedgen2: python3 mpi_colls.py ... --ptrn-config {}\n",
-      output.empty() ? "" : fmt::format("wrote {} (schedgen2)\n", output), output.empty() ? "FILE" : output);
+  emit(output, "schedgen2", text,
+       fmt::format("Load it in Schedgen2: python3 mpi_colls.py ... --ptrn-config {}\n", output.empty() ? "FILE" : output));
 }
 
 // ASTRA-sim takes three files: they go into the directory -o names.
@@ -106,14 +109,7 @@ void add_export(CLI::App& app, int& exit_code) {
     if (opts->channels > 0) opts->options.nccl_channels = opts->channels;
     const TunedProfile profile = load_profile(opts->profile);
     const std::string text = export_profile(profile, opts->profile, format, opts->options);
-    const std::string how = format.how_to_load(profile, opts->output);
-    if (opts->output.empty()) {
-      std::cout << text;
-      std::cerr << how;
-    } else {
-      write_text_file(opts->output, text);
-      std::cout << fmt::format("wrote {} ({})\n{}", opts->output, format.name, how);
-    }
+    emit(opts->output, format.name, text, format.how_to_load(profile, opts->output));
     exit_code = 0;
   });
 }

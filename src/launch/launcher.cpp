@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "launch/executable_search.hpp"
 #include "launch/slurm_placement.hpp"
 
 namespace pico {
@@ -36,23 +37,12 @@ std::string platform_file(const Platform& platform) {
   return platform.source_path.empty() ? platform.name : platform.source_path;
 }
 
-bool is_executable_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
-}
-
 // A bare name is looked up on PATH, as execvpe will when the launch starts.
 bool found_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "";
-  while (true) {
-    const std::size_t colon = dirs.find(':');
-    const std::string_view dir = dirs.substr(0, colon);
+  for (const std::string& dir : path_entries())
     // An empty PATH entry means the current directory.
     if (is_executable_file(std::filesystem::path(dir.empty() ? "." : dir) / name)) return true;
-    if (colon == std::string_view::npos) return false;
-    dirs.remove_prefix(colon + 1);
-  }
+  return false;
 }
 
 bool command_resolves(const std::string& command) {

@@ -12,16 +12,15 @@
 
 #include "collectives/schedule_export.hpp"
 #include "launch/command_output.hpp"
+#include "launch/executable_search.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
 namespace {
 
-bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
-
 std::optional<LogGOPSimTools> in_dir(const fs::path& dir) {
   const fs::path t = dir / "txt2bin", s = dir / "LogGOPSim";
-  if (executable(t) && executable(s)) return LogGOPSimTools{t.string(), s.string()};
+  if (is_executable_file(t) && is_executable_file(s)) return LogGOPSimTools{t.string(), s.string()};
   return std::nullopt;
 }
 
@@ -37,16 +36,9 @@ std::string tail(const std::string& text, std::size_t lines = 6) {
 std::optional<LogGOPSimTools> find_loggopsim(const std::string& dir) {
   if (!dir.empty()) return in_dir(dir);
   if (const char* env = std::getenv("PICO_LOGGOPSIM_DIR"); env && *env) return in_dir(env);
-  const char* path = std::getenv("PATH");
-  std::string_view rest = path ? path : "";
-  while (!rest.empty()) {
-    const auto colon = rest.find(':');
-    const std::string entry(rest.substr(0, colon));
+  for (const std::string& entry : path_entries())
     if (!entry.empty())
       if (auto found = in_dir(entry)) return found;
-    if (colon == std::string_view::npos) break;
-    rest.remove_prefix(colon + 1);
-  }
   return std::nullopt;
 }
 

@@ -17,14 +17,12 @@ using nlohmann::json;
 
 constexpr const char* kHint = "pico reads the profiles `pico tune` writes (docs/tuning.md#the-profile)";
 
-json sizes_json(const std::vector<std::uint64_t>& v) { return json(v); }
-
 json range_json(const ProfileRange& r) {
   json j = {{"min_bytes", r.min_bytes},
             {"max_bytes", r.max_bytes ? json(*r.max_bytes) : json(nullptr)},
             {"algorithm", r.algorithm},
             {"params", r.params},
-            {"measured_bytes", sizes_json(r.measured_bytes)}};
+            {"measured_bytes", r.measured_bytes}};
   j["speedup"] = r.speedup ? json{{"estimate", r.speedup->estimate}, {"low", r.speedup->low}, {"high", r.speedup->high}}
                            : json(nullptr);
   json evidence = json::array();
