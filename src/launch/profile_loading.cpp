@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <span>
 
@@ -19,19 +20,25 @@ namespace pico {
 
 namespace {
 
-// The export each library loads at launch, and the variables that load it.
+// The export each library loads at launch, and the variables that load it:
+// `switches` as they are, `file_variable` set to the exported file's path.
 struct LibraryLoading {
   std::string format;
   std::string file_name;
+  std::string file_variable;
+  std::map<std::string, std::string> switches;
 };
 
 LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
   if (profile.library.name == "openmpi") {
+    const std::map<std::string, std::string> switches{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
+    const char* file_variable = "OMPI_MCA_coll_tuned_dynamic_rules_filename";
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
-      return {"ompi-json", "tuned-rules.json"};
-    return {"ompi-rules", "tuned-rules.txt"};
+      return {"ompi-json", "tuned-rules.json", file_variable, switches};
+    return {"ompi-rules", "tuned-rules.txt", file_variable, switches};
   }
-  if (profile.library.name == "mpich") return {"mpich-json", "tuned-selection.json"};
+  if (profile.library.name == "mpich")
+    return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {}};
   throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
                                      profile.library.name),
                    fmt::format("export it yourself: pico export {} --format ...", path));
@@ -80,13 +87,9 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
 void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run) {
   const std::string file = fs::absolute(fs::path(dir) / load.file_name).string();
   write_text_file(file, load.text);
-  nlohmann::json env = nlohmann::json::object();
-  if (load.profile.library.name == "openmpi") {
-    env["OMPI_MCA_coll_tuned_use_dynamic_rules"] = "1";
-    env["OMPI_MCA_coll_tuned_dynamic_rules_filename"] = file;
-  } else {
-    env["MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE"] = file;
-  }
+  const LibraryLoading how = loading_for(load.profile, load.path);
+  nlohmann::json env = how.switches;
+  env[how.file_variable] = file;
   run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
                                  {"source", load.source},
                                  {"hash", load.hash},
