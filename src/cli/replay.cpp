@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "reports/text_table.hpp"
 #include "simulation/loggopsim.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/replay.hpp"
@@ -32,15 +33,6 @@ struct ReplayCliOptions {
   int threads = 0;
   LlmStep llm;
 };
-
-// "91.8 MiB": estimates are not exact, so neither is their text.
-std::string human_bytes(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 5) v /= 1024, ++u;
-  return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, units[u]);
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -88,7 +80,7 @@ void print_choices(const Workload& w, const std::vector<std::string>& algorithms
       break;
     }
     const auto& [c, np, bytes, algorithm] = key;
-    fmt::print("  {} {} on {} ranks: {} ({} calls per iteration)\n", name(c), human_bytes(bytes), np, algorithm, n);
+    fmt::print("  {} {} on {} ranks: {} ({} calls per iteration)\n", name(c), size_text(bytes), np, algorithm, n);
   }
 }
 
@@ -96,10 +88,10 @@ void print_choices(const Workload& w, const std::vector<std::string>& algorithms
 double write_goal_file(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& ro,
                        const std::string& path, std::optional<std::uint64_t> cap) {
   const std::uint64_t estimate = estimate_replay_bytes(w, algorithms, ro);
-  fmt::print("{}: about {} of GOAL for {} ranks, {} communication calls\n", path, human_bytes(estimate), w.ranks,
+  fmt::print("{}: about {} of GOAL for {} ranks, {} communication calls\n", path, size_text(estimate), w.ranks,
              w.communication_calls());
   if (cap && estimate > *cap)
-    throw InputError("--max-output", fmt::format("{} would be about {}, over the cap of {}", path, human_bytes(estimate), human_bytes(*cap)),
+    throw InputError("--max-output", fmt::format("{} would be about {}, over the cap of {}", path, size_text(estimate), size_text(*cap)),
                      "raise --max-output, or replay fewer iterations or ranks");
   const auto start = std::chrono::steady_clock::now();
   std::ofstream out(path, std::ios::binary);

@@ -34,12 +34,17 @@ std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
 }  // namespace
 
 nlohmann::json read_json_file(const std::filesystem::path& p, const std::string& hint) {
+  return read_json_file_text(p, hint).json;
+}
+
+JsonFileText read_json_file_text(const std::filesystem::path& p, const std::string& hint) {
   if (const auto problem = whole_file_problem(p, kMaxJsonFileBytes)) throw InputError(p.string(), *problem, hint);
   std::ifstream in(p, std::ios::binary);
   if (!in) throw InputError(p.string(), "cannot open the file", "check its permissions");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   try {
-    return nlohmann::json::parse(text);
+    nlohmann::json json = nlohmann::json::parse(text);
+    return {std::move(text), std::move(json)};
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann counts the byte after the error; its own line/column text is dropped for ours.
     const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);

@@ -14,4 +14,12 @@ namespace pico {
 // more than 1 GiB), opened or parsed; `hint` says what the caller expected.
 nlohmann::json read_json_file(const std::filesystem::path& path, const std::string& hint);
 
+// The same, keeping the bytes read, for a caller that also fingerprints the
+// file: one read, so the hash is of exactly what was parsed.
+struct JsonFileText {
+  std::string text;
+  nlohmann::json json;
+};
+JsonFileText read_json_file_text(const std::filesystem::path& path, const std::string& hint);
+
 }  // namespace pico

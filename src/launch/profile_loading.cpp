@@ -1,9 +1,7 @@
 #include "launch/profile_loading.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <span>
 
 #include <fmt/format.h>
@@ -44,14 +42,6 @@ LibraryLoading loading_for(const TunedProfile& profile, const std::string& path)
                    fmt::format("export it yourself: pico export {} --format ...", path));
 }
 
-std::string hash_of_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string bytes = text.str();
-  return fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(bytes.data(), bytes.size()))));
-}
-
 }  // namespace
 
 ProfileLoad prepare_profile_load(const std::string& path, const std::string& source, const PlanTarget& target,
@@ -59,7 +49,9 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
   ProfileLoad load;
   load.path = path;
   load.source = source;
-  load.profile = load_profile(path);
+  std::string text;
+  load.profile = load_profile(path, &text);
+  load.hash = fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(text.data(), text.size()))));
   const ProfileLibrary& lib = load.profile.library;
   if (lib.name != target.mpi_library)
     throw InputError(path, fmt::format("the profile is for {} {}, but the run is planned for {} {}", lib.name,
@@ -80,7 +72,6 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
   load.format = how.format;
   load.file_name = how.file_name;
   load.text = export_profile(load.profile, path, export_format(how.format), ExportOptions{});
-  load.hash = hash_of_file(path);
   return load;
 }
 

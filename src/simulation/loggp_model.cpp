@@ -1,11 +1,9 @@
 #include "simulation/loggp_model.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
 
 namespace pico {
 namespace {
@@ -26,12 +24,17 @@ T field(const nlohmann::json& j, const char* key, const std::string& where) {
   }
 }
 
-FitError error_from_json(const nlohmann::json& j) {
+// An optional member of the model, `fallback` when absent.
+template <class T>
+T optional_field(const nlohmann::json& j, const char* key, T fallback, const std::string& where) {
+  return j.is_object() && j.contains(key) ? field<T>(j, key, where) : fallback;
+}
+
+FitError error_from_json(const nlohmann::json& j, const std::string& where) {
   FitError e;
-  if (!j.is_object()) return e;
-  e.points = j.value("points", 0);
-  e.median_rel = j.value("median_rel_error", 0.0);
-  e.max_rel = j.value("max_rel_error", 0.0);
+  e.points = optional_field(j, "points", 0, where);
+  e.median_rel = optional_field(j, "median_rel_error", 0.0, where);
+  e.max_rel = optional_field(j, "max_rel_error", 0.0, where);
   return e;
 }
 
@@ -56,14 +59,14 @@ nlohmann::json to_json(const LogGPModel& m) {
 }
 
 LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_object() || j.value("schema", "") != kSchema)
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != kSchema)
     throw InputError(where, fmt::format("not a pico model (schema {} expected)", kSchema),
                      "write one with: pico fit REPORT -o model.json");
   LogGPModel m;
-  m.platform = j.value("platform", "");
-  m.library = j.value("library", "");
-  m.scope = j.value("scope", "unknown");
-  m.source = j.value("source", "");
+  m.platform = optional_field<std::string>(j, "platform", "", where);
+  m.library = optional_field<std::string>(j, "library", "", where);
+  m.scope = optional_field<std::string>(j, "scope", "unknown", where);
+  m.source = optional_field<std::string>(j, "source", "", where);
   LogGPParams& p = m.params;
   p.L = field<std::int64_t>(j, "L", where);
   p.o = field<std::int64_t>(j, "o", where);
@@ -78,25 +81,15 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
       throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
   if (!(p.reduce_ps_per_byte >= 0) || p.reduce_ps_per_byte > 1e9)
     throw InputError(where, "'reduce_ps_per_byte' must be a non-negative number of ps", "e.g. 250 (4 GB/s)");
-  if (j.contains("fit")) {
-    m.p2p = error_from_json(j["fit"].value("p2p", nlohmann::json()));
-    m.collectives = error_from_json(j["fit"].value("collectives", nlohmann::json()));
+  if (j.contains("fit") && j["fit"].is_object()) {
+    m.p2p = error_from_json(j["fit"].value("p2p", nlohmann::json()), where);
+    m.collectives = error_from_json(j["fit"].value("collectives", nlohmann::json()), where);
   }
   return m;
 }
 
 LogGPModel load_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot read the model", "give a file written by pico fit");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, fmt::format("not JSON: {}", e.what()), "give a file written by pico fit");
-  }
-  return model_from_json(j, path);
+  return model_from_json(read_json_file(path, "give a file written by pico fit"), path);
 }
 
 LogGPModel default_model() {

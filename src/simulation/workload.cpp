@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "config/data_files.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
@@ -111,11 +110,8 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
 }
 
 Workload load_workload_yaml(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot read the workload", "give a workload YAML file (docs/simulation.md)");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_workload_yaml(text.str(), path);
+  return parse_workload_yaml(read_config_file(path, "the workload", "give a workload YAML file (docs/simulation.md)"),
+                             path);
 }
 
 Workload llm_step_workload(const LlmStep& s) {

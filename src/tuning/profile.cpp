@@ -55,6 +55,10 @@ class Reader {
     if (!v.is_string()) fail(join(path, key), "must be a string");
     return v.get<std::string>();
   }
+  // An optional member: "" when absent.
+  std::string optional_string(const json& j, const std::string& path, const char* key) const {
+    return j.contains(key) ? string(j, path, key) : std::string();
+  }
   double number(const json& j, const std::string& path, const char* key) const {
     const json& v = member(j, path, key);
     if (!v.is_number()) fail(join(path, key), "must be a number");
@@ -201,9 +205,9 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   p.objective = in.string(j, "", "objective");
   p.min_gain = in.number(j, "", "min_gain");
   p.confidence = j.contains("confidence") ? in.number(j, "", "confidence") : p.confidence;
-  p.test = j.value("test", "");
-  p.created = j.value("created", "");
-  p.pico_version = j.value("pico_version", "");
+  p.test = in.optional_string(j, "", "test");
+  p.created = in.optional_string(j, "", "created");
+  p.pico_version = in.optional_string(j, "", "pico_version");
   if (const auto it = j.find("reports"); it != j.end()) {
     if (!it->is_array()) in.fail("reports", "must be an array of run ids");
     for (const auto& id : *it) {
@@ -218,8 +222,11 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   return p;
 }
 
-TunedProfile load_profile(const std::filesystem::path& path) {
-  return profile_from_json(read_json_file(path, "give a profile that `pico tune` wrote"), path.string());
+TunedProfile load_profile(const std::filesystem::path& path, std::string* text) {
+  JsonFileText file = read_json_file_text(path, "give a profile that `pico tune` wrote");
+  TunedProfile profile = profile_from_json(file.json, path.string());
+  if (text) *text = std::move(file.text);
+  return profile;
 }
 
 void check_profile(const TunedProfile& p, const std::string& where) {

@@ -103,7 +103,8 @@ TunedProfile profile_from_json(const nlohmann::json& j, const std::string& where
 
 // Reads a profile file; InputError (exit 2) when it is not JSON, not a
 // profile, of another schema, or breaks an invariant.
-TunedProfile load_profile(const std::filesystem::path& path);
+// `text`, when given, receives the bytes parsed (for a fingerprint of the file).
+TunedProfile load_profile(const std::filesystem::path& path, std::string* text = nullptr);
 
 // The invariants every reader and export relies on (throws InputError at
 // `where`): a known library; per rule a collective and comm_size >= 1, no two

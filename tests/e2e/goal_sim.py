@@ -285,8 +285,8 @@ def test_replay(tools, tmp):
                                   {"min_bytes": 4096, "max_bytes": None, "algorithm": "nonoverlapping"}]), open(tuned, "w"))
     proc = replay(workload, "-o", out, "--profile", tuned, "--simulate")
     expect(proc.returncode == 0, f"replay --profile: {proc.stdout}{proc.stderr}")
-    expect("allreduce 4.0 KiB on 4 ranks: reduce_bcast" in proc.stdout, proc.stdout)
-    expect("bcast 100.0 KiB on 2 ranks: binomial" in proc.stdout, proc.stdout)
+    expect("allreduce 4KiB on 4 ranks: reduce_bcast" in proc.stdout, proc.stdout)
+    expect("bcast 100KiB on 2 ranks: binomial" in proc.stdout, proc.stdout)
     expect("profile vs baseline" in proc.stdout, proc.stdout)
     pred = subprocess.run([PICO, "predict", "allreduce", "--size", "4KiB", "--np", "4", "--profile", tuned],
                           capture_output=True, text=True, timeout=120, env=env)
@@ -325,7 +325,7 @@ def test_replay(tools, tmp):
                           ([huge, "-o", out], "beyond the 1 TiB"),
                           ([workload, "-o", out, "--algorithm", "allreduce=nope"], "is no reference allreduce algorithm"),
                           ([workload, "-o", out, "--algorithm", "allreduc=ring"], "COLLECTIVE=ALGORITHM"),
-                          ([os.path.join(tmp, "absent.yaml"), "-o", out], "cannot read the workload"),
+                          ([os.path.join(tmp, "absent.yaml"), "-o", out], "cannot open the workload"),
                           ([workload, "-o", out, "--profile", other], "a profile for nccl"),
                           ([workload, "-o", out, "--profile", unmapped], "no reference equivalent")):
         proc = replay(*args)
@@ -343,7 +343,7 @@ def test_traces(tools, tmp):
 
     proc = replay(sample, "-o", out, "--simulate", "--algorithm", "allreduce=ring")
     expect(proc.returncode == 0, f"trace replay: {proc.stdout}{proc.stderr}")
-    expect("allgather 128 B on 4 ranks: bruck" in proc.stdout and "bcast 1000 B on 2 ranks: binomial" in proc.stdout,
+    expect("allgather 128B on 4 ranks: bruck" in proc.stdout and "bcast 1000B on 2 ranks: binomial" in proc.stdout,
            proc.stdout)
     text = open(out).read()
     blocks = re.findall(r"rank (\d+) \{\n(.*?)\n\}", text, re.S)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Mutation fuzz of every file pico reads: experiments, platforms, reports.
+"""Mutation fuzz of every file pico reads: experiments, platforms, reports,
+tuned profiles, MPICH default trees, models, workloads and traces.
 
 Each input is a seed file from the repository changed by a few random
 mutations (bytes, YAML/JSON tokens, values at their limits, deep nesting,
-aliases); pico reads it (`validate`, `report`, `compare`) and must answer
+aliases); pico reads it (`validate`, `report`, `export`, `replay`) and must answer
 with exit 0 (accepted), or exit 2 with the one error format:
 
     pico: error: WHERE: WHAT
@@ -124,9 +125,31 @@ def mutate_json(doc, rng: random.Random, depth=0):
     return doc
 
 
+# Each profile seed (tests/data/export/NAME.profile.json) and the format of its library.
+PROFILE_FORMATS = {
+    "openmpi-4.1.4": "ompi-rules", "openmpi-5.0.7": "ompi-rules", "openmpi-6.0.0": "ompi-json",
+    "mpich-4.0.2": "mpich-json", "nccl": "nccl-tuner", "nccl-one-choice": "nccl-env", "ucc": "ucc-tune",
+    "intelmpi": "intel-mpi",
+}
+EXPORT_DATA = ROOT / "tests/data/export"
+MPICH_DEFAULTS = EXPORT_DATA / "mpich-4.0.2-defaults.json"
+TRACES = ROOT / "tests/data/traces/split4"
+# JSON kinds: mutated as JSON documents most of the time, as text otherwise.
+JSON_KINDS = ("report", "profile", "mpich-defaults", "model")
+# A replay's GOAL is capped so that a mutated size or iteration count is refused, not written.
+REPLAY_CAP = ["--max-output", "4MiB", "--threads", "1"]
+
+
 def seeds():
     """(kind, name, text) for every seed file; kind picks how pico reads it."""
     out = []
+    for name in PROFILE_FORMATS:
+        out.append(("profile", name, (EXPORT_DATA / f"{name}.profile.json").read_text()))
+    out.append(("mpich-defaults", MPICH_DEFAULTS.name, MPICH_DEFAULTS.read_text()))
+    out.append(("model", "model-example.json", (ROOT / "tests/data/model-example.json").read_text()))
+    out.append(("workload", "workload-halo.yaml", (ROOT / "configs/simulation/workload-halo.yaml").read_text()))
+    for p in sorted(TRACES.glob("pmpi-trace-rank-*.txt")):
+        out.append(("trace", p.name, p.read_text()))
     for p in sorted((ROOT / "configs").glob("*.yaml")) + sorted((ROOT / "configs/examples").glob("*.yaml")):
         out.append(("experiment", p.name, p.read_text()))
     out.append(("experiment", "experiment_full.yaml", (ROOT / "tests/data/config/experiment_full.yaml").read_text()))
@@ -140,7 +163,7 @@ def seeds():
 def make_input(index: int, seed: int, corpus):
     rng = random.Random(seed * 1_000_003 + index)
     kind, name, text = rng.choice(corpus)
-    if kind == "report" and rng.random() < 0.6:
+    if kind in JSON_KINDS and rng.random() < 0.6:
         doc = json.loads(text)
         for _ in range(rng.randrange(1, 4)):
             doc = mutate_json(doc, rng)
@@ -151,7 +174,18 @@ def make_input(index: int, seed: int, corpus):
     return kind, name, text
 
 
-def command_for(pico: str, kind: str, path: Path):
+def command_for(pico: str, kind: str, name: str, path: Path):
+    if kind == "profile":
+        extra = ["--mpich-defaults", str(MPICH_DEFAULTS)] if PROFILE_FORMATS[name] == "mpich-json" else []
+        return [pico, "export", "--format", PROFILE_FORMATS[name], *extra, str(path)]
+    if kind == "mpich-defaults":
+        return [pico, "export", str(EXPORT_DATA / "mpich-4.0.2.profile.json"), "--format", "mpich-json",
+                "--mpich-defaults", str(path)]
+    if kind == "model":
+        return [pico, "export", str(EXPORT_DATA / "openmpi-4.1.4.profile.json"), "--format", "astra-sim",
+                "-o", f"{path}.astra", "--model", str(path)]
+    if kind in ("workload", "trace"):
+        return [pico, "replay", *REPLAY_CAP, "-o", f"{path}.goal", str(path)]
     if kind == "experiment":
         return [pico, "validate", "--as", "experiment", str(path)]
     if kind == "platform":
@@ -167,6 +201,8 @@ def bad_format(stderr: str):
         return "exit 2 with nothing on stderr"
     if not FIRST_LINE.match(lines[0]):
         return f"first line not 'pico: error: WHERE: WHAT': {lines[0][:200]!r}"
+    if "[json.exception." in lines[0] or "yaml-cpp:" in lines[0]:
+        return f"a library's exception text instead of what is wrong where: {lines[0][:200]!r}"
     for line in lines[1:]:
         if not OTHER_LINE.match(line):
             return f"line not in the error format: {line[:200]!r}"
@@ -175,10 +211,17 @@ def bad_format(stderr: str):
 
 def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus):
     kind, name, text = make_input(index, seed, corpus)
-    suffix = ".json" if kind == "report" else ".yaml"
+    suffix = ".json" if kind in JSON_KINDS else ".yaml"
     path = work / f"in-{index}{suffix}"
-    path.write_bytes(text.encode("utf-8", "surrogatepass"))
-    cmd = command_for(pico, kind, path)
+    if kind == "trace":  # one rank's file mutated, the others as they are
+        path = work / f"in-{index}"
+        path.mkdir()
+        for p in TRACES.glob("pmpi-trace-rank-*.txt"):
+            shutil.copy(p, path / p.name)
+        (path / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+    else:
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    cmd = command_for(pico, kind, name, path)
     env = dict(os.environ, NO_COLOR="1")
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
@@ -194,8 +237,11 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
         verdict, why = "crash", f"signal {-p.returncode}: {p.stderr[-400:]}"
     else:
         verdict, why = "exit", f"exit {p.returncode}: {p.stderr[-400:]}"
+    for written in (Path(f"{path}.goal"), Path(f"{path}.goal.baseline.goal")):
+        written.unlink(missing_ok=True)
+    shutil.rmtree(f"{path}.astra", ignore_errors=True)
     if verdict in ("accepted", "rejected"):
-        path.unlink()
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
     return index, kind, verdict, why, path, cmd
 
 
@@ -232,7 +278,10 @@ def main():
         keep.mkdir(parents=True, exist_ok=True)
         for index, kind, verdict, why, path, cmd in sorted(findings)[:50]:
             kept = keep / path.name
-            shutil.copy(path, kept)
+            if path.is_dir():
+                shutil.copytree(path, kept, dirs_exist_ok=True)
+            else:
+                shutil.copy(path, kept)
             print(f"FINDING {verdict} ({kind}) input {index}: {why}\n  rerun: {' '.join(cmd[:-1])} {kept}")
         print(f"fuzz: {len(findings)} finding(s); inputs kept in {keep}")
     shutil.rmtree(work, ignore_errors=True)
