@@ -1,6 +1,11 @@
 // The compressed allreduce algorithms (backends/compressed/*.cpp, one file
 // each). Each call() is defined in its own file, where the class's virtual
 // functions are too, so Phased's run/run_marked instantiate it there.
+// Dense, Global-QSGD and Top-k are written once in generic/ over
+// <MpiCollectives, HostKernels> here and <NcclCollectives, DeviceKernels> in
+// backends/nccl_compressed/; these classes add what only the CPU backend
+// has: the checks (violations, replay, mse_bound), the wire volume and the
+// CPU-only variants (pipelined and reference-allreduce Global-QSGD).
 #pragma once
 
 #include <optional>
@@ -8,6 +13,11 @@
 #include <vector>
 
 #include "backends/compressed/compressed_allreduce.hpp"
+#include "backends/compressed/generic/dense.hpp"
+#include "backends/compressed/generic/global_qsgd.hpp"
+#include "backends/compressed/generic/topk.hpp"
+#include "backends/compressed/host_kernels.hpp"
+#include "backends/compressed/mpi_collectives.hpp"
 #include "backends/compressed/topk_compressor.hpp"
 #include "collectives/reference/table.hpp"
 
@@ -24,7 +34,23 @@ class Dense final : public Phased<Dense> {
 
  private:
   Setup setup_;
-  float inv_np_;
+  DenseAllreduce<MpiCollectives, HostKernels> algorithm_;
+};
+
+// MpiCollectives with the codes' integer SUM run by a reference allreduce
+// algorithm (global_qsgd_<name>), chosen once, in the constructor.
+template <class Code>
+class ReferenceSumCollectives : public MpiCollectives {
+ public:
+  ReferenceSumCollectives(const Setup& s, const std::string& algorithm);
+  using MpiCollectives::allreduce_sum;
+  void allreduce_sum(Code* codes, std::size_t n);
+
+ private:
+  using Transport = transport::MpiTransport<>;
+  const reference::AlgorithmEntry<Transport>* entry_;
+  Transport transport_;
+  std::size_t segment_ = 0;  // elements per pipeline segment of a segmented reference algorithm
 };
 
 // Code = int8_t or int16_t: 8- or 16-bit codes.
@@ -43,11 +69,9 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   std::optional<double> mse_bound(const ExactReference& ref) const override;
 
  private:
-  using Transport = transport::MpiTransport<>;
   static MPI_Datatype mpi_type();
-  // The integer SUM of every rank's codes, in place; chosen once, in the constructor.
-  void sum_by_library();
-  void sum_by_reference();
+  // CPU-only: MPI_Iallreduce per chunk, progressed by hand between kernel
+  // pieces (NCCL's stream already overlaps kernels and communication).
   template <class Mark>
   void call_pipelined(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark& mark);
   // Lets the posted chunks' nonblocking allreduces progress (Open MPI moves
@@ -56,13 +80,12 @@ class GlobalQsgd final : public Phased<GlobalQsgd<Code>> {
   Setup setup_;
   std::string communicate_;
   int levels_;
-  float scale_ = 0;
+  // One of the three ways, set in the constructor.
+  std::optional<GlobalQsgdAllreduce<MpiCollectives, HostKernels, Code>> library_;
+  std::optional<GlobalQsgdAllreduce<ReferenceSumCollectives<Code>, HostKernels, Code>> by_reference_;
+  float scale_ = 0;          // "pipelined" only, from here on
   std::vector<Code> codes_;
-  const reference::AlgorithmEntry<Transport>* entry_ = nullptr;
-  std::optional<Transport> transport_;
-  std::size_t segment_ = 0;  // elements per pipeline segment of a segmented reference algorithm
-  void (GlobalQsgd::*sum_codes_)() = &GlobalQsgd::sum_by_library;
-  std::size_t chunks_ = 0;   // "pipelined": chunks of the vector, each its own MPI_Iallreduce
+  std::size_t chunks_ = 0;   // chunks of the vector, each its own MPI_Iallreduce
   std::vector<MPI_Request> requests_;
   int posted_ = 0;
 };
@@ -156,7 +179,7 @@ class TopkFamily : public Phased<Derived> {
   TopkCompressor compressor_;
 };
 
-// Allgather of every rank's (index, value) pairs, then a scatter-add.
+// Allgather of every rank's (index, value) pairs, then a scatter-add (generic/topk.hpp).
 class Topk final : public TopkFamily<Topk> {
  public:
   explicit Topk(const Setup& s);
@@ -166,9 +189,7 @@ class Topk final : public TopkFamily<Topk> {
   nlohmann::json describe() const override { return compressor_.describe(); }
 
  private:
-  std::vector<std::byte> gathered_;  // p messages of k indices then k values
-  std::vector<SparseList> lists_;    // views of the p messages, for merge_mean
-  std::vector<std::size_t> cursors_;
+  TopkAllgather<MpiCollectives, HostKernels> algorithm_;  // over compressor_'s selection
 };
 
 // SparCML-style: pairs go to the owner of their block, owners sum them, and

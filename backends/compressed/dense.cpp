@@ -1,19 +1,16 @@
-// The uncompressed baseline on the same inputs: the library's float32 SUM
-// allreduce, then 1/p. Its error is fp32 summation rounding only.
+// The uncompressed baseline on the same inputs (generic/dense.hpp): the
+// library's float32 SUM allreduce, then 1/p. Its error is fp32 summation rounding only.
 #include <cfloat>
 
 #include "backends/compressed/algorithms.hpp"
 
 namespace pico::compressed {
 
-Dense::Dense(const Setup& s) : setup_(s), inv_np_(1.0f / static_cast<float>(s.np)) {}
+Dense::Dense(const Setup& s) : setup_(s), algorithm_(MpiCollectives(s.comm, s.rank, s.np), HostKernels{}, s.n) {}
 
 template <class Mark>
-void Dense::call(std::span<const float> in, std::span<float> out, std::uint64_t, Mark mark) {
-  mark("communicate");
-  MPI_Allreduce(in.data(), out.data(), static_cast<int>(in.size()), MPI_FLOAT, MPI_SUM, setup_.comm);
-  mark("decompress");
-  scale_by(out, inv_np_);
+void Dense::call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark) {
+  algorithm_.call(in.data(), out.data(), call, mark);
 }
 
 WireVolume Dense::wire() const {

@@ -1,4 +1,5 @@
-// Global-QSGD with standard dithering (Xin, Canini, Richtarik et al. 2023):
+// Global-QSGD with standard dithering (generic/global_qsgd.hpp, on the MPI
+// library's allreduce or a reference one) (Xin, Canini, Richtarik et al. 2023):
 // one MAX-allreduce gives every rank the same scale M, so b-bit codes with
 // s = floor((2^(b-1)-1)/p) levels add up in a plain integer SUM allreduce
 // without overflow (|sum| <= p s), decoded once: mean = sum M / (s p).
@@ -29,8 +30,29 @@
 namespace pico::compressed {
 
 template <class Code>
+ReferenceSumCollectives<Code>::ReferenceSumCollectives(const Setup& s, const std::string& algorithm)
+    : MpiCollectives(s.comm, s.rank, s.np),
+      entry_(reference::find_algorithm<Transport>(Collective::allreduce, algorithm)),
+      transport_(s.comm, sizeof(Code) == 1 ? Dtype::int8 : Dtype::int16, sizeof(Code) == 1 ? MPI_INT8_T : MPI_INT16_T,
+                 Op::sum) {
+  if (entry_ == nullptr) throw std::invalid_argument("no reference allreduce '" + algorithm + "'");
+  if (entry_->traits.segmented) segment_ = ReferenceBackend::kDefaultSegmentBytes / sizeof(Code);
+  transport_.reserve(entry_->traits.scratch(s.n, s.np, segment_), 2 * static_cast<std::size_t>(s.np));
+}
+
+template <class Code>
+void ReferenceSumCollectives<Code>::allreduce_sum(Code* codes, std::size_t n) {
+  entry_->run(transport_, reference::CallArgs{.send = nullptr,
+                                              .recv = codes,
+                                              .count = n,
+                                              .root = 0,
+                                              .in_place = true,
+                                              .segment = segment_});
+}
+
+template <class Code>
 GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
-    : setup_(s), communicate_(std::move(communicate)), levels_(standard_levels(kBits, s.np)), codes_(s.n) {
+    : setup_(s), communicate_(std::move(communicate)), levels_(standard_levels(kBits, s.np)) {
   if (levels_ < 1)
     throw std::invalid_argument(fmt::format("{}-bit codes cannot hold the sum of {} ranks without overflow; use "
                                             "bits: [16] or fewer ranks",
@@ -40,14 +62,11 @@ GlobalQsgd<Code>::GlobalQsgd(const Setup& s, std::string communicate)
     if (chunks_ < 1 || chunks_ > 4096) throw std::invalid_argument("chunks must be between 1 and 4096");
     chunks_ = std::min(chunks_, std::max<std::size_t>(1, s.n));
     requests_.assign(chunks_, MPI_REQUEST_NULL);
-  } else if (communicate_ != "library") {
-    entry_ = reference::find_algorithm<Transport>(Collective::allreduce, communicate_);
-    if (entry_ == nullptr) throw std::invalid_argument("no reference allreduce '" + communicate_ + "'");
-    const Dtype code_type = kBits == 8 ? Dtype::int8 : Dtype::int16;
-    transport_.emplace(s.comm, code_type, mpi_type(), Op::sum);
-    if (entry_->traits.segmented) segment_ = ReferenceBackend::kDefaultSegmentBytes / sizeof(Code);
-    transport_->reserve(entry_->traits.scratch(s.n, s.np, segment_), 2 * static_cast<std::size_t>(s.np));
-    sum_codes_ = &GlobalQsgd::sum_by_reference;
+    codes_.resize(s.n);
+  } else if (communicate_ == "library") {
+    library_.emplace(MpiCollectives(s.comm, s.rank, s.np), HostKernels{}, s.n, s.seed, levels_);
+  } else {
+    by_reference_.emplace(ReferenceSumCollectives<Code>(s, communicate_), HostKernels{}, s.n, s.seed, levels_);
   }
 }
 
@@ -59,20 +78,13 @@ MPI_Datatype GlobalQsgd<Code>::mpi_type() {
 template <class Code>
 template <class Mark>
 void GlobalQsgd<Code>::call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark) {
-  if (chunks_ > 0) {
+  if (library_) {
+    library_->call(in.data(), out.data(), call, mark);
+  } else if (by_reference_) {
+    by_reference_->call(in.data(), out.data(), call, mark);
+  } else {
     call_pipelined(in, out, call, mark);
-    return;
   }
-  mark("norm");
-  const float local = max_abs(in);
-  MPI_Allreduce(&local, &scale_, 1, MPI_FLOAT, MPI_MAX, setup_.comm);
-  mark("compress");
-  quantize_standard(in, scale_, levels_, RandomStream{setup_.seed, rank_stream(setup_.rank, call)}, 0, codes_);
-  mark("communicate");
-  (this->*sum_codes_)();
-  mark("decompress");
-  dequantize(std::span<const Code>(codes_), scale_ / (static_cast<float>(levels_) * static_cast<float>(setup_.np)),
-             out);
 }
 
 namespace {
@@ -127,21 +139,6 @@ void GlobalQsgd<Code>::call_pipelined(std::span<const float> in, std::span<float
 }
 
 template <class Code>
-void GlobalQsgd<Code>::sum_by_library() {
-  MPI_Allreduce(MPI_IN_PLACE, codes_.data(), static_cast<int>(codes_.size()), mpi_type(), MPI_SUM, setup_.comm);
-}
-
-template <class Code>
-void GlobalQsgd<Code>::sum_by_reference() {
-  entry_->run(*transport_, reference::CallArgs{.send = nullptr,
-                                               .recv = codes_.data(),
-                                               .count = codes_.size(),
-                                               .root = 0,
-                                               .in_place = true,
-                                               .segment = segment_});
-}
-
-template <class Code>
 WireVolume GlobalQsgd<Code>::wire() const {
   const double codes = static_cast<double>(setup_.n) * sizeof(Code);
   // The scale travels in its own 4-byte allreduce (log2 p messages at most).
@@ -169,6 +166,8 @@ std::optional<double> GlobalQsgd<Code>::mse_bound(const ExactReference& ref) con
   return step * step / (4.0 * setup_.np);
 }
 
+template class ReferenceSumCollectives<std::int8_t>;
+template class ReferenceSumCollectives<std::int16_t>;
 template class GlobalQsgd<std::int8_t>;
 template class GlobalQsgd<std::int16_t>;
 

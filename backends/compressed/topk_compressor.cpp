@@ -11,23 +11,17 @@ std::size_t topk_k(const Setup& s) {
 }
 
 TopkCompressor::TopkCompressor(const Setup& s)
-    : k_(topk_k(s)), ratio_(s.param("topk_ratio", 0.01)), error_feedback_(topk_error_feedback(s)) {
-  if (error_feedback_) {
-    residual_.assign(s.n, 0.0f);
-  }
-}
+    : ratio_(s.param("topk_ratio", 0.01)), selection_(HostKernels{}, s.n, topk_k(s), topk_error_feedback(s)) {}
 
 void TopkCompressor::replay(std::span<const float> x, std::span<float> replay) const {
-  std::vector<std::uint32_t> indices(k_);
-  std::vector<float> values(k_);
-  topk_select(x, k_, indices, values, replay_scratch_);
+  std::vector<std::uint32_t> indices(k());
+  std::vector<float> values(k());
+  topk_select(x, k(), indices, values, replay_scratch_);
   scatter_add(indices, values, replay);
 }
 
-void TopkCompressor::reset() { std::fill(residual_.begin(), residual_.end(), 0.0f); }
-
 nlohmann::json TopkCompressor::describe() const {
-  return {{"topk_ratio", ratio_}, {"k", k_}, {"error_feedback", error_feedback_}};
+  return {{"topk_ratio", ratio_}, {"k", k()}, {"error_feedback", selection_.error_feedback()}};
 }
 
 }  // namespace pico::compressed

@@ -1,7 +1,7 @@
-// Top-k selection with optional error feedback, shared by the allgather and
-// the SparCML variants. With error feedback each call compresses
-// corrected = x + r and keeps r = corrected - sent for the next call, so
-// nothing is lost, only delayed (sent + r = corrected exactly).
+// Top-k selection with optional error feedback on the CPU, shared by the
+// allgather and the SparCML variants: the generic TopkSelection
+// (generic/topk.hpp) on host kernels, plus what the check needs (the replay
+// of a first call) and the report (the parameters as applied).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/compressed/compressed_allreduce.hpp"
+#include "backends/compressed/generic/topk.hpp"
+#include "backends/compressed/host_kernels.hpp"
 #include "collectives/compressed/kernels.hpp"
 
 namespace pico::compressed {
@@ -27,31 +29,24 @@ class TopkCompressor {
  public:
   explicit TopkCompressor(const Setup& s);
 
-  std::size_t k() const { return k_; }
-  // Selects this call's pairs into indices/values (k each, increasing index).
+  std::size_t k() const { return selection_.k(); }
+  // Selects this call's pairs of in (s.n elements) into indices/values (k
+  // each, increasing index). With error feedback the feedback is inside the
+  // compress phase (one fused pass: residual += in, select, zero what is sent).
   template <class Mark>
   void compress(std::span<const float> in, std::span<std::uint32_t> indices, std::span<float> values, Mark& mark) {
-    mark("compress");
-    if (error_feedback_) {
-      // One pass: residual += in, select on it, zero what is sent (the
-      // error feedback is inside the compress phase now).
-      topk_select_with_residual(in, residual_, k_, indices, values, scratch_);
-    } else {
-      topk_select(in, k_, indices, values, scratch_);
-    }
+    selection_.select(in.data(), indices.data(), values.data(), mark);
   }
+  TopkSelection<HostKernels>& selection() { return selection_; }
   // Adds the pairs compress() would send for x with no carried residual to
   // replay (the check's replay of a first call).
   void replay(std::span<const float> x, std::span<float> replay) const;
-  void reset();
+  void reset() { selection_.reset(); }
   nlohmann::json describe() const;
 
  private:
-  std::size_t k_;
   double ratio_;
-  bool error_feedback_;
-  std::vector<float> residual_;
-  TopkScratch scratch_;
+  TopkSelection<HostKernels> selection_;
   mutable TopkScratch replay_scratch_;
 };
 

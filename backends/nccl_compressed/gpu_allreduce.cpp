@@ -40,9 +40,7 @@ std::unique_ptr<GpuAllreduce> make_gpu_allreduce(const std::string& algorithm, c
     return std::make_unique<GpuGlobalQsgd>(gpu);
   }
   if (algorithm == "topk") {
-    const std::size_t k = compressed::topk_k(host);
-    if (compressed::topk_error_feedback(host)) return std::make_unique<GpuTopk<true>>(gpu, k);
-    return std::make_unique<GpuTopk<false>>(gpu, k);
+    return std::make_unique<GpuTopk>(gpu, compressed::topk_k(host), compressed::topk_error_feedback(host));
   }
   throw std::invalid_argument(fmt::format("no GPU compressed allreduce '{}'", algorithm));
 }

@@ -1,9 +1,8 @@
-// One compressed allreduce on the GPU (dense, Global-QSGD, Top-k): the same
-// algorithm as its CPU twin in backends/compressed/, with the kernels of
-// collectives/compressed/gpu/ and NCCL for the communication, all enqueued on
-// the session's stream. Each algorithm writes its call once as a template
-// over a phase mark (as the CPU ones do): the timed run marks nothing, the
-// instrumented pass records a CUDA event at each mark.
+// One compressed allreduce on the GPU (dense, Global-QSGD, Top-k): the
+// algorithm its CPU twin runs too (backends/compressed/generic/), over
+// NcclCollectives and DeviceKernels, all enqueued on the session's stream.
+// The call is a template over a phase mark (as on the CPU): the timed run
+// marks nothing, the instrumented pass records a CUDA event at each mark.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +15,8 @@
 
 #include "backends/compressed/compressed_allreduce.hpp"
 #include "backends/nccl/cuda_handles.hpp"
+#include "backends/nccl_compressed/device_kernels.hpp"
+#include "backends/nccl_compressed/nccl_collectives.hpp"
 #include "instrumentation/phase_recorder.hpp"
 
 namespace pico::nccl {
@@ -63,16 +64,16 @@ class GpuAllreduce {
   // Enqueues forgetting carried state (the error-feedback residual).
   virtual void reset() {}
   // The first NCCL and CUDA errors of any call so far (calls are not checked one by one).
-  ncclResult_t first_nccl_error() const { return nccl_error_; }
-  cudaError_t first_cuda_error() const { return cuda_error_; }
+  ncclResult_t first_nccl_error() const { return errors_.nccl; }
+  cudaError_t first_cuda_error() const { return errors_.cuda; }
 
  protected:
-  void note(ncclResult_t r) { nccl_error_ = nccl_error_ != ncclSuccess ? nccl_error_ : r; }
-  void note_cuda(cudaError_t e) { cuda_error_ = cuda_error_ != cudaSuccess ? cuda_error_ : e; }
+  // The transport and kernels of setup `s`, noting their errors here.
+  NcclCollectives collectives(const GpuSetup& s) { return {s.comm, s.stream, s.rank, s.np, errors_}; }
+  DeviceKernels kernels(const GpuSetup& s) { return {s.stream, errors_}; }
 
  private:
-  ncclResult_t nccl_error_ = ncclSuccess;
-  cudaError_t cuda_error_ = cudaSuccess;
+  FirstErrors errors_;
 };
 
 // Implements run/run_marked from Derived::call(call, mark).

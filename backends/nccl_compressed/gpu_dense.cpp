@@ -1,15 +1,13 @@
-// The uncompressed baseline on the GPU: ncclAllReduce(float32, sum), then 1/p
-// (the CPU's dense, backends/compressed/dense.cpp).
+// The uncompressed baseline on the GPU (generic/dense.hpp, as the CPU's dense.cpp).
 #include "backends/nccl_compressed/gpu_algorithms.hpp"
 
 namespace pico::nccl {
 
+GpuDense::GpuDense(const GpuSetup& s) : s_(s), algorithm_(collectives(s), kernels(s), s.n) {}
+
 template <class Mark>
-void GpuDense::call(std::uint64_t, Mark& mark) {
-  mark("communicate");
-  note(ncclAllReduce(s_.in, s_.out, s_.n, ncclFloat32, ncclSum, s_.comm, s_.stream));
-  mark("decompress");
-  compressed::gpu::scale(s_.out, s_.n, inv_np_, s_.stream);
+void GpuDense::call(std::uint64_t call, Mark& mark) {
+  algorithm_.call(s_.in, s_.out, call, mark);
 }
 
 template void GpuDense::call<NoMarks>(std::uint64_t, NoMarks&);

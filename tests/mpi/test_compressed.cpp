@@ -170,6 +170,33 @@ TEST_CASE("Global-QSGD pipelined equals unpipelined bit for bit", "[compressed]"
   }
 }
 
+// The generic Global-QSGD over ReferenceSumCollectives (the codes' SUM by a
+// reference allreduce) and over MpiCollectives (the library's): an integer
+// sum is exact, so only the transport differs and the bits may not.
+TEST_CASE("Global-QSGD over a reference allreduce equals the library's bit for bit", "[compressed]") {
+  int np = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::size_t n = 4099;
+  std::vector<float> in(n), library(n), reference(n);
+  compressed::InputSpec spec;
+  compressed::generate_input(spec, rank, in);
+  for (const int bits : {8, 16}) {
+    if (bits == 8 && np > 127) continue;
+    compressed::Setup setup{MPI_COMM_WORLD, rank, np, n, 7, {{"bits", bits}}};
+    auto by_library = compressed::make_compressed_allreduce("global_qsgd", setup);
+    for (const char* algorithm : {"global_qsgd_ring", "global_qsgd_recursive_doubling"}) {
+      auto by_reference = compressed::make_compressed_allreduce(algorithm, setup);
+      for (std::uint64_t call : {0, 3}) {
+        by_library->run(in, library, call);
+        by_reference->run(in, reference, call);
+        INFO(fmt::format("{} bits {} call {}", algorithm, bits, call));
+        CHECK(compressed::count_unequal_bits(reference, library) == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("Top-k with error feedback: the average over calls approaches the mean", "[compressed]") {
   int np = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &np);
