@@ -1,5 +1,6 @@
 #include "cli/catalog_table.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,11 +20,18 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
+// "MPI_T VAR=ID" or "env VAR=VALUE"; where MPI_T takes an id apart from the
+// name the environment takes (MPICH), both, in one word: "MPI_T VAR=3(recursive_doubling)".
 std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const AlgorithmEntry* a) {
   if (cat.mechanism == "builtin") return "built in";
   if (cc.variable.empty()) return "(the library's only form)";
-  const std::string value = a == nullptr ? (cat.mechanism == "mpi_t" ? cat.default_value : "(unset)") : a->value;
-  std::string text = fmt::format("{} {}={}", cat.mechanism == "mpi_t" ? "MPI_T" : "env", cc.variable, value);
+  if (cat.mechanism == "mpi_t") {
+    const std::string& value = a == nullptr ? cat.default_value : a->value;
+    const std::string& id = a == nullptr ? cat.default_readback : a->readback;
+    if (id.empty() || id == value) return fmt::format("MPI_T {}={}", cc.variable, value);
+    return fmt::format("MPI_T {}={}({})", cc.variable, id, value);
+  }
+  std::string text = fmt::format("env {}={}", cc.variable, a == nullptr ? "(unset)" : a->value);
   if (a != nullptr)
     for (const auto& [variable, v] : a->env) text += fmt::format(" {}={}", variable, v);
   return text;
@@ -69,13 +77,15 @@ std::vector<Row> rows(const std::string& library, const std::string& collective)
 
 std::string render_algorithms_text(const std::string& library, const std::string& collective) {
   const auto all = rows(library, collective);
-  std::string out = fmt::format("{:<10} {:<15} {:<38} {:<58} {:<9} {}\n", "library", "collective", "algorithm",
-                                "selection", "versions", "constraints / parameters");
+  std::size_t selection_width = 58;  // the selection column fits its longest entry (MPICH's id and name)
+  for (const auto& r : all) selection_width = std::max(selection_width, r.selection.size());
+  std::string out = fmt::format("{:<10} {:<15} {:<38} {:<{}} {:<9} {}\n", "library", "collective", "algorithm",
+                                "selection", selection_width, "versions", "constraints / parameters");
   for (const auto& r : all) {
     std::string extra = r.constraints;
     if (!r.parameters.empty()) extra += (extra.empty() ? "" : "; ") + std::string("params: ") + r.parameters;
-    out += fmt::format("{:<10} {:<15} {:<38} {:<58} {:<9} {}\n", r.library, r.collective, r.algorithm, r.selection,
-                       r.versions.empty() ? "all" : r.versions, extra);
+    out += fmt::format("{:<10} {:<15} {:<38} {:<{}} {:<9} {}\n", r.library, r.collective, r.algorithm, r.selection,
+                       selection_width, r.versions.empty() ? "all" : r.versions, extra);
   }
   return out;
 }

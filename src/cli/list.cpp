@@ -56,7 +56,9 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
       const std::size_t width = widest(libraries, [](const std::string& lib) { return lib; });
       for (const auto& lib : libraries) {
         const Catalog& cat = catalog_for(lib);
-        fmt::print("{:<{}} selection: {:<8} {}\n", lib, width, cat.mechanism, cat.description);
+        const std::string where =
+            cat.mpi_t_versions.empty() ? "" : fmt::format(" (MPI_T on {}, else env)", cat.mpi_t_versions);
+        fmt::print("{:<{}} selection: {:<8} {}{}\n", lib, width, cat.mechanism, cat.description, where);
       }
     } else if (opts->what == "algorithms") {
       fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)

@@ -22,9 +22,11 @@ namespace {
 
 const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",     "dtypes",        "unsupported",
                                         "default_only", "selection",   "collectives", "parameter_grid"};
-const std::vector<std::string> kSelectionKeys{"mechanism",   "default_value",         "env_prefix", "launch_env",
-                                              "launch_env_by_version", "constraints", "verify",
-                                              "actual"};
+const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",         "default_readback",
+                                              "env_prefix",     "launch_env",            "launch_env_by_version",
+                                              "constraints",    "verify",                "actual",
+                                              "mpi_t_versions", "takes_effect"};
+const std::vector<std::string> kTakesEffect{"new_communicator", "next_call"};
 const std::vector<std::string> kActualKeys{"source", "why"};
 const std::vector<std::string> kActualSources{"interposer", "none"};
 const std::vector<std::string> kVerifyChoices{"mpi_t", "environment"};
@@ -211,6 +213,12 @@ const AlgorithmEntry* Catalog::find(Collective c, const std::string& algorithm) 
   return nullptr;
 }
 
+std::string Catalog::mechanism_for(const std::string& version) const {
+  if (mechanism != "mpi_t" || mpi_t_versions.empty()) return mechanism;
+  // An unknown version matches every range, but the ids may not be its own.
+  return !version.empty() && version_in_range(version, mpi_t_versions) ? "mpi_t" : "env";
+}
+
 std::vector<std::string> Catalog::algorithm_names(Collective c, const std::string& version) const {
   std::vector<std::string> names{"default"};
   auto it = collectives.find(c);
@@ -256,7 +264,16 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   const Map sel = top.require("selection").as_map("selection", kSelectionKeys);
   cat.mechanism = sel.require("mechanism").as_choice("mechanism", kMechanisms);
   if (auto v = sel.get("default_value")) cat.default_value = v->as_string("default_value");
+  if (auto v = sel.get("default_readback")) cat.default_readback = v->as_string("default_readback");
   if (auto v = sel.get("env_prefix")) cat.env_prefix = v->as_string("env_prefix");
+  for (const char* key : {"default_value", "default_readback", "mpi_t_versions", "takes_effect"})
+    if (cat.mechanism != "mpi_t" && sel.get(key))
+      sel.key(key)->fail(fmt::format("'{}' is for mechanism mpi_t, not {}", key, cat.mechanism));
+  if (auto v = sel.get("mpi_t_versions")) {
+    check_versions(*v);
+    cat.mpi_t_versions = v->as_nonempty_string("mpi_t_versions");
+  }
+  if (auto v = sel.get("takes_effect")) cat.takes_effect = v->as_choice("takes_effect", kTakesEffect);
   if (auto v = sel.get("launch_env")) cat.launch_env = parse_string_map(*v, "launch_env");
   if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
   if (auto v = sel.get("verify")) cat.verify = v->as_choice("verify", kVerifyChoices);

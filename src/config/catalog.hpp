@@ -49,7 +49,13 @@ struct Catalog {
   std::string description;
   std::string mechanism;                    // mpi_t | env | builtin
   std::string default_value;                // mpi_t: value that restores the library's own choice
+  std::string default_readback;             // what MPI_T reports for it, where that differs (MPICH: 0 for auto)
   std::string env_prefix;                   // env fallback for mpi_t: OMPI_MCA_ + variable
+  // mpi_t: the library versions whose MPI_T values (`readback` ids) the
+  // catalogue was checked against; "" = all. Other versions, or an unknown
+  // one, select through the environment at launch (by name), one launch per algorithm.
+  std::string mpi_t_versions;
+  std::string takes_effect = "new_communicator";  // mpi_t: new_communicator | next_call (Selection::takes_effect)
   std::string verify = "mpi_t";             // env: how the worker checks it took effect (mpi_t | environment)
   std::string runtime = "mpi";              // what makes the calls: mpi | nccl (whose version `versions` names)
   std::vector<Dtype> dtypes;                // the datatypes the library has; empty: host_dtypes()
@@ -72,6 +78,9 @@ struct Catalog {
   std::string source_path;
 
   const AlgorithmEntry* find(Collective c, const std::string& algorithm) const;
+  // How algorithms are selected on `version` of the library: `mechanism`,
+  // but env where mpi_t_versions leaves the version out.
+  std::string mechanism_for(const std::string& version) const;
   bool has_dtype(Dtype d) const;
   // Algorithms of a collective available in `version` ("" = any), default first.
   std::vector<std::string> algorithm_names(Collective c, const std::string& version) const;

@@ -80,6 +80,8 @@ nlohmann::json case_to_json(const Case& c) {
         {"fallback", c.selection.fallback},
         {"verify", c.selection.verify}}},
   };
+  // Only where it is not the default, as repetition: records of other libraries stay as they were.
+  if (c.selection.takes_effect != Selection{}.takes_effect) j["selection"]["takes_effect"] = c.selection.takes_effect;
   if (!c.options.empty()) j["options"] = c.options;
   if (c.repetition != 0) j["repetition"] = c.repetition;
   return j;
@@ -121,6 +123,7 @@ Case case_from_json(const nlohmann::json& j) {
       c.selection.readback = s.value("readback", "");
       c.selection.fallback = s.value("fallback", "");
       c.selection.verify = s.value("verify", "mpi_t");
+      c.selection.takes_effect = s.value("takes_effect", "new_communicator");
       if (s.contains("parameters")) c.selection.parameters = s.at("parameters").get<std::map<std::string, std::string>>();
     }
     return c;

@@ -25,6 +25,10 @@ struct Selection {
   // the variable) or environment (the variable is in the environment the
   // library reads at init; NCCL reports nothing back).
   std::string verify = "mpi_t";
+  // mpi_t: when the library acts on a written value: new_communicator (Open
+  // MPI's coll framework reads it when a communicator is created, so the
+  // worker duplicates one) or next_call (MPICH reads it at every call).
+  std::string takes_effect = "new_communicator";
 };
 
 struct Case {

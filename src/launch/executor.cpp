@@ -88,7 +88,8 @@ class GroupRunner {
  private:
   // Cases whose run-time selection the library refused run again, one launch
   // per algorithm, with the selection in the environment before MPI_Init
-  // (Open MPI: OMPI_MCA_<variable>); the worker still reads the variable back.
+  // (Open MPI: OMPI_MCA_<variable>=id; MPICH: <variable>=name, which is all its
+  // environment takes); the worker still reads the variable back.
   void run_fallback(const LaunchGroup& group, std::vector<Case> refused) {
     if (refused.empty()) return;
     const std::string prefix = catalog_for(target_.mpi_library).env_prefix;

@@ -95,12 +95,15 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
   }
   const auto coll_it = cat->collectives.find(coll);
   const CollectiveCatalog* cc = coll_it == cat->collectives.end() ? nullptr : &coll_it->second;
+  const std::string mechanism = cat->mechanism_for(target.version_for(*cat));
   if (algorithm == "default") {
-    if (cat->mechanism == "mpi_t" && cc != nullptr) {
+    if (mechanism == "mpi_t" && cc != nullptr) {
       r.selection.mechanism = "mpi_t";
       r.selection.variable = cc->variable;
       r.selection.value = cat->default_value;
-    } else if (cat->mechanism == "env") {
+      r.selection.readback = cat->default_readback;
+      r.selection.takes_effect = cat->takes_effect;
+    } else if (mechanism == "env") {
       r.selection.mechanism = "env";  // nothing set: the library's own choice
       r.selection.verify = cat->verify;
     }
@@ -116,8 +119,9 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
                                 r.entry->versions, target.version_for(*cat));
     return r;
   }
-  r.selection.mechanism = cat->mechanism;
+  r.selection.mechanism = mechanism;
   r.selection.verify = cat->verify;
+  if (mechanism == "mpi_t") r.selection.takes_effect = cat->takes_effect;
   if (cc != nullptr) r.selection.variable = cc->variable;
   r.selection.value = r.entry->value;
   r.selection.readback = r.entry->readback;
@@ -189,9 +193,9 @@ struct PlanBuilder {
     if (cat == nullptr || cat->mechanism == "builtin") cat = platform_mpi_catalog(target);
     if (cat == nullptr) return {};
     auto env = cat->launch_env_for(target.version_for(*cat));
-    if (s.mechanism == "env") {
-      if (!s.variable.empty()) env[s.variable] = s.value;
-      for (const auto& [k, v] : s.parameters) env[k] = v;
+    if (s.mechanism == "env") {  // an mpi_t catalogue's variables keep their prefix there (OMPI_MCA_)
+      if (!s.variable.empty()) env[cat->env_prefix + s.variable] = s.value;
+      for (const auto& [k, v] : s.parameters) env[cat->env_prefix + k] = v;
     }
     return env;
   }

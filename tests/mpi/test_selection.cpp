@@ -55,7 +55,12 @@ TEST_CASE("Open MPI runs the algorithm forced through MPI_T", "[.][selection-ope
   }
 }
 
-TEST_CASE("MPICH runs the algorithm chosen by its CVAR at launch", "[.][selection-mpich]") {
+// MPICH, the launch-time proof, then the same for writes at run time in one
+// process: MPICH reads its CVAR at every call, so the next MPI_Allgather runs
+// what was written last; every step flips whether the call may succeed, so a
+// write the library ignored would show. One MPI_T session for both: MPICH
+// loses its control variables once MPI_T is finalized.
+TEST_CASE("MPICH runs the algorithm chosen by its CVAR, at launch and through MPI_T", "[.][selection-mpich]") {
   REQUIRE(detect_mpi_library().name == "mpich");
   MpiToolsSession tools;
   {
@@ -70,6 +75,40 @@ TEST_CASE("MPICH runs the algorithm chosen by its CVAR at launch", "[.][selectio
     CHECK(applied.verified);
     // Recursive doubling needs a power-of-two np; with COLLECTIVE_FALLBACK=error MPICH fails the call.
     CHECK(allgather_on(applied.comm) != MPI_SUCCESS);
+
+    Selection ring;
+    ring.mechanism = "mpi_t";
+    ring.takes_effect = "next_call";
+    ring.variable = "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM";
+    ring.value = "ring";  // the name is for the environment; MPI_T takes the id
+    ring.readback = "4";
+    const AppliedSelection over_launch = selector.apply(ring);
+    INFO(over_launch.note);
+    CHECK(over_launch.verified);
+    CHECK(over_launch.applied == "4");
+    CHECK(over_launch.comm == shared.get());  // no duplicate: MPICH does not need one
+    CHECK(allgather_on(over_launch.comm) == MPI_SUCCESS);
+
+    Selection forced = ring;
+    forced.value = "recursive_doubling";
+    forced.readback = "3";
+    const AppliedSelection forced_again = selector.apply(forced);
+    CHECK(forced_again.verified);
+    CHECK(allgather_on(forced_again.comm) != MPI_SUCCESS);  // np = 3 is no power of two
+
+    Selection library_default = ring;
+    library_default.value = "auto";
+    library_default.readback = "0";
+    CHECK(allgather_on(selector.apply(library_default).comm) == MPI_SUCCESS);
+
+    // A case of another collective puts the allgather variable back to its
+    // launch value (recursive doubling), so the allgather fails again.
+    Selection binomial_bcast = ring;
+    binomial_bcast.variable = "MPIR_CVAR_BCAST_INTRA_ALGORITHM";
+    binomial_bcast.value = "binomial";
+    binomial_bcast.readback = "1";
+    CHECK(selector.apply(binomial_bcast).verified);
+    CHECK(allgather_on(shared.get()) != MPI_SUCCESS);
   }
 }
 

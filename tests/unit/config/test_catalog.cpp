@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -152,28 +153,90 @@ TEST_CASE("an Open MPI sweep is one launch group per process count, with run-tim
   CHECK_THAT(skipped(find("allgather", "two_proc", 3, 8)), Catch::Matchers::Contains("unless np == 2"));
 }
 
-TEST_CASE("an MPICH sweep is one launch group per algorithm, with CVARs in the environment", "[catalog]") {
-  const Plan plan = make_plan(sweep("[ring, recursive_doubling]"), PlanTarget{"mpich", "4.0.2"});
-  std::set<std::string> algorithms_in_groups;
-  for (const auto& g : plan.groups) {
-    CHECK(g.env.at("MPIR_CVAR_COLLECTIVE_FALLBACK") == "error");
-    CHECK(g.env.at("MPIR_CVAR_DEVICE_COLLECTIVES") == "none");
-    for (const auto& c : g.cases) algorithms_in_groups.insert(std::string(name(c.collective)) + "/" + c.algorithm);
-  }
-  // One group per process count and algorithm that runs there: the default (no CVAR) and each
-  // algorithm some case of that np selects through its CVAR (allgather recursive_doubling needs np=2).
-  std::set<std::string> runs;
-  for (const auto& c : plan.cases)
-    if (std::none_of(plan.skipped.begin(), plan.skipped.end(), [&](const SkippedCase& s) { return s.c.case_id == c.case_id; }))
-      runs.insert(fmt::format("{} {}={}", c.np, c.selection.variable, c.selection.value));
-  CHECK(plan.groups.size() == runs.size());
-  CHECK(plan.groups.size() > 2);
+namespace {
+// The launch groups' selections: per group, the set of VARIABLE=VALUE its cases select.
+std::vector<std::set<std::string>> selections_per_group(const Plan& plan) {
+  std::vector<std::set<std::string>> out;
   for (const auto& g : plan.groups) {
     std::set<std::string> selections;
     for (const auto& c : g.cases) selections.insert(c.selection.variable + "=" + c.selection.value);
-    CHECK(selections.size() == 1);  // an MPICH launch runs one algorithm
+    out.push_back(selections);
   }
-  CHECK(algorithms_in_groups.count("allreduce/ring") == 0);  // MPICH 4.0.2 has no allreduce ring: skipped
+  return out;
+}
+
+bool skipped_at_plan_time(const Plan& plan, const Case& c) {
+  return std::any_of(plan.skipped.begin(), plan.skipped.end(), [&](const SkippedCase& s) { return s.c.case_id == c.case_id; });
+}
+}  // namespace
+
+TEST_CASE("an MPICH 4.0.2 sweep is one launch group per process count, selected through MPI_T", "[catalog]") {
+  const Plan plan = make_plan(sweep("all"), PlanTarget{"mpich", "4.0.2"});
+  REQUIRE(plan.groups.size() == 2);  // np 2 and 3
+  for (const auto& g : plan.groups)
+    CHECK(g.env == std::map<std::string, std::string>{{"MPIR_CVAR_COLLECTIVE_FALLBACK", "error"},
+                                                      {"MPIR_CVAR_DEVICE_COLLECTIVES", "none"}});
+  // Every runnable case, forced or default, is in its np's group, and a group holds several algorithms.
+  std::size_t grouped = 0;
+  for (const auto& g : plan.groups) {
+    for (const auto& c : g.cases) CHECK(c.np == g.np);
+    grouped += g.cases.size();
+  }
+  CHECK(grouped == runnable_cases(plan));
+  for (const auto& selections : selections_per_group(plan)) CHECK(selections.size() > 3);
+  const auto find = [&](const std::string& alg, Collective coll) {
+    for (const auto& c : plan.cases)
+      if (c.collective == coll && c.algorithm == alg && !skipped_at_plan_time(plan, c)) return c;
+    FAIL("no runnable case " << alg);
+    return Case{};
+  };
+  // MPI_T takes MPICH's id (readback), the environment its name (value), should a write be refused.
+  const Case rd = find("recursive_doubling", Collective::allreduce);
+  CHECK(rd.selection.mechanism == "mpi_t");
+  CHECK(rd.selection.variable == "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM");
+  CHECK(rd.selection.value == "recursive_doubling");
+  CHECK(rd.selection.readback == "3");
+  CHECK(rd.selection.takes_effect == "next_call");  // no communicator duplicated per algorithm
+  // ... as the worker reads it from its launch-<k>.json.
+  const LaunchRequest request = launch_request_from_json(
+      launch_request_to_json(launch_request_for(0, plan.groups[0], plan.groups[0].cases, plan, PlanTarget{"mpich", "4.0.2"})));
+  for (const auto& c : request.cases)
+    if (c.selection.mechanism == "mpi_t") CHECK(c.selection.takes_effect == "next_call");
+  const Case def = find("default", Collective::allgather);
+  CHECK(def.selection.mechanism == "mpi_t");  // written back to auto, whatever an earlier case forced
+  CHECK(def.selection.value == "auto");
+  CHECK(def.selection.readback == "0");
+  // Open MPI's choice is read when a communicator is created: there a forced case duplicates one.
+  CHECK(make_plan(sweep("[ring]"), PlanTarget{"openmpi", "4.1.4"}).cases.back().selection.takes_effect ==
+        "new_communicator");
+}
+
+TEST_CASE("an MPICH whose ids were not checked runs one launch group per algorithm, by name in the environment",
+          "[catalog]") {
+  // 4.3 numbers reduce_scatter_allgather 5, not 4.0.2's 4: writing ids there would run another algorithm.
+  for (const std::string version : {"4.3.0", "4.0.1", ""}) {
+    INFO("MPICH version '" << version << "'");
+    const Plan plan = make_plan(sweep("[ring, recursive_doubling]"), PlanTarget{"mpich", version});
+    std::set<std::string> runs;
+    for (const auto& c : plan.cases) {
+      if (skipped_at_plan_time(plan, c)) continue;
+      CHECK(c.selection.mechanism == "env");
+      runs.insert(fmt::format("{} {}={}", c.np, c.selection.variable, c.selection.value));
+    }
+    CHECK(plan.groups.size() == runs.size());
+    CHECK(plan.groups.size() > 2);
+    for (const auto& selections : selections_per_group(plan)) CHECK(selections.size() == 1);  // one algorithm each
+    for (const auto& g : plan.groups) {
+      CHECK(g.env.at("MPIR_CVAR_COLLECTIVE_FALLBACK") == "error");
+      for (const auto& c : g.cases)
+        if (c.algorithm == "default")  // the library's own choice: no algorithm variable at all
+          CHECK(std::none_of(g.env.begin(), g.env.end(), [](const auto& kv) { return kv.first.ends_with("_ALGORITHM"); }));
+        else
+          CHECK(g.env.at(c.selection.variable) == c.selection.value);
+    }
+  }
+  // MPICH 4.0.2 has no allreduce ring: skipped, with the version that lacks it.
+  const Plan plan = make_plan(sweep("[ring]"), PlanTarget{"mpich", "4.0.2"});
   bool saw_ring_skip = false;
   for (const auto& s : plan.skipped)
     if (s.c.collective == Collective::allreduce && s.c.algorithm == "ring") {
@@ -181,6 +244,24 @@ TEST_CASE("an MPICH sweep is one launch group per algorithm, with CVARs in the e
       saw_ring_skip = true;
     }
   CHECK(saw_ring_skip);
+}
+
+TEST_CASE("mpi_t_versions, takes_effect and default_readback belong to an mpi_t catalogue", "[catalog]") {
+  const std::string body = "collectives:\n  allreduce:\n    variable: v\n    algorithms: [{name: ring, value: ring, readback: '4'}]\n";
+  const Catalog cat = parse_catalog("library: x\nselection: {mechanism: mpi_t, default_value: auto, default_readback: '0', "
+                                    "mpi_t_versions: '>=4.0,<4.1', takes_effect: next_call}\n" + body, "c.yaml");
+  CHECK(cat.mechanism_for("4.0.2") == "mpi_t");
+  CHECK(cat.mechanism_for("4.1.0") == "env");
+  CHECK(cat.mechanism_for("") == "env");  // unknown: the ids may not be its own
+  CHECK(cat.takes_effect == "next_call");
+  CHECK(catalog_for("openmpi").mechanism_for("") == "mpi_t");  // its ids are not version-bound
+  CHECK(catalog_for("openmpi").takes_effect == "new_communicator");
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: env, mpi_t_versions: '==4.0.2'}\n" + body, "c.yaml"),
+                    Catch::Matchers::Contains("'mpi_t_versions' is for mechanism mpi_t, not env"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t, takes_effect: later}\n" + body, "c.yaml"),
+                    Catch::Matchers::Contains("next_call"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t, mpi_t_versions: '~4'}\n" + body, "c.yaml"),
+                    Catch::Matchers::Contains("bad version clause"));
 }
 
 TEST_CASE("algorithm parameters multiply the cases that take them", "[catalog]") {
