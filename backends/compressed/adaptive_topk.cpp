@@ -166,3 +166,10 @@ nlohmann::json AdaptiveTopk::describe() const {
 }
 
 }  // namespace pico::compressed
+
+namespace pico::compressed {
+// Tests drive AdaptiveTopk directly (its clock injected), where run() is
+// devirtualised and needs call<> itself, not only through the vtable.
+template void AdaptiveTopk::call(std::span<const float>, std::span<float>, std::uint64_t, transport::NoPhases);
+template void AdaptiveTopk::call(std::span<const float>, std::span<float>, std::uint64_t, PhaseHook);
+}  // namespace pico::compressed
