@@ -16,6 +16,7 @@ void CompressedBackend::prepare(const Case& c, MPI_Comm comm) {
   const compressed::Options options = compressed::options_from_case(c.options);
   inputs_ = options.inputs;
   bias_calls_ = options.bias_calls;
+  kernel_threads_.emplace(options.threads);
   setup_ = compressed::Setup{.comm = comm, .rank = 0, .np = 1, .n = c.count, .seed = options.inputs.seed, .params = c.params};
   MPI_Comm_rank(comm, &setup_.rank);
   MPI_Comm_size(comm, &setup_.np);
@@ -73,6 +74,7 @@ nlohmann::json CompressedBackend::compression(MPI_Comm harness) {
 void CompressedBackend::release() {
   algorithm_.reset();
   reference_.reset();
+  kernel_threads_.reset();
   input_ = {};
   output_ = {};
 }

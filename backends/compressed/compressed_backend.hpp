@@ -12,6 +12,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/compressed/compressed_allreduce.hpp"
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 
 namespace pico {
@@ -39,6 +40,7 @@ class CompressedBackend : public Backend {
   std::vector<float> input_, output_;
   std::uint64_t call_ = 0;
   std::optional<compressed::ExactReference> reference_;
+  std::optional<compressed::ScopedKernelThreads> kernel_threads_;  // the case's `threads`, until release()
 };
 
 }  // namespace pico

@@ -33,6 +33,8 @@ constexpr Named kAlgorithms[] = {
     {"randomk", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<RandomK>(s); }},
     {"topk_sparse",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<TopkSparse>(s); }},
+    {"adaptive_topk",
+     [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<AdaptiveTopk>(s); }},
 };
 
 }  // namespace

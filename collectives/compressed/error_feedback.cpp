@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/vector_clones.hpp"
 
@@ -69,7 +70,10 @@ void residual_after_topk(std::span<const float> corrected, std::span<const std::
   if (corrected.size() != residual.size()) {
     throw std::invalid_argument("residual_after_topk: corrected and residual differ in size");
   }
-  std::copy(corrected.begin(), corrected.end(), residual.begin());
+  in_parts(corrected.size(), [&](int, std::size_t b, std::size_t e) {
+    std::copy(corrected.begin() + static_cast<std::ptrdiff_t>(b), corrected.begin() + static_cast<std::ptrdiff_t>(e),
+              residual.begin() + static_cast<std::ptrdiff_t>(b));
+  });
   for (const std::uint32_t i : indices) {
     require_index_in(i, residual.size(), "residual_after_topk: index beyond the vector");
     residual[i] = 0.0f;
@@ -80,7 +84,9 @@ void add_residual(std::span<const float> x, std::span<const float> residual, std
   if (x.size() != residual.size() || x.size() != corrected.size()) {
     throw std::invalid_argument("add_residual: spans differ in size");
   }
-  add_arrays(x.data(), residual.data(), x.size(), corrected.data());
+  in_parts(x.size(), [&](int, std::size_t b, std::size_t e) {
+    add_arrays(x.data() + b, residual.data() + b, e - b, corrected.data() + b);
+  });
 }
 
 }  // namespace pico::compressed

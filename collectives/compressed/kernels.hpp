@@ -4,6 +4,10 @@
 // a counter-based generator keyed by (seed, stream) and indexed by the
 // element's position in the whole vector, so a call is reproducible from the
 // seed recorded in the report and any chunking draws the same numbers.
+// Threads: the element-wise kernels, max_abs and top-k's candidate pass run
+// on kernel_threads() threads of the rank (kernel_threads.hpp), with results
+// bit for bit those of one thread; the exact radix select, scatter_add,
+// merge_mean, random_subset and the sign kernels run on the calling thread.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +83,9 @@ struct TopkScratch {
 // exact one either way (a bad estimate falls back to the radix select).
 void topk_select(std::span<const float> x, std::size_t k, std::span<std::uint32_t> indices, std::span<float> values,
                  TopkScratch& scratch);
+// Sizes scratch so that the sampled path of any k' <= k on n elements (at
+// the current kernel_threads()) allocates nothing; for k chosen per call.
+void topk_reserve(std::size_t n, std::size_t k, TopkScratch& scratch);
 // The exact radix select alone, two passes over x (the fallback above).
 void topk_select_exact(std::span<const float> x, std::size_t k, std::span<std::uint32_t> indices,
                        std::span<float> values, TopkScratch& scratch);

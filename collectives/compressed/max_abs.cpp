@@ -2,9 +2,12 @@
 // for non-NaN floats that order equals the order of |x|, and an unsigned
 // max reduction vectorises without -ffast-math (a float one does not, since
 // fmax's NaN and signed-zero rules forbid reassociation).
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/vector_clones.hpp"
 
@@ -23,6 +26,13 @@ PICO_VECTOR_CLONES std::uint32_t max_magnitude_bits(const float* x, std::size_t 
 
 }  // namespace
 
-float max_abs(std::span<const float> x) { return std::bit_cast<float>(max_magnitude_bits(x.data(), x.size())); }
+float max_abs(std::span<const float> x) {
+  // Each part's maximum, then theirs: a maximum is exact in any grouping.
+  std::array<std::uint32_t, kMaxKernelThreads> part_max{};
+  in_parts(x.size(), [&](int part, std::size_t b, std::size_t e) {
+    part_max[static_cast<std::size_t>(part)] = max_magnitude_bits(x.data() + b, e - b);
+  });
+  return std::bit_cast<float>(*std::max_element(part_max.begin(), part_max.end()));
+}
 
 }  // namespace pico::compressed

@@ -44,12 +44,15 @@ std::string_view name(Distribution d) { return name_of(kDistributions, d); }
 std::string_view name(Correlation c) { return name_of(kCorrelations, c); }
 
 std::map<std::string, std::string> options_to_case(const Options& o) {
-  return {{"distribution", std::string(name(o.inputs.distribution))},
-          {"correlation", std::string(name(o.inputs.correlation))},
-          {"rho", fmt::format("{}", o.inputs.rho)},
-          {"dof", fmt::format("{}", o.inputs.dof)},
-          {"seed", fmt::format("{}", o.inputs.seed)},
-          {"bias_calls", fmt::format("{}", o.bias_calls)}};
+  std::map<std::string, std::string> options{{"distribution", std::string(name(o.inputs.distribution))},
+                                             {"correlation", std::string(name(o.inputs.correlation))},
+                                             {"rho", fmt::format("{}", o.inputs.rho)},
+                                             {"dof", fmt::format("{}", o.inputs.dof)},
+                                             {"seed", fmt::format("{}", o.inputs.seed)},
+                                             {"bias_calls", fmt::format("{}", o.bias_calls)}};
+  // Only when asked, so that a case's id (a hash of its options) is what it was before threads existed.
+  if (o.threads != 1) options["threads"] = fmt::format("{}", o.threads);
+  return options;
 }
 
 Options options_from_case(const std::map<std::string, std::string>& options) {
@@ -68,6 +71,7 @@ Options options_from_case(const std::map<std::string, std::string>& options) {
   o.inputs.dof = number(options, "dof", o.inputs.dof);
   o.inputs.seed = static_cast<std::uint64_t>(number(options, "seed", static_cast<double>(o.inputs.seed)));
   o.bias_calls = static_cast<int>(number(options, "bias_calls", o.bias_calls));
+  o.threads = static_cast<int>(number(options, "threads", o.threads));
   return o;
 }
 

@@ -1,5 +1,5 @@
-// The compressed backend's options as the experiment gives them (`inputs:`
-// and `bias_calls` in its backends entry) and as they travel in a case
+// The compressed backend's options as the experiment gives them (`inputs:`,
+// `bias_calls` and `threads` in its backends entry) and as they travel in a case
 // (Case::options, strings): one parser for the front end's validation and
 // the worker.
 #pragma once
@@ -18,6 +18,7 @@ namespace pico::compressed {
 struct Options {
   InputSpec inputs;
   int bias_calls = 16;  // calls averaged for the bias metric
+  int threads = 1;      // the rank's threads for the compression kernels (kernel_threads.hpp)
 };
 
 std::optional<Distribution> parse_distribution(std::string_view s);

@@ -11,6 +11,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/philox_batch.hpp"
 #include "collectives/compressed/vector_clones.hpp"
@@ -85,22 +86,27 @@ void quantize_exponential(std::span<const float> x, float scale, RandomStream rn
     return;
   }
   const float inv_scale = 1.0f / scale;
-  std::array<float, detail::kUniformChunk> u;
-  for (std::size_t start = 0; start < x.size(); start += detail::kUniformChunk) {
-    const std::size_t count = std::min(detail::kUniformChunk, x.size() - start);
-    detail::uniforms_at(rng, first_index + start, count, u.data());
-    quantize_exponential_chunk(x.data() + start, u.data(), count, inv_scale, codes.data() + start);
-  }
+  // Part [b, e) draws the uniforms of first_index + b on: a single pass's.
+  in_parts(x.size(), [&](int, std::size_t b, std::size_t e) {
+    std::array<float, detail::kUniformChunk> u;
+    for (std::size_t start = b; start < e; start += detail::kUniformChunk) {
+      const std::size_t count = std::min(detail::kUniformChunk, e - start);
+      detail::uniforms_at(rng, first_index + start, count, u.data());
+      quantize_exponential_chunk(x.data() + start, u.data(), count, inv_scale, codes.data() + start);
+    }
+  });
 }
 
 void accumulate_exponential(std::span<const std::int8_t> codes, float scale, std::span<float> acc) {
   require_same_size(codes.size(), acc.size(), "accumulate_exponential: codes and acc differ in size");
-  accumulate_chunk(codes.data(), codes.size(), scale, acc.data());
+  in_parts(codes.size(), [&](int, std::size_t b, std::size_t e) {
+    accumulate_chunk(codes.data() + b, e - b, scale, acc.data() + b);
+  });
 }
 
 void dequantize_exponential(std::span<const std::int8_t> codes, float scale, std::span<float> out) {
   require_same_size(codes.size(), out.size(), "dequantize_exponential: codes and out differ in size");
-  decode_chunk(codes.data(), codes.size(), scale, out.data());
+  in_parts(codes.size(), [&](int, std::size_t b, std::size_t e) { decode_chunk(codes.data() + b, e - b, scale, out.data() + b); });
 }
 
 }  // namespace pico::compressed

@@ -8,6 +8,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/philox_batch.hpp"
 #include "collectives/compressed/vector_clones.hpp"
@@ -88,6 +89,29 @@ void dequantize_spans(std::span<const Code> sums, float factor, std::span<float>
   scale_codes(sums.data(), sums.size(), factor, out.data());
 }
 
+// On kernel_threads() threads: part [b, e) draws its words at first_index + b,
+// the ones a single pass draws for those elements.
+template <typename Code>
+void quantize_standard_in_parts(std::span<const float> x, float scale, int levels, RandomStream rng,
+                                std::uint64_t first_index, std::span<Code> codes) {
+  if (x.size() != codes.size()) {
+    throw std::invalid_argument("quantize_standard: x and codes differ in size");
+  }
+  in_parts(x.size(), [&](int, std::size_t b, std::size_t e) {
+    quantize_standard_spans(x.subspan(b, e - b), scale, levels, rng, first_index + b, codes.subspan(b, e - b));
+  });
+}
+
+template <typename Code>
+void dequantize_in_parts(std::span<const Code> sums, float factor, std::span<float> out) {
+  if (sums.size() != out.size()) {
+    throw std::invalid_argument("dequantize: sums and out differ in size");
+  }
+  in_parts(sums.size(), [&](int, std::size_t b, std::size_t e) {
+    dequantize_spans(sums.subspan(b, e - b), factor, out.subspan(b, e - b));
+  });
+}
+
 }  // namespace
 
 int standard_levels(int bits, int ranks) {
@@ -100,20 +124,20 @@ int standard_levels(int bits, int ranks) {
 
 void quantize_standard(std::span<const float> x, float scale, int levels, RandomStream rng, std::uint64_t first_index,
                        std::span<std::int8_t> codes) {
-  quantize_standard_spans(x, scale, levels, rng, first_index, codes);
+  quantize_standard_in_parts(x, scale, levels, rng, first_index, codes);
 }
 
 void quantize_standard(std::span<const float> x, float scale, int levels, RandomStream rng, std::uint64_t first_index,
                        std::span<std::int16_t> codes) {
-  quantize_standard_spans(x, scale, levels, rng, first_index, codes);
+  quantize_standard_in_parts(x, scale, levels, rng, first_index, codes);
 }
 
 void dequantize(std::span<const std::int8_t> sums, float factor, std::span<float> out) {
-  dequantize_spans(sums, factor, out);
+  dequantize_in_parts(sums, factor, out);
 }
 
 void dequantize(std::span<const std::int16_t> sums, float factor, std::span<float> out) {
-  dequantize_spans(sums, factor, out);
+  dequantize_in_parts(sums, factor, out);
 }
 
 }  // namespace pico::compressed

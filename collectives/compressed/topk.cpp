@@ -21,11 +21,13 @@
 // is the exact answer. Otherwise it falls back to the exact radix select.
 // One pass over x instead of two, plus work on ~1.5 k candidates.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/vector_clones.hpp"
 
@@ -276,11 +278,46 @@ PICO_VECTOR_CLONES std::size_t correct_and_collect(const float* x, float* residu
   return overflow ? capacity + 1 : count;
 }
 
-void reserve_candidates(const Plan& plan, TopkScratch& scratch) {
-  if (scratch.candidate_indices.size() < plan.capacity + kBlock) {
-    scratch.candidate_indices.resize(plan.capacity + kBlock);
-    scratch.candidate_values.resize(plan.capacity + kBlock);
+// Room for each part's candidates (one slab per part, each the whole capacity).
+std::size_t slab_size(const Plan& plan) { return plan.capacity + kBlock; }
+void reserve_candidates(const Plan& plan, int parts, TopkScratch& scratch) {
+  const std::size_t size = slab_size(plan) * static_cast<std::size_t>(parts);
+  if (scratch.candidate_indices.size() < size) {
+    scratch.candidate_indices.resize(size);
+    scratch.candidate_values.resize(size);
   }
+}
+
+// The candidate pass on kernel_threads() threads: part [b, e) runs
+// collect(b, e, indices, values) into its own slab, with indices relative to
+// b and returning its count as collect_candidates does; the slabs are then
+// moved together in part order, which is the order one pass lists them in.
+// Returns the count, or plan.capacity + 1 if the candidates overflow.
+template <class Collect>
+std::size_t collect_in_parts(std::size_t n, const Plan& plan, TopkScratch& scratch, Collect collect) {
+  const int parts = parts_for(n);
+  reserve_candidates(plan, parts, scratch);
+  std::uint32_t* indices = scratch.candidate_indices.data();
+  float* values = scratch.candidate_values.data();
+  const std::size_t slab = slab_size(plan);
+  std::array<std::size_t, kMaxKernelThreads> counts{};
+  in_parts(n, [&](int part, std::size_t b, std::size_t e) {
+    const std::size_t at = slab * static_cast<std::size_t>(part);
+    counts[static_cast<std::size_t>(part)] = collect(b, e, indices + at, values + at);
+  });
+  std::size_t total = 0;
+  for (int part = 0; part < parts; ++part) {
+    const std::size_t count = counts[static_cast<std::size_t>(part)];
+    if (count > plan.capacity || total + count > plan.capacity) return plan.capacity + 1;
+    const std::size_t from = slab * static_cast<std::size_t>(part);
+    const auto offset = static_cast<std::uint32_t>(part_range(n, parts, part).begin);
+    for (std::size_t j = 0; j < count; ++j) {
+      indices[total + j] = indices[from + j] + offset;  // total <= from: moves down, never over an unread one
+      values[total + j] = values[from + j];
+    }
+    total += count;
+  }
+  return total;
 }
 
 // The exact top k among `count` candidates (in index order), mapped back to
@@ -307,12 +344,23 @@ void topk_select(std::span<const float> x, std::size_t k, std::span<std::uint32_
   if (plan.sampled) {
     const std::uint32_t threshold =
         estimate_threshold(x.size(), plan, [&x](std::size_t i) { return magnitude_key(x[i]); }, scratch);
-    reserve_candidates(plan, scratch);
-    const std::size_t count = collect_candidates(x.data(), x.size(), threshold, plan.capacity,
-                                                 scratch.candidate_indices.data(), scratch.candidate_values.data());
+    const std::size_t count = collect_in_parts(
+        x.size(), plan, scratch, [&](std::size_t b, std::size_t e, std::uint32_t* slab_indices, float* slab_values) {
+          return collect_candidates(x.data() + b, e - b, threshold, plan.capacity, slab_indices, slab_values);
+        });
     if (select_among_candidates(count, plan, k, indices, values, scratch)) return;
   }
   topk_select_exact(x, k, indices, values, scratch);
+}
+
+void topk_reserve(std::size_t n, std::size_t k, TopkScratch& scratch) {
+  if (scratch.keys.size() < kHistogramSize) scratch.keys.resize(kHistogramSize);
+  const Plan plan = plan_sample(n, k);
+  if (!plan.sampled) return;
+  scratch.sample.reserve(n / plan.stride);
+  reserve_candidates(plan, parts_for(n), scratch);
+  if (scratch.positions.size() < k) scratch.positions.resize(k);
+  if (scratch.candidates.size() < plan.capacity) scratch.candidates.resize(plan.capacity);
 }
 
 void topk_select_with_residual(std::span<const float> x, std::span<float> residual, std::size_t k,
@@ -327,10 +375,11 @@ void topk_select_with_residual(std::span<const float> x, std::span<float> residu
     // The sample's sums are the very float additions the pass makes.
     const std::uint32_t threshold = estimate_threshold(
         x.size(), plan, [&](std::size_t i) { return magnitude_key(x[i] + residual[i]); }, scratch);
-    reserve_candidates(plan, scratch);
-    const std::size_t count =
-        correct_and_collect(x.data(), residual.data(), x.size(), threshold, plan.capacity,
-                            scratch.candidate_indices.data(), scratch.candidate_values.data());
+    const std::size_t count = collect_in_parts(
+        x.size(), plan, scratch, [&](std::size_t b, std::size_t e, std::uint32_t* slab_indices, float* slab_values) {
+          return correct_and_collect(x.data() + b, residual.data() + b, e - b, threshold, plan.capacity,
+                                     slab_indices, slab_values);
+        });
     selected = select_among_candidates(count, plan, k, indices, values, scratch);
   } else {
     add_residual(x, residual, residual);

@@ -6,9 +6,11 @@
 
 namespace pico {
 
-// compressed and nccl_compressed: `inputs` (who draws what) and `bias_calls`
-// (collectives/compressed/options.hpp). compressed_backend_options.cpp
+// compressed: `inputs` (who draws what), `bias_calls` and `threads` (per
+// rank, for the compression kernels); nccl_compressed: `inputs` and
+// `bias_calls` (collectives/compressed/options.hpp). compressed_backend_options.cpp
 BackendOptions compressed_backend_options();
+BackendOptions gpu_compressed_backend_options();
 // nccl: `gpus_per_process`, the GPUs each process drives. nccl_backend_options.cpp
 BackendOptions nccl_backend_options();
 

@@ -71,7 +71,7 @@ std::span<const BackendDescriptor> known_backends() {
                          "dense NCCL baseline, with error metrics",
           .catalogs = {"nccl_compressed"},
           .has_default = false,
-          .options = compressed_backend_options(),
+          .options = gpu_compressed_backend_options(),
           .status = gpu::backend_status,
       }),
       {

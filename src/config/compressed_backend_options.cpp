@@ -1,10 +1,12 @@
-// The compressed backends' own keys: `inputs` and `bias_calls`.
+// The compressed backends' own keys: `inputs` and `bias_calls`, and for the
+// CPU one `threads` (the rank's threads for the compression kernels).
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/options.hpp"
 #include "config/backend_options.hpp"
 #include "config/yaml_reader.hpp"
@@ -66,8 +68,21 @@ std::map<std::string, std::string> parse_compressed_options(const Map& entry) {
   return compressed::options_to_case(o);
 }
 
+std::map<std::string, std::string> parse_cpu_compressed_options(const Map& entry) {
+  auto options = parse_compressed_options(entry);
+  if (auto t = entry.get("threads")) {
+    compressed::Options o = compressed::options_from_case(options);
+    o.threads = static_cast<int>(t->as_int("threads", 1, compressed::kMaxKernelThreads));
+    options = compressed::options_to_case(o);
+  }
+  return options;
+}
+
 }  // namespace
 
-BackendOptions compressed_backend_options() { return {{"inputs", "bias_calls"}, parse_compressed_options}; }
+BackendOptions compressed_backend_options() {
+  return {{"inputs", "bias_calls", "threads"}, parse_cpu_compressed_options};
+}
+BackendOptions gpu_compressed_backend_options() { return {{"inputs", "bias_calls"}, parse_compressed_options}; }
 
 }  // namespace pico

@@ -206,10 +206,16 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
   return out;
 }
 
-// A parameter named *_ratio is a fraction (0.01 or 1%); the others are
-// counts or sizes (8, 64KiB).
+// A parameter named *_ratio is a fraction (0.01 or 1%), one named time_* a
+// duration in seconds (5ms, 0.005); the others are counts or sizes (8, 64KiB).
 double parse_param_value(const Value& item, const std::string& name) {
   std::string why;
+  if (name.starts_with("time_")) {
+    const auto seconds = parse_duration_s(item.as_string(name), &why);
+    if (!seconds) item.fail(why, "write a duration such as 5ms, 200us or 0.005");
+    if (*seconds <= 0) item.fail(fmt::format("{} must be longer than zero, got {}", name, item.describe()));
+    return *seconds;
+  }
   if (name.ends_with("_ratio")) {
     const auto f = parse_fraction(item.as_string(name), &why);
     if (!f) item.fail(why, "write a fraction such as 0.01 or 1%");

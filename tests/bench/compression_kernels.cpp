@@ -3,6 +3,11 @@
 // --reps repetitions. Rates come from the thread's CPU time (robust on a
 // shared machine, where wall time also counts the other processes' slices)
 // and from wall time. Usage: pico-kernel-bench [--reps N] [--sizes N,N,...] [--json]
+// [--threads T,T,...]. With --threads, each repetition runs every kernel at
+// each thread count in turn (interleaved, so a burst of load on a shared
+// machine hits all counts alike) and rates are wall time (CPU time adds up
+// over threads); the speedup is the median over repetitions of that
+// repetition's ratio to the first count.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
 #include "collectives/compressed/philox_batch.hpp"
 
@@ -26,6 +32,7 @@ struct Options {
   int reps = 11;
   std::vector<std::size_t> sizes{std::size_t{4} << 20, std::size_t{64} << 20};
   bool json = false;
+  std::vector<int> threads;  // empty: one thread, CPU and wall time
 };
 
 Options parse_options(int argc, char** argv) {
@@ -43,8 +50,18 @@ Options parse_options(int argc, char** argv) {
         options.sizes.push_back(std::strtoull(p, &end, 10));
         p = *end == ',' ? end + 1 : end;
       }
+    } else if (arg == "--threads" && a + 1 < argc) {
+      for (const char* p = argv[++a]; *p != '\0';) {
+        char* end = nullptr;
+        options.threads.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+        if (options.threads.back() < 1 || options.threads.back() > pc::kMaxKernelThreads) {
+          fmt::print(stderr, "--threads: counts lie in [1, {}]\n", pc::kMaxKernelThreads);
+          std::exit(2);
+        }
+        p = *end == ',' ? end + 1 : end;
+      }
     } else {
-      fmt::print(stderr, "usage: pico-kernel-bench [--reps N] [--sizes N,N,...] [--json]\n");
+      fmt::print(stderr, "usage: pico-kernel-bench [--reps N] [--sizes N,N,...] [--json] [--threads T,T,...]\n");
       std::exit(2);
     }
   }
@@ -162,10 +179,61 @@ std::vector<Kernel> kernels(Buffers& b) {
   };
 }
 
+// Wall seconds of one run of body on `threads` threads.
+double wall_on(int threads, const std::function<void()>& body) {
+  const pc::ScopedKernelThreads scoped(threads);
+  const auto start = std::chrono::steady_clock::now();
+  body();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// --threads: per kernel and size, the median wall GB/s at each count and the
+// median per-repetition speedup over the first count.
+int compare_threads(const Options& options) {
+  const std::vector<int>& counts = options.threads;
+  if (!options.json) {
+    fmt::print("GB/s of float32 input (wall time), median of {} interleaved reps; speedup = median over reps of "
+               "that rep's time at {} thread(s) / at T; Philox path: {}\n\n",
+               options.reps, counts[0], pc::detail::philox_words_path());
+    fmt::print("| kernel | n |");
+    for (const int t : counts) fmt::print(" T={} GB/s |", t);
+    for (std::size_t i = 1; i < counts.size(); ++i) fmt::print(" T={} speedup |", counts[i]);
+    fmt::print("\n|---|---|");
+    for (std::size_t i = 0; i < 2 * counts.size() - 1; ++i) fmt::print("---|");
+    fmt::print("\n");
+  }
+  for (const std::size_t n : options.sizes) {
+    Buffers buffers(n);
+    for (const Kernel& kernel : kernels(buffers)) {
+      std::vector<std::vector<double>> wall(counts.size()), speedup(counts.size());
+      for (const int t : counts) wall_on(t, kernel.body);  // warm-up: threads started, pages touched
+      for (int r = 0; r < options.reps; ++r) {
+        for (std::size_t i = 0; i < counts.size(); ++i) wall[i].push_back(wall_on(counts[i], kernel.body));
+        for (std::size_t i = 1; i < counts.size(); ++i) speedup[i].push_back(wall[0].back() / wall[i].back());
+      }
+      const double bytes = static_cast<double>(n * sizeof(float));
+      if (options.json) {
+        for (std::size_t i = 0; i < counts.size(); ++i)
+          fmt::print("{{\"kernel\":\"{}\",\"n\":{},\"reps\":{},\"threads\":{},\"wall_s\":{:.6e},"
+                     "\"gb_per_s_wall\":{:.3f},\"speedup\":{:.3f}}}\n",
+                     kernel.name, n, options.reps, counts[i], median(wall[i]), bytes / median(wall[i]) / 1e9,
+                     i == 0 ? 1.0 : median(speedup[i]));
+        continue;
+      }
+      fmt::print("| {} | {} Mi |", kernel.name, n >> 20);
+      for (std::size_t i = 0; i < counts.size(); ++i) fmt::print(" {:.2f} |", bytes / median(wall[i]) / 1e9);
+      for (std::size_t i = 1; i < counts.size(); ++i) fmt::print(" {:.2f}x |", median(speedup[i]));
+      fmt::print("\n");
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv);
+  if (!options.threads.empty()) return compare_threads(options);
   std::vector<std::string> names;
   std::vector<std::vector<Timing>> timings;  // [kernel][size]
   for (const std::size_t n : options.sizes) {

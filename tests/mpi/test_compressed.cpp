@@ -52,6 +52,7 @@ const Variant kVariants[] = {
     {"topk", {{"topk_ratio", 0.3}, {"error_feedback", 0}}, false},
     {"topk_sparse", {{"topk_ratio", 0.05}, {"error_feedback", 1}}, false},
     {"topk_sparse", {{"topk_ratio", 0.9}, {"error_feedback", 0}}, false},  // fill-in: blocks go dense
+    {"adaptive_topk", {{"time_target", 0.001}, {"error_feedback", 1}}, false},  // k as timed: the check replays it
 };
 
 }  // namespace

@@ -73,9 +73,12 @@ TEST_CASE("a backend's option parser reads an entry that sets none of its keys",
   }
 }
 
-TEST_CASE("the compressed backends share one option parser; nccl has its own", "[backends]") {
+TEST_CASE("the compressed backends have their option parsers; nccl has its own", "[backends]") {
   CHECK(backend_descriptor("compressed").options.parse == compressed_backend_options().parse);
-  CHECK(backend_descriptor("nccl_compressed").options.parse == compressed_backend_options().parse);
+  CHECK(backend_descriptor("nccl_compressed").options.parse == gpu_compressed_backend_options().parse);
+  // Threads per rank are the CPU kernels'.
+  CHECK(backend_descriptor("compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls", "threads"});
+  CHECK(backend_descriptor("nccl_compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls"});
   CHECK(backend_descriptor("nccl").options.keys == std::vector<std::string>{"gpus_per_process"});
   CHECK(backend_descriptor("mpi").options.keys.empty());
 }
@@ -88,9 +91,9 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
   CHECK(mpi.hint == "backend 'mpi' takes library, algorithms, params");
   const auto compressed = test::experiment_error(base + "  - {library: compressed, algorithms: [dense], gpus_per_process: 2}\n");
   CHECK(compressed.message == "'gpus_per_process' applies to backend 'nccl' only");
-  CHECK(compressed.hint == "backend 'compressed' takes library, algorithms, params, inputs, bias_calls");
+  CHECK(compressed.hint == "backend 'compressed' takes library, algorithms, params, inputs, bias_calls, threads");
   // A key no backend takes lists every key some backend takes.
   const auto unknown = test::experiment_error(base + "  - {library: mpi, colour: red}\n");
   CHECK(unknown.message == "unknown key 'colour' in a backends entry");
-  CHECK(unknown.hint == "allowed keys: library, algorithms, params, inputs, bias_calls, gpus_per_process");
+  CHECK(unknown.hint == "allowed keys: library, algorithms, params, inputs, bias_calls, threads, gpus_per_process");
 }

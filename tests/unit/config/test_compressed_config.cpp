@@ -72,3 +72,33 @@ TEST_CASE("compressed: mistakes name their place", "[compressed][config]") {
   e = test::experiment_error(base + "  - {library: compressed, algorithms: [global_qsgd], params: {bitz: [8]}}\n");
   CHECK_THAT(e.message, Contains("no algorithm parameter 'bitz'"));
 }
+
+TEST_CASE("compressed: threads per rank and the adaptive time target", "[compressed][config]") {
+  const std::string base = "collectives: [allreduce]\nsizes: [4KiB]\nbackends:\n";
+  Experiment e = parse_experiment(base + "  - {library: compressed, algorithms: [topk], threads: 2}\n", "exp.yaml");
+  CHECK(e.backends[0].options.at("threads") == "2");
+  // One thread is the default and leaves the case as it was (its id included).
+  e = parse_experiment(base + "  - {library: compressed, algorithms: [topk], threads: 1}\n", "exp.yaml");
+  CHECK_FALSE(e.backends[0].options.contains("threads"));
+  for (const char* bad : {"0", "65", "two", "1.5"}) {
+    const auto error =
+        test::experiment_error(base + "  - {library: compressed, algorithms: [topk], threads: " + bad + "}\n");
+    CAPTURE(bad);
+    CHECK_THAT(error.message, Contains("threads"));
+    CHECK(error.line == 4);
+  }
+  const auto gpu = test::experiment_error(base + "  - {library: nccl_compressed, algorithms: [topk], threads: 2}\n");
+  CHECK_THAT(gpu.message, Contains("'threads' applies to backend 'compressed' only"));
+
+  e = parse_experiment(base + "  - {library: compressed, algorithms: [adaptive_topk],\n"
+                              "     params: {time_target: [5ms, 0.02], min_ratio: [0.1%], max_ratio: [5%]}}\n",
+                       "exp.yaml");
+  CHECK(e.backends[0].params.at("time_target") == std::vector<double>{0.005, 0.02});
+  CHECK(e.backends[0].params.at("min_ratio") == std::vector<double>{0.001});
+  auto error = test::experiment_error(base + "  - {library: compressed, algorithms: [adaptive_topk], "
+                                             "params: {time_target: [0ms]}}\n");
+  CHECK_THAT(error.message, Contains("time_target must be longer than zero"));
+  error = test::experiment_error(base + "  - {library: compressed, algorithms: [adaptive_topk], "
+                                        "params: {time_target: [fast]}}\n");
+  CHECK_THAT(error.message, Contains("not a duration"));
+}
