@@ -33,6 +33,10 @@ constexpr Named kAlgorithms[] = {
     {"randomk", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<RandomK>(s); }},
     {"topk_sparse",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<TopkSparse>(s); }},
+    {"hard_threshold",
+     [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Threshold>(s); }},
+    {"ef_sign", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<EfSign>(s); }},
+    {"powersgd", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<PowerSgd>(s); }},
 };
 
 }  // namespace
