@@ -85,7 +85,9 @@ TEST_CASE("compressed allreduce: within its guarantee, identical on all ranks", 
           CHECK(test::sum_over_ranks(backend.validate()) == 0);
           const auto metrics = backend.compression(test::harness());
           CHECK(metrics["identical_across_ranks"].get<bool>());
-          if (count > 0) CHECK(metrics["payload_bytes_per_rank"].get<double>() > 0);
+          // A hard threshold sends nothing when no entry reaches it (count 1 often).
+          if (count > 0 && std::string(v.algorithm) != "hard_threshold")
+            CHECK(metrics["payload_bytes_per_rank"].get<double>() > 0);
           backend.release();
         }
       }
