@@ -3,7 +3,9 @@
 // did not carry kept for the next call. Three passes: correct and sum |p|
 // (a double sum in index order, so a replay gets the same scale), pack the
 // sign bits, subtract the sent value from the residual.
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "collectives/compressed/kernels.hpp"
@@ -17,9 +19,16 @@ PICO_VECTOR_CLONES void subtract_scaled_sign(float* residual, std::size_t n, flo
   for (std::size_t i = 0; i < n; ++i) residual[i] -= residual[i] < 0.0f ? -scale : scale;
 }
 
+// -scale by flipping the sign bit (the same bits as negation): integer
+// shifts and an xor vectorise, where a select between two floats did not
+// (5-10x slower here).
 PICO_VECTOR_CLONES void accumulate_whole_bytes(const unsigned char* bits, std::size_t bytes, float scale, float* acc) {
+  const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(scale);
   for (std::size_t b = 0; b < bytes; ++b) {
-    for (unsigned j = 0; j < 8; ++j) acc[8 * b + j] += ((bits[b] >> j) & 1u) != 0 ? -scale : scale;
+    for (unsigned j = 0; j < 8; ++j) {
+      const std::uint32_t sign = static_cast<std::uint32_t>((bits[b] >> j) & 1u) << 31;
+      acc[8 * b + j] += std::bit_cast<float>(magnitude ^ sign);
+    }
   }
 }
 
