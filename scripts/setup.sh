@@ -14,6 +14,9 @@ packages=(
   # Random123's Philox, the reference the compressed kernels' Philox is tested
   # against (tests/unit/collectives/test_compression_kernels.cpp); header-only.
   librandom123-dev
+  # PowerSGD's products and QR (collectives/compressed/low_rank.cpp): OpenBLAS,
+  # serial (one core per rank), and LAPACKE's C interface to its LAPACK.
+  libopenblas-serial-dev liblapacke-dev
   # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
   # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
   iproute2 util-linux

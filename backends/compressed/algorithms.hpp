@@ -8,7 +8,9 @@
 // CPU-only variants (pipelined and reference-allreduce Global-QSGD).
 #pragma once
 
+#include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -279,6 +281,108 @@ class AdaptiveTopk final : public Phased<AdaptiveTopk> {
   std::vector<float> ratios_;
   std::uint64_t logged_calls_ = 0;
   bool logging_ = true;
+};
+
+// Hard-threshold sparsification with error feedback (Sahu et al.,
+// NeurIPS'21): every entry of x + residual with magnitude >= `threshold` is
+// sent as an (index, value) pair; counts vary by rank and call, so an
+// allgather of the counts precedes an allgatherv of the pairs; scatter-added
+// in rank order, then 1/p. Deterministic: the check replays it bit for bit.
+class Threshold final : public Phased<Threshold> {
+ public:
+  explicit Threshold(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  void reset() override { std::fill(residual_.begin(), residual_.end(), 0.0f); }
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  bool replays() const override { return true; }
+  void replay_rank(std::span<const float> x, std::span<float> replay) const override;
+  void finish_replay(std::span<float> replay) const override {
+    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
+  }
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
+    return count_unequal_bits(out, ref.replay);
+  }
+  // What error feedback carries into the next call (for tests).
+  std::span<const float> residual() const { return residual_; }
+
+ private:
+  Setup setup_;
+  float threshold_;
+  bool error_feedback_;
+  std::vector<float> residual_;
+  std::vector<std::uint32_t> indices_;  // this rank's pairs (room for n)
+  std::vector<float> values_;
+  std::vector<int> counts_, displs_;    // every rank's message in bytes (k indices, then k values)
+  std::unique_ptr<std::byte[]> gathered_;  // room for every rank sending all n pairs
+  std::vector<SparseList> lists_;
+  std::vector<std::size_t> cursors_;
+  std::uint64_t sent_total_ = 0;        // pairs sent by all ranks on the last call
+};
+
+// EF-signSGD (Karimireddy et al., ICML'19): each rank sends the sign bits of
+// p = x + residual and one scale, mean |p|, and keeps p - scale sign(p);
+// allgathered, and the mean of the p scaled signs (summed in rank order,
+// then 1/p) is the result: an average of compressed vectors, not a vote.
+// Deterministic: the check replays it bit for bit.
+class EfSign final : public Phased<EfSign> {
+ public:
+  explicit EfSign(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  void reset() override { std::fill(residual_.begin(), residual_.end(), 0.0f); }
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  bool replays() const override { return true; }
+  void replay_rank(std::span<const float> x, std::span<float> replay) const override;
+  void finish_replay(std::span<float> replay) const override {
+    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
+  }
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
+    return count_unequal_bits(out, ref.replay);
+  }
+  // What error feedback carries into the next call (for tests).
+  std::span<const float> residual() const { return residual_; }
+
+ private:
+  Setup setup_;
+  bool error_feedback_;
+  std::size_t message_;              // 4-byte scale, then ceil(n / 8) bytes of sign bits
+  std::vector<std::byte> gathered_;  // p messages
+  std::vector<float> residual_;      // with error feedback; else the input's copy
+};
+
+// PowerSGD (Vogels, Karimireddy, Jaggi, NeurIPS'19): x + residual viewed as a
+// rows x cols matrix M (low_rank_shape), P = M Q summed by MPI_Allreduce,
+// orthonormalised, Q = M^T P summed by a second MPI_Allreduce, result
+// P Q^T / p; each rank keeps M - P (M^T P)^T as its residual, and the summed
+// Q is the next call's starting Q (warm start). Not bit-reproducible by a
+// replay (the float sums are the library's), so the check holds the result to
+// the projection of the exact mean onto P's columns, within fp32 rounding.
+class PowerSgd final : public Phased<PowerSgd> {
+ public:
+  explicit PowerSgd(const Setup& s);
+  template <class Mark>
+  void call(std::span<const float> in, std::span<float> out, std::uint64_t call, Mark mark);
+  void reset() override;
+  WireVolume wire() const override;
+  nlohmann::json describe() const override;
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override;
+  // What error feedback carries into the next call (for tests).
+  std::span<const float> residual() const { return std::span(matrix_).first(setup_.n); }
+
+ private:
+  Setup setup_;
+  LowRankShape shape_;
+  bool error_feedback_;
+  std::size_t full_cols_;        // columns lying wholly inside the n elements
+  std::vector<float> matrix_;    // M, then the residual (zero past n)
+  std::vector<float> p_;         // rows x rank: summed, then orthonormal
+  std::vector<float> q_;         // cols x rank: the sum over ranks, kept for the next call
+  std::vector<float> q_local_;   // cols x rank: this rank's M^T P
+  std::vector<float> scratch_;   // the QR's
+  std::vector<float> tail_;      // the last, partial column of the result
 };
 
 }  // namespace pico::compressed

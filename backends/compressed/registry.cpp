@@ -35,6 +35,10 @@ constexpr Named kAlgorithms[] = {
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<TopkSparse>(s); }},
     {"adaptive_topk",
      [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<AdaptiveTopk>(s); }},
+    {"hard_threshold",
+     [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<Threshold>(s); }},
+    {"ef_sign", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<EfSign>(s); }},
+    {"powersgd", [](const Setup& s) -> std::unique_ptr<CompressedAllreduce> { return std::make_unique<PowerSgd>(s); }},
 };
 
 }  // namespace

@@ -134,6 +134,53 @@ void count_votes(std::span<const unsigned char> bits, std::span<std::uint16_t> c
 // out[i] = scale, -scale or 0 as 2 negative[i] is below, above or equal to ranks.
 void majority_signs(std::span<const std::uint16_t> negative, int ranks, float scale, std::span<float> out);
 
+// ---- Hard threshold with error feedback ----------------------------------------
+// Sahu et al., NeurIPS'21: corrected = x + residual; every entry with
+// |corrected| >= threshold is sent as (index, value), in increasing index
+// order, and its residual becomes 0; every other entry stays in residual. So
+// sent + residual == corrected bit for bit. Returns how many were sent;
+// indices and values hold x.size().
+std::size_t threshold_select_with_residual(std::span<const float> x, std::span<float> residual, float threshold,
+                                           std::span<std::uint32_t> indices, std::span<float> values);
+// The same selection of x alone (no error feedback).
+std::size_t threshold_select(std::span<const float> x, float threshold, std::span<std::uint32_t> indices,
+                             std::span<float> values);
+
+// ---- Scaled sign with error feedback (EF-signSGD) --------------------------------
+// mean |x| summed in double in index order, rounded once to float (0 for an empty span).
+float mean_abs(std::span<const float> x);
+// Karimireddy et al., ICML'19: residual += x (the corrected p); scale =
+// mean_abs(p); bits = pack_signs(p); residual = p - scale * sign(p) (zero
+// counts as positive, as pack_signs). Returns scale. sent + residual equals p
+// up to one fp32 rounding of each subtraction.
+float scaled_sign_with_residual(std::span<const float> x, std::span<float> residual, std::span<unsigned char> bits);
+// acc[i] += bit i of bits ? -scale : scale, for i < acc.size().
+void accumulate_signs(std::span<const unsigned char> bits, float scale, std::span<float> acc);
+
+// ---- Low rank (PowerSGD) ----------------------------------------------------------
+// PowerSGD views a vector of n elements as a column-major rows x cols matrix,
+// rows = floor(sqrt(n)), cols = ceil(n / rows) (so rows <= cols, zero padding
+// past n, fewer than rows entries), and works at rank min(rank, rows).
+struct LowRankShape {
+  std::size_t rows = 0, cols = 0, rank = 0;
+};
+LowRankShape low_rank_shape(std::size_t n, std::size_t rank);
+// BLAS/LAPACK (OpenBLAS, serial) underneath; every matrix column-major with
+// its row count as leading dimension; no call allocates.
+// p (rows x rank) = m (rows x cols) q (cols x rank).
+void low_rank_project(LowRankShape s, std::span<const float> m, std::span<const float> q, std::span<float> p);
+// q (cols x rank) = m^T p.
+void low_rank_project_back(LowRankShape s, std::span<const float> m, std::span<const float> p, std::span<float> q);
+// out (rows x `cols` columns, the first `cols` of the matrix from column
+// `first_col`) = alpha p q^T + beta out.
+void low_rank_expand(LowRankShape s, std::span<const float> p, std::span<const float> q, std::size_t first_col,
+                     std::size_t cols, float alpha, float beta, std::span<float> out);
+// Floats of scratch orthonormalize_columns needs for this shape.
+std::size_t orthonormalize_scratch(LowRankShape s);
+// p (rows x rank) = the Q factor of its Householder QR (LAPACK sgeqrf +
+// sorgqr): orthonormal columns spanning p's, even when p is rank-deficient.
+void orthonormalize_columns(LowRankShape s, std::span<float> p, std::span<float> scratch);
+
 // ---- Inputs -------------------------------------------------------------------
 enum class Distribution { normal, laplace, student_t };
 enum class Correlation { identical, correlated, independent };

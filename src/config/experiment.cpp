@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -207,7 +208,8 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
 }
 
 // A parameter named *_ratio is a fraction (0.01 or 1%), one named time_* a
-// duration in seconds (5ms, 0.005); the others are counts or sizes (8, 64KiB).
+// duration in seconds (5ms, 0.005), one named *threshold a positive magnitude
+// in the input's units (2.5); the others are counts or sizes (8, 64KiB).
 double parse_param_value(const Value& item, const std::string& name) {
   std::string why;
   if (name.starts_with("time_")) {
@@ -215,6 +217,12 @@ double parse_param_value(const Value& item, const std::string& name) {
     if (!seconds) item.fail(why, "write a duration such as 5ms, 200us or 0.005");
     if (*seconds <= 0) item.fail(fmt::format("{} must be longer than zero, got {}", name, item.describe()));
     return *seconds;
+  }
+  if (name.ends_with("threshold")) {
+    const auto t = parse_fraction(item.as_string(name), &why);
+    if (!t) item.fail(why, "write a positive number such as 2.5");
+    if (!(*t > 0) || !std::isfinite(*t)) item.fail(fmt::format("{} must be positive, got {}", name, item.describe()));
+    return *t;
   }
   if (name.ends_with("_ratio")) {
     const auto f = parse_fraction(item.as_string(name), &why);

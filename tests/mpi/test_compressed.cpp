@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "backends/compressed/algorithms.hpp"
 #include "backends/compressed/compressed_allreduce.hpp"
 #include "backends/compressed/compressed_backend.hpp"
 #include "collectives/compressed/kernels.hpp"
@@ -53,6 +54,10 @@ const Variant kVariants[] = {
     {"topk_sparse", {{"topk_ratio", 0.05}, {"error_feedback", 1}}, false},
     {"topk_sparse", {{"topk_ratio", 0.9}, {"error_feedback", 0}}, false},  // fill-in: blocks go dense
     {"adaptive_topk", {{"time_target", 0.001}, {"error_feedback", 1}}, false},  // k as timed: the check replays it
+    {"hard_threshold", {{"threshold", 1.0}, {"error_feedback", 1}}, false},
+    {"ef_sign", {{"error_feedback", 1}}, false},
+    {"powersgd", {{"powersgd_rank", 2}, {"error_feedback", 1}}, false},
+    {"powersgd", {{"powersgd_rank", 64}, {"error_feedback", 0}}, false},  // full rank at these counts
 };
 
 }  // namespace
@@ -81,7 +86,9 @@ TEST_CASE("compressed allreduce: within its guarantee, identical on all ranks", 
           CHECK(test::sum_over_ranks(backend.validate()) == 0);
           const auto metrics = backend.compression(test::harness());
           CHECK(metrics["identical_across_ranks"].get<bool>());
-          if (count > 0) CHECK(metrics["payload_bytes_per_rank"].get<double>() > 0);
+          // A hard threshold sends nothing when no entry reaches it (count 1 often).
+          if (count > 0 && std::string(v.algorithm) != "hard_threshold")
+            CHECK(metrics["payload_bytes_per_rank"].get<double>() > 0);
           backend.release();
         }
       }
@@ -214,6 +221,106 @@ TEST_CASE("Top-k with error feedback: the average over calls approaches the mean
       CHECK(averaged == Approx(one_call).epsilon(1e-6));  // deterministic: every call the same, the bias is the error
     else
       CHECK(averaged < 0.5 * one_call);  // the residual gets sent in later calls
+    backend.release();
+  }
+}
+
+namespace {
+
+// Runs `calls` calls of `algorithm` on fresh inputs (seed, call) and checks
+// that error feedback lost nothing: p * sum of the outputs + the sum over
+// ranks of the final residuals == the sum over ranks and calls of the inputs,
+// up to fp32 rounding (of forming x + r, of the sums over ranks, of the
+// products for PowerSGD) -- the property these biased methods do have.
+template <class Algorithm>
+void check_nothing_lost(const std::string& algorithm, std::map<std::string, double> params, std::size_t n,
+                        std::uint64_t seed, double relative_tolerance) {
+  int np = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const compressed::Setup setup{test::measured(), rank, np, n, seed, std::move(params)};
+  auto made = compressed::make_compressed_allreduce(algorithm, setup);
+  const auto* typed = dynamic_cast<const Algorithm*>(made.get());
+  REQUIRE(typed != nullptr);
+  const int calls = 24;
+  std::vector<double> given(n, 0.0), output(n, 0.0), magnitude(n, 0.0);
+  std::vector<float> in(n), out(n);
+  compressed::InputSpec spec;
+  for (int c = 0; c < calls; ++c) {
+    spec.seed = seed * 100 + static_cast<std::uint64_t>(c);
+    compressed::generate_input(spec, rank, in);
+    made->run(in, out, static_cast<std::uint64_t>(c));
+    for (std::size_t i = 0; i < n; ++i) {
+      given[i] += in[i];
+      magnitude[i] += std::fabs(in[i]);
+      output[i] += static_cast<double>(out[i]) * np;  // every rank holds the mean: p * it is the sum
+    }
+  }
+  std::vector<double> residual(typed->residual().begin(), typed->residual().end());
+  MPI_Allreduce(MPI_IN_PLACE, given.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, test::harness());
+  MPI_Allreduce(MPI_IN_PLACE, magnitude.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, test::harness());
+  MPI_Allreduce(MPI_IN_PLACE, residual.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, test::harness());
+  double worst = 0, scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    worst = std::max(worst, std::fabs(output[i] + residual[i] - given[i]));
+    scale = std::max(scale, magnitude[i]);
+  }
+  INFO(fmt::format("{} seed {}: worst |sum out + residual - sum in| {} against sum |x| up to {}", algorithm, seed,
+                   worst, scale));
+  CHECK(worst <= relative_tolerance * scale);
+}
+
+}  // namespace
+
+// Over many seeds: the methods are biased per call, but error feedback only delays.
+TEST_CASE("Error feedback families: outputs + final residual == inputs, over many seeds", "[compressed]") {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    check_nothing_lost<compressed::Threshold>("hard_threshold", {{"threshold", 1.5}}, 3001, seed, 1e-5);
+    check_nothing_lost<compressed::EfSign>("ef_sign", {}, 3001, seed, 1e-5);
+    check_nothing_lost<compressed::PowerSgd>("powersgd", {{"powersgd_rank", 2}}, 3001, seed, 1e-4);
+  }
+}
+
+// Biased in one call, but the average of calls (error feedback carried, the
+// same input) approaches the mean: the residual is bounded, so the average's
+// error falls as 1/calls.
+TEST_CASE("Error feedback families: the average over calls approaches the mean", "[compressed]") {
+  int np = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  struct Family {
+    const char* algorithm;
+    std::map<std::string, double> params;
+  };
+  for (const Family& f : {Family{"hard_threshold", {{"threshold", 1.0}}}, Family{"ef_sign", {}},
+                          Family{"powersgd", {{"powersgd_rank", 4}}}}) {
+    compressed::Options options;
+    options.bias_calls = 64;
+    const Case c = compressed_case(f.algorithm, 4000, np, f.params, options);
+    CompressedBackend backend;
+    backend.prepare(c, test::measured());
+    const auto m = backend.compression(test::harness());
+    INFO(m.dump());
+    CHECK(m["bias_rel_l2"].get<double>() < 0.5 * m["rel_l2_error"].get<double>());
+    backend.release();
+  }
+}
+
+// r = min(rows, cols) = rows: P is an orthonormal basis of the whole column
+// space, so P P^T mean = mean, up to fp32 rounding, for any inputs.
+TEST_CASE("PowerSGD at full rank reproduces the mean", "[compressed]") {
+  int np = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    compressed::Options options;
+    options.inputs.seed = seed;
+    options.bias_calls = 2;
+    const Case c = compressed_case("powersgd", 1000, np, {{"powersgd_rank", 1000}, {"error_feedback", 0}}, options);
+    CompressedBackend backend;
+    backend.prepare(c, test::measured());
+    const auto m = backend.compression(test::harness());
+    INFO(m.dump());
+    CHECK(m["parameters"]["powersgd_rank"].get<int>() == 31);
+    CHECK(m["rel_l2_error"].get<double>() < 1e-5);
     backend.release();
   }
 }
