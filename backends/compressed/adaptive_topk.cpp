@@ -15,8 +15,6 @@
 namespace pico::compressed {
 namespace {
 
-// Up to this many ranks the p-way merge beats zeroing, scattering and scaling (as Topk).
-constexpr int kMergeRanks = 16;
 // Calls whose ratio describe() reports (the rest are counted).
 constexpr std::size_t kLoggedRatios = std::size_t{1} << 16;
 // describe() lists the ratios of this many first calls, to show the adaptation.
@@ -40,7 +38,8 @@ RatioRule rule_of(const Setup& s) {
 }  // namespace
 
 AdaptiveTopk::AdaptiveTopk(const Setup& s, Clock clock)
-    : setup_(s),
+    : ReplayedMean(s.np),
+      setup_(s),
       rule_(rule_of(s)),
       start_ratio_(std::clamp(s.param("topk_ratio", 0.01), rule_.min_ratio, rule_.max_ratio)),
       error_feedback_(topk_error_feedback(s)),
@@ -110,14 +109,7 @@ void AdaptiveTopk::call(std::span<const float> in, std::span<float> out, std::ui
   }
 
   mark("decompress");
-  const float inv_np = 1.0f / static_cast<float>(setup_.np);
-  if (setup_.np <= kMergeRanks) {
-    merge_mean(lists_, inv_np, out, cursors_);
-    return;
-  }
-  std::fill(out.begin(), out.end(), 0.0f);
-  for (const SparseList& l : lists_) scatter_add(l.indices, l.values, out);
-  scale_by(out, inv_np);
+  sparse_mean(lists_, 1.0f / static_cast<float>(setup_.np), out, cursors_);
 }
 
 void AdaptiveTopk::reset() {

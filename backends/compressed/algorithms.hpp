@@ -161,22 +161,30 @@ class SignMajority final : public Phased<SignMajority> {
   mutable float replay_scale_sum_ = 0;  // the replay's sum of the ranks' scales, in rank order
 };
 
-// What the Top-k variants share: the compressor, and a result that is a
-// deterministic function of the inputs (every rank's pairs summed in rank
-// order, then 1/p), so the check replays it and compares bit for bit.
+// A result that is a deterministic function of the inputs: every rank's
+// contribution (replay_rank, the derived class's) summed in rank order, then
+// 1/p; the check replays it and compares bit for bit.
 template <class Derived>
-class TopkFamily : public Phased<Derived> {
+class ReplayedMean : public Phased<Derived> {
  public:
-  explicit TopkFamily(const Setup& s) : setup_(s), compressor_(s) {}
-  void reset() override { compressor_.reset(); }
-  bool replays() const override { return true; }
-  void replay_rank(std::span<const float> x, std::span<float> replay) const override { compressor_.replay(x, replay); }
-  void finish_replay(std::span<float> replay) const override {
-    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
-  }
-  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
+  explicit ReplayedMean(int np) : inv_np_(1.0f / static_cast<float>(np)) {}
+  bool replays() const final { return true; }
+  void finish_replay(std::span<float> replay) const final { scale_by(replay, inv_np_); }
+  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const final {
     return count_unequal_bits(out, ref.replay);
   }
+
+ private:
+  float inv_np_;
+};
+
+// What the Top-k variants share: the compressor, and a replayed mean.
+template <class Derived>
+class TopkFamily : public ReplayedMean<Derived> {
+ public:
+  explicit TopkFamily(const Setup& s) : ReplayedMean<Derived>(s.np), setup_(s), compressor_(s) {}
+  void reset() override { compressor_.reset(); }
+  void replay_rank(std::span<const float> x, std::span<float> replay) const override { compressor_.replay(x, replay); }
 
  protected:
   Setup setup_;
@@ -232,7 +240,7 @@ class TopkSparse final : public TopkFamily<TopkSparse> {
 // so after this call's allgather every rank holds the same p times and makes
 // the same update: the ranks agree on k without a message of its own (the
 // choice lags the measurement by one call). Error feedback as Topk's.
-class AdaptiveTopk final : public Phased<AdaptiveTopk> {
+class AdaptiveTopk final : public ReplayedMean<AdaptiveTopk> {
  public:
   // Seconds from a steady clock; tests inject their own to set what the
   // communicate phase appears to take.
@@ -245,14 +253,7 @@ class AdaptiveTopk final : public Phased<AdaptiveTopk> {
   WireVolume wire() const override;  // of the last call
   nlohmann::json describe() const override;
   // The check replays the last call (its k, no residual): CompressedBackend::validate replays after its call.
-  bool replays() const override { return true; }
   void replay_rank(std::span<const float> x, std::span<float> replay) const override;
-  void finish_replay(std::span<float> replay) const override {
-    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
-  }
-  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
-    return count_unequal_bits(out, ref.replay);
-  }
   std::size_t k() const { return k_; }  // of the last call
   std::optional<double> bandwidth() const { return bandwidth_.bytes_per_second(); }
 
@@ -288,7 +289,7 @@ class AdaptiveTopk final : public Phased<AdaptiveTopk> {
 // sent as an (index, value) pair; counts vary by rank and call, so an
 // allgather of the counts precedes an allgatherv of the pairs; scatter-added
 // in rank order, then 1/p. Deterministic: the check replays it bit for bit.
-class Threshold final : public Phased<Threshold> {
+class Threshold final : public ReplayedMean<Threshold> {
  public:
   explicit Threshold(const Setup& s);
   template <class Mark>
@@ -296,14 +297,7 @@ class Threshold final : public Phased<Threshold> {
   void reset() override { std::fill(residual_.begin(), residual_.end(), 0.0f); }
   WireVolume wire() const override;
   nlohmann::json describe() const override;
-  bool replays() const override { return true; }
   void replay_rank(std::span<const float> x, std::span<float> replay) const override;
-  void finish_replay(std::span<float> replay) const override {
-    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
-  }
-  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
-    return count_unequal_bits(out, ref.replay);
-  }
   // What error feedback carries into the next call (for tests).
   std::span<const float> residual() const { return residual_; }
 
@@ -326,7 +320,7 @@ class Threshold final : public Phased<Threshold> {
 // allgathered, and the mean of the p scaled signs (summed in rank order,
 // then 1/p) is the result: an average of compressed vectors, not a vote.
 // Deterministic: the check replays it bit for bit.
-class EfSign final : public Phased<EfSign> {
+class EfSign final : public ReplayedMean<EfSign> {
  public:
   explicit EfSign(const Setup& s);
   template <class Mark>
@@ -334,14 +328,7 @@ class EfSign final : public Phased<EfSign> {
   void reset() override { std::fill(residual_.begin(), residual_.end(), 0.0f); }
   WireVolume wire() const override;
   nlohmann::json describe() const override;
-  bool replays() const override { return true; }
   void replay_rank(std::span<const float> x, std::span<float> replay) const override;
-  void finish_replay(std::span<float> replay) const override {
-    scale_by(replay, 1.0f / static_cast<float>(setup_.np));
-  }
-  std::uint64_t violations(std::span<const float> out, const ExactReference& ref) const override {
-    return count_unequal_bits(out, ref.replay);
-  }
   // What error feedback carries into the next call (for tests).
   std::span<const float> residual() const { return residual_; }
 

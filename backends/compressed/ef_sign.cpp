@@ -15,7 +15,8 @@
 namespace pico::compressed {
 
 EfSign::EfSign(const Setup& s)
-    : setup_(s),
+    : ReplayedMean(s.np),
+      setup_(s),
       error_feedback_(s.param("error_feedback", 1) != 0),
       message_(4 + (s.n + 7) / 8),
       gathered_(message_ * static_cast<std::size_t>(s.np)),

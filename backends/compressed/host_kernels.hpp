@@ -69,18 +69,9 @@ class HostKernels {
     mark("compress");
     compressed::topk_select_with_residual({x, n}, {residual, n}, k, {indices, k}, {values, k}, w.scratch);
   }
-  // Up to this many ranks the p-way merge (O(p) per index) beats zeroing,
-  // scattering and scaling the whole vector; both give the same bits.
-  static constexpr int kMergeRanks = 16;
-  void mean_of_pairs(const std::byte*, std::size_t, int ranks, float factor, float* out, std::size_t n,
+  void mean_of_pairs(const std::byte*, std::size_t, int, float factor, float* out, std::size_t n,
                      PairsMeanWorkspace& w) {
-    if (ranks <= kMergeRanks) {
-      merge_mean(w.lists(), factor, {out, n}, w.cursors());
-      return;
-    }
-    zero(out, n);
-    for (const SparseList& l : w.lists()) scatter_add(l.indices, l.values, {out, n});
-    scale(out, n, factor);
+    sparse_mean(w.lists(), factor, {out, n}, w.cursors());
   }
 };
 

@@ -11,16 +11,10 @@
 #include "backends/compressed/algorithms.hpp"
 
 namespace pico::compressed {
-namespace {
-
-// Up to this many ranks the p-way merge beats zeroing, scattering and scaling
-// the whole vector (as Top-k's allgather variant, topk.cpp).
-constexpr int kMergeRanks = 16;
-
-}  // namespace
 
 Threshold::Threshold(const Setup& s)
-    : setup_(s),
+    : ReplayedMean(s.np),
+      setup_(s),
       threshold_(static_cast<float>(s.param("threshold", 2.5))),
       error_feedback_(s.param("error_feedback", 1) != 0),
       residual_(error_feedback_ ? s.n : 0, 0.0f),
@@ -66,14 +60,7 @@ void Threshold::call(std::span<const float> in, std::span<float> out, std::uint6
     lists_[r] = {{reinterpret_cast<const std::uint32_t*>(m), pairs},
                  {reinterpret_cast<const float*>(m + 4 * pairs), pairs}};
   }
-  const float inv_np = 1.0f / static_cast<float>(setup_.np);
-  if (setup_.np <= kMergeRanks) {
-    merge_mean(lists_, inv_np, out, cursors_);
-    return;
-  }
-  std::fill(out.begin(), out.end(), 0.0f);
-  for (const SparseList& l : lists_) scatter_add(l.indices, l.values, out);
-  scale_by(out, inv_np);
+  sparse_mean(lists_, 1.0f / static_cast<float>(setup_.np), out, cursors_);
 }
 
 void Threshold::replay_rank(std::span<const float> x, std::span<float> replay) const {

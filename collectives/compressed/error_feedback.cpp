@@ -65,6 +65,17 @@ void merge_mean(std::span<const SparseList> lists, float factor, std::span<float
   }
 }
 
+void sparse_mean(std::span<const SparseList> lists, float factor, std::span<float> dense,
+                 std::span<std::size_t> cursors) {
+  if (lists.size() <= kMergeRanks) {
+    merge_mean(lists, factor, dense, cursors);
+    return;
+  }
+  std::fill(dense.begin(), dense.end(), 0.0f);
+  for (const SparseList& l : lists) scatter_add(l.indices, l.values, dense);
+  for (float& v : dense) v *= factor;
+}
+
 void residual_after_topk(std::span<const float> corrected, std::span<const std::uint32_t> indices,
                          std::span<float> residual) {
   if (corrected.size() != residual.size()) {

@@ -109,6 +109,12 @@ struct SparseList {
 };
 void merge_mean(std::span<const SparseList> lists, float factor, std::span<float> dense,
                 std::span<std::size_t> cursors);
+// The same mean by whichever is faster for p = lists.size(): the merge up to
+// kMergeRanks ranks (O(p) per index), else zeroing, scatter_add of every
+// rank in order and scaling the whole vector. Both give the same bits.
+inline constexpr std::size_t kMergeRanks = 16;
+void sparse_mean(std::span<const SparseList> lists, float factor, std::span<float> dense,
+                 std::span<std::size_t> cursors);
 // dense[indices[j]] += values[j].
 void scatter_add(std::span<const std::uint32_t> indices, std::span<const float> values, std::span<float> dense);
 // Error feedback after a top-k compression of `corrected` (= input + previous
