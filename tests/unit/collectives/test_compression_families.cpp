@@ -12,18 +12,13 @@
 #include <vector>
 
 #include "collectives/compressed/kernels.hpp"
+#include "compression_test_inputs.hpp"
 
 namespace pc = pico::compressed;
 
 namespace {
 
-std::vector<float> normal_input(std::size_t n, std::uint64_t seed) {
-  std::vector<float> x(n);
-  pc::InputSpec spec;
-  spec.seed = seed;
-  pc::generate_input(spec, 0, x);
-  return x;
-}
+std::vector<float> normal_input(std::size_t n, std::uint64_t seed) { return pc::testing::generated_input(n, seed); }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
 

@@ -12,18 +12,14 @@
 
 #include "collectives/compressed/kernel_threads.hpp"
 #include "collectives/compressed/kernels.hpp"
+#include "compression_test_inputs.hpp"
 
 namespace pc = pico::compressed;
 
 namespace {
 
 std::vector<float> input(std::size_t n, std::uint64_t seed, pc::Distribution d = pc::Distribution::normal) {
-  std::vector<float> x(n);
-  pc::InputSpec spec;
-  spec.seed = seed;
-  spec.distribution = d;
-  pc::generate_input(spec, 0, x);
-  return x;
+  return pc::testing::generated_input(n, seed, d);
 }
 
 template <class T>

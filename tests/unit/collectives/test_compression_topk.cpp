@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collectives/compressed/kernels.hpp"
+#include "compression_test_inputs.hpp"
 
 namespace pc = pico::compressed;
 
@@ -25,13 +26,7 @@ std::vector<std::uint32_t> reference_topk(const std::vector<float>& x, std::size
   return order;
 }
 
-std::vector<float> normal_input(std::size_t n, std::uint64_t seed) {
-  std::vector<float> x(n);
-  pc::InputSpec spec;
-  spec.seed = seed;
-  pc::generate_input(spec, 0, x);
-  return x;
-}
+std::vector<float> normal_input(std::size_t n, std::uint64_t seed) { return pc::testing::generated_input(n, seed); }
 
 void check_against_reference(const std::vector<float>& x, std::size_t k, pc::TopkScratch& scratch) {
   std::vector<std::uint32_t> indices(k);
