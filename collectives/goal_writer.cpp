@@ -124,6 +124,46 @@ void GoalRankWriter::write_step(const RankSchedule& rs, std::size_t begin, std::
   text_.commit(p);
 }
 
+std::optional<Label> GoalRankWriter::detached_collective(const RankSchedule& rs, std::uint64_t tag_base,
+                                                         std::uint64_t span, double reduce_ps_per_byte,
+                                                         std::span<const int> global_rank) {
+  std::vector<Label> before = frontier_;
+  const std::uint64_t labels_before = next_;
+  collective(rs, tag_base, span, reduce_ps_per_byte, global_rank);
+  std::optional<Label> end;
+  if (next_ != labels_before) {
+    join();
+    end = frontier_.front();
+  }
+  frontier_ = std::move(before);
+  return end;
+}
+
+Label GoalRankWriter::point_to_point(bool send, std::uint64_t bytes, int peer, std::uint64_t tag, bool blocking) {
+  if (tag > kMaxGoalTag) throw std::logic_error(fmt::format("GOAL tag {} exceeds {}", tag, kMaxGoalTag));
+  char* p = text_.room((1 + frontier_.size()) * kGoalLine);
+  const Label label = new_label();
+  p = label.write(p);
+  Memos& m = memos_;
+  const auto to = static_cast<std::uint32_t>(peer);
+  if (send) {
+    p = m.send_bytes.put(put(p, ": send "), bytes);
+    p = m.send_peer.put(put(p, "b to "), to);
+    p = m.send_tag.put(put(p, " tag "), tag);
+  } else {
+    p = m.recv_bytes.put(put(p, ": recv "), bytes);
+    p = m.recv_peer.put(put(p, "b from "), to);
+    p = m.recv_tag.put(put(p, " tag "), tag);
+  }
+  *p++ = '\n';
+  p = write_requires(p, label, frontier_.data(), frontier_.size());
+  text_.commit(p);
+  if (blocking) frontier_.assign(1, label);
+  return label;
+}
+
+void GoalRankWriter::wait(std::span<const Label> done) { frontier_.insert(frontier_.end(), done.begin(), done.end()); }
+
 void GoalRankWriter::calc(std::uint64_t ps) {
   char* p = text_.room((1 + frontier_.size()) * kGoalLine);
   const Label label = new_label();

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,21 @@ class GoalRankWriter {
   // std::logic_error when a recorded tag is outside [0, span).
   void collective(const transport::RankSchedule& rs, std::uint64_t tag_base, std::uint64_t span,
                   double reduce_ps_per_byte, std::span<const int> global_rank = {});
+  // A collective call started without waiting for it (MPI_Iallreduce & co.):
+  // written as collective(), but what follows requires only what came before
+  // it, so it overlaps the rank's later work. Returns the label that ends it
+  // (a join where several operations do) for wait(); nullopt when the call
+  // wrote nothing (a group of one rank).
+  std::optional<schedule_text::Label> detached_collective(const transport::RankSchedule& rs, std::uint64_t tag_base,
+                                                          std::uint64_t span, double reduce_ps_per_byte,
+                                                          std::span<const int> global_rank = {});
+  // A send (or receive) of `bytes` to (from) GOAL rank `peer` with GOAL tag
+  // `tag`, after what came before. Blocking (MPI_Send, MPI_Recv): what
+  // follows requires it. Not blocking (MPI_Isend, MPI_Irecv): what follows
+  // does not; the returned label is what the request's wait() requires.
+  schedule_text::Label point_to_point(bool send, std::uint64_t bytes, int peer, std::uint64_t tag, bool blocking);
+  // MPI_Wait and co.: what follows requires `done` too.
+  void wait(std::span<const schedule_text::Label> done);
   // A compute gap of `ps` picoseconds after what came before.
   void calc(std::uint64_t ps);
   // One `calc 0` node requiring every operation that ended the last piece, so

@@ -1,5 +1,5 @@
-// pico replay WORKLOAD [--profile P] [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
-//             [--max-output SIZE] [--threads N]
+// pico replay WORKLOAD|TRACE [--profile P] [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
+//             [--max-output SIZE] [--threads N] [--compute-scale F] [--trace-mpi auto|openmpi|mpich]
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal
 // An application as one GOAL program (src/simulation/replay.hpp), its
 // collectives expanded by the chosen reference algorithms; --simulate runs
@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -22,12 +23,14 @@
 #include "simulation/profile_choice.hpp"
 #include "simulation/replay.hpp"
 #include "simulation/trace_reader.hpp"
+#include "simulation/trace_replay.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto";
+  double compute_scale = 1;
   std::vector<std::string> algorithms;
   bool simulate = false;
   int threads = 0;
@@ -49,12 +52,22 @@ std::map<Collective, std::string> parse_algorithms(const std::vector<std::string
   return out;
 }
 
+// A directory, or a file that is no workload YAML (rank 0's trace file).
+bool is_trace(const std::string& path) {
+  if (std::filesystem::is_directory(path)) return true;
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return path != "llm" && ext != ".yaml" && ext != ".yml" && std::filesystem::exists(path);
+}
+
+TraceOptions trace_options(const ReplayCliOptions& o) {
+  TraceOptions t;
+  t.unknown = o.unknown == "skip" ? UnknownCalls::skip : o.unknown == "list" ? UnknownCalls::list : UnknownCalls::refuse;
+  t.mpi = o.trace_mpi == "mpich" ? TraceMpi::mpich : o.trace_mpi == "openmpi" ? TraceMpi::openmpi : TraceMpi::automatic;
+  t.threads = o.threads;
+  return t;
+}
+
 Workload workload_of(ReplayCliOptions& o) {
-  if (std::filesystem::is_directory(o.workload)) {
-    const UnknownCalls policy = o.unknown == "skip" ? UnknownCalls::skip : o.unknown == "list" ? UnknownCalls::list
-                                                                                                 : UnknownCalls::refuse;
-    return load_trace_workload(o.workload, policy, nullptr, o.threads);
-  }
   if (o.workload != "llm") return load_workload_yaml(o.workload);
   std::string why;
   const auto bucket = parse_size(o.bucket, &why);
@@ -66,13 +79,10 @@ Workload workload_of(ReplayCliOptions& o) {
   return llm_step_workload(o.llm);
 }
 
-// Which algorithm each (collective, group size, bytes) of the workload got, and how many calls.
-void print_choices(const Workload& w, const std::vector<std::string>& algorithms) {
-  std::map<std::tuple<Collective, int, std::uint64_t, std::string>, std::uint64_t> calls;
-  for (std::size_t i = 0; i < w.calls.size(); ++i)
-    if (w.calls[i].kind == CallKind::collective)
-      ++calls[{w.calls[i].collective, w.partitions[static_cast<std::size_t>(w.calls[i].partition)].group_size,
-               w.calls[i].bytes, algorithms[i]}];
+// Which algorithm each (collective, group size, bytes) got, and how many calls.
+using ChoiceCounts = std::map<std::tuple<Collective, int, std::uint64_t, std::string>, std::uint64_t>;
+
+void print_choices(const ChoiceCounts& calls, const char* per) {
   std::size_t shown = 0;
   for (const auto& [key, n] : calls) {
     if (++shown > 12) {
@@ -80,23 +90,89 @@ void print_choices(const Workload& w, const std::vector<std::string>& algorithms
       break;
     }
     const auto& [c, np, bytes, algorithm] = key;
-    fmt::print("  {} {} on {} ranks: {} ({} calls per iteration)\n", name(c), size_text(bytes), np, algorithm, n);
+    fmt::print("  {} {} on {} ranks: {} ({} calls{})\n", name(c), size_text(bytes), np, algorithm, n, per);
   }
 }
 
+// What pico replay writes, a workload or a trace, behind one face.
+struct Replayed {
+  int ranks = 0;
+  std::uint64_t communication_calls = 0;
+  std::optional<double> traced_s;  // a trace's own runtime
+  std::function<std::vector<std::string>(const AlgorithmChoice&)> choose;
+  std::function<void(const std::vector<std::string>&)> print_choices;
+  std::function<std::uint64_t(const std::vector<std::string>&, const ReplayOptions&)> estimate;
+  std::function<void(const std::vector<std::string>&, const ReplayOptions&, std::ostream&)> write;
+};
+
+Replayed replayed_workload(std::shared_ptr<const Workload> w) {
+  Replayed r;
+  r.ranks = w->ranks;
+  r.communication_calls = w->communication_calls();
+  r.choose = [w](const AlgorithmChoice& c) { return choose_algorithms(*w, c); };
+  r.print_choices = [w](const std::vector<std::string>& algorithms) {
+    ChoiceCounts calls;
+    for (std::size_t i = 0; i < w->calls.size(); ++i)
+      if (w->calls[i].kind == CallKind::collective)
+        ++calls[{w->calls[i].collective, w->partitions[static_cast<std::size_t>(w->calls[i].partition)].group_size,
+                 w->calls[i].bytes, algorithms[i]}];
+    print_choices(calls, " per iteration");
+  };
+  r.estimate = [w](const auto& algorithms, const ReplayOptions& ro) { return estimate_replay_bytes(*w, algorithms, ro); };
+  r.write = [w](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_replay_goal(*w, algorithms, ro, out); };
+  return r;
+}
+
+Replayed replayed_trace(std::shared_ptr<const TraceProgram> t) {
+  Replayed r;
+  r.ranks = t->size();
+  r.communication_calls = t->collectives.size() + t->messages.size();
+  r.traced_s = t->traced_runtime_s();
+  r.choose = [t](const AlgorithmChoice& c) { return choose_trace_algorithms(*t, c); };
+  r.print_choices = [t](const std::vector<std::string>& algorithms) {
+    std::uint64_t bytes = 0, started = 0;
+    for (const TraceMessage& m : t->messages) bytes += m.bytes;
+    for (const TraceRank& rank : t->ranks)
+      for (const TraceOp& op : rank.ops) started += !op.blocking;
+    fmt::print("  {} messages ({}), {} collective calls, {} non-blocking starts, {} communicators\n", t->messages.size(),
+               size_text(bytes), t->collectives.size(), started, t->comms.size());
+    ChoiceCounts calls;
+    for (std::size_t i = 0; i < t->collectives.size(); ++i) {
+      const TraceCollective& c = t->collectives[i];
+      ++calls[{c.collective, static_cast<int>(t->comms[static_cast<std::size_t>(c.comm)].ranks.size()), c.bytes, algorithms[i]}];
+    }
+    print_choices(calls, "");
+  };
+  r.estimate = [t](const auto& algorithms, const ReplayOptions& ro) { return estimate_trace_goal_bytes(*t, algorithms, ro); };
+  r.write = [t](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_trace_goal(*t, algorithms, ro, out); };
+  return r;
+}
+
+Replayed replayed_of(ReplayCliOptions& o) {
+  if (is_trace(o.workload)) {
+    auto t = std::make_shared<TraceProgram>(load_trace(o.workload, trace_options(o)));
+    for (const std::string& note : t->notes) fmt::print(stderr, "pico: note: {}\n", note);
+    t->scale_compute(o.compute_scale);
+    return replayed_trace(std::move(t));
+  }
+  auto w = std::make_shared<Workload>(workload_of(o));
+  w->scale_compute(o.compute_scale);
+  return replayed_workload(std::move(w));
+}
+
 // Writes the GOAL to path, saying first how big it will be; refuses past the cap.
-double write_goal_file(const Workload& w, const std::vector<std::string>& algorithms, const ReplayOptions& ro,
+double write_goal_file(const Replayed& r, const std::vector<std::string>& algorithms, const ReplayOptions& ro,
                        const std::string& path, std::optional<std::uint64_t> cap) {
-  const std::uint64_t estimate = estimate_replay_bytes(w, algorithms, ro);
-  fmt::print("{}: about {} of GOAL for {} ranks, {} communication calls\n", path, size_text(estimate), w.ranks,
-             w.communication_calls());
+  const std::uint64_t estimate = r.estimate(algorithms, ro);
+  fmt::print("{}: about {} of GOAL for {} ranks, {} communication calls\n", path, size_text(estimate), r.ranks,
+             r.communication_calls);
   if (cap && estimate > *cap)
     throw InputError("--max-output", fmt::format("{} would be about {}, over the cap of {}", path, size_text(estimate), size_text(*cap)),
                      "raise --max-output, or replay fewer iterations or ranks");
   const auto start = std::chrono::steady_clock::now();
   std::ofstream out(path, std::ios::binary);
   if (!out) throw InputError(path, "cannot open for writing", "check the directory exists and is writable");
-  write_replay_goal(w, algorithms, ro, out);
+  r.write(algorithms, ro, out);
   out.close();
   if (!out) throw std::runtime_error(fmt::format("{}: write failed", path));
   return seconds_since(start);
@@ -104,15 +180,17 @@ double write_goal_file(const Workload& w, const std::vector<std::string>& algori
 
 void run(ReplayCliOptions& o) {
   if (o.unknown == "list") {
-    if (!std::filesystem::is_directory(o.workload))
+    if (!is_trace(o.workload))
       throw InputError("--unknown", "--unknown list is for a trace directory", "give the directory of pmpi-trace-rank-N.txt");
     std::map<std::string, std::uint64_t> listed;
-    load_trace_workload(o.workload, UnknownCalls::list, &listed, o.threads);
+    load_trace(o.workload, trace_options(o), &listed);
     fmt::print("{} MPI function(s) pico does not replay{}\n", listed.size(), listed.empty() ? "" : ":");
     for (const auto& [name, calls] : listed) fmt::print("  {} ({} calls)\n", name, calls);
     return;
   }
-  const Workload w = workload_of(o);
+  if (!(o.compute_scale >= 0 && o.compute_scale <= 1e6))
+    throw InputError("--compute-scale", fmt::format("{} is outside [0, 1e6]", o.compute_scale), "e.g. --compute-scale 0.5");
+  const Replayed w = replayed_of(o);
   if (o.output.empty()) throw InputError("-o", "-o FILE is required", "e.g. -o app.goal");
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
   std::string why;
@@ -126,7 +204,7 @@ void run(ReplayCliOptions& o) {
     tools = find_loggopsim(o.loggopsim);
     if (!tools)
       throw InputError(o.loggopsim.empty() ? "--simulate" : "--loggopsim", "LogGOPSim not found",
-                       "build it (e.g. ../shared/peers/build-loggopsim.sh DIR) and give --loggopsim DIR");
+                       "build it (docs/simulation.md#loggopsim) and give --loggopsim DIR or set PICO_LOGGOPSIM_DIR");
   }
   AlgorithmChoice base = atlahs_choice();
   if (!o.profile.empty()) {
@@ -138,10 +216,13 @@ void run(ReplayCliOptions& o) {
     std::string label, path;
     std::vector<std::string> algorithms;
   };
-  std::vector<Variant> variants{{o.profile.empty() ? "chosen" : "profile", o.output, choose_algorithms(w, chosen)}};
-  print_choices(w, variants.front().algorithms);
+  std::vector<Variant> variants{{o.profile.empty() ? "chosen" : "profile", o.output, w.choose(chosen)}};
+  w.print_choices(variants.front().algorithms);
+  if (w.traced_s)
+    fmt::print("  traced: {:.6f} s (the slowest rank's last time minus its first){}\n", *w.traced_s,
+               o.compute_scale == 1 ? "" : fmt::format("; compute scaled by {}", o.compute_scale));
   if (o.simulate) variants.push_back({"baseline (ATLAHS's fixed algorithms)", o.output + ".baseline.goal",
-                                      choose_algorithms(w, atlahs_choice())});
+                                      w.choose(atlahs_choice())});
   std::vector<double> times;
   for (const Variant& v : variants) {
     const double generation = write_goal_file(w, v.algorithms, ro, v.path, cap);
@@ -152,9 +233,13 @@ void run(ReplayCliOptions& o) {
     fmt::print("  {}: predicted {:.6f} s (LogGOPSim, {:.2f} s to simulate)\n", v.label, t, seconds_since(start));
     times.push_back(t);
   }
+  const std::string model_name = o.model.empty() ? "built-in (ATLAHS AI)" : o.model;
   if (times.size() == 2)
     fmt::print("{} vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", variants.front().label, times[0], times[1],
-               100 * (times[0] / times[1] - 1), o.model.empty() ? "built-in (ATLAHS AI)" : o.model);
+               100 * (times[0] / times[1] - 1), model_name);
+  if (!times.empty() && w.traced_s && *w.traced_s > 0)
+    fmt::print("traced vs simulated: {:.6f} s traced, {:.6f} s simulated ({}), {:.3f}x the trace, model {}\n", *w.traced_s,
+               times[0], variants.front().label, times[0] / *w.traced_s, model_name);
 }
 
 }  // namespace
@@ -164,13 +249,19 @@ void add_replay(CLI::App& app, int& exit_code) {
                                            "chosen algorithms; --simulate predicts it against the baseline");
   auto o = std::make_shared<ReplayCliOptions>();
   cmd->add_option("workload", o->workload,
-                  "Workload YAML file, a directory of liballprof traces (pmpi-trace-rank-N.txt), or 'llm' for the "
-                  "built-in LLM training step")
+                  "Workload YAML file, liballprof traces (their directory, or rank 0's file: pmpi-trace-rank-0.txt), "
+                  "or 'llm' for the built-in LLM training step")
       ->required();
   cmd->add_option("-o,--output", o->output, "GOAL file to write (not needed with --unknown list)");
   cmd->add_option("--unknown", o->unknown, "Traces: MPI calls pico does not replay are refused, skipped (their time "
                                            "joins the compute gap) or listed")
       ->check(CLI::IsMember({"refuse", "skip", "list"}))
+      ->capture_default_str();
+  cmd->add_option("--trace-mpi", o->trace_mpi, "Traces: the MPI library they were taken with (its MPI_ANY_SOURCE, "
+                                               "MPI_PROC_NULL and request size); auto: MPICH if its world handle, else Open MPI")
+      ->check(CLI::IsMember({"auto", "openmpi", "mpich"}))
+      ->capture_default_str();
+  cmd->add_option("--compute-scale", o->compute_scale, "Multiply every compute gap (0.5: what if compute were 2x faster)")
       ->capture_default_str();
   cmd->add_option("--profile", o->profile, "Tuned profile (pico tune) choosing each call's algorithm by size");
   cmd->add_option("--algorithm", o->algorithms, "COLLECTIVE=ALGORITHM: a reference algorithm for every call of it "

@@ -24,24 +24,27 @@ struct CallRequest {
   std::uint64_t span = 1;
 };
 
-// The schedule request of a collective call on a group of `np` ranks.
-reference::ScheduleRequest request_for(const WorkloadCall& c, const std::string& algorithm, int np,
-                                       std::uint64_t segment_bytes) {
+}  // namespace
+
+reference::ScheduleRequest collective_request(Collective collective, std::uint64_t bytes, int root,
+                                              const std::string& algorithm, int np, std::uint64_t segment_bytes) {
   reference::ScheduleRequest req;
-  req.collective = c.collective;
+  req.collective = collective;
   req.algorithm = algorithm;
   req.np = np;
-  req.root = c.root;
-  if (c.collective == Collective::barrier) {
+  req.root = root;
+  if (collective == Collective::barrier) {
     req.dtype = Dtype::none;
   } else {
-    req.dtype = c.bytes % 4 == 0 ? Dtype::float32 : Dtype::int8;  // whole elements, as a case's count
-    req.count = c.bytes / dtype_size(req.dtype);
+    req.dtype = bytes % 4 == 0 ? Dtype::float32 : Dtype::int8;  // whole elements, as a case's count
+    req.count = bytes / dtype_size(req.dtype);
   }
-  const auto* traits = reference_algorithm_traits(c.collective, algorithm);
+  const auto* traits = reference_algorithm_traits(collective, algorithm);
   req.segment_bytes = traits && traits->segmented ? segment_bytes : 0;
   return req;
 }
+
+namespace {
 
 // A pipeline shift: comm rank k receives from k-1 then sends to k+1 (up), or
 // the mirror (down).
@@ -65,7 +68,7 @@ class RankFormatter {
       CallRequest cr;
       const int np = w.partitions[static_cast<std::size_t>(c.partition)].group_size;
       if (c.kind == CallKind::collective) {
-        cr.req = request_for(c, algorithms[i], np, o.segment_bytes);
+        cr.req = collective_request(c.collective, c.bytes, c.root, algorithms[i], np, o.segment_bytes);
         cr.span = tag_span(cr.req);
       }
       if (cr.span > kMaxGoalTag) throw std::logic_error("a call's tag span exceeds GOAL's tags");
@@ -84,7 +87,7 @@ class RankFormatter {
     for (std::int64_t it = 0; it < w_.iterations; ++it) {
       for (std::size_t i = 0; i < w_.calls.size(); ++i) {
         const WorkloadCall& c = w_.calls[i];
-        if (const double gap = w_.gap_s(rank, i); gap > 0) goal.calc(static_cast<std::uint64_t>(std::llround(gap * 1e12)));
+        if (const double gap = c.gap_s; gap > 0) goal.calc(static_cast<std::uint64_t>(std::llround(gap * 1e12)));
         if (c.kind == CallKind::compute) continue;
         const auto p = static_cast<std::size_t>(c.partition);
         const std::vector<int>& group = groups[p];

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/reference/recording.hpp"
 #include "simulation/workload.hpp"
 
 namespace pico {
@@ -39,6 +40,12 @@ struct ReplayOptions {
   std::uint64_t segment_bytes = 64 * 1024;  // for segmented algorithms
   int threads = 0;                          // 0: one per hardware thread
 };
+
+// The schedule request of one collective call of `bytes` per rank on a group
+// of `np` ranks (whole float32 elements where the bytes divide by 4, else
+// int8; `segment_bytes` for the segmented algorithms).
+reference::ScheduleRequest collective_request(Collective collective, std::uint64_t bytes, int root,
+                                              const std::string& algorithm, int np, std::uint64_t segment_bytes);
 
 // The algorithm of each call of one iteration, from `choose`. Throws
 // InputError (where = "pico replay") when a choice is no reference algorithm.

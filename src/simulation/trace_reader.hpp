@@ -1,40 +1,48 @@
-// liballprof MPI traces as a workload (pico replay DIR): one file per rank,
-// DIR/pmpi-trace-rank-N.txt for N = 0..P-1, one line per MPI call,
-// `MPI_Func:tstart:args...:tend`, times in microseconds, arguments in the
-// order of the C binding (the format ATLAHS replays for HPC codes; pico reads
-// the calls below, docs/simulation.md#traces). A datatype argument is
-// `handle,size[,...]` (its size in bytes second), a communicator
-// `handle[,...]` (its handle first; the world is the one handle no
-// MPI_Comm_split or MPI_Comm_dup made).
+// liballprof traces as a traced program (pico replay TRACE): one file per
+// rank, named `<prefix><rank><suffix>` as liballprof names them
+// (`pmpi-trace-rank-N.txt`; HTOR_PMPI_FILE_PREFIX changes the prefix) or as
+// the published samples do (`trace_bcast-N.dat`). TRACE is the directory (it
+// must hold one such set) or rank 0's file (its name gives the set).
 //
-//   MPI_Allreduce:t:sbuf:rbuf:count:type:op:comm:t   MPI_Bcast:t:buf:count:type:root:comm:t
-//   MPI_Reduce:t:sbuf:rbuf:count:type:op:root:comm:t MPI_Barrier:t:comm:t
-//   MPI_Allgather / MPI_Alltoall:t:sbuf:scount:stype:rbuf:rcount:rtype:comm:t
-//   MPI_Comm_split:t:comm:color:key:newcomm:t        MPI_Comm_dup:t:comm:newcomm:t
-//   MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Comm_rank, MPI_Comm_size, MPI_Wtime: time only
-//
-// Every rank must make the same calls in the same order (ranks of different
-// groups of a split on their own groups): the replay is one program per rank
-// with per-rank compute gaps (tstart of a call - tend of the previous).
+// The lines are read by simulation/liballprof.hpp, the ranks' calls tied
+// together by simulation/trace_program.hpp. Limits, refused with the file
+// (and line and column) named, exit 2: rank files that are not regular files
+// (a FIFO, a device), lines over 16 MiB, more than 2^20 ranks, two files for
+// one rank, a missing rank.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
-#include "simulation/workload.hpp"
+#include "simulation/trace_program.hpp"
 
 namespace pico {
 
-// What to do with MPI calls pico does not replay (point to point, I/O, ...).
+// What to do with MPI calls pico does not replay (RMA, I/O, v-collectives, ...).
 enum class UnknownCalls { refuse, skip, list };
 
-// Throws InputError: a missing rank file, a line that is not of the format,
-// times that run backwards, sizes over 1 TiB, ranks whose calls differ, and
-// (refuse) calls pico does not replay, listed with their counts. skip folds
-// an unknown call's time into the next compute gap; list fills `listed`
-// (function -> calls over all ranks) and returns an empty workload.
-Workload load_trace_workload(const std::string& dir, UnknownCalls unknown,
-                             std::map<std::string, std::uint64_t>* listed = nullptr, int threads = 0);
+// The MPI library the trace was taken with: its MPI_ANY_SOURCE and
+// MPI_PROC_NULL differ (Open MPI -1 and -2, MPICH -2 and -1), and so does
+// the size of an MPI_Request (8 and 4 bytes: liballprof prints a request
+// array's address only). automatic: MPICH when the world's handle is MPICH's
+// MPI_COMM_WORLD (0x44000000), else Open MPI.
+enum class TraceMpi { automatic, openmpi, mpich };
+
+struct TraceOptions {
+  UnknownCalls unknown = UnknownCalls::refuse;
+  TraceMpi mpi = TraceMpi::automatic;
+  int threads = 0;  // ranks read at once; 0: one per hardware thread
+};
+
+// The rank files of a trace, rank 0 first. Throws InputError.
+std::vector<std::string> trace_files(const std::string& path);
+
+// Throws InputError on any file, line or call pico cannot replay faithfully
+// (the message says which and what to do). unknown = list fills `listed`
+// (function -> calls over all ranks) and returns an empty program.
+TraceProgram load_trace(const std::string& path, const TraceOptions& o,
+                        std::map<std::string, std::uint64_t>* listed = nullptr);
 
 }  // namespace pico

@@ -40,11 +40,6 @@ double duration_of(const Value& v, std::string_view what) {
 
 std::vector<int> Workload::group_of(int p, int rank, int* comm_rank) const {
   const Partition& part = partitions[static_cast<std::size_t>(p)];
-  if (!part.groups.empty()) {
-    const auto& g = part.groups[static_cast<std::size_t>(part.group_of_rank[static_cast<std::size_t>(rank)])];
-    if (comm_rank) *comm_rank = static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
-    return g;
-  }
   const int span = part.group_size * part.stride;
   const int base = rank / span * span + rank % part.stride;
   std::vector<int> members(static_cast<std::size_t>(part.group_size));
@@ -57,6 +52,11 @@ std::uint64_t Workload::communication_calls() const {
   std::uint64_t n = 0;
   for (const WorkloadCall& c : calls) n += c.kind != CallKind::compute;
   return n * static_cast<std::uint64_t>(iterations);
+}
+
+void Workload::scale_compute(double factor) {
+  for (WorkloadCall& c : calls) c.gap_s *= factor;
+  final_gap_s *= factor;
 }
 
 Workload parse_workload_yaml(const std::string& text, const std::string& file) {

@@ -22,10 +22,6 @@ struct Partition {
   std::string name;
   int group_size = 1;
   int stride = 1;
-  // Irregular groups (a trace's MPI_Comm_split): the world ranks of each
-  // group in comm-rank order, and each world rank's group. Empty: the rule above.
-  std::vector<std::vector<int>> groups;
-  std::vector<int> group_of_rank;
 };
 
 inline Partition regular_partition(std::string name, int group_size, int stride) {
@@ -59,19 +55,13 @@ struct Workload {
   std::vector<WorkloadCall> calls;    // one iteration
   std::int64_t iterations = 1;
   double final_gap_s = 0;  // compute after the last call
-  // A trace's compute gaps, which differ per rank: rank r's gap before call
-  // i is rank_gaps_s[r * calls.size() + i] (empty: every rank has the call's gap_s).
-  std::vector<double> rank_gaps_s;
-
-  double gap_s(int rank, std::size_t call) const {
-    return rank_gaps_s.empty() ? calls[call].gap_s
-                               : rank_gaps_s[static_cast<std::size_t>(rank) * calls.size() + call];
-  }
 
   // The world ranks of `rank`'s group in partition p, in comm-rank order, and its rank there.
   std::vector<int> group_of(int p, int rank, int* comm_rank) const;
   // Calls that communicate (not compute alone), over all iterations.
   std::uint64_t communication_calls() const;
+  // Multiplies every compute gap (pico replay --compute-scale).
+  void scale_compute(double factor);
 };
 
 // The largest per-rank size a call may have (1 TiB): beyond it counts x ranks

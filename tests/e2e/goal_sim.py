@@ -367,12 +367,12 @@ def test_traces(tools, tmp):
             open(os.path.join(d, f"pmpi-trace-rank-{r}.txt"), "w").writelines(edit(r, lines))
         return d
 
-    send = variant("send", lambda r, l: l[:4] + ["MPI_Send:176.000:0x1:4:13,4,0:1:0:91,0,4:176.500\n"] + l[4:])
-    proc = replay(send, "-o", out)
-    expect(proc.returncode == 2 and "MPI_Send (4)" in proc.stderr, proc.stderr)
-    proc = replay(send, "--unknown", "list")
-    expect(proc.returncode == 0 and "MPI_Send (4 calls)" in proc.stdout, proc.stdout + proc.stderr)
-    proc = replay(send, "-o", out, "--unknown", "skip", "--simulate")
+    put = variant("put", lambda r, l: l[:4] + ["MPI_Put:176.000:1:4:13,1,1:1:0:4:13,1,1:77:176.500\n"] + l[4:])
+    proc = replay(put, "-o", out)
+    expect(proc.returncode == 2 and "MPI_Put (4)" in proc.stderr, proc.stderr)
+    proc = replay(put, "--unknown", "list")
+    expect(proc.returncode == 0 and "MPI_Put (4 calls)" in proc.stdout, proc.stdout + proc.stderr)
+    proc = replay(put, "-o", out, "--unknown", "skip", "--simulate")
     expect(proc.returncode == 0, proc.stderr)
     simulate(tools, out)
 
@@ -380,10 +380,10 @@ def test_traces(tools, tmp):
     os.remove(os.path.join(missing, "pmpi-trace-rank-2.txt"))
     backwards = variant("backwards", lambda r, l: l[:3] + [l[3].replace("MPI_Allreduce:1", "MPI_Allreduce:0")] + l[4:]
                         if r == 1 else l)
-    huge = variant("huge", lambda r, l: [x.replace(":256:13,4,0:", ":300000000000:13,4,0:") for x in l])
+    huge = variant("huge", lambda r, l: [x.replace(":256:8,4,4:", ":300000000000:8,4,4:") for x in l])
     differ = variant("differ", lambda r, l: [x.replace("MPI_Allgather", "MPI_Alltoall") for x in l] if r == 3 else l)
     for d, message in ((missing, "first missing: 2"), (backwards, "pmpi-trace-rank-1.txt:4: "),
-                       (huge, "beyond the 1 TiB"), (differ, "differs from rank 0's")):
+                       (huge, "beyond the 1 TiB"), (differ, "where the communicator's other ranks call")):
         proc = replay(d, "-o", out)
         expect(proc.returncode == 2 and message in proc.stderr, f"{d}: exit {proc.returncode}: {proc.stderr}")
     print("traces: ok")

@@ -1,0 +1,574 @@
+#include "simulation/trace_builder.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
+namespace pico {
+namespace {
+
+using liballprof::CommRef;
+using liballprof::Record;
+using liballprof::Role;
+
+constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::min();  // a wildcard, once decoded
+constexpr std::int64_t kAnyTag = -1;                                      // MPI_ANY_TAG in both libraries
+constexpr std::int64_t kUndefined = -32766;                               // MPI_UNDEFINED in both libraries
+constexpr double kMaxGapS = 1e6;  // beyond ~11 days a gap is a broken clock; GOAL's ps would near 2^63
+
+// What differs between the libraries (trace_reader.hpp: TraceMpi).
+struct Library {
+  std::int64_t any_source = -1, proc_null = -2;
+  std::uint64_t request_bytes = 8;
+};
+
+Library library_of(const std::vector<RankRecords>& ranks, TraceMpi mpi) {
+  constexpr std::uint64_t kMpichWorld = 0x44000000;
+  if (mpi == TraceMpi::automatic) {
+    mpi = TraceMpi::openmpi;
+    for (const Record& r : ranks.front().records)
+      if (r.comm.size != 0) {
+        if (r.comm.handle == kMpichWorld) mpi = TraceMpi::mpich;
+        break;
+      }
+  }
+  if (mpi == TraceMpi::mpich) return {-2, -1, 4};
+  return {};
+}
+
+// A send or receive as posted, before matching.
+struct Posted {
+  int comm = 0;
+  int rank = 0;             // who posted it (world)
+  int peer = 0;             // world rank, or -1 for any source
+  std::int64_t tag = 0;     // kAny for any tag
+  std::uint64_t bytes = 0;
+  double start_us = 0;
+  std::size_t op = 0;       // index into the rank's ops
+  int line = 0;
+};
+
+struct Creation {  // one MPI_Comm_split / MPI_Comm_dup call on a parent, over its members
+  std::vector<std::pair<int, const Record*>> arrived;  // world rank, its record
+  bool resolved = false;
+};
+
+struct CollectiveArrivals {
+  std::vector<std::pair<int, int>> members;  // world rank, line
+};
+
+struct Persistent {
+  bool send = true;
+  Record init;
+};
+
+class Builder {
+ public:
+  Builder(std::vector<RankRecords> ranks, TraceMpi mpi)
+      : in_(std::move(ranks)), lib_(library_of(in_, mpi)), state_(in_.size()) {
+    const int p = static_cast<int>(in_.size());
+    TraceCommunicator world;
+    for (int r = 0; r < p; ++r) world.ranks.push_back(r);
+    out_.comms.push_back(std::move(world));
+    out_.ranks.resize(in_.size());
+    for (std::size_t r = 0; r < in_.size(); ++r) {
+      out_.ranks[r].file = in_[r].file;
+      begin_rank(static_cast<int>(r));
+    }
+    recvs_.resize(in_.size());
+  }
+
+  TraceProgram build() {
+    // Ranks advance until each meets a communicator call the other members have not reached.
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (int r = 0; r < size(); ++r) progress |= advance(r);
+    }
+    for (int r = 0; r < size(); ++r)
+      if (state_[static_cast<std::size_t>(r)].cursor < in_[static_cast<std::size_t>(r)].records.size()) stuck(r);
+    check_collectives();
+    match_messages();
+    return std::move(out_);
+  }
+
+ private:
+  struct RankState {
+    std::size_t cursor = 0;
+    bool world_bound = false, arrived = false;
+    std::unordered_map<std::uint64_t, int> handles;  // comm handle -> comm
+    std::deque<int> made;                            // communicators made, not yet bound to a handle
+    std::map<int, std::uint64_t> collectives, creations;  // comm -> calls so far
+    std::unordered_map<std::uint64_t, std::uint32_t> active;  // request address -> request
+    std::unordered_map<std::uint64_t, Persistent> persistent;
+    std::optional<double> replayed_end;  // of the last replayed call
+    std::optional<double> first_us, last_us;
+  };
+
+  int size() const { return static_cast<int>(in_.size()); }
+  RankState& st(int r) { return state_[static_cast<std::size_t>(r)]; }
+  TraceRank& rank_out(int r) { return out_.ranks[static_cast<std::size_t>(r)]; }
+  const std::string& file(int r) const { return in_[static_cast<std::size_t>(r)].file; }
+
+  [[noreturn]] void fail(int r, int line, const std::string& what, const std::string& hint = {}) const {
+    throw InputError(file(r), line, 0, what, hint);
+  }
+
+  // The traced times around the calls: where the first gap starts, where the last ends.
+  void begin_rank(int r) {
+    RankState& s = st(r);
+    TraceRank& t = rank_out(r);
+    for (const Record& rec : in_[static_cast<std::size_t>(r)].records) {
+      for (const auto& v : {rec.start_us, rec.end_us})
+        if (v) {
+          if (!s.first_us) s.first_us = v;
+          s.last_us = v;
+        }
+      if (rec.role == Role::init && !s.replayed_end) s.replayed_end = rec.end_us ? rec.end_us : rec.start_us;
+    }
+    if (!s.replayed_end) s.replayed_end = s.first_us;
+    t.first_start_s = s.first_us.value_or(0) * 1e-6;
+    t.last_end_s = s.last_us.value_or(0) * 1e-6;
+  }
+
+  // The compute gap before a replayed call that starts at start_us; the call then ends at end_us.
+  double gap(int r, const Record& rec) {
+    RankState& s = st(r);
+    const double start = rec.start_us.value_or(s.replayed_end.value_or(0));
+    double g = (start - s.replayed_end.value_or(start)) * 1e-6;
+    if (g < 0) g = 0;  // a call before MPI_Init ended (MPI_Initialized)
+    if (g > kMaxGapS)
+      fail(r, rec.line, fmt::format("a compute gap of {:.0f} s before this call", g),
+           "pico replays gaps up to 1e6 s: are the times of one clock, in microseconds?");
+    s.replayed_end = rec.end_us ? rec.end_us : rec.start_us;
+    return g;
+  }
+
+  TraceOp& push(int r, TraceOpKind kind, double gap_s, int line) {
+    TraceOp op;
+    op.kind = kind;
+    op.gap_s = gap_s;
+    op.line = line;
+    rank_out(r).ops.push_back(op);
+    return rank_out(r).ops.back();
+  }
+
+  std::uint32_t start_request(int r, std::uint64_t address) {
+    const std::uint32_t id = rank_out(r).requests++;
+    st(r).active[address] = id;
+    return id;
+  }
+
+  // ---- communicators ----
+
+  int comm_rank_of(int comm, int world_rank) const {
+    const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
+    return static_cast<int>(std::find(g.begin(), g.end(), world_rank) - g.begin());
+  }
+  // Whether a call's `handle,rank,size` can be communicator `comm` (a rank field that disagrees is
+  // noted, not refused: the published samples print 0 on every rank).
+  bool fits(int comm, int r, const CommRef& ref, bool rank_too) const {
+    const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
+    return static_cast<int>(g.size()) == ref.size && (!rank_too || comm_rank_of(comm, r) == ref.rank);
+  }
+  void check_rank_field(int comm, int r, const CommRef& ref, int line) {
+    if (comm_rank_of(comm, r) == ref.rank || noted_rank_field_) return;
+    noted_rank_field_ = true;
+    out_.notes.push_back(fmt::format("{}:{}: the communicator's rank field says {} where pico places the rank at {}; "
+                                     "pico goes by the files' ranks and the communicators it rebuilt",
+                                     file(r), line, ref.rank, comm_rank_of(comm, r)));
+  }
+
+  int bind(int r, const CommRef& ref, int line) {
+    RankState& s = st(r);
+    auto take_made = [&]() -> std::optional<int> {
+      auto it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, true); });
+      if (it == s.made.end()) it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, false); });
+      if (it == s.made.end()) return std::nullopt;
+      const int c = *it;
+      s.made.erase(it);
+      check_rank_field(c, r, ref, line);
+      return c;
+    };
+    if (const auto it = s.handles.find(ref.handle); it != s.handles.end()) {
+      if (fits(it->second, r, ref, false)) return it->second;
+      // A freed communicator's handle given to a new one (MPI_Comm_free is not traced by handle).
+      if (const auto c = take_made()) return s.handles[ref.handle] = *c;
+      const auto& g = out_.comms[static_cast<std::size_t>(it->second)].ranks;
+      fail(r, line, fmt::format("communicator {} is rank {} of {} here, but rank {} of {} where it was first used",
+                                ref.handle, ref.rank, ref.size, comm_rank_of(it->second, r), g.size()),
+           "a handle pico cannot follow: made by a call pico does not rebuild (MPI_Comm_create, MPI_Comm_split_type, ...)?");
+    }
+    if (const auto c = take_made()) return s.handles[ref.handle] = *c;
+    if (!s.world_bound && ref.size == size()) {
+      check_rank_field(0, r, ref, line);
+      s.world_bound = true;
+      return s.handles[ref.handle] = 0;
+    }
+    if (ref.size == 1) {  // MPI_COMM_SELF, or any communicator of this rank alone
+      out_.comms.push_back(TraceCommunicator{{r}});
+      return s.handles[ref.handle] = static_cast<int>(out_.comms.size() - 1);
+    }
+    fail(r, line, fmt::format("communicator {} (rank {} of {}) was made by no call pico replays", ref.handle, ref.rank, ref.size),
+         "pico follows the world, MPI_Comm_split and MPI_Comm_dup; liballprof does not record who joins the others "
+         "(MPI_Comm_create, MPI_Comm_split_type, MPI_Cart_create)");
+  }
+
+  // A communicator call: true once every member of the parent has made it.
+  bool create(int r, const Record& rec) {
+    RankState& s = st(r);
+    const int parent = bind(r, rec.comm, rec.line);
+    const auto key = std::pair{parent, s.creations[parent]};
+    Creation& c = creations_[key];
+    if (!s.arrived) {
+      s.arrived = true;
+      if (!c.arrived.empty() && c.arrived.front().second->role != rec.role) {
+        const auto& [other, first] = c.arrived.front();
+        fail(r, rec.line, "this communicator call differs from the other ranks' at the same place",
+             fmt::format("rank {}'s is at {}:{}", other, file(other), first->line));
+      }
+      c.arrived.emplace_back(r, &rec);
+      const auto members = out_.comms[static_cast<std::size_t>(parent)].ranks.size();
+      if (c.arrived.size() == members) resolve(parent, c);
+    }
+    if (!c.resolved) return false;
+    s.arrived = false;
+    ++s.creations[parent];  // making a communicator is compute time here: it joins the next call's gap
+    return true;
+  }
+
+  void resolve(int parent, Creation& c) {
+    c.resolved = true;
+    const auto& parent_ranks = out_.comms[static_cast<std::size_t>(parent)].ranks;
+    if (c.arrived.front().second->role == Role::comm_dup) {
+      out_.comms.push_back(TraceCommunicator{parent_ranks});
+      for (const auto& [r, rec] : c.arrived) st(r).made.push_back(static_cast<int>(out_.comms.size() - 1));
+      return;
+    }
+    // MPI_Comm_split: per color, members by (key, parent rank).
+    std::map<std::int64_t, std::vector<std::tuple<std::int64_t, int, int>>> by_color;
+    for (const auto& [r, rec] : c.arrived) {
+      if (rec->color == kUndefined) continue;
+      if (rec->color < 0)
+        fail(r, rec->line, fmt::format("color {} is neither MPI_UNDEFINED nor >= 0", rec->color), "");
+      by_color[rec->color].emplace_back(rec->key, comm_rank_of(parent, r), r);
+    }
+    for (auto& [color, members] : by_color) {
+      std::sort(members.begin(), members.end());
+      TraceCommunicator g;
+      for (const auto& [key, parent_rank, r] : members) g.ranks.push_back(r);
+      out_.comms.push_back(std::move(g));
+      for (const auto& [key, parent_rank, r] : members) st(r).made.push_back(static_cast<int>(out_.comms.size() - 1));
+    }
+  }
+
+  [[noreturn]] void stuck(int r) {
+    const Record& rec = in_[static_cast<std::size_t>(r)].records[st(r).cursor];
+    const int parent = st(r).handles.count(rec.comm.handle) ? st(r).handles[rec.comm.handle] : 0;
+    std::vector<int> absent;
+    for (const int m : out_.comms[static_cast<std::size_t>(parent)].ranks) {
+      const auto it = creations_.find({parent, st(m).creations[parent]});
+      const bool there = it != creations_.end() &&
+                         std::any_of(it->second.arrived.begin(), it->second.arrived.end(), [&](const auto& a) { return a.first == m; });
+      if (!there && absent.size() < 10) absent.push_back(m);
+    }
+    fail(r, rec.line, fmt::format("this communicator call is never made by rank(s) {} of its communicator", fmt::join(absent, ", ")),
+         "every member makes MPI_Comm_split and MPI_Comm_dup, in the same order");
+  }
+
+  // ---- collectives ----
+
+  void collective(int r, const Record& rec) {
+    const int comm = bind(r, rec.comm, rec.line);
+    const auto key = std::pair{comm, st(r).collectives[comm]++};
+    auto [it, fresh] = collective_index_.try_emplace(key, out_.collectives.size());
+    if (fresh) {
+      out_.collectives.push_back(TraceCollective{rec.collective, rec.bytes, comm, static_cast<int>(rec.root)});
+      arrivals_.emplace_back();
+    } else {
+      const TraceCollective& c = out_.collectives[it->second];
+      const auto& [other, line] = arrivals_[it->second].members.front();
+      const std::string there = fmt::format("rank {}'s is at {}:{}", other, file(other), line);
+      if (c.collective != rec.collective)
+        fail(r, rec.line, fmt::format("this {} is where the communicator's other ranks call {}", name(rec.collective), name(c.collective)), there);
+      if (c.bytes != rec.bytes || c.root != rec.root)
+        fail(r, rec.line, fmt::format("{} bytes, root {} where the other ranks have {} bytes, root {}", rec.bytes, rec.root, c.bytes, c.root),
+             there + "; pico replays collectives whose ranks agree on the size");
+    }
+    arrivals_[it->second].members.emplace_back(r, rec.line);
+    TraceOp& op = push(r, TraceOpKind::collective, gap(r, rec), rec.line);
+    op.index = it->second;
+    op.blocking = rec.blocking;
+    if (!rec.blocking) op.request = start_request(r, rec.request);
+  }
+
+  void check_collectives() {
+    for (std::size_t i = 0; i < out_.collectives.size(); ++i) {
+      const auto& members = arrivals_[i].members;
+      const auto& g = out_.comms[static_cast<std::size_t>(out_.collectives[i].comm)].ranks;
+      if (members.size() == g.size()) continue;
+      std::set<int> made;
+      for (const auto& [r, line] : members) made.insert(r);
+      std::vector<int> absent;
+      for (const int m : g)
+        if (!made.count(m) && absent.size() < 10) absent.push_back(m);
+      const auto& [r, line] = members.front();
+      fail(r, line, fmt::format("rank(s) {} of this call's communicator never make it", fmt::join(absent, ", ")),
+           "every member calls a communicator's collectives, in the same order");
+    }
+  }
+
+  // ---- point to point ----
+
+  // Returns false for MPI_PROC_NULL (nothing to replay).
+  bool post(int r, bool send, int comm, std::int64_t peer, std::int64_t tag, std::uint64_t bytes, const Record& rec,
+            double gap_s, bool blocking, std::optional<std::uint64_t> request) {
+    if (peer == lib_.proc_null) return false;
+    const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
+    Posted p{comm, r, -1, tag == kAnyTag && !send ? kAny : tag, bytes, rec.start_us.value_or(0), rank_out(r).ops.size(), rec.line};
+    if (!send && peer == lib_.any_source) {
+      p.peer = -1;
+    } else {
+      if (peer < 0 || peer >= static_cast<std::int64_t>(g.size()))
+        fail(r, rec.line, fmt::format("rank {} is outside the communicator's {} ranks", peer, g.size()),
+             fmt::format("is the trace from {}? (--trace-mpi)", lib_.any_source == -1 ? "MPICH" : "Open MPI"));
+      p.peer = g[static_cast<std::size_t>(peer)];
+    }
+    if (send && tag < 0) fail(r, rec.line, fmt::format("a send with tag {}", tag), "");
+    TraceOp& op = push(r, send ? TraceOpKind::send : TraceOpKind::recv, gap_s, rec.line);
+    op.blocking = blocking;
+    if (!blocking) op.request = request ? start_request(r, *request) : rank_out(r).requests++;
+    if (send) {
+      channels_[{comm, r, p.peer}].add(sends_.size(), tag);
+      sources_[{comm, p.peer}].insert(r);
+      sends_.push_back(p);
+    } else {
+      recvs_[static_cast<std::size_t>(r)].push_back(p);
+    }
+    return true;
+  }
+
+  void point_to_point(int r, const Record& rec) {
+    const int comm = bind(r, rec.comm, rec.line);
+    if (rec.peer == lib_.proc_null) return;  // MPI_PROC_NULL: its time joins the next gap
+    post(r, rec.role == Role::send, comm, rec.peer, rec.tag, rec.bytes, rec, gap(r, rec), rec.blocking,
+         rec.blocking ? std::nullopt : std::optional(rec.request));
+  }
+
+  // MPI_Sendrecv: a send and a receive started together, waited for together.
+  void sendrecv(int r, const Record& rec) {
+    const int comm = bind(r, rec.comm, rec.line);
+    if (rec.peer == lib_.proc_null && rec.peer2 == lib_.proc_null) return;
+    double g = gap(r, rec);
+    std::vector<std::uint32_t> both;
+    if (post(r, true, comm, rec.peer, rec.tag, rec.bytes, rec, g, false, std::nullopt)) {
+      both.push_back(rank_out(r).ops.back().request);
+      g = 0;
+    }
+    if (post(r, false, comm, rec.peer2, rec.tag2, rec.bytes2, rec, g, false, std::nullopt)) {
+      both.push_back(rank_out(r).ops.back().request);
+      g = 0;
+    }
+    if (both.empty()) return;
+    wait_for(r, both, 0, rec.line);
+  }
+
+  void wait_for(int r, const std::vector<std::uint32_t>& requests, double gap_s, int line) {
+    TraceRank& t = rank_out(r);
+    TraceOp& op = push(r, TraceOpKind::wait, gap_s, line);
+    op.index = t.waited.size();
+    op.count = static_cast<std::uint32_t>(requests.size());
+    t.waited.insert(t.waited.end(), requests.begin(), requests.end());
+  }
+
+  void start(int r, std::uint64_t address, const Record& rec, double gap_s) {
+    RankState& s = st(r);
+    const auto it = s.persistent.find(address);
+    if (it == s.persistent.end())
+      fail(r, rec.line, fmt::format("MPI_Start of request {}, which no MPI_Send_init or MPI_Recv_init made", address), "");
+    const Record& init = it->second.init;
+    const int comm = bind(r, init.comm, init.line);
+    Record at = init;
+    at.line = rec.line;
+    at.start_us = rec.start_us;
+    post(r, it->second.send, comm, init.peer, init.tag, init.bytes, at, gap_s, false, address);
+  }
+
+  void wait(int r, const Record& rec) {
+    RankState& s = st(r);
+    std::vector<std::uint32_t> done;
+    auto complete = [&](std::uint64_t address) {
+      if (const auto it = s.active.find(address); it != s.active.end()) {
+        done.push_back(it->second);
+        s.active.erase(it);
+      }
+    };
+    if (rec.role == Role::wait) {
+      complete(rec.request);
+    } else if (rec.role == Role::waitall) {
+      for (std::uint64_t k = 0; k < rec.count; ++k) complete(rec.request + k * lib_.request_bytes);
+    } else {  // waitany, waitsome: the oldest active request of the array
+      std::optional<std::pair<std::uint32_t, std::uint64_t>> oldest;
+      for (std::uint64_t k = 0; k < rec.count; ++k) {
+        const std::uint64_t a = rec.request + k * lib_.request_bytes;
+        if (const auto it = s.active.find(a); it != s.active.end() && (!oldest || it->second < oldest->first))
+          oldest = std::pair{it->second, a};
+      }
+      if (oldest) complete(oldest->second);
+    }
+    if (done.empty()) return;  // MPI_REQUEST_NULL: the time joins the next gap
+    wait_for(r, done, gap(r, rec), rec.line);
+  }
+
+  // Processes rank r's records until one waits for other ranks. True if it moved.
+  bool advance(int r) {
+    RankState& s = st(r);
+    const auto& records = in_[static_cast<std::size_t>(r)].records;
+    const std::size_t before = s.cursor;
+    for (; s.cursor < records.size(); ++s.cursor) {
+      const Record& rec = records[s.cursor];
+      switch (rec.role) {
+        case Role::time_only:
+        case Role::init: break;
+        case Role::finalize: rank_out(r).final_gap_s = gap(r, rec); break;
+        case Role::comm_split:
+        case Role::comm_dup:
+          if (!create(r, rec)) return s.cursor != before;
+          break;
+        case Role::collective: collective(r, rec); break;
+        case Role::send:
+        case Role::recv: point_to_point(r, rec); break;
+        case Role::sendrecv: sendrecv(r, rec); break;
+        case Role::send_init:
+        case Role::recv_init: s.persistent[rec.request] = Persistent{rec.role == Role::send_init, rec}; break;
+        case Role::start: start(r, rec.request, rec, gap(r, rec)); break;
+        case Role::startall: {
+          double g = gap(r, rec);
+          for (std::uint64_t k = 0; k < rec.count; ++k, g = 0) start(r, rec.request + k * lib_.request_bytes, rec, g);
+          break;
+        }
+        case Role::wait:
+        case Role::waitall:
+        case Role::waitany: wait(r, rec); break;
+      }
+    }
+    if (rank_out(r).final_gap_s == 0 && s.last_us && s.replayed_end && *s.last_us > *s.replayed_end)
+      rank_out(r).final_gap_s = (*s.last_us - *s.replayed_end) * 1e-6;
+    return s.cursor != before;
+  }
+
+  // ---- matching ----
+
+  // The sends of one (communicator, source, destination), in the source's order.
+  struct Channel {
+    std::vector<std::size_t> sends;
+    std::size_t first = 0;  // before it, every send is matched
+    std::map<std::int64_t, std::deque<std::size_t>> by_tag;
+    void add(std::size_t send, std::int64_t tag) {
+      sends.push_back(send);
+      by_tag[tag].push_back(send);
+    }
+  };
+
+  // The first unmatched send of channel c a receive with `tag` takes.
+  std::optional<std::size_t> first_match(Channel& c, std::int64_t tag) {
+    if (tag == kAny) {
+      while (c.first < c.sends.size() && matched_[c.sends[c.first]]) ++c.first;
+      if (c.first == c.sends.size()) return std::nullopt;
+      return c.sends[c.first];
+    }
+    const auto it = c.by_tag.find(tag);
+    if (it == c.by_tag.end()) return std::nullopt;
+    while (!it->second.empty() && matched_[it->second.front()]) it->second.pop_front();
+    if (it->second.empty()) return std::nullopt;
+    return it->second.front();
+  }
+
+  void match_messages() {
+    matched_.assign(sends_.size(), 0);
+    std::vector<std::size_t> send_message(sends_.size());
+    for (int d = 0; d < size(); ++d) {
+      for (const Posted& recv : recvs_[static_cast<std::size_t>(d)]) {
+        std::optional<std::size_t> best;
+        auto consider = [&](int src) {
+          const auto ch = channels_.find({recv.comm, src, d});
+          if (ch == channels_.end()) return;
+          const auto s = first_match(ch->second, recv.tag);
+          if (s && (!best || sends_[*s].start_us < sends_[*best].start_us)) best = s;
+        };
+        if (recv.peer >= 0) {
+          consider(recv.peer);
+        } else if (const auto srcs = sources_.find({recv.comm, d}); srcs != sources_.end()) {
+          for (const int src : srcs->second) consider(src);
+        }
+        if (!best)
+          fail(d, recv.line,
+               fmt::format("no send matches this receive (from {}, tag {})",
+                           recv.peer < 0 ? std::string("any source") : fmt::format("rank {}", recv.peer),
+                           recv.tag == kAny ? std::string("any") : std::to_string(recv.tag)),
+               "the traces of one run hold a send for every receive");
+        matched_[*best] = 1;
+        const Posted& send = sends_[*best];
+        const std::size_t m = out_.messages.size();
+        out_.messages.push_back(TraceMessage{send.rank, d, send.bytes});
+        rank_out(d).ops[recv.op].index = m;
+        send_message[*best] = m;
+      }
+    }
+    for (std::size_t k = 0; k < sends_.size(); ++k) {
+      const Posted& s = sends_[k];
+      if (!matched_[k])
+        fail(s.rank, s.line, fmt::format("no receive matches this send (to rank {}, tag {})", s.peer, s.tag),
+             "the traces of one run hold a receive for every send");
+      rank_out(s.rank).ops[s.op].index = send_message[k];
+    }
+  }
+
+  std::vector<RankRecords> in_;
+  Library lib_;
+  std::vector<RankState> state_;
+  TraceProgram out_;
+  std::map<std::pair<int, std::uint64_t>, Creation> creations_;
+  std::map<std::pair<int, std::uint64_t>, std::size_t> collective_index_;
+  std::vector<CollectiveArrivals> arrivals_;
+  std::vector<Posted> sends_;
+  std::vector<std::vector<Posted>> recvs_;  // per destination, in posting order
+  std::map<std::tuple<int, int, int>, Channel> channels_;
+  std::map<std::pair<int, int>, std::set<int>> sources_;  // (comm, destination) -> sources
+  std::vector<char> matched_;
+  bool noted_rank_field_ = false;
+};
+
+}  // namespace
+
+TraceProgram build_trace_program(std::vector<RankRecords> ranks, TraceMpi mpi) {
+  if (ranks.empty()) return {};
+  TraceProgram t = Builder(std::move(ranks), mpi).build();
+  std::uint64_t calls = t.collectives.size() + t.messages.size();
+  if (calls == 0)
+    throw InputError(t.ranks.front().file, "the traces hold no communication pico replays",
+                     "pico replays point to point, collectives and their waits (docs/simulation.md#traces)");
+  return t;
+}
+
+double TraceProgram::traced_runtime_s() const {
+  double longest = 0;
+  for (const TraceRank& r : ranks) longest = std::max(longest, r.last_end_s - r.first_start_s);
+  return longest;
+}
+
+void TraceProgram::scale_compute(double factor) {
+  for (TraceRank& r : ranks) {
+    for (TraceOp& op : r.ops) op.gap_s *= factor;
+    r.final_gap_s *= factor;
+  }
+}
+
+}  // namespace pico

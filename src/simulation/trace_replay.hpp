@@ -1,0 +1,43 @@
+// Writes a traced application (simulation/trace_program.hpp) as one GOAL
+// program (pico replay TRACE_DIR): per rank, each compute gap as `calc`, each
+// message as the send or receive it was, each collective call expanded by the
+// reference algorithm chosen for its collective, communicator size and bytes.
+//
+// Dependencies follow MPI's: a blocking call waits for what came before it
+// and what follows waits for it; a non-blocking call (point to point or
+// collective) starts after what came before, and only its wait makes later
+// work depend on it, so communication overlaps compute as the application
+// let it. Progress is the simulator's: a non-blocking collective advances
+// without the application calling MPI.
+//
+// Tags: every collective call takes a range of its own in [0, 2^30) (in the
+// program's collective order, which its members agree on); every message a
+// tag of its own in [2^30, 2^31) (its number among the messages from its
+// source to its destination), so LogGOPSim matches exactly the pairs the
+// trace matched.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "simulation/replay.hpp"
+#include "simulation/trace_program.hpp"
+
+namespace pico {
+
+// The algorithm of each of the program's collective calls. Throws
+// InputError (where = "pico replay") when a choice is no reference algorithm.
+std::vector<std::string> choose_trace_algorithms(const TraceProgram& t, const AlgorithmChoice& choose);
+
+// The whole GOAL program.
+void write_trace_goal(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o,
+                      std::ostream& out);
+
+// About how many bytes write_trace_goal writes: the first and last ranks'
+// bytes per operation times every rank's operations.
+std::uint64_t estimate_trace_goal_bytes(const TraceProgram& t, const std::vector<std::string>& algorithms,
+                                        const ReplayOptions& o);
+
+}  // namespace pico

@@ -1,0 +1,204 @@
+"""Writes MPI traces in liballprof's exact format (spcl/atlahs goal_gen/hpc/liballprof, mpipclog.c), for the
+trace replay tests: `MPI_Func:tstart:args:tend`, times in integer microseconds of an absolute clock, buffers and
+request/status variables as decimal addresses, a datatype as `code,size,extent`, a communicator as
+`handle,rank,size`, MPI_Init's start and MPI_Finalize's end as `-`, and liballprof's header comments.
+
+A test builds a program rank by rank (Trace.rank(r).send(...), ...); each call advances that rank's clock.
+Open MPI's conventions by default (handles are addresses, MPI_ANY_SOURCE -1, MPI_PROC_NULL -2, 8-byte
+requests); mpi="mpich" gives MPICH's (MPI_COMM_WORLD 1140850688, MPI_ANY_SOURCE -2, MPI_PROC_NULL -1,
+4-byte requests)."""
+import os
+
+FLOAT = "8,4,4"
+DOUBLE = "10,8,8"
+BYTE = "13,1,1"
+SIZES = {FLOAT: 4, DOUBLE: 8, BYTE: 1}
+SUM = "3"
+
+
+class Comm:
+    """A communicator: its world ranks in comm-rank order and each member's handle."""
+
+    def __init__(self, ranks, handles):
+        self.ranks = list(ranks)
+        self.handles = dict(handles)
+
+    def field(self, world_rank):
+        return f"{self.handles[world_rank]},{self.ranks.index(world_rank)},{len(self.ranks)}"
+
+    def rank_of(self, world_rank):
+        return self.ranks.index(world_rank)
+
+
+class Rank:
+    def __init__(self, trace, r):
+        self.trace, self.r = trace, r
+        self.t = 1_000_000_000 + 37 * r  # absolute Wtime in us, each rank's clock a little off
+        self.lines = [f"# htor's PMPI Tracer 1.1 Output File", "# time: Wed Nov 25 12:00:00 2026",
+                      f"# hostname: node{r // 4}", "# uname: Linux node 6.1.0 #1 SMP x86_64",
+                      f"# Current timestamp: {self.t}", ""]
+        self.next_address = 140737488000000 + 4096 * r
+        self.call("MPI_Init", "140737488343500", "140737488344604", start="-", took=300)
+        self.call("MPI_Comm_rank", trace.world.field(r), str(self.address()))
+
+    def address(self, n=1):
+        a = self.next_address
+        self.next_address += 64 * n
+        return a
+
+    def call(self, name, *args, start=None, took=2):
+        begin = self.t
+        self.t += took
+        self.lines.append(":".join([name, str(begin) if start is None else start, *args, str(self.t)]))
+        self.t += 1
+        return self
+
+    def compute(self, us):
+        self.t += us
+        return self
+
+    def comment(self, text):
+        self.lines.append(f"# {text}")
+        return self
+
+    # point to point; peers are comm ranks (or the library's sentinels)
+    def send(self, dest, tag, count, comm=None, dtype=DOUBLE, name="MPI_Send", took=5):
+        comm = comm or self.trace.world
+        return self.call(name, str(self.address()), str(count), dtype, str(dest), str(tag), comm.field(self.r), took=took)
+
+    def recv(self, source, tag, count, comm=None, dtype=DOUBLE, took=5):
+        comm = comm or self.trace.world
+        return self.call("MPI_Recv", str(self.address()), str(count), dtype, str(source), str(tag), comm.field(self.r),
+                         str(self.address()), took=took)
+
+    def isend(self, dest, tag, count, request, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        self.call("MPI_Isend", str(self.address()), str(count), dtype, str(dest), str(tag), comm.field(self.r), str(request))
+        return request
+
+    def irecv(self, source, tag, count, request, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        self.call("MPI_Irecv", str(self.address()), str(count), dtype, str(source), str(tag), comm.field(self.r), str(request))
+        return request
+
+    def requests(self, n):
+        """The address of an array of n requests (the library's request size apart)."""
+        return self.address(n)
+
+    def wait(self, request, took=3):
+        return self.call("MPI_Wait", str(request), str(self.address()), took=took)
+
+    def waitall(self, n, array, took=3):
+        return self.call("MPI_Waitall", str(n), str(array), str(self.address()), took=took)
+
+    def waitany(self, n, array):
+        return self.call("MPI_Waitany", str(n), str(array), str(self.address()), str(self.address()))
+
+    def sendrecv(self, dest, stag, source, rtag, count, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        return self.call("MPI_Sendrecv", str(self.address()), str(count), dtype, str(dest), str(stag),
+                         str(self.address()), str(count), dtype, str(source), str(rtag), comm.field(self.r),
+                         str(self.address()), took=6)
+
+    def sendrecv_replace(self, dest, stag, source, rtag, count, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        return self.call("MPI_Sendrecv_replace", str(self.address()), str(count), dtype, str(dest), str(stag),
+                         str(source), str(rtag), comm.field(self.r), str(self.address()), took=6)
+
+    def send_init(self, dest, tag, count, request, comm=None, dtype=DOUBLE, recv=False):
+        comm = comm or self.trace.world
+        return self.call("MPI_Recv_init" if recv else "MPI_Send_init", str(self.address()), str(count), dtype, str(dest),
+                         str(tag), comm.field(self.r), str(request))
+
+    def startall(self, n, array):
+        return self.call("MPI_Startall", str(n), str(array))
+
+    # collectives
+    def allreduce(self, count, comm=None, request=None, dtype=FLOAT):
+        comm = comm or self.trace.world
+        args = [str(self.address()), str(self.address()), str(count), dtype, SUM, comm.field(self.r)]
+        if request is None:
+            return self.call("MPI_Allreduce", *args, took=20)
+        return self.call("MPI_Iallreduce", *args, str(request))
+
+    def bcast(self, count, root, comm=None, request=None, dtype=BYTE):
+        comm = comm or self.trace.world
+        args = [str(self.address()), str(count), dtype, str(root), comm.field(self.r)]
+        if request is None:
+            return self.call("MPI_Bcast", *args, took=10)
+        return self.call("MPI_Ibcast", *args, str(request))
+
+    def barrier(self, comm=None, request=None):
+        comm = comm or self.trace.world
+        if request is None:
+            return self.call("MPI_Barrier", comm.field(self.r), took=8)
+        return self.call("MPI_Ibarrier", comm.field(self.r), str(request))
+
+    def allgather(self, count, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        return self.call("MPI_Allgather", str(self.address()), str(count), dtype, str(self.address()), str(count), dtype,
+                         comm.field(self.r), took=15)
+
+    def comm_split(self, comm, color, key):
+        return self.call("MPI_Comm_split", comm.field(self.r), str(color), str(key), str(self.address()), took=12)
+
+    def comm_dup(self, comm):
+        return self.call("MPI_Comm_dup", comm.field(self.r), str(self.address()), took=12)
+
+    def finalize(self):
+        self.lines.append(f"MPI_Finalize:{self.t}:-")
+
+
+class Trace:
+    def __init__(self, ranks, mpi="openmpi"):
+        self.mpi = mpi
+        self.any_source, self.proc_null = (-2, -1) if mpi == "mpich" else (-1, -2)
+        self.any_tag = -1
+        world = 1140850688 if mpi == "mpich" else None
+        self.world = Comm(range(ranks), {r: world or 94853248035456 + 1024 * r for r in range(ranks)})
+        self.request_bytes = 4 if mpi == "mpich" else 8
+        self.ranks = [Rank(self, r) for r in range(ranks)]
+        self.next_handle = 94853300000000
+
+    def rank(self, r):
+        return self.ranks[r]
+
+    def split(self, comm, colors, keys=None):
+        """Every member of comm calls MPI_Comm_split; returns {color: Comm} as MPI forms them."""
+        keys = keys or {r: 0 for r in comm.ranks}
+        for r in comm.ranks:
+            self.ranks[r].comm_split(comm, colors[r], keys[r])
+        out = {}
+        for color in sorted(set(c for c in colors.values() if c >= 0)):
+            members = sorted((keys[r], comm.rank_of(r), r) for r in comm.ranks if colors[r] == color)
+            handles = {}
+            for _, _, r in members:
+                handles[r] = (-1 - 1000 * color) & 0xFFFFFFFFFFFFFFFF if self.mpi == "mpich" else self.next_handle + 512 * r
+            self.next_handle += 65536
+            out[color] = Comm([r for _, _, r in members], handles)
+        return out
+
+    def dup(self, comm):
+        for r in comm.ranks:
+            self.ranks[r].comm_dup(comm)
+        handles = {r: self.next_handle + 512 * r for r in comm.ranks}
+        self.next_handle += 65536
+        return Comm(comm.ranks, handles)
+
+    def write(self, directory, name="pmpi-trace-rank-{}.txt"):
+        os.makedirs(directory, exist_ok=True)
+        for r, rank in enumerate(self.ranks):
+            if not rank.lines[-1].startswith("MPI_Finalize"):
+                rank.finalize()
+            with open(os.path.join(directory, name.format(r)), "w") as f:
+                f.write("\n".join(rank.lines) + "\n")
+        return directory
+
+    def traced_s(self):
+        """What pico calls the traced runtime: the slowest rank's last time minus its first."""
+        spans = []
+        for rank in self.ranks:
+            times = [float(x) for line in rank.lines if line and not line.startswith("#")
+                     for x in (line.split(":")[1], line.split(":")[-1]) if x != "-"]
+            spans.append(max(times) - min(times))
+        return max(spans) * 1e-6

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""pico replay on MPI traces in liballprof's exact format (tests/e2e/liballprof_writer.py): point to point,
+wildcards, non-blocking calls and collectives, persistent requests, split communicators, MPICH's conventions,
+2 to 16 ranks. Every GOAL pico writes must run to its end (tests/tools/goal_check.py: every label defined
+before use, every receive matched, nothing left over); where LogGOPSim is at hand (PICO_LOGGOPSIM_DIR or
+PATH) each is also simulated, with nothing unmatched, and pico's traced-vs-simulated line is checked.
+
+Usage: trace_replay.py [scenarios|sample|refusals|all]"""
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import goal_check  # noqa: E402
+from liballprof_writer import BYTE, Trace  # noqa: E402
+
+PICO = os.environ.get("PICO", "build/pico")
+SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
+SHARED_SAMPLE = os.path.join(SRC, "..", "shared", "data", "liballprof-bcast")
+MESSAGE_TAGS = 1 << 30
+RESULTS = []  # (scenario, ranks, traced s, simulated s) for the table in docs/simulation.md
+
+
+def fail(what):
+    print(f"FAIL: {what}", file=sys.stderr)
+    sys.exit(1)
+
+
+def expect(cond, what):
+    if not cond:
+        fail(what)
+
+
+def loggopsim():
+    d = os.environ.get("PICO_LOGGOPSIM_DIR")
+    if d and os.path.exists(os.path.join(d, "LogGOPSim")):
+        return d
+    found = shutil.which("LogGOPSim")
+    return os.path.dirname(found) if found and shutil.which("txt2bin") else None
+
+
+def replay(*args):
+    return subprocess.run([PICO, "replay", *args], capture_output=True, text=True, timeout=300)
+
+
+def rank_blocks(goal_path):
+    text = open(goal_path).read()
+    return {int(r): body for r, body in re.findall(r"rank (\d+) \{\n(.*?)\n\}", text, re.S)}
+
+
+def replayed(name, trace_dir, *extra, expect_traced=None):
+    """Replays a trace; checks the GOAL runs to its end (and simulates it where LogGOPSim is); returns its path."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    out = os.path.join(os.path.dirname(trace_dir) if os.path.isdir(trace_dir) else os.path.dirname(os.path.dirname(trace_dir)),
+                       f"{slug}.goal")
+    proc = replay(trace_dir, "-o", out, *extra)
+    expect(proc.returncode == 0, f"{name}: exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    total, problems = goal_check.check(out)
+    expect(not problems, f"{name}: the GOAL does not run to its end:\n" + "\n".join(problems[:10]))
+    m = re.search(r"traced: ([0-9.]+) s", proc.stdout)
+    expect(m, f"{name}: no traced time in {proc.stdout}")
+    traced = float(m.group(1))
+    if expect_traced is not None:
+        expect(abs(traced - expect_traced) < 1e-6, f"{name}: traced {traced} s, expected {expect_traced} s")
+    simulated = None
+    tools = loggopsim()
+    if tools:
+        proc = replay(trace_dir, "-o", out, "--simulate", "--loggopsim", tools, *extra)
+        expect(proc.returncode == 0, f"{name}: --simulate: {proc.stdout}{proc.stderr}")
+        m = re.search(r"traced vs simulated: ([0-9.]+) s traced, ([0-9.]+) s simulated", proc.stdout)
+        expect(m, f"{name}: no traced-vs-simulated line in {proc.stdout}")
+        simulated = float(m.group(2))
+        expect(simulated > 0, f"{name}: simulated {simulated}")
+    RESULTS.append((name, len(rank_blocks(out)), traced, simulated, total))
+    return out
+
+
+def labels(body):
+    """label -> (kind, size, peer, tag) and label -> set of labels it requires."""
+    ops, deps = {}, {}
+    for line in body.splitlines():
+        m = re.match(r"(\w+): (send|recv|calc) (\d+)b?(?: (?:to|from) (\d+))?(?: tag (\d+))?", line)
+        if m:
+            ops[m.group(1)] = (m.group(2), int(m.group(3)), m.group(4) and int(m.group(4)), m.group(5) and int(m.group(5)))
+            continue
+        m = re.match(r"(\w+) requires (\w+)", line)
+        if m:
+            deps.setdefault(m.group(1), set()).add(m.group(2))
+    return ops, deps
+
+
+def closure(label, deps):
+    seen, todo = set(), [label]
+    while todo:
+        for d in deps.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def scenario_ring(tmp):
+    """8 ranks, blocking MPI_Send/MPI_Recv around a ring, three iterations."""
+    t = Trace(8)
+    for _ in range(3):
+        for r in range(8):
+            rk = t.rank(r).compute(100)
+            if r % 2 == 0:
+                rk.send((r + 1) % 8, 7, 1024).recv((r - 1) % 8, 7, 1024)
+            else:
+                rk.recv((r - 1) % 8, 7, 1024).send((r + 1) % 8, 7, 1024)
+    d = t.write(os.path.join(tmp, "ring"))
+    out = replayed("ring (Send/Recv, 8 ranks)", d, expect_traced=t.traced_s())
+    sends = re.findall(r": send (\d+)b to (\d+) tag (\d+)", open(out).read())
+    expect(len(sends) == 24 and all(b == "8192" and int(tag) >= MESSAGE_TAGS for b, _, tag in sends), sends[:4])
+    # --compute-scale: rank 0's first gap is 100 us after MPI_Comm_rank (+1 us the writer leaves after every call).
+    half = os.path.join(tmp, "ring-half.goal")
+    proc = replay(d, "-o", half, "--compute-scale", "0.5")
+    expect(proc.returncode == 0, proc.stderr)
+    expect(": calc 101000000\n" in rank_blocks(out)[0] and ": calc 50500000\n" in rank_blocks(half)[0],
+           "--compute-scale 0.5 halves the gaps")
+    print("ring: ok")
+
+
+def scenario_halo(tmp):
+    """16 ranks on a 4x4 torus: MPI_Irecv/MPI_Isend to four neighbours, compute while they fly, MPI_Waitall."""
+    t = Trace(16)
+    for it in range(2):
+        for r in range(16):
+            rk = t.rank(r).compute(50)
+            x, y = r % 4, r // 4
+            nbrs = [y * 4 + (x + 1) % 4, y * 4 + (x - 1) % 4, ((y + 1) % 4) * 4 + x, ((y - 1) % 4) * 4 + x]
+            array = rk.requests(8)
+            for k, n in enumerate(nbrs):
+                rk.irecv(n, 10 + (k ^ 1), 512, array + k * t.request_bytes)
+            for k, n in enumerate(nbrs):
+                rk.isend(n, 10 + k, 512, array + (4 + k) * t.request_bytes)
+            rk.compute(700 + r).waitall(8, array)
+        for r in range(16):
+            t.rank(r).allreduce(1)
+    d = t.write(os.path.join(tmp, "halo"))
+    out = replayed("halo (Isend/Irecv/Waitall, 16 ranks)", d, expect_traced=t.traced_s())
+    ops, deps = labels(rank_blocks(out)[5])
+    # The compute between the starts and the Waitall requires none of the messages: they overlap it.
+    compute = [label for label, op in ops.items() if op[0] == "calc" and op[1] == (700 + 5 + 1) * 10**6]
+    expect(len(compute) == 2, f"rank 5's two overlapped computes: {compute}")
+    for label in compute:
+        inflight = [d for d in closure(label, deps) if ops[d][0] != "calc" and ops[d][3] >= MESSAGE_TAGS]
+        first_iteration = label == compute[0]
+        expect(not inflight if first_iteration else len(inflight) == 8,
+               f"{label} requires messages {inflight}: non-blocking calls must overlap the compute after them")
+    print("halo: ok")
+
+
+def scenario_wildcards(tmp):
+    """6 ranks: workers report to rank 0, which receives from MPI_ANY_SOURCE with MPI_ANY_TAG; the
+    trace's clock orders the arrivals (rank 5 sends first), then rank 0 answers each."""
+    t = Trace(6)
+    for r in range(1, 6):
+        t.rank(r).compute((6 - r) * 100).send(0, 100 + r, 64)
+    t.rank(0).compute(700)
+    for _ in range(5):
+        t.rank(0).recv(t.any_source, t.any_tag, 64)
+    for r in range(1, 6):
+        t.rank(0).send(r, 0, 8)
+        t.rank(r).recv(0, t.any_tag, 8)
+    d = t.write(os.path.join(tmp, "wildcards"))
+    out = replayed("wildcards (ANY_SOURCE, ANY_TAG, 6 ranks)", d)
+    sources = [int(s) for s in re.findall(r": recv 512b from (\d+)", rank_blocks(out)[0])]
+    expect(sources == [5, 4, 3, 2, 1], f"rank 0 receives in the order the sends started: {sources}")
+    print("wildcards: ok")
+
+
+def scenario_sendrecv(tmp):
+    """5 ranks (not a power of two): MPI_Sendrecv one way, MPI_Sendrecv_replace the other, an allreduce."""
+    t = Trace(5)
+    for _ in range(2):
+        for r in range(5):
+            t.rank(r).compute(30).sendrecv((r + 1) % 5, 1, (r - 1) % 5, 1, 100)
+            t.rank(r).sendrecv_replace((r - 1) % 5, 2, (r + 1) % 5, 2, 50)
+        for r in range(5):
+            t.rank(r).allreduce(1000)
+    d = t.write(os.path.join(tmp, "sendrecv"))
+    replayed("sendrecv (Sendrecv, Sendrecv_replace, 5 ranks)", d, "--algorithm", "allreduce=ring")
+    print("sendrecv: ok")
+
+
+def scenario_nbc(tmp):
+    """4 ranks: MPI_Iallreduce, MPI_Ibcast and MPI_Ibarrier, each overlapping compute before its MPI_Wait."""
+    t = Trace(4)
+    for r in range(4):
+        rk = t.rank(r)
+        req = rk.requests(1)
+        rk.allreduce(4096, request=req).compute(1000).wait(req)
+        rk.bcast(100, 2, request=req).compute(200).wait(req)
+        rk.barrier(request=req).compute(50).wait(req)
+    d = t.write(os.path.join(tmp, "nbc"))
+    out = replayed("non-blocking collectives (4 ranks)", d)
+    ops, deps = labels(rank_blocks(out)[1])
+    compute = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 1001 * 10**6]
+    expect(len(compute) == 1 and not any(ops[d][0] != "calc" for d in closure(compute[0], deps)),
+           "the compute after MPI_Iallreduce requires none of its messages")
+    later = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 201 * 10**6]
+    expect(len(later) == 1 and any(ops[d][0] == "send" for d in closure(later[0], deps)),
+           "after MPI_Wait, the next compute requires the allreduce")
+    print("nbc: ok")
+
+
+def scenario_split(tmp):
+    """12 ranks as a 3x4 grid: rows and columns by MPI_Comm_split (columns ordered by a negative key), an
+    allreduce on rows, a bcast and point to point on columns (comm ranks mapped to world ranks), a dup."""
+    t = Trace(12)
+    rows = t.split(t.world, {r: r // 4 for r in range(12)}, {r: r % 4 for r in range(12)})
+    cols = t.split(t.world, {r: r % 4 for r in range(12)}, {r: -(r // 4) for r in range(12)})
+    for r in range(12):
+        t.rank(r).compute(20).allreduce(256, comm=rows[r // 4])
+    for r in range(12):
+        col = cols[r % 4]
+        t.rank(r).bcast(3000, 0, comm=col)
+        k = col.rank_of(r)
+        if k < 2:
+            t.rank(r).send(k + 1, 3, 777, comm=col)
+        if k > 0:
+            t.rank(r).recv(k - 1, 3, 777, comm=col)
+    dups = {row: t.dup(rows[row]) for row in rows}
+    for r in range(12):
+        t.rank(r).barrier(comm=dups[r // 4])
+    d = t.write(os.path.join(tmp, "split"))
+    out = replayed("split communicators (3x4 grid, 12 ranks)", d)
+    blocks = rank_blocks(out)
+    # Column 1 is world ranks 9, 5, 1 in comm-rank order: comm rank 0 (rank 9) sends to comm rank 1 (rank 5).
+    expect(re.search(r": send 6216b to 5 tag", blocks[9]) and re.search(r": recv 6216b from 9 tag", blocks[5]), "column p2p")
+    expect(re.search(r": send 6216b to 1 tag", blocks[5]) and not re.search(r"6216b", blocks[1].split("recv 6216b")[0] if "recv 6216b" in blocks[1] else "x"),
+           "column p2p, second hop")
+    expect(not re.search(r": (send|recv) 1024b (to|from) [^0-3]\b", blocks[0]), "row 0's allreduce stays in row 0")
+    print("split: ok")
+
+
+def scenario_persistent(tmp):
+    """4 ranks: MPI_Send_init/MPI_Recv_init once, MPI_Startall and MPI_Waitall three times."""
+    t = Trace(4)
+    arrays = {}
+    for r in range(4):
+        rk = t.rank(r)
+        arrays[r] = rk.requests(2)
+        rk.send_init((r - 1) % 4, 5, 64, arrays[r], recv=True)
+        rk.send_init((r + 1) % 4, 5, 64, arrays[r] + t.request_bytes)
+    for _ in range(3):
+        for r in range(4):
+            t.rank(r).startall(2, arrays[r]).compute(40).waitall(2, arrays[r])
+    d = t.write(os.path.join(tmp, "persistent"))
+    out = replayed("persistent (Send_init/Recv_init/Startall, 4 ranks)", d)
+    expect(len(re.findall(r": send 512b", open(out).read())) == 12, "12 persistent sends")
+    print("persistent: ok")
+
+
+def scenario_mpich(tmp):
+    """3 ranks with MPICH's conventions: MPI_PROC_NULL (-1) at the chain's ends, MPI_ANY_SOURCE (-2), 4-byte requests."""
+    t = Trace(3, mpi="mpich")
+    for r in range(3):
+        rk = t.rank(r)
+        array = rk.requests(2)
+        rk.irecv(t.any_source if r == 1 else (r - 1 if r > 0 else t.proc_null), 9, 32, array)
+        rk.isend(r + 1 if r < 2 else t.proc_null, 9, 32, array + t.request_bytes)
+        rk.compute(25).waitall(2, array)
+    d = t.write(os.path.join(tmp, "mpich"))
+    out = replayed("MPICH conventions (PROC_NULL, ANY_SOURCE, 3 ranks)", d)
+    expect(len(re.findall(r": send 256b", open(out).read())) == 2, "MPI_PROC_NULL sends are not replayed")
+    proc = replay(d, "-o", out, "--trace-mpi", "openmpi")
+    expect(proc.returncode == 2 and "outside the communicator" in proc.stderr, f"Open MPI's reading: {proc.stderr}")
+    print("mpich: ok")
+
+
+def scenario_sample_format(tmp):
+    """The published sample's shape: `# collprof 0.9` comments, `# Init clockdiff`, times with six decimals, files
+    named trace_bcast-N.dat, 4 ranks, 5 MPI_Bcast; read from the directory and from rank 0's file."""
+    t = Trace(4)
+    for r in range(4):
+        t.rank(r).lines[:6] = ["# collprof 0.9 output file", "# Sun Oct 26 12:33:51 2008", "# host: brunhilde",
+                               "# Init clockdiff: 0.000000", ""]
+        for _ in range(5):
+            t.rank(r).compute(1).bcast(12, 0)
+        t.rank(r).comment("Finalize clockdiff: 0.000000")
+    for rank in t.ranks:
+        rank.lines = [re.sub(r"^(MPI_\w+):(\d+):(.*):(\d+)$", r"\1:\2.000000:\3:\4.000000", x) for x in rank.lines]
+    d = t.write(os.path.join(tmp, "sample"), "trace_bcast-{}.dat")
+    replayed("sample format (5 Bcast, 4 ranks)", d)
+    replayed("sample format, rank 0's file", os.path.join(d, "trace_bcast-0.dat"))
+    print("sample format: ok")
+
+
+def test_scenarios(tmp):
+    for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
+              scenario_persistent, scenario_mpich, scenario_sample_format):
+        s(tmp)
+
+
+def test_shared_sample(tmp):
+    """The real liballprof sample from spcl/atlahs, unmodified (skipped when ../shared is absent)."""
+    if not os.path.isdir(SHARED_SAMPLE):
+        print(f"sample: skipped ({SHARED_SAMPLE} is absent)")
+        return
+    out = replayed("liballprof-bcast (spcl/atlahs sample)", SHARED_SAMPLE, expect_traced=12e-6)
+    blocks = rank_blocks(out)
+    expect(len(blocks) == 4, "four ranks")
+    expect(len(re.findall(r": send 12b", open(out).read())) == 15, "5 binomial bcasts of 12 B on 4 ranks: 15 sends")
+    print("sample: ok")
+
+
+def test_refusals(tmp):
+    base = Trace(2)
+    base.rank(0).send(1, 1, 10)
+    base.rank(1).recv(0, 1, 10)
+    good = base.write(os.path.join(tmp, "good"))
+
+    def variant(name, edit, files=None):
+        d = os.path.join(tmp, name)
+        os.makedirs(d, exist_ok=True)
+        for r in range(2):
+            lines = open(os.path.join(good, f"pmpi-trace-rank-{r}.txt")).read().splitlines(True)
+            open(os.path.join(d, (files or "pmpi-trace-rank-{}.txt").format(r)), "w").writelines(edit(r, lines))
+        return d
+
+    def edit_line(prefix, old, new, rank=None):
+        return lambda r, lines: [x.replace(old, new) if x.startswith(prefix) and (rank is None or r == rank) else x
+                                 for x in lines]
+
+    world0 = base.world.field(0)
+    out = os.path.join(tmp, "refused.goal")
+    cases = [
+        (variant("comm", edit_line("MPI_Send", world0, world0.rsplit(",", 1)[0], 0)), "is not handle,rank,size"),
+        (variant("commrank", edit_line("MPI_Send", world0, world0.replace(",0,2", ",2,2"), 0)),
+         "rank in the communicator 2 is outside [0, 1]"),
+        (variant("arity", edit_line("MPI_Send", f":1:1:{world0}", f":1:{world0}", 0)), "has 5 arguments, liballprof writes 6"),
+        (variant("nosend", lambda r, l: [x for x in l if not x.startswith("MPI_Send")]), "no send matches this receive"),
+        (variant("norecv", lambda r, l: [x for x in l if not x.startswith("MPI_Recv")]), "no receive matches this send"),
+        (variant("tag", edit_line("MPI_Recv", ":1:" + base.world.field(1), ":2:" + base.world.field(1))),
+         "no send matches this receive (from rank 0, tag 2)"),
+        (variant("unmade", edit_line("MPI_Send", world0, "5,0,3", 0)), "was made by no call pico replays"),
+        (variant("time", edit_line("MPI_Send", ":1000000", ":x1000000", 0)), "is not a time in microseconds"),
+        (variant("gap", lambda r, l: [re.sub(r"^MPI_Finalize:(\d+)", lambda m: f"MPI_Finalize:{int(m.group(1)) + 10**17}", x)
+                                      for x in l]), "a compute gap of"),
+        (variant("root", lambda r, l: l[:-1] + [f"MPI_Bcast:1000009000:1:4:13,1,1:4294967296:{base.world.field(r)}:1000009010\n"]
+                 + l[-1:]), "root 4294967296 is outside [0, 1]"),
+        (variant("unknown", lambda r, l: l[:-1] + ["MPI_Put:1000009000:1:4:13,1,1:1:0:4:13,1,1:77:1000009010\n"] + l[-1:]),
+         "MPI_Put (2)"),
+    ]
+    for d, message in cases:
+        proc = replay(d, "-o", out)
+        expect(proc.returncode == 2 and message in proc.stderr, f"{os.path.basename(d)}: exit {proc.returncode}: {proc.stderr}")
+    # A file and line and column are named for a malformed field.
+    proc = replay(cases[0][0], "-o", out)
+    expect(re.search(r"pmpi-trace-rank-0\.txt:\d+:\d+: ", proc.stderr), proc.stderr)
+    proc = replay(cases[-1][0], "--unknown", "list")
+    expect(proc.returncode == 0 and "MPI_Put (2 calls)" in proc.stdout, proc.stdout)
+    proc = replay(cases[-1][0], "-o", out, "--unknown", "skip")
+    expect(proc.returncode == 0, proc.stderr)
+    # Two files for one rank; a FIFO as a rank file (never opened for reading: it would block).
+    dup = variant("dup", lambda r, l: l)
+    shutil.copy(os.path.join(dup, "pmpi-trace-rank-1.txt"), os.path.join(dup, "pmpi-trace-rank-01.txt"))
+    fifo = variant("fifo", lambda r, l: l)
+    os.remove(os.path.join(fifo, "pmpi-trace-rank-1.txt"))
+    os.mkfifo(os.path.join(fifo, "pmpi-trace-rank-1.txt"))
+    expect(stat.S_ISFIFO(os.stat(os.path.join(fifo, "pmpi-trace-rank-1.txt")).st_mode), "a FIFO")
+    several = variant("several", lambda r, l: l, "trace_x-{}.dat")
+    for r in range(2):
+        shutil.copy(os.path.join(good, f"pmpi-trace-rank-{r}.txt"), os.path.join(several, f"other-{r}.txt"))
+    missing = variant("missing", lambda r, l: l)
+    os.remove(os.path.join(missing, "pmpi-trace-rank-0.txt"))
+    for d, message in ((dup, "two files for rank 1"), (fifo, "is not a regular file"),
+                       (several, "holds several sets of traces"), (missing, "no trace files")):
+        proc = replay(d, "-o", out)
+        expect(proc.returncode == 2 and message in proc.stderr, f"{os.path.basename(d)}: exit {proc.returncode}: {proc.stderr}")
+    proc = replay(os.path.join(several, "other-0.txt"), "-o", out)
+    expect(proc.returncode == 0, f"rank 0's file picks its set: {proc.stderr}")
+    print("refusals: ok")
+
+
+def main():
+    which = sys.argv[1] if len(sys.argv) > 1 else "all"
+    with tempfile.TemporaryDirectory() as tmp:
+        if which in ("all", "scenarios"):
+            test_scenarios(tmp)
+        if which in ("all", "sample"):
+            test_shared_sample(tmp)
+        if which in ("all", "refusals"):
+            test_refusals(tmp)
+    if RESULTS:
+        print("| trace | ranks | traced (s) | simulated (s) | GOAL operations |")
+        for name, ranks, traced, simulated, ops in RESULTS:
+            sim = f"{simulated:.6f}" if simulated is not None else "no LogGOPSim"
+            print(f"| {name} | {ranks} | {traced:.6f} | {sim} | {ops} |")
+    print("trace_replay: ok")
+
+
+if __name__ == "__main__":
+    main()
