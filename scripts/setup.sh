@@ -17,6 +17,9 @@ packages=(
   # PowerSGD's products and QR (collectives/compressed/low_rank.cpp): OpenBLAS,
   # serial (one core per rank), and LAPACKE's C interface to its LAPACK.
   libopenblas-serial-dev liblapacke-dev
+  # Score-P's OTF2 traces for pico replay (src/simulation/otf2_trace.cpp); the
+  # tests write theirs with the library's Python writer.
+  libotf2-trace-dev python3-otf2
   # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
   # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
   iproute2 util-linux

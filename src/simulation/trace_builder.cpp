@@ -72,8 +72,8 @@ struct Persistent {
 
 class Builder {
  public:
-  Builder(std::vector<RankRecords> ranks, TraceMpi mpi)
-      : in_(std::move(ranks)), lib_(library_of(in_, mpi)), state_(in_.size()) {
+  Builder(std::vector<RankRecords> ranks, TraceMpi mpi, const std::map<std::uint64_t, std::vector<int>>& known)
+      : in_(std::move(ranks)), lib_(library_of(in_, mpi)), state_(in_.size()), known_(known) {
     const int p = static_cast<int>(in_.size());
     TraceCommunicator world;
     for (int r = 0; r < p; ++r) world.ranks.push_back(r);
@@ -125,15 +125,20 @@ class Builder {
   void begin_rank(int r) {
     RankState& s = st(r);
     TraceRank& t = rank_out(r);
+    // The application's run: from MPI_Init's end (else the first time) to MPI_Finalize's start (else the last).
+    std::optional<double> init_end, finalize_start;
     for (const Record& rec : in_[static_cast<std::size_t>(r)].records) {
       for (const auto& v : {rec.start_us, rec.end_us})
         if (v) {
           if (!s.first_us) s.first_us = v;
           s.last_us = v;
         }
-      if (rec.role == Role::init && !s.replayed_end) s.replayed_end = rec.end_us ? rec.end_us : rec.start_us;
+      if (rec.role == Role::init && !init_end) init_end = rec.end_us ? rec.end_us : rec.start_us;
+      if (rec.role == Role::finalize && !finalize_start) finalize_start = rec.start_us ? rec.start_us : rec.end_us;
     }
-    if (!s.replayed_end) s.replayed_end = s.first_us;
+    if (init_end) s.first_us = init_end;
+    if (finalize_start) s.last_us = finalize_start;
+    s.replayed_end = s.first_us;
     t.first_start_s = s.first_us.value_or(0) * 1e-6;
     t.last_end_s = s.last_us.value_or(0) * 1e-6;
   }
@@ -187,6 +192,7 @@ class Builder {
   }
 
   int bind(int r, const CommRef& ref, int line) {
+    if (!known_.empty()) return bind_known(r, ref, line);
     RankState& s = st(r);
     auto take_made = [&]() -> std::optional<int> {
       auto it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, true); });
@@ -219,6 +225,16 @@ class Builder {
     fail(r, line, fmt::format("communicator {} (rank {} of {}) was made by no call pico replays", ref.handle, ref.rank, ref.size),
          "pico follows the world, MPI_Comm_split and MPI_Comm_dup; liballprof does not record who joins the others "
          "(MPI_Comm_create, MPI_Comm_split_type, MPI_Cart_create)");
+  }
+
+  // A communicator the trace defines (OTF2): one program communicator per handle.
+  int bind_known(int r, const CommRef& ref, int line) {
+    const auto k = known_.find(ref.handle);
+    if (k == known_.end())
+      fail(r, line, fmt::format("communicator {} is not among the trace's definitions", ref.handle), "is the trace complete?");
+    auto [it, fresh] = known_ids_.try_emplace(ref.handle, static_cast<int>(out_.comms.size()));
+    if (fresh) out_.comms.push_back(TraceCommunicator{k->second});
+    return it->second;
   }
 
   // A communicator call: true once every member of the parent has made it.
@@ -544,31 +560,21 @@ class Builder {
   std::map<std::pair<int, int>, std::set<int>> sources_;  // (comm, destination) -> sources
   std::vector<char> matched_;
   bool noted_rank_field_ = false;
+  const std::map<std::uint64_t, std::vector<int>>& known_;
+  std::map<std::uint64_t, int> known_ids_;
 };
 
 }  // namespace
 
-TraceProgram build_trace_program(std::vector<RankRecords> ranks, TraceMpi mpi) {
+TraceProgram build_trace_program(std::vector<RankRecords> ranks, TraceMpi mpi,
+                                 const std::map<std::uint64_t, std::vector<int>>& known) {
   if (ranks.empty()) return {};
-  TraceProgram t = Builder(std::move(ranks), mpi).build();
+  TraceProgram t = Builder(std::move(ranks), mpi, known).build();
   std::uint64_t calls = t.collectives.size() + t.messages.size();
   if (calls == 0)
     throw InputError(t.ranks.front().file, "the traces hold no communication pico replays",
                      "pico replays point to point, collectives and their waits (docs/simulation.md#traces)");
   return t;
-}
-
-double TraceProgram::traced_runtime_s() const {
-  double longest = 0;
-  for (const TraceRank& r : ranks) longest = std::max(longest, r.last_end_s - r.first_start_s);
-  return longest;
-}
-
-void TraceProgram::scale_compute(double factor) {
-  for (TraceRank& r : ranks) {
-    for (TraceOp& op : r.ops) op.gap_s *= factor;
-    r.final_gap_s *= factor;
-  }
 }
 
 }  // namespace pico

@@ -20,6 +20,8 @@
 //   started is a wait on MPI_REQUEST_NULL: nothing.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,8 +36,11 @@ struct RankRecords {
   std::vector<liballprof::Record> records;
 };
 
-// Rank r's records are ranks[r]. Throws InputError naming the file and line
-// of a call that cannot be tied to the others.
-TraceProgram build_trace_program(std::vector<RankRecords> ranks, TraceMpi mpi);
+// Rank r's records are ranks[r]. `known` (an OTF2 archive's definitions):
+// communicator handle -> its world ranks in comm-rank order; given, every
+// handle must be one of them and none is rebuilt. Throws InputError naming
+// the file and line of a call that cannot be tied to the others.
+TraceProgram build_trace_program(std::vector<RankRecords> ranks, TraceMpi mpi,
+                                 const std::map<std::uint64_t, std::vector<int>>& known = {});
 
 }  // namespace pico

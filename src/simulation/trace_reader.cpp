@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "simulation/otf2_trace.hpp"
 #include "simulation/trace_builder.hpp"
 
 namespace pico {
@@ -153,7 +154,31 @@ std::vector<std::string> trace_files(const std::string& path) {
   return out;
 }
 
+namespace {
+
+// What pico does not replay: listed, refused, or (skip) nothing.
+void handle_unknown(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t> unknown_calls,
+                    std::map<std::string, std::uint64_t>* listed) {
+  if (o.unknown == UnknownCalls::list) {
+    if (listed) *listed = std::move(unknown_calls);
+    return;
+  }
+  if (o.unknown == UnknownCalls::skip || unknown_calls.empty()) return;
+  std::vector<std::string> list;
+  for (const auto& [name, count] : unknown_calls) list.push_back(fmt::format("{} ({})", name, count));
+  throw InputError(path, fmt::format("the traces hold calls pico does not replay: {}", fmt::join(list, ", ")),
+                   "--unknown skip folds their time into the compute gaps");
+}
+
+}  // namespace
+
 TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t>* listed) {
+  if (is_otf2_archive(path)) {
+    Otf2Trace t = read_otf2(path);
+    handle_unknown(path, o, std::move(t.unknown), listed);
+    if (o.unknown == UnknownCalls::list) return TraceProgram{};
+    return build_trace_program(std::move(t.ranks), TraceMpi::openmpi, t.comms);
+  }
   const std::vector<std::string> files = trace_files(path);
   const int ranks = static_cast<int>(files.size());
   std::vector<RankRecords> traces(files.size());
@@ -183,16 +208,8 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
   std::map<std::string, std::uint64_t> unknown_calls;
   for (const auto& u : unknown)
     for (const auto& [name, count] : u) unknown_calls[name] += count;
-  if (o.unknown == UnknownCalls::list) {
-    if (listed) *listed = std::move(unknown_calls);
-    return TraceProgram{};
-  }
-  if (!unknown_calls.empty()) {
-    std::vector<std::string> list;
-    for (const auto& [name, count] : unknown_calls) list.push_back(fmt::format("{} ({})", name, count));
-    throw InputError(path, fmt::format("the traces hold calls pico does not replay: {}", fmt::join(list, ", ")),
-                     "--unknown skip folds their time into the compute gaps");
-  }
+  handle_unknown(path, o, std::move(unknown_calls), listed);
+  if (o.unknown == UnknownCalls::list) return TraceProgram{};
   return build_trace_program(std::move(traces), o.mpi);
 }
 

@@ -295,9 +295,69 @@ def scenario_sample_format(tmp):
     print("sample format: ok")
 
 
+def scenario_otf2(tmp):
+    """6 ranks traced as Score-P writes OTF2 (tests/e2e/otf2_writer.py, the OTF2 library's writer): collectives on
+    the world and on row communicators the archive defines, receives whose recorded sender (the status) orders
+    them against the send times, MPI_Sendrecv, MPI_Isend/MPI_Irecv/MPI_Waitall, MPI_Iallreduce/MPI_Wait."""
+    try:
+        from otf2_writer import Otf2Trace
+    except ImportError as e:
+        print(f"otf2: skipped (no OTF2 Python writer: {e}; scripts/setup.sh installs python3-otf2)")
+        return
+    path = os.path.join(tmp, "otf2")
+    t = Otf2Trace(path, 6)
+    rows = [t.comm("row0", [0, 1, 2]), t.comm("row1", [3, 4, 5])]
+    for r in range(6):
+        t.local(r, "MPI_Comm_rank")
+        t.compute(r, 40_000)
+        t.allreduce(r, 4096)
+        t.local(r, "MPI_Comm_split")
+    for r in range(6):
+        t.bcast(r, 3000, 1, rows[r // 3])
+    for r in range(1, 6):  # rank 5 sends first, but rank 0's statuses say it took rank 1's first
+        t.compute(r, (6 - r) * 100_000)
+        t.send(r, 0, 100 + r, 64)
+    t.compute(0, 800_000)
+    for src in range(1, 6):
+        t.recv(0, src, 100 + src, 64)
+    for r in range(6):
+        t.sendrecv(r, (r + 1) % 6, (r - 1) % 6, 7, 2048)
+    for r in range(6):
+        reqs = [t.irecv(r, (r - 1) % 6, 8, 512), t.isend(r, (r + 1) % 6, 8, 512), t.iallreduce(r, 64)]
+        t.compute(r, 300_000 + 1000 * r)
+        t.waitall(r, reqs)
+    t.close()
+    anchor = os.path.join(path, "traces.otf2")
+    probe = replay(anchor, "--unknown", "list")
+    if "built without the OTF2 library" in probe.stderr:
+        print("otf2: skipped (pico was built without libotf2-trace-dev)")
+        return
+    out = replayed("OTF2 (Score-P's events, 6 ranks)", anchor, expect_traced=t.traced_s())
+    blocks = rank_blocks(out)
+    sources = [int(s) for s, tag in re.findall(r": recv 64b from (\d+) tag (\d+)", blocks[0]) if int(tag) >= MESSAGE_TAGS]
+    expect(sources == [1, 2, 3, 4, 5], f"rank 0 receives as its statuses say: {sources}")
+    expect(re.search(r": send 3000b to (3|5) tag", blocks[4]) and not re.search(r"3000b (to|from) [0-2]\b", blocks[4]),
+           "row 1's bcast from its comm rank 1 (world rank 4) stays in row 1")
+    # A call pico does not replay (an MPI region with no event it reads) is refused, listed or skipped.
+    put = Otf2Trace(os.path.join(tmp, "otf2-put"), 2)
+    put.local(0, "MPI_Put")
+    for r in range(2):
+        put.allreduce(r, 8)
+    put.close()
+    put_anchor = os.path.join(tmp, "otf2-put", "traces.otf2")
+    proc = replay(put_anchor, "-o", os.path.join(tmp, "put.goal"))
+    expect(proc.returncode == 2 and "MPI_Put (1)" in proc.stderr, f"OTF2 MPI_Put: {proc.stderr}")
+    expect(replay(put_anchor, "-o", os.path.join(tmp, "put.goal"), "--unknown", "skip").returncode == 0, "OTF2 --unknown skip")
+    ops, deps = labels(blocks[2])
+    compute = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 303 * 10**6]  # 302 us of compute + the 1 us after MPI_Iallreduce
+    expect(len(compute) == 1 and not any(ops[d][0] != "calc" and ops[d][3] >= MESSAGE_TAGS
+                                         for d in deps.get(compute[0], ())), "the Waitall's operations overlap the compute")
+    print("otf2: ok")
+
+
 def test_scenarios(tmp):
     for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
-              scenario_persistent, scenario_mpich, scenario_sample_format):
+              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2):
         s(tmp)
 
 
