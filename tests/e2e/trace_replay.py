@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 import goal_check  # noqa: E402
+from goal_sim import expect  # noqa: E402
 from liballprof_writer import BYTE, Trace  # noqa: E402
 
 PICO = os.environ.get("PICO", "build/pico")
@@ -25,16 +26,6 @@ SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
 SHARED_SAMPLE = os.path.join(SRC, "..", "shared", "data", "liballprof-bcast")
 MESSAGE_TAGS = 1 << 30
 RESULTS = []  # (scenario, ranks, traced s, simulated s) for the table in docs/simulation.md
-
-
-def fail(what):
-    print(f"FAIL: {what}", file=sys.stderr)
-    sys.exit(1)
-
-
-def expect(cond, what):
-    if not cond:
-        fail(what)
 
 
 def loggopsim():
