@@ -15,6 +15,7 @@
 #include "core/input_error.hpp"
 #include "simulation/predict.hpp"
 #include "simulation/profile_choice.hpp"
+#include "simulation/workload.hpp"
 
 namespace pico::cli {
 namespace {
@@ -76,7 +77,8 @@ void run_predict(const PredictOptions& o) {
   if (!coll || reference_algorithm_names(*coll).empty())
     throw InputError("COLLECTIVE", fmt::format("no reference algorithms for '{}'", o.collective),
                      "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
-  if (o.np < 2) throw InputError("--np", fmt::format("--np must be at least 2, got {}", o.np), "e.g. --np 64");
+  if (o.np < 2 || o.np > (1 << 20))
+    throw InputError("--np", fmt::format("--np must be in [2, 2^20], got {}", o.np), "e.g. --np 64");
   const auto dtype = parse_dtype(o.dtype);
   if (!dtype) throw InputError("--dtype", fmt::format("unknown datatype '{}'", o.dtype), "e.g. float32");
   std::string why;
@@ -87,6 +89,8 @@ void run_predict(const PredictOptions& o) {
     const auto b = parse_size(o.size, &why);
     if (!b) throw InputError("--size", fmt::format("bad size '{}': {}", o.size, why), "write e.g. 8B, 4KiB or 1MiB");
     bytes = *b;
+    if (bytes > kMaxCallBytes)
+      throw InputError("--size", fmt::format("{} bytes is beyond the 1 TiB per rank pico schedules", bytes), "e.g. --size 1MiB");
   }
   const auto segment = parse_size(o.segment_size, &why);
   if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "e.g. 64KiB");
@@ -99,8 +103,10 @@ void run_predict(const PredictOptions& o) {
   fmt::print("{} {} on {} ranks, model: {}{} ({})\n", o.collective, payload ? format_size(bytes) : "", o.np,
              o.model.empty() ? "built-in " : o.model + ", ", model.platform, simulator_name(tools));
   const double best = predictions.front().seconds;
-  for (const auto& p : predictions)
-    fmt::print("  {:<20} {:>12}  x{:.2f}\n", p.algorithm, time_text(p.seconds), best > 0 ? p.seconds / best : 1.0);
+  for (const auto& p : predictions) {
+    if (!p.not_evaluated.empty()) fmt::print("  {:<20} not evaluated: {}\n", p.algorithm, p.not_evaluated);
+    else fmt::print("  {:<20} {:>12}  x{:.2f}\n", p.algorithm, time_text(p.seconds), best > 0 ? p.seconds / best : 1.0);
+  }
   if (profile) {
     const ProfileRange* range = profile->choose(*coll, o.np, bytes);
     const std::string library = range ? range->algorithm : "default";

@@ -17,6 +17,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "simulation/evaluator_budget.hpp"
 
 namespace pico {
 namespace {
@@ -114,7 +115,21 @@ std::vector<MeasuredSchedule> reference_cases(const std::vector<CaseResult>& cas
 std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, const std::vector<MeasuredSchedule>& cases,
                                  const LogGPParams& p, int threads) {
   std::vector<double> out(cases.size());
-  const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!tools) {
+    // pico's evaluator holds a whole schedule: as many at once as the budget allows, none beyond it.
+    std::uint64_t largest = 1;
+    for (const MeasuredSchedule& c : cases) {
+      const std::uint64_t bytes = evaluator_bytes(c.request);
+      if (bytes > kEvaluatorBudgetBytes)
+        throw InputError(c.label, fmt::format("about {} million operations, {} in pico's LogGP evaluator, over its {}",
+                                              estimated_operations(c.request) / 1000000, format_size(bytes),
+                                              format_size(kEvaluatorBudgetBytes)),
+                         "give --loggopsim DIR (LogGOPSim reads the schedule from a file), or fewer ranks");
+      largest = std::max(largest, bytes);
+    }
+    n = static_cast<int>(std::clamp<std::uint64_t>(kEvaluatorBudgetBytes / largest, 1, static_cast<std::uint64_t>(n)));
+  }
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;

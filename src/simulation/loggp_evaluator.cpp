@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -27,7 +27,24 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
     std::vector<char> done;    // per op of the current step
   };
   std::vector<State> s(n);
-  std::map<std::tuple<int, int, int>, std::deque<double>> channel;  // (src, dst, tag) -> first bytes' arrivals
+  // (src, dst, tag) -> the first bytes' arrivals of messages in flight; a drained channel is
+  // dropped, so memory follows the messages in flight, not the p^2 channels of an alltoall.
+  struct Key {
+    int src, dst, tag;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      return std::hash<std::uint64_t>()((static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.src)) << 32 |
+                                         static_cast<std::uint32_t>(k.dst)) * 0x9E3779B97F4A7C15ull ^
+                                        static_cast<std::uint32_t>(k.tag));
+    }
+  };
+  struct Queue {  // FIFO; most channels hold one message at a time, which a deque's 512-byte block wastes
+    std::vector<double> arrivals;
+    std::size_t head = 0;
+  };
+  std::unordered_map<Key, Queue, KeyHash> channel;
   const auto L = static_cast<double>(p.L), o = static_cast<double>(p.o), G = static_cast<double>(p.G);
   std::size_t finished = 0;
   for (std::size_t r = 0; r < n; ++r)
@@ -60,18 +77,20 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
             st.cpu = std::max(st.cpu, st.ready) + o;
             const double start = std::max(st.nic, st.cpu);  // the first byte leaves
             st.nic = start + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
-            channel[{static_cast<int>(r), op.peer, op.tag}].push_back(start + L);
+            channel[{static_cast<int>(r), op.peer, op.tag}].arrivals.push_back(start + L);
             t = st.cpu;
           } else {
-            auto& q = channel[{op.peer, static_cast<int>(r), op.tag}];
-            if (q.empty()) {
+            const auto it = channel.find({op.peer, static_cast<int>(r), op.tag});
+            if (it == channel.end()) {
               blocked = true;
               continue;
             }
+            Queue& q = it->second;
+            const double arrival = q.arrivals[q.head];
             // The receiving NIC takes the bytes as they come, one message at a time.
-            st.nic_in = std::max(st.nic_in, q.front()) + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
+            st.nic_in = std::max(st.nic_in, arrival) + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
             st.cpu = std::max(st.cpu, std::max(st.ready, st.nic_in)) + o;
-            q.pop_front();
+            if (++q.head == q.arrivals.size()) channel.erase(it);
             t = st.cpu;
           }
           d = 1;

@@ -4,10 +4,14 @@
 #include <map>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
+#include "config/units.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "simulation/evaluator_budget.hpp"
 #include "simulation/fit.hpp"
 
 namespace pico {
@@ -16,6 +20,7 @@ std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSi
                                                     int np, Dtype dtype, std::uint64_t segment_bytes,
                                                     const LogGPParams& p, int threads) {
   std::vector<MeasuredSchedule> schedules;
+  std::vector<AlgorithmPrediction> beyond;
   for (const std::string& algorithm : reference_algorithm_names(c)) {
     reference::ScheduleRequest req;
     req.collective = c;
@@ -25,12 +30,19 @@ std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSi
     req.count = dtype == Dtype::none ? 0 : bytes / dtype_size(dtype);
     const auto* traits = reference_algorithm_traits(c, algorithm);
     req.segment_bytes = traits && traits->segmented ? segment_bytes : 0;
+    if (!tools && evaluator_bytes(req) > kEvaluatorBudgetBytes) {
+      beyond.push_back({algorithm, 0,
+                        fmt::format("about {} million operations, over pico's evaluator's {}: give --loggopsim",
+                                    estimated_operations(req) / 1000000, format_size(kEvaluatorBudgetBytes))});
+      continue;
+    }
     schedules.push_back({req, 0, algorithm});
   }
   const std::vector<double> t = simulate_all(tools, schedules, p, threads);
   std::vector<AlgorithmPrediction> out;
-  for (std::size_t i = 0; i < t.size(); ++i) out.push_back({schedules[i].request.algorithm, t[i]});
+  for (std::size_t i = 0; i < t.size(); ++i) out.push_back({schedules[i].request.algorithm, t[i], {}});
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+  out.insert(out.end(), beyond.begin(), beyond.end());
   return out;
 }
 

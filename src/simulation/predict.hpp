@@ -19,11 +19,14 @@ namespace pico {
 struct AlgorithmPrediction {
   std::string algorithm;
   double seconds = 0;
+  std::string not_evaluated;  // why it has no time (its schedule is beyond pico's evaluator), else empty
 };
 
 // Every reference algorithm of `c` at `bytes` per rank on `np` ranks,
 // fastest first, simulated in LogGOPSim (pico's LogGP evaluator when `tools`
-// is empty). Throws std::runtime_error when LogGOPSim fails.
+// is empty; an algorithm whose schedule is beyond the evaluator's budget,
+// simulation/evaluator_budget.hpp, comes last with `not_evaluated` saying
+// so). Throws std::runtime_error when LogGOPSim fails.
 std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSimTools>& tools, Collective c, std::uint64_t bytes,
                                                     int np, Dtype dtype, std::uint64_t segment_bytes,
                                                     const LogGPParams& p, int threads);

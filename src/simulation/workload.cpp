@@ -104,6 +104,10 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
     if (auto r = m.get("root")) c.root = static_cast<int>(r->as_int("root", 0, group - 1));
     if (auto g = m.get("gap")) c.gap_s = duration_of(*g, "gap");
     const std::int64_t repeat = m.get("repeat") ? m.get("repeat")->as_int("repeat", 1, 1 << 24) : 1;
+    if (w.calls.size() + static_cast<std::uint64_t>(repeat) > kMaxWorkloadCalls)
+      (m.get("repeat") ? *m.get("repeat") : item).fail(
+          fmt::format("the iteration would hold over {} calls", kMaxWorkloadCalls),
+          "use iterations: for repetition of the whole iteration");
     for (std::int64_t k = 0; k < repeat; ++k) w.calls.push_back(c);
   }
   return w;
@@ -135,6 +139,14 @@ Workload llm_step_workload(const LlmStep& s) {
   const double fwd = per_layer / 3, bwd = per_layer * 2 / 3;
   const std::uint64_t activation = static_cast<std::uint64_t>(s.sequence) * s.hidden * s.activation_bytes;
   if (activation > kMaxCallBytes) bad("--seq", "seq x hidden x activation bytes is over 1 TiB", "smaller --seq or --hidden");
+  const double gradients = s.parameters / (static_cast<double>(s.tp) * s.pp) * s.gradient_bytes;
+  // Count the step's calls before making them (doubles: no product here can wrap).
+  const double passes = 2.0 * s.micro_batches * (layers_per_stage * (s.tp > 1 ? 2.0 : 1.0) + (s.pp > 1 ? 1 : 0));
+  const double buckets = s.dp > 1 ? std::ceil(gradients / static_cast<double>(s.bucket_bytes)) : 0;
+  if (passes + buckets > static_cast<double>(kMaxWorkloadCalls))
+    bad(buckets > passes ? "--bucket" : "--micro-batches",
+        fmt::format("the step would hold {:.3g} calls, over pico's {}", passes + buckets, kMaxWorkloadCalls),
+        buckets > passes ? "a larger --bucket" : "fewer --micro-batches or --layers");
   auto layer_pass = [&](double gap) {
     // Megatron TP: two allreduces of the activations per layer and pass (attention, MLP).
     if (s.tp > 1) {
@@ -153,7 +165,6 @@ Workload llm_step_workload(const LlmStep& s) {
     for (int l = 0; l < layers_per_stage; ++l) layer_pass(bwd);
   }
   // DDP: the stage's gradients, in buckets, allreduced across the DP group after backward.
-  const double gradients = s.parameters / (static_cast<double>(s.tp) * s.pp) * s.gradient_bytes;
   if (s.dp > 1) {
     const auto total = static_cast<std::uint64_t>(std::llround(gradients));
     for (std::uint64_t done = 0; done < total; done += s.bucket_bytes)

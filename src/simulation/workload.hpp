@@ -68,6 +68,11 @@ struct Workload {
 // overflow the byte accounting of the schedules.
 inline constexpr std::uint64_t kMaxCallBytes = std::uint64_t{1} << 40;
 
+// The most calls one iteration may hold (4 Mi: ~160 MB of calls): a workload
+// is built in memory before --max-output can weigh its GOAL, so its size is
+// bounded where it is read.
+inline constexpr std::uint64_t kMaxWorkloadCalls = std::uint64_t{1} << 22;
+
 // Reads a workload file; InputError at file:line:column on anything wrong.
 Workload load_workload_yaml(const std::string& path);
 Workload parse_workload_yaml(const std::string& text, const std::string& file);
