@@ -57,7 +57,7 @@ def sample_sizes(rule):
             out.add(rg["max_bytes"])
         else:
             out.add(rg["min_bytes"] * 2 + 1)
-    return sorted(out)
+    return sorted(s for s in out if s <= MAX_KEY)  # no case is larger: a report's bytes are below 2^63
 
 
 # How each library measures a collective's message, per pico byte (one rank's block).
@@ -135,6 +135,8 @@ def disagreement(profile_text, fmt, text):
             def pick(rule, s):
                 coll = "reduce_scatter_block" if rule["collective"] == "reduce_scatter" else rule["collective"]
                 key = s * ompi_factor(rule["collective"], rule["comm_size"])
+                if key > MAX_KEY:
+                    return None
                 for block in doc["collectives"].get(coll, []):
                     if block["comm_size_min"] <= rule["comm_size"] <= block["comm_size_max"]:
                         for r in block["rules"]:

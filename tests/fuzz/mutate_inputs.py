@@ -219,9 +219,9 @@ def seeds():
 def make_input(index: int, seed: int, corpus):
     rng = random.Random(seed * 1_000_003 + index)
     kind, name, text = rng.choice(corpus)
-    if kind == "profile" and rng.random() < 0.5:
+    if kind == "profile" and rng.random() < 0.6:
         doc = json.loads(text)
-        for _ in range(rng.randrange(1, 3)):
+        for _ in range(1 if rng.random() < 0.7 else 2):
             doc = mutate_profile(doc, rng)
         text = json.dumps(doc)
     elif kind in JSON_KINDS and rng.random() < 0.6:
@@ -237,7 +237,8 @@ def make_input(index: int, seed: int, corpus):
 
 def command_for(pico: str, kind: str, name: str, path: Path):
     if kind == "profile":
-        extra = ["--mpich-defaults", str(MPICH_DEFAULTS)] if PROFILE_FORMATS[name] == "mpich-json" else []
+        extra = {"mpich-json": ["--mpich-defaults", str(MPICH_DEFAULTS)],
+                 "nccl-tuner": ["--nccl-channels", "8"]}.get(PROFILE_FORMATS[name], [])
         return [pico, "export", "--format", PROFILE_FORMATS[name], *extra, str(path)]
     if kind == "mpich-defaults":
         return [pico, "export", str(EXPORT_DATA / "mpich-4.0.2.profile.json"), "--format", "mpich-json",
