@@ -6,7 +6,11 @@
 #include <ctime>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "core/build_info.hpp"
+#include "core/input_error.hpp"
+#include "core/plain_text.hpp"
 
 extern char** environ;
 
@@ -27,7 +31,14 @@ nlohmann::json relevant_environment() {
     const auto eq = entry.find('=');
     if (eq == std::string_view::npos) continue;
     std::string key(entry.substr(0, eq));
-    if (is_relevant_env_name(key)) env[key] = std::string(entry.substr(eq + 1));
+    if (!is_relevant_env_name(key)) continue;
+    const std::string_view value = entry.substr(eq + 1);
+    if (const auto problem = utf8_problem(entry))
+      throw InputError(fmt::format("environment variable {}", printable(key)),
+                       fmt::format("its {} {} at byte {}", problem->byte < key.size() ? "name" : "value",
+                                   problem->what, problem->byte),
+                       "pico records it in run.json and the report, which are UTF-8: fix it or unset it");
+    env[key] = std::string(value);
   }
   return env;
 }

@@ -9,6 +9,8 @@
 
 #ifdef PICO_WITH_HWLOC
 #include <hwloc.h>
+
+#include "core/results_file.hpp"
 #endif
 
 namespace pico {
@@ -105,7 +107,17 @@ nlohmann::json host_topology(const std::string& xml_path) {
     cache_list.push_back({{"level", std::get<0>(key)}, {"type", std::get<1>(key)}, {"size_bytes", std::get<2>(key)},
                           {"count", n}});
 
-  if (!xml_path.empty()) hwloc_topology_export_xml(topo, xml_path.c_str(), 0);
+  // Exported to memory and written as every results file is (never through a link): hwloc's own
+  // export opens the path itself and would follow a topology-HOST.xml planted as a link.
+  if (!xml_path.empty()) {
+    char* xml = nullptr;
+    int xml_bytes = 0;
+    if (hwloc_topology_export_xmlbuffer(topo, &xml, &xml_bytes, 0) == 0 && xml != nullptr) {
+      const std::string text(xml, xml_bytes > 0 ? static_cast<std::size_t>(xml_bytes - 1) : 0);  // less its NUL
+      hwloc_free_xmlbuffer(topo, xml);
+      write_results_file(xml_path, text);
+    }
+  }
 
   return {
       {"packages", count(HWLOC_OBJ_PACKAGE)},

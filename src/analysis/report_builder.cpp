@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,14 +18,54 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json read_json(const fs::path& p) {
-  return read_json_file(p, "give a results directory or the report.json in it");
+// Sizes past this cannot be a case pico ran (nor one a library reads).
+constexpr std::uint64_t kMaxReportBytes = (std::uint64_t{1} << 63) - 1;
+
+// More launches than a run could make: a run.json claiming more was edited.
+constexpr int kMaxLaunches = 1 << 20;
+
+constexpr const char* kDirHint = "give a results directory or the report.json in it";
+
+nlohmann::json read_json(const fs::path& p) { return read_json_file(p, kDirHint); }
+
+// A file pico wrote in the results directory, read as results files are (never through a link).
+nlohmann::json read_written(const fs::path& p) {
+  std::optional<nlohmann::json> j = read_results_json(p.string(), "");
+  if (!j) throw InputError(p.string(), "no such file: not a complete pico results directory", kDirHint);
+  return std::move(*j);
+}
+
+// Why a case's numbers cannot be what pico measured, or "": the renderers,
+// compare and tune divide by the objectives (median, mean, p95) and take
+// logarithms, so one of 0 or below (-inf, 0.000x speedups), any negative or
+// infinite time, or a size past 2^63 is refused by name. A single sample, or
+// the minimum, may read 0 on a coarse clock.
+std::string implausible(const CaseResult& r) {
+  if (r.c.bytes > kMaxReportBytes) return fmt::format("bytes {} is past 2^63-1", r.c.bytes);
+  const auto negative = [](double t) { return !std::isfinite(t) || t < 0; };
+  if (r.timing) {
+    const TimingStats& t = *r.timing;
+    for (const auto& [key, v] : {std::pair{"median_s", t.median_s}, {"mean_s", t.mean_s}, {"p95_s", t.p95_s}})
+      if (negative(v) || v == 0)
+        return fmt::format("timing.{} is {}: a measured time is a positive number of seconds", key, v);
+    for (const auto& [key, v] : {std::pair{"min_s", t.min_s}, {"max_s", t.max_s}, {"p5_s", t.p5_s},
+                                 {"p99_s", t.p99_s}, {"stddev_s", t.stddev_s}, {"cv", t.cv},
+                                 {"ci95_low_s", t.ci95_low_s}, {"ci95_high_s", t.ci95_high_s}})
+      if (negative(v)) return fmt::format("timing.{} is {}: it must be finite and not negative", key, v);
+  }
+  if (r.samples_s)
+    for (const double s : *r.samples_s)
+      if (negative(s)) return fmt::format("samples_s holds {}: a measured time is not negative", s);
+  for (const auto& [key, v] : {std::pair{"algbw_GBps", r.algbw_GBps}, {"busbw_GBps", r.busbw_GBps}})
+    if (v && (!std::isfinite(*v) || *v < 0)) return fmt::format("{} is {}: a bandwidth is not negative", key, *v);
+  return "";
 }
 
 // What pico report, compare and the HTML page rely on, checked once where a
@@ -49,8 +91,15 @@ void check_report(const nlohmann::json& report, const std::string& file) {
       throw InputError(file, fmt::format("malformed report: \"{}\" is missing or not an object", section), hint);
   }
   std::size_t index = 0;
+  std::map<std::string, std::size_t> first_of;  // run key -> index, for duplicates
   try {
-    for (; index < cases->size(); ++index) case_result_from_json((*cases)[index]);
+    for (; index < cases->size(); ++index) {
+      const CaseResult r = case_result_from_json((*cases)[index]);
+      if (const std::string why = implausible(r); !why.empty()) throw std::runtime_error(why);
+      if (const auto [it, fresh] = first_of.try_emplace(run_key(r.c), index); !fresh)
+        throw std::runtime_error(fmt::format("case {} appears twice (cases[{}] too): a report has one record per case",
+                                             r.c.case_id, it->second));
+    }
   } catch (const std::exception& e) {
     throw InputError(file, fmt::format("malformed report: cases[{}]: {}", index, json_error_text(e)), hint);
   }
@@ -61,7 +110,7 @@ std::vector<nlohmann::json> launch_infos(const fs::path& dir, int launches) {
   std::vector<nlohmann::json> out;
   for (int k = 0; k < launches; ++k) {
     const auto p = dir / fmt::format("launch-{}.info.json", k);
-    if (fs::exists(p)) out.push_back(read_json(p));
+    if (auto info = read_results_json(p.string(), "")) out.push_back(std::move(*info));
   }
   return out;
 }
@@ -111,42 +160,49 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
 
 nlohmann::json build_report(const std::string& dir_string) {
   const fs::path dir(dir_string);
-  const nlohmann::json run = read_json(dir / "run.json");
-  const nlohmann::json plan = read_json(dir / "plan.json");
+  const nlohmann::json run = read_written(dir / "run.json");
+  const nlohmann::json plan = read_written(dir / "plan.json");
 
   // The last record of a case wins: a resumed run may have measured it again.
   std::map<std::string, CaseResult> results;
-  for (const auto& line : read_json_lines((dir / "cases.jsonl").string())) {
-    CaseResult r = case_result_from_json(line);
-    const std::string id = run_key(r.c);
-    results.insert_or_assign(id, std::move(r));
-  }
+  const std::string cases_file = (dir / "cases.jsonl").string();
+  reading_file(cases_file, [&] {
+    for (const auto& line : read_json_lines(cases_file)) {
+      CaseResult r = case_result_from_json(line);
+      const std::string id = run_key(r.c);
+      results.insert_or_assign(id, std::move(r));
+    }
+  });
 
   nlohmann::json cases = nlohmann::json::array();
-  for (const auto& planned : plan.at("cases")) {
-    const Case c = case_from_json(planned);
-    if (auto it = results.find(run_key(c)); it != results.end()) {
-      cases.push_back(to_json(it->second));
-    } else {
-      cases.push_back(to_json(unmeasured_result(c, CaseStatus::failed,
-                                                "no result: the run ended before this case finished", -1, 0)));
+  reading_file((dir / "plan.json").string(), [&] {
+    for (const auto& planned : plan.at("cases")) {
+      const Case c = case_from_json(planned);
+      if (auto it = results.find(run_key(c)); it != results.end()) {
+        cases.push_back(to_json(it->second));
+      } else {
+        cases.push_back(to_json(unmeasured_result(c, CaseStatus::failed,
+                                                  "no result: the run ended before this case finished", -1, 0)));
+      }
     }
-  }
+  });
 
-  const int launches = run.at("run").at("launches").get<int>();
-  return {{"schema", kReportSchema},
-          {"pico", run.at("pico")},
-          {"experiment", run.at("experiment")},
-          {"platform", run.at("platform")},
-          {"provenance", provenance(run, launch_infos(dir, launches))},
-          {"run", run.at("run")},
-          {"cases", cases}};
+  return reading_file((dir / "run.json").string(), [&]() -> nlohmann::json {
+    const auto launches = static_cast<int>(json_int(run.at("run").at("launches"), 0, kMaxLaunches));
+    return {{"schema", kReportSchema},
+            {"pico", run.at("pico")},
+            {"experiment", run.at("experiment")},
+            {"platform", run.at("platform")},
+            {"provenance", provenance(run, launch_infos(dir, launches))},
+            {"run", run.at("run")},
+            {"cases", cases}};
+  });
 }
 
 void write_json_atomically(const std::string& path, const nlohmann::json& j) {
   const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
   try {
-    write_text_file(tmp, j.dump(1) + "\n");
+    write_results_file(tmp, j.dump(1) + "\n");
   } catch (const WriteError&) {
     std::remove(tmp.c_str());
     throw;

@@ -34,7 +34,8 @@ struct BenchOptions {
   std::vector<int> np{2};
   // Sizes: pico's list, OSU's -m [MIN:]MAX, or nccl-tests' -b/-e/-f.
   std::string sizes, message_size, min_bytes, max_bytes;
-  std::uint64_t step_factor = 2;
+  // Signed: CLI11 reads "-2" into an unsigned as 2^64-2, which would pass the check below.
+  std::int64_t step_factor = 2;
   bool step_factor_given = false;
   std::optional<std::int64_t> iterations, warmup;
   std::optional<std::string> target_ci, case_timeout;
@@ -81,7 +82,7 @@ std::pair<std::vector<std::uint64_t>, std::string> bench_sizes(const BenchOption
     if (lo < 1) throw InputError("-b", "the smallest size must be 1 byte or more");
     if (lo > hi) throw InputError("-e", fmt::format("the largest size ({}) is below the smallest ({})", format_size(hi), format_size(lo)));
     if (o.step_factor < 2) throw InputError("-f", fmt::format("the step factor must be 2 or more, got {}", o.step_factor));
-    return {size_range(lo, hi, o.step_factor), "-b/-e/-f"};
+    return {size_range(lo, hi, static_cast<std::uint64_t>(o.step_factor)), "-b/-e/-f"};
   }
   if (o.step_factor_given) throw InputError("-f", "a step factor without -b or -e would be ignored", "add -b MIN -e MAX");
   const std::string text = o.sizes.empty() ? kDefaultSizes : o.sizes;

@@ -91,7 +91,8 @@ void add_export(CLI::App& app, int& exit_code) {
   cmd->add_option("--mpich-defaults", opts->options.mpich_defaults,
                   "mpich-json: MPICH's default selection tree (default: read from the installed libmpich)");
   cmd->add_option("--mpich-library", opts->options.mpich_library, "mpich-json: the libmpich.so.12 to read it from");
-  cmd->add_option("--nccl-channels", opts->channels, "nccl-tuner: channels for rules that carry none");
+  cmd->add_option("--nccl-channels", opts->channels, "nccl-tuner: channels for rules that carry none (1 to 64)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--model", opts->model, "astra-sim: the model (pico fit) for bandwidth and latency (default: ATLAHS AI)");
   cmd->add_option("--npus", opts->npus, "astra-sim: NPUs in the network (default: the profile's largest communicator)")
       ->check(CLI::Range(1, 1 << 24));

@@ -1,7 +1,6 @@
 // pico fit REPORT -o model.json [--loggopsim DIR] [--reduce-ps-per-byte X] [--threads N]
 // Fits a LogGP model (src/simulation/fit.hpp) to a report's sendrecv and
 // reference-algorithm cases and writes it as pico-model/1 JSON.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -9,7 +8,9 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "launch/executor.hpp"
 #include "simulation/fit.hpp"
 
 namespace pico::cli {
@@ -35,6 +36,8 @@ void add_fit(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->callback([opts, &exit_code] {
+    // Ctrl-C or kill stops the simulations by an exception, so that their /tmp/pico-sim-* go with the stack.
+    install_interrupt_handlers();
     const nlohmann::json report = load_report(opts->report);
     FitOptions options{.simulator = find_loggopsim(opts->loggopsim),
                        .reduce_ps_per_byte = opts->reduce_ps_per_byte,
@@ -43,11 +46,8 @@ void add_fit(CLI::App& app, int& exit_code) {
       throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", opts->loggopsim),
                        "build them: ../shared/peers/build-loggopsim.sh DIR");
     const FitOutcome fit = fit_model(report, opts->report, options);
-    std::ofstream out(opts->output);
-    if (!out) throw InputError(opts->output, "cannot open for writing", "check the directory exists and is writable");
-    out << to_json(fit.model).dump(1) << "\n";
-    out.close();
-    if (!out) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
+    // A file that cannot be written is exit 3 with the reason, as for every verb.
+    write_text_file(opts->output, to_json(fit.model).dump(1) + "\n");
     const LogGPParams& p = fit.model.params;
     fmt::print("model of {} ({}, {}): L {:.3f} us, o {:.3f} us, g {:.3f} us, G {:.4f} ns/B ({:.3f} GB/s), "
                "reduction {:.1f} ps/B\n",

@@ -12,6 +12,7 @@
 #include "core/input_error.hpp"
 #include "core/file_io.hpp"
 #include "core/build_info.hpp"
+#include "launch/command_output.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"pico: benchmark and tune collective communication (MPI, NCCL)", "pico"};
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
   } catch (const pico::InputError& e) {
     std::cerr << e.what() << "\n";
     return 2;
+  } catch (const pico::Interrupted& e) {
+    std::cerr << pico::render_error("pico", e.what()) << "\n";
+    return pico::kInterruptedExitCode;
   } catch (const pico::WriteError& e) {
     std::cerr << pico::render_error("could not write results", e.what()) << "\n";
     return pico::kWriteErrorExitCode;

@@ -13,6 +13,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "launch/executor.hpp"
 #include "simulation/predict.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/workload.hpp"
@@ -137,6 +138,8 @@ void add_predict(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->callback([opts, &exit_code] {
+    // Ctrl-C or kill stops the simulations by an exception, so that their /tmp/pico-sim-* go with the stack.
+    install_interrupt_handlers();
     if (!opts->check.empty()) run_check(*opts);
     else run_predict(*opts);
     std::cout.flush();

@@ -3,7 +3,7 @@
 //               [--model model.json | --reduce-ps-per-byte X] [--tag-base T]
 // Records a reference algorithm's schedule for all P ranks without MPI and
 // writes it for a network simulator (collectives/schedule_export.hpp).
-#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <memory>
 #include <string_view>
@@ -17,6 +17,7 @@
 #include "collectives/goal_writer.hpp"
 #include "collectives/schedule_export.hpp"
 #include "collectives/spec.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "simulation/loggp_model.hpp"
@@ -126,11 +127,10 @@ void add_schedule(CLI::App& app, int& exit_code) {
       write_schedule(req, format, std::cout, opts->threads, opts->goal);
       std::cout.flush();
     } else {
-      std::ofstream file(opts->output, std::ios::binary);
-      if (!file) bad(opts->output, "cannot open for writing", "check the directory exists and is writable");
-      write_schedule(req, format, file, opts->threads, opts->goal);
-      file.close();
-      if (!file) throw std::runtime_error(fmt::format("{}: write failed", opts->output));
+      // Written whole by write_text_file: a file that cannot be written is exit 3 with the reason, as for every verb.
+      std::ostringstream text;
+      write_schedule(req, format, text, opts->threads, opts->goal);
+      write_text_file(opts->output, text.str());
     }
     exit_code = 0;
   });

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/plain_text.hpp"
 
 namespace pico::yaml {
 namespace {
@@ -102,14 +103,29 @@ std::string path_component_problem(const std::string& s) {
 
 // yaml-cpp reads "\0" followed by 'e' as an escape (ESC) and stores it; no
 // setting of pico's can hold a NUL, so one anywhere is an error at its spot.
+[[noreturn]] void fail_at_byte(const std::string& text, std::size_t at, const std::string& file,
+                               const std::string& message, const std::string& hint) {
+  const std::size_t newline_before = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+  const std::size_t line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
+  const auto line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  throw InputError(file, line + 1, static_cast<int>(at - line_start) + 1, message, hint);
+}
+
 void reject_nul(const std::string& text, const std::string& file) {
   const std::size_t at = text.find('\0');
   if (at == std::string::npos) return;
-  const std::size_t newline_before = text.rfind('\n', at);
-  const std::size_t line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
-  const auto line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-  throw InputError(file, line + 1, static_cast<int>(at - line_start) + 1, "the file contains a NUL byte",
-                    "a YAML file is text: remove the NUL, or check that this is the file you meant");
+  fail_at_byte(text, at, file, "the file contains a NUL byte",
+               "a YAML file is text: remove the NUL, or check that this is the file you meant");
+}
+
+// pico records what it read (run.json, report.json are JSON, which is UTF-8):
+// a byte that is not UTF-8, in a description or an env value, is refused here,
+// where `pico validate` sees it, not when the run writes its first record.
+void reject_invalid_utf8(const std::string& text, const std::string& file) {
+  const auto problem = utf8_problem(text);
+  if (!problem) return;
+  fail_at_byte(text, problem->byte, file, "the file " + problem->what,
+               "a YAML file is UTF-8 text: re-encode it (e.g. iconv -f latin1 -t utf-8)");
 }
 
 std::string list_hint(std::span<const std::string> candidates, std::string_view label) {
@@ -168,6 +184,7 @@ Value::Value(YAML::Node node, std::string file) : node_(std::move(node)), file_(
 
 Value Value::parse_document(const std::string& text, const std::string& file) {
   reject_nul(text, file);
+  reject_invalid_utf8(text, file);
   if (!check_documents(text, file))
     throw InputError(file, 0, 0, "the file is empty", "write a YAML map of settings, e.g. 'name: ...'");
   try {

@@ -15,4 +15,11 @@ constexpr std::optional<std::uint64_t> checked_mul(std::uint64_t a, std::uint64_
   return product;
 }
 
+// a + b, or nullopt when the sum does not fit in 64 bits.
+constexpr std::optional<std::uint64_t> checked_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return std::nullopt;
+  return sum;
+}
+
 }  // namespace pico

@@ -4,8 +4,11 @@
 #include <iterator>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "core/input_error.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 #include "core/whole_file.hpp"
 
 namespace pico {
@@ -18,7 +21,7 @@ namespace {
 constexpr std::uintmax_t kMaxJsonFileBytes = 1024 * kMiB;
 
 // The line and column of a byte offset, for a JSON syntax error.
-std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
+std::pair<int, int> line_and_column(std::string_view text, std::size_t byte) {
   int line = 1, column = 1;
   for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
     if (text[i] == '\n') {
@@ -31,7 +34,93 @@ std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
   return {line, column};
 }
 
+// nlohmann's DOM builder with a bound on nesting: it stops the parse (false)
+// at the first array or object deeper than kMaxJsonDepth.
+template <class Json>
+class BoundedDomParser {
+ public:
+  using Dom = nlohmann::detail::json_sax_dom_parser<Json>;
+  using number_integer_t = typename Json::number_integer_t;
+  using number_unsigned_t = typename Json::number_unsigned_t;
+  using number_float_t = typename Json::number_float_t;
+  using string_t = typename Json::string_t;
+  using binary_t = typename Json::binary_t;
+
+  BoundedDomParser(Json& result, bool exceptions) : dom_(result, exceptions) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) { return dom_.number_float(v, s); }
+  bool string(string_t& v) { return dom_.string(v); }
+  bool binary(binary_t& v) { return dom_.binary(v); }
+  bool key(string_t& v) { return dom_.key(v); }
+  bool start_object(std::size_t n) { return deeper() && dom_.start_object(n); }
+  bool end_object() {
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) { return deeper() && dom_.start_array(n); }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom_.parse_error(position, token, e);
+  }
+  bool too_deep() const { return too_deep_; }
+
+ private:
+  bool deeper() {
+    if (++depth_ <= kMaxJsonDepth) return true;
+    too_deep_ = true;
+    return false;
+  }
+  Dom dom_;
+  int depth_ = 0;
+  bool too_deep_ = false;
+};
+
+template <class Json>
+Json parse_bounded(std::string_view text, const std::string& where, const std::string& hint) {
+  Json result;
+  BoundedDomParser<Json> sax(result, true);
+  try {
+    Json::sax_parse(text, &sax);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann counts the byte after the error; its own line/column text is dropped for ours.
+    const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string why = json_error_text(e);
+    if (const auto colon = why.find(": "); why.rfind("parse error", 0) == 0 && colon != std::string::npos)
+      why.erase(0, colon + 2);
+    throw InputError(where, line, column, "not valid JSON: " + why, hint);
+  }
+  if (sax.too_deep())
+    throw InputError(where, fmt::format("the JSON nests deeper than {} levels", kMaxJsonDepth), hint);
+  return result;
+}
+
+constexpr const char* kWrittenHint = "pico reads the JSON files it wrote; was this one cut short or edited?";
+
 }  // namespace
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& where, const std::string& hint) {
+  return parse_bounded<nlohmann::json>(text, where, hint);
+}
+
+nlohmann::ordered_json parse_ordered_json_text(std::string_view text, const std::string& where,
+                                               const std::string& hint) {
+  return parse_bounded<nlohmann::ordered_json>(text, where, hint);
+}
+
+std::optional<nlohmann::json> parse_json_line(std::string_view line) {
+  nlohmann::json result;
+  BoundedDomParser<nlohmann::json> sax(result, false);
+  if (!nlohmann::json::sax_parse(line, &sax) || sax.too_deep() || result.is_discarded()) return std::nullopt;
+  return result;
+}
 
 nlohmann::json read_json_file(const std::filesystem::path& p, const std::string& hint) {
   return read_json_file_text(p, hint).json;
@@ -42,18 +131,28 @@ JsonFileText read_json_file_text(const std::filesystem::path& p, const std::stri
   std::ifstream in(p, std::ios::binary);
   if (!in) throw InputError(p.string(), "cannot open the file", "check its permissions");
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  try {
-    nlohmann::json json = nlohmann::json::parse(text);
-    return {std::move(text), std::move(json)};
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann counts the byte after the error; its own line/column text is dropped for ours.
-    const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string why = json_error_text(e);
-    if (const auto colon = why.find(": "); why.rfind("parse error", 0) == 0 && colon != std::string::npos)
-      why.erase(0, colon + 2);
-    throw InputError(p.string(), line, column, "not valid JSON: " + why,
-                     "pico reads the JSON files it wrote; was this one cut short or edited?");
+  nlohmann::json json = parse_json_text(text, p.string(), kWrittenHint);
+  return {std::move(text), std::move(json)};
+}
+
+std::optional<nlohmann::json> read_results_json(const std::string& path, const std::string& hint) {
+  const std::optional<std::string> text = read_results_file(path);
+  if (!text) return std::nullopt;
+  return parse_json_text(*text, path, hint.empty() ? kWrittenHint : hint);
+}
+
+std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi) {
+  if (v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))) {
+    const std::int64_t n = v.get<std::int64_t>();
+    if (n >= lo && n <= hi) return n;
   }
+  throw std::out_of_range(fmt::format("{} is not a whole number from {} to {}", v.dump(), lo, hi));
+}
+
+void malformed_file(const std::string& path, const std::exception& e) {
+  std::string why = json_error_text(e);
+  if (why == "map::at" || why == "map::at:  key not found") why = "a record it names is missing";
+  throw InputError(path, "not as pico writes it: " + why, kWrittenHint);
 }
 
 }  // namespace pico

@@ -1,17 +1,40 @@
-// Reading a JSON file pico wrote (a report, run.json, a profile, a model)
-// with errors in pico's one format: a syntax error names its line and column.
+// The one JSON reader for input: every JSON pico reads (a report, run.json,
+// plan.json, a launch record, a profile, a model, a JSON line of cases.jsonl)
+// is parsed here, with limits, and errors in pico's one format: a syntax
+// error names its line and column, nesting deeper than kMaxJsonDepth is
+// refused before it can exhaust the stack of whatever walks the document
+// (printing a 100,000-deep array recursed until it crashed).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "core/input_error.hpp"
+
 namespace pico {
 
-// The file parsed. Throws InputError naming the file (and, for a syntax
-// error, line and column) when it cannot be read whole (a FIFO, a directory,
-// more than 1 GiB), opened or parsed; `hint` says what the caller expected.
+// Deeper than any file pico writes (a report is under 10 levels, MPICH's
+// selection trees under 20) and far below what recursion can take.
+inline constexpr int kMaxJsonDepth = 128;
+
+// text parsed; InputError at `where` (with line and column for a syntax
+// error) when it is not JSON or nests deeper than kMaxJsonDepth.
+nlohmann::json parse_json_text(std::string_view text, const std::string& where, const std::string& hint);
+nlohmann::ordered_json parse_ordered_json_text(std::string_view text, const std::string& where,
+                                               const std::string& hint);
+
+// One JSON line, or nullopt when it is not valid JSON within the limits
+// (a torn last line of a JSON-lines file).
+std::optional<nlohmann::json> parse_json_line(std::string_view line);
+
+// A file the user named, parsed. Throws InputError naming the file when it
+// cannot be read whole (a FIFO, a directory, more than 1 GiB), opened or
+// parsed; `hint` says what the caller expected.
 nlohmann::json read_json_file(const std::filesystem::path& path, const std::string& hint);
 
 // The same, keeping the bytes read, for a caller that also fingerprints the
@@ -21,5 +44,32 @@ struct JsonFileText {
   nlohmann::json json;
 };
 JsonFileText read_json_file_text(const std::filesystem::path& path, const std::string& hint);
+
+// A file pico wrote in a results directory (run.json, plan.json,
+// launch-K.json, launch-K.info.json), opened as results files are
+// (core/results_file.hpp: never through a link); nullopt when it does not
+// exist. InputError naming the file when it cannot be read or parsed.
+std::optional<nlohmann::json> read_results_json(const std::string& path, const std::string& hint);
+
+// v as a whole number from lo to hi; std::out_of_range ("-5 is not a whole
+// number from 1 to 2147483647") otherwise. nlohmann's get<int>() would cut
+// 10^12 down to -727379968 without a word.
+std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi);
+
+// What a file pico wrote must hold, read by `read` (which walks its JSON with
+// at(), get<>() and the like): a key missing or of the wrong type, in a file
+// that was cut short or edited, is an InputError naming the file instead of
+// nlohmann's or the standard library's text ("map::at").
+[[noreturn]] void malformed_file(const std::string& path, const std::exception& e);
+template <class Read>
+auto reading_file(const std::string& path, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    malformed_file(path, e);
+  }
+}
 
 }  // namespace pico

@@ -4,14 +4,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <fstream>
+
+#include "core/json_file.hpp"
+#include "core/results_file.hpp"
 
 namespace pico {
 
 JsonLinesFile::JsonLinesFile(const std::string& path)
-    : path_(path), file_(::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) {
-  if (file_.get() < 0) throw WriteError(path_, errno);
+    : path_(path), file_(open_results_file(path, O_RDWR | O_CREAT | O_APPEND)) {
   end_torn_line();
 }
 
@@ -41,12 +43,14 @@ void JsonLinesFile::append(const nlohmann::json& record) {
 
 std::vector<nlohmann::json> read_json_lines(const std::string& path) {
   std::vector<nlohmann::json> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_discarded()) out.push_back(std::move(j));
+  const std::optional<std::string> text = read_results_file(path);
+  if (!text) return out;
+  std::string_view rest = *text;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    if (end > 0)
+      if (auto j = parse_json_line(rest.substr(0, end))) out.push_back(std::move(*j));
+    rest.remove_prefix(std::min(end + 1, rest.size()));
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// Append-only JSON-lines files: one complete line per record, written with
+// Append-only JSON-lines files in a results directory (opened as
+// core/results_file.hpp opens them: never through a link): one complete line per record, written with
 // one write() at once, so a killed worker leaves every finished record
 // readable, and a failed write (disk full) leaves no partial line: the file is
 // cut back to where it was and WriteError (core/file_io.hpp) thrown.
@@ -26,7 +27,8 @@ class JsonLinesFile {
 };
 
 // Every complete, parseable line of a JSON-lines file; a torn last line (the
-// writer was killed mid-write) is ignored. A missing file gives no records.
+// writer was killed mid-write) is ignored, as is a line nested deeper than
+// kMaxJsonDepth. A missing file gives no records; a link in its place is an InputError.
 std::vector<nlohmann::json> read_json_lines(const std::string& path);
 
 // An exception's message without nlohmann's "[json.exception.type_error.302] "

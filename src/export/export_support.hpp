@@ -29,9 +29,15 @@ struct LibraryRange {
   std::uint64_t min = 0;
   std::optional<std::uint64_t> max;  // inclusive; nullopt = unbounded
 };
+// The largest message size any library's reader takes (2^63-1: Open MPI's
+// fscanf("%li"), JSON's int64); each format may bound it further.
+inline constexpr std::uint64_t kMaxLibraryBytes = (std::uint64_t{1} << 63) - 1;
+
 // [min_bytes, max_bytes] of pico's bytes as the library's inclusive range:
 // the library key of every block size the range holds, and nothing more.
-LibraryRange library_range(const ProfileRange& range, std::uint64_t factor);
+// factor 0 (no size): [0, 0]. ExportRefusal when a key would pass
+// kMaxLibraryBytes (an allgather's 2^62 x 4 would otherwise wrap to 0).
+LibraryRange library_range(const ProfileRule& rule, const ProfileRange& range, std::uint64_t factor);
 
 // The rule's ranges start at 0, ascend without gaps or overlaps and end
 // unbounded (what every format here needs: the libraries take the last or

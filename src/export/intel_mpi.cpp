@@ -2,7 +2,8 @@
 // here): "<id>:<l>-<m>@<p>-<q>;..." with inclusive message-byte ranges l-m
 // and process counts p-q. Intel numbers its algorithms per collective; a
 // profile for Intel MPI names them by those ids. Ranges left to the default
-// get no entry; an unbounded range ends at 2147483647.
+// get no entry; an unbounded range ends at 2147483647, and one starting past
+// it is refused (it would be written with its start above its end).
 #include <climits>
 #include <map>
 
@@ -45,7 +46,12 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
         throw ExportRefusal(fmt::format("{}: '{}' is not an Intel MPI algorithm id", describe(rule), range.algorithm),
                             "Intel MPI profiles name algorithms by their I_MPI_ADJUST ids (1, 2, ...)");
       // Intel's message size for these is the per-process buffer: pico's bytes.
-      const LibraryRange r = library_range(range, 1);
+      const LibraryRange r = library_range(rule, range, 1);
+      if (r.min > static_cast<std::uint64_t>(INT_MAX))
+        throw ExportRefusal(fmt::format("{}: the range of {} starts at {} B, past Intel MPI's largest message size "
+                                        "(2147483647 B)",
+                                        describe(rule), range.algorithm, r.min),
+                            "keep the library default above 2 GiB, or tune sizes below it, for intel-mpi");
       std::string& v = per_variable[variable_of(rule)];
       v += fmt::format("{}{}:{}-{}@{}-{}", v.empty() ? "" : ";", range.algorithm, r.min,
                        r.max ? std::min<std::uint64_t>(*r.max, INT_MAX) : INT_MAX, rule.comm_size,

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/json_file.hpp"
+#include "core/whole_file.hpp"
 #include "export/export_support.hpp"
 
 namespace pico {
@@ -17,7 +19,12 @@ constexpr std::array kLibraryPlaces{
     "/usr/lib/x86_64-linux-gnu/libmpich.so.12", "/usr/lib/aarch64-linux-gnu/libmpich.so.12",
     "/usr/lib64/libmpich.so.12", "/usr/local/lib/libmpich.so.12", "/usr/lib/libmpich.so.12"};
 
+// A tree file is some KiB and libmpich some MiB: anything past this, or a FIFO or device, is not one.
+constexpr std::uintmax_t kMaxMpichFileBytes = 256 * kMiB;
+
 std::string read_bytes(const std::string& path) {
+  if (const auto problem = whole_file_problem(path, kMaxMpichFileBytes))
+    throw ExportRefusal(fmt::format("{} {}", path, *problem), "give MPICH's default tree with --mpich-defaults FILE");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ExportRefusal(fmt::format("cannot read {}", path), "give MPICH's default tree with --mpich-defaults FILE");
   std::ostringstream s;
@@ -44,8 +51,10 @@ nlohmann::ordered_json mpir_tree_in(const std::string& bytes) {
 MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library) {
   MpichDefaults d;
   if (!defaults_file.empty()) {
-    auto tree = nlohmann::ordered_json::parse(read_bytes(defaults_file), nullptr, false);
-    if (tree.is_discarded() || !tree.is_object() || !tree.contains("collective=allreduce"))
+    // The one JSON reader (core/json_file.hpp): a syntax error with its line and column, nesting bounded.
+    auto tree = parse_ordered_json_text(read_bytes(defaults_file), defaults_file,
+                                        "give MPICH's maint/tuning/coll/mpir/generic.json of your release");
+    if (!tree.is_object() || !tree.contains("collective=allreduce"))
       throw ExportRefusal(fmt::format("{} is not an MPICH collective selection tree", defaults_file),
                           "give MPICH's maint/tuning/coll/mpir/generic.json of your release, or leave "
                           "--mpich-defaults out to read the installed libmpich");

@@ -74,7 +74,7 @@ nlohmann::ordered_json tuned_chain(const TunedProfile& profile, const ProfileRul
                             "tune with the MPICH version you export for");
       target = leaf(function);
     }
-    const LibraryRange r = library_range(range, key.factor);
+    const LibraryRange r = library_range(rule, range, key.factor);
     if (!r.max) {
       chain[key.size_key + "=any"] = target;
     } else {

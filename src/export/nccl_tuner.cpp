@@ -46,7 +46,7 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
     for (const ProfileRange& range : rule.ranges) {
       if (range.algorithm == "default") continue;
       const NcclChoice choice = nccl_choice(profile, rule, range);
-      const LibraryRange r = library_range(range, nccl_factor(rule));
+      const LibraryRange r = library_range(rule, range, nccl_factor(rule));
       rows += fmt::format("{},{},{},{},{},{},{},{}\n", nccl_collective(rule), r.min,
                           r.max ? std::to_string(*r.max) : "-1", nccl_csv_name(choice.algo),
                           protocol_of(rule, range, choice), channels_of(rule, range, options), rule.nodes,

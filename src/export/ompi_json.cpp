@@ -28,7 +28,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
     for (const ProfileRange& range : rule->ranges) {
       if (range.algorithm == "default") continue;
       const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, *rule, range);
-      const LibraryRange r = library_range(range, factor);
+      const LibraryRange r = library_range(*rule, range, factor);
       nlohmann::ordered_json j;
       j["msg_size_min"] = r.min;
       if (r.max) j["msg_size_max"] = *r.max;

@@ -42,7 +42,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
       for (std::size_t k = 0; k < n; ++k) {
         const ProfileRange& range = rule.ranges[k];
         const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, rule, range);
-        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(range, ompi_size_factor(c, rule.comm_size)).min,
+        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(rule, range, ompi_size_factor(c, rule.comm_size)).min,
                             cols.algorithm, cols.faninout, cols.segsize, v2 ? " 0" : "", range.algorithm);
       }
     }

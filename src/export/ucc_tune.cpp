@@ -43,7 +43,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
                                         "unknown one drops the whole string)",
                                         describe(*rule), range.algorithm, range.params.empty() ? "" : " with parameters"),
                             "use UCC's names: `ucc_info -A` lists them");
-      const LibraryRange r = library_range(range, ucc_factor(*rule));
+      const LibraryRange r = library_range(*rule, range, ucc_factor(*rule));
       tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", name(rule->collective),
                             rule->comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
     }

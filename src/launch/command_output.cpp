@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "launch/executor.hpp"
+
 namespace pico {
 namespace {
 
@@ -34,6 +36,10 @@ class TempFile {
 
 }  // namespace
 
+void throw_if_interrupted() {
+  if (interrupt_requested()) throw Interrupted();
+}
+
 CommandOutput run_command(const std::vector<std::string>& argv, double timeout_s) {
   TempFile log;
   CommandOutput out;
@@ -44,6 +50,10 @@ CommandOutput run_command(const std::vector<std::string>& argv, double timeout_s
       if (auto status = child.poll()) {
         out.exit = *status;
         break;
+      }
+      if (interrupt_requested()) {
+        child.terminate(2.0);
+        throw Interrupted();
       }
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_s) {
         out.exit = child.terminate(2.0);

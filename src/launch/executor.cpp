@@ -20,6 +20,7 @@
 #include "core/case_result.hpp"
 #include "core/file_io.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 #include "launch/launcher.hpp"
 #include "launch/process.hpp"
 #include "launch/progress.hpp"
@@ -111,7 +112,7 @@ class GroupRunner {
     const int np = group.np;
     const std::string launch_file = fmt::format("{}/launch-{}.json", dir_, launch);
     const std::string log_file = fmt::format("{}/launch-{}.log", dir_, launch);
-    write_text_file(launch_file,
+    write_results_file(launch_file,
                     launch_request_to_json(launch_request_for(launch, group, cases, plan_, target_)).dump(1) + "\n");
     LaunchCommand cmd = launch_command(platform_, target_.mpi_library, np, worker_path(platform_, target_.mpi_library),
                                        launch_file, dir_, this_host());
@@ -194,7 +195,7 @@ class GroupRunner {
     if (out.interrupted) return "interrupted: pico received a termination signal during this case";
     if (out.timed_out)
       return fmt::format("timeout: the case ran longer than case_timeout {}s and was killed", plan_.timing.case_timeout_s);
-    const std::string detail = crash_detail_from_log(read_text_file(fmt::format("{}/launch-{}.log", dir_, launch)));
+    const std::string detail = crash_detail_from_log(read_results_file(fmt::format("{}/launch-{}.log", dir_, launch)).value_or(""));
     return fmt::format("crash: the worker died during this case ({}{}); see launch-{}.log",
                        detail.empty() ? "" : detail + ", ", "launcher " + out.exit.describe(), launch);
   }

@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include "core/results_file.hpp"
+
 extern char** environ;
 
 namespace pico {
@@ -40,8 +42,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
   std::vector<char*> c_argv;
   for (const auto& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
   c_argv.push_back(nullptr);
-  const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", log_path, std::strerror(errno)));
+  // The log lives in the results directory: never opened through a link.
+  const FileDescriptor log = open_results_file(log_path, O_WRONLY | O_CREAT | O_APPEND);
+  const int log_fd = log.get();
   std::vector<std::string> env_entries;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry(*e);
@@ -65,7 +68,6 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
     ::_exit(127);
   }
   const int fork_errno = errno;
-  ::close(log_fd);
   if (pid_ < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(fork_errno)));
   ::setpgid(pid_, pid_);  // also from the parent, so a kill right away reaches the group
   try {

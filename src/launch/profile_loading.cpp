@@ -10,6 +10,7 @@
 #include "core/file_io.hpp"
 #include "core/hash.hpp"
 #include "core/input_error.hpp"
+#include "core/results_file.hpp"
 #include "export/export_format.hpp"
 
 namespace fs = std::filesystem;
@@ -77,7 +78,7 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
 
 void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run) {
   const std::string file = fs::absolute(fs::path(dir) / load.file_name).string();
-  write_text_file(file, load.text);
+  write_results_file(file, load.text);
   const LibraryLoading how = loading_for(load.profile, load.path);
   nlohmann::json env = how.switches;
   env[how.file_variable] = file;

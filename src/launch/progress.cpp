@@ -1,34 +1,45 @@
 #include "launch/progress.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
+#include "core/json_file.hpp"
+#include "core/results_file.hpp"
 
 namespace pico {
 
 JsonLinesTail::JsonLinesTail(std::string path, bool from_start) : path_(std::move(path)) {
   if (from_start) return;
-  std::ifstream in(path_, std::ios::ate);
-  if (in) offset_ = in.tellg();
+  const FileDescriptor file = open_results_file(path_, O_RDONLY);
+  struct stat st {};
+  if (file.get() >= 0 && ::fstat(file.get(), &st) == 0) offset_ = st.st_size;
 }
 
 std::vector<nlohmann::json> JsonLinesTail::read_new() {
   std::vector<nlohmann::json> out;
-  std::ifstream in(path_);
-  if (!in) return out;
-  in.seekg(offset_);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (in.eof()) break;  // no newline yet: the writer is mid-line
-    offset_ += static_cast<std::streamoff>(line.size() + 1);
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded()) out.push_back(std::move(j));
+  const FileDescriptor file = open_results_file(path_, O_RDONLY);
+  if (file.get() < 0) return out;
+  std::string text;
+  char buffer[1 << 16];
+  for (ssize_t n; (n = ::pread(file.get(), buffer, sizeof buffer, offset_ + static_cast<off_t>(text.size()))) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  // Only complete lines: past the last newline the writer is mid-line.
+  std::string_view rest = text;
+  for (std::size_t end; (end = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(end + 1)) {
+    offset_ += static_cast<off_t>(end + 1);
+    if (auto j = parse_json_line(rest.substr(0, end))) out.push_back(std::move(*j));
   }
   return out;
 }

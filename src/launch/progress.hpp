@@ -2,6 +2,8 @@
 // progress line, and reading the JSON lines the worker appends.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -14,7 +16,8 @@ namespace pico {
 
 using Clock = std::chrono::steady_clock;
 
-// Reads the complete lines appended to a file since the last call.
+// Reads the complete lines appended to a results file since the last call
+// (opened as core/results_file.hpp opens them: never through a link).
 class JsonLinesTail {
  public:
   // from_start: read what the file already holds too (a job followed after it started).
@@ -23,7 +26,7 @@ class JsonLinesTail {
 
  private:
   std::string path_;
-  std::streamoff offset_ = 0;
+  off_t offset_ = 0;
 };
 
 // "allreduce float32 sum 1 KiB np=2 mpi/default"

@@ -7,12 +7,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/results_file.hpp"
 
 namespace pico {
 namespace {
@@ -21,7 +22,7 @@ std::string lock_path(const std::string& dir) { return (std::filesystem::path(di
 
 // What the holder wrote: its pid, or "unknown" in the instant before it writes it.
 std::string holder_pid(const std::string& path) {
-  std::ifstream in(path);
+  std::istringstream in(read_results_file(path).value_or(""));
   std::string pid;
   in >> pid;
   return pid.empty() ? "unknown" : pid;
@@ -29,14 +30,12 @@ std::string holder_pid(const std::string& path) {
 
 }  // namespace
 
-ResultsDirLock::ResultsDirLock(const std::string& dir) {
+// O_CLOEXEC (added by open_results_file): the lock is pico's alone; a launch it starts must not keep it after
+// pico is gone. Never through a link: a planted .lock -> FILE would have FILE truncated to pico's pid.
+ResultsDirLock::ResultsDirLock(const std::string& dir) : fd_(open_results_file(lock_path(dir), O_RDWR | O_CREAT)) {
   const std::string path = lock_path(dir);
-  // O_CLOEXEC: the lock is pico's alone; a launch it starts must not keep it after pico is gone.
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  if (::flock(fd_.get(), LOCK_EX | LOCK_NB) != 0) {
     const int lock_errno = errno;
-    ::close(fd_);
     if (lock_errno != EWOULDBLOCK)
       throw std::runtime_error(fmt::format("cannot lock {}: {}", path, std::strerror(lock_errno)));
     throw InputError(dir, 0, 0, fmt::format("the results directory is in use by another pico (pid {})", holder_pid(path)),
@@ -46,9 +45,7 @@ ResultsDirLock::ResultsDirLock(const std::string& dir) {
   const std::string pid = fmt::format("{}\n", ::getpid());
   // A failed write costs only the pid in a refused user's message; the lock holds either way.
   [[maybe_unused]] const bool pid_written =
-      ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
+      ::ftruncate(fd_.get(), 0) == 0 && ::pwrite(fd_.get(), pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
 }
-
-ResultsDirLock::~ResultsDirLock() { ::close(fd_); }
 
 }  // namespace pico

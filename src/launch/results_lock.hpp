@@ -7,18 +7,20 @@
 
 #include <string>
 
+#include "core/file_io.hpp"
+
 namespace pico {
 
 class ResultsDirLock {
  public:
-  // Throws InputError (exit code 2) naming the holder's pid when another pico holds DIR.
+  // Throws InputError (exit code 2) naming the holder's pid when another pico holds DIR,
+  // or when DIR/.lock is a link or not a regular file (core/results_file.hpp).
   explicit ResultsDirLock(const std::string& dir);
-  ~ResultsDirLock();
   ResultsDirLock(const ResultsDirLock&) = delete;
   ResultsDirLock& operator=(const ResultsDirLock&) = delete;
 
  private:
-  int fd_ = -1;
+  FileDescriptor fd_;
 };
 
 }  // namespace pico

@@ -1,22 +1,28 @@
 #include "launch/resume.hpp"
 
+#include <climits>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 
 namespace pico {
 
 std::set<std::string> settled_case_ids(const std::string& dir) {
   std::map<std::string, CaseStatus> latest_status;
-  for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
-    const CaseResult r = case_result_from_json(line);
-    latest_status[run_key(r.c)] = r.status;
-  }
+  reading_file(dir + "/cases.jsonl", [&] {
+    for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
+      const CaseResult r = case_result_from_json(line);
+      latest_status[run_key(r.c)] = r.status;
+    }
+  });
   std::set<std::string> settled;
   for (const auto& [id, status] : latest_status)
     if (status == CaseStatus::ok || status == CaseStatus::skipped) settled.insert(id);
@@ -47,9 +53,11 @@ int launches_in(const std::string& dir) {
 
 namespace {
 
-std::set<int> logged_launches(const nlohmann::json& launch_log) {
+std::set<int> logged_launches(const std::string& dir, const nlohmann::json& launch_log) {
   std::set<int> logged;
-  for (const auto& entry : launch_log) logged.insert(entry.at("launch").get<int>());
+  reading_file(dir + "/run.json", [&] {
+    for (const auto& entry : launch_log) logged.insert(static_cast<int>(json_int(entry.at("launch"), -1, INT_MAX)));
+  });
   return logged;
 }
 
@@ -59,27 +67,44 @@ std::map<int, int> records_per_launch(const std::string& dir) {
   return records;
 }
 
-nlohmann::json dead_launch_entry(const std::string& dir, int launch, int cases_done) {
-  std::ifstream in(fmt::format("{}/launch-{}.json", dir, launch));
-  const nlohmann::json request = nlohmann::json::parse(in);
-  return {{"launch", launch},
-          {"np", request.at("np")},
-          {"command", nlohmann::json::array()},
-          {"exit", "unknown: the pico that started this launch died before recording its end"},
-          {"log", fmt::format("launch-{}.log", launch)},
-          {"cases_requested", request.at("cases").size()},
-          {"cases_done", cases_done},
-          {"wall_s", 0.0}};
+// The launch record as pico wrote it, or nullopt when it is empty or cut
+// short: pico writes it whole before it starts the launch, so a torn one
+// (the disk filled up while it was written) means the launch never started.
+std::optional<nlohmann::json> launch_record(const std::string& path) {
+  const std::optional<std::string> text = read_results_file(path);
+  if (!text) return std::nullopt;
+  try {
+    return parse_json_text(*text, path, "");
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<nlohmann::json> dead_launch_entry(const std::string& dir, int launch, int cases_done) {
+  const std::string path = fmt::format("{}/launch-{}.json", dir, launch);
+  const std::optional<nlohmann::json> request = launch_record(path);
+  if (!request) return std::nullopt;
+  return reading_file(path, [&]() -> nlohmann::json {
+    return {{"launch", launch},
+            {"np", json_int(request->at("np"), 1, INT_MAX)},
+            {"command", nlohmann::json::array()},
+            {"exit", "unknown: the pico that started this launch died before recording its end"},
+            {"log", fmt::format("launch-{}.log", launch)},
+            {"cases_requested", request->at("cases").size()},
+            {"cases_done", cases_done},
+            {"wall_s", 0.0}};
+  });
 }
 
 }  // namespace
 
 nlohmann::json dead_launch_entries(const std::string& dir, const nlohmann::json& launch_log) {
-  const std::set<int> logged = logged_launches(launch_log);
+  const std::set<int> logged = logged_launches(dir, launch_log);
   std::map<int, int> records = records_per_launch(dir);
   nlohmann::json entries = nlohmann::json::array();
   for (int k = 0; k < launches_in(dir); ++k)
-    if (!logged.contains(k)) entries.push_back(dead_launch_entry(dir, k, records[k]));
+    if (!logged.contains(k))
+      if (auto entry = dead_launch_entry(dir, k, records[k])) entries.push_back(std::move(*entry));
   return entries;
 }
 

@@ -25,6 +25,10 @@ int launches_in(const std::string& dir);
 // that started them died before it could record them (kill -9, a crash), and
 // the caller holds DIR's lock, so none of them is still followed. Each says
 // what is known: its np, cases requested and recorded, and why it has no exit.
+// A launch whose launch-K.json is empty or cut short never started (pico
+// writes it whole first; the disk was full): it gets no entry, and the
+// resume's launches take the next numbers. InputError naming the file for a
+// record that parses but is not one pico wrote.
 nlohmann::json dead_launch_entries(const std::string& dir, const nlohmann::json& launch_log);
 
 }  // namespace pico

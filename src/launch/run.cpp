@@ -14,6 +14,8 @@
 #include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "core/file_io.hpp"
+#include "core/json_file.hpp"
+#include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/profile_loading.hpp"
 #include "launch/executor.hpp"
@@ -79,7 +81,9 @@ RunResult run_locally(const std::string& dir, const Plan& plan, const Platform& 
 // the report says what happened even if this resume runs nothing.
 nlohmann::json read_run_record_with_dead_launches(const std::string& dir) {
   nlohmann::json run = read_run_record(dir);
-  const nlohmann::json dead = dead_launch_entries(dir, run.at("run").at("launch_log"));
+  const nlohmann::json dead = dead_launch_entries(dir, reading_file((fs::path(dir) / "run.json").string(), [&] {
+    return run.at("run").at("launch_log");
+  }));
   if (dead.empty()) return run;
   append_launches(run, dead, nlohmann::json::array(), launches_in(dir), 0);
   write_run_record(dir, run);
@@ -128,16 +132,19 @@ RunResult run_experiment(const RunRequest& request) {
     profile = prepare_profile_load(request.platform.tuning_profile, request.platform.source_path + ": tuning.profile",
                                    target, plan);
   const std::string dir = new_results_dir(request);
-  if (fs::exists(dir) && !fs::is_empty(dir))
+  // Before the directory exists: it reads the environment, and refuses a variable that is not UTF-8.
+  nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
     throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
                       "choose a new directory, leave out --dir to get a fresh one under --output, "
                       "or finish that run with --resume DIR");
-  fs::create_directories(dir);
+  // Results that cannot be written are exit 3 with the reason (-o naming a file, or /proc), like a full disk.
+  if (fs::create_directories(dir, ec); ec) throw WriteError(dir, ec.value());
   const ResultsDirLock lock(dir);
-  write_text_file((fs::path(dir) / "experiment.yaml").string(), request.experiment.source_text);
-  write_text_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);
-  write_text_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
-  nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
+  write_results_file((fs::path(dir) / "experiment.yaml").string(), request.experiment.source_text);
+  write_results_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);
+  write_results_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   if (emulated) run["emulated"] = to_json(*emulated);
   Platform platform = request.platform;
   if (profile) {
@@ -154,16 +161,20 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
     throw InputError(dir, 0, 0, "not a pico results directory (no plan.json)",
                       "give the directory pico run printed (the one holding report.json or run.json)");
   const ResultsDirLock lock(dir);
+  // Before anything opens a file there, front end or worker: a link or FIFO planted in DIR is refused.
+  check_results_dir(dir);
+  // The workers record the environment as the first run did: a variable that is not UTF-8 is refused now.
+  relevant_environment();
   if (slurm_job_uncollected(dir))
     throw InputError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
                       "run `pico collect DIR` first (it waits for the job), or scancel it");
   const Experiment experiment = load_experiment((fs::path(dir) / "experiment.yaml").string());
   Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());
-  std::ifstream plan_file(fs::path(dir) / "plan.json");
-  const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
+  const Plan plan = read_plan(dir);
   const Plan rest = remaining_plan(plan, settled_case_ids(dir));
   nlohmann::json run = read_run_record_with_dead_launches(dir);
-  const MpiIdentity planned = mpi_identity_from_json(run.at("run").at("mpi_target"));
+  const MpiIdentity planned = reading_file((fs::path(dir) / "run.json").string(),
+                                           [&] { return mpi_identity_from_json(run.at("run").at("mpi_target")); });
   const PlanTarget target{planned.library, planned.version};
   if (rest.cases.empty()) {
     if (progress) fmt::print(stderr, "resume: every case of {} is already ok or skipped\n", dir);

@@ -2,10 +2,14 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
 #include "config/to_json.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "instrumentation/provenance.hpp"
 
 namespace pico {
@@ -59,10 +63,34 @@ void append_launches(nlohmann::json& run, const nlohmann::json& launch_log, cons
   r["wall_s"] = r.value("wall_s", 0.0) + wall_s;
 }
 
+namespace {
+
+constexpr const char* kResultsHint = "give the directory pico run printed; pico reads the files it wrote there";
+
+nlohmann::json read_record(const std::string& dir, const char* name) {
+  const std::string path = (std::filesystem::path(dir) / name).string();
+  std::optional<nlohmann::json> j = read_results_json(path, "");
+  if (!j) throw InputError(path, "no such file: not a pico results directory", kResultsHint);
+  return std::move(*j);
+}
+
+}  // namespace
+
 nlohmann::json read_run_record(const std::string& dir) {
-  std::ifstream in(std::filesystem::path(dir) / "run.json");
-  if (!in) throw std::runtime_error("cannot read " + dir + "/run.json: not a pico results directory");
-  return nlohmann::json::parse(in);
+  nlohmann::json run = read_record(dir, "run.json");
+  // What every reader of run.json relies on, checked here once for the file's name in the error.
+  reading_file((std::filesystem::path(dir) / "run.json").string(), [&] {
+    for (const char* section : {"run", "front_end"})
+      if (!run.at(section).is_object()) throw std::runtime_error(fmt::format("\"{}\" is not an object", section));
+    if (!run.at("run").at("launch_log").is_array()) throw std::runtime_error("\"run/launch_log\" is not a list");
+  });
+  return run;
+}
+
+Plan read_plan(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "plan.json").string();
+  const nlohmann::json plan = read_record(dir, "plan.json");
+  return reading_file(path, [&] { return plan_from_json(plan); });
 }
 
 void write_run_record(const std::string& dir, const nlohmann::json& run) {

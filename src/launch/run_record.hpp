@@ -20,7 +20,10 @@ nlohmann::json new_run_record(const Experiment& experiment, const Platform& plat
 void append_launches(nlohmann::json& run, const nlohmann::json& launch_log, const nlohmann::json& launch_commands,
                      int launches, double wall_s);
 
+// DIR/run.json and DIR/plan.json as pico wrote them: InputError naming the
+// file when one is missing, a link, cut short or edited out of shape.
 nlohmann::json read_run_record(const std::string& dir);
+Plan read_plan(const std::string& dir);
 void write_run_record(const std::string& dir, const nlohmann::json& run);
 
 }  // namespace pico

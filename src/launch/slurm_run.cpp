@@ -1,7 +1,6 @@
 #include "launch/slurm_run.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,7 +10,9 @@
 #include "analysis/report_builder.hpp"
 #include "core/case_result.hpp"
 #include "core/file_io.hpp"
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
 #include "launch/process.hpp"
@@ -26,21 +27,19 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json read_json_file(const fs::path& p, nlohmann::json fallback) {
-  std::ifstream in(p);
-  if (!in) return fallback;
-  return nlohmann::json::parse(in);
+  return read_results_json(p.string(), "").value_or(std::move(fallback));
 }
 
 nlohmann::json read_jobs(const std::string& dir) {
-  return read_json_file(fs::path(dir) / "slurm.json", {{"jobs", nlohmann::json::array()}});
+  const std::string path = (fs::path(dir) / "slurm.json").string();
+  nlohmann::json jobs = read_json_file(path, {{"jobs", nlohmann::json::array()}});
+  reading_file(path, [&] {
+    if (!jobs.at("jobs").is_array()) throw std::runtime_error("\"jobs\" is not a list");
+  });
+  return jobs;
 }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_text(const fs::path& p) { return read_results_file(p.string()).value_or(""); }
 
 // Why a case of a launch has no result, from the step's record and the job's end.
 std::string unfinished_reason(const std::string& dir, int launch, bool in_flight, const nlohmann::json* step,
@@ -70,10 +69,12 @@ std::string unfinished_reason(const std::string& dir, int launch, bool in_flight
 // from that launch, and returns the launches' log entries for run.json.
 nlohmann::json record_unfinished(const std::string& dir, const nlohmann::json& job_entry, const SlurmJobInfo& job) {
   std::set<std::pair<std::string, int>> recorded;
-  for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
-    const CaseResult r = case_result_from_json(line);
-    recorded.insert({r.c.case_id, r.launch});
-  }
+  reading_file(dir + "/cases.jsonl", [&] {
+    for (const auto& line : read_json_lines(dir + "/cases.jsonl")) {
+      const CaseResult r = case_result_from_json(line);
+      recorded.insert({r.c.case_id, r.launch});
+    }
+  });
   std::map<int, std::string> last_started;  // per launch, the case that started last
   for (const auto& s : read_json_lines(dir + "/progress.jsonl")) last_started[s.value("launch", -1)] = s.value("case_id", "");
   std::map<int, nlohmann::json> steps;
@@ -83,8 +84,9 @@ nlohmann::json record_unfinished(const std::string& dir, const nlohmann::json& j
   JsonLinesFile cases(dir + "/cases.jsonl");
   for (const auto& launch_json : job_entry.at("launches")) {
     const int launch = launch_json.get<int>();
+    const std::string launch_file = (fs::path(dir) / fmt::format("launch-{}.json", launch)).string();
     const LaunchRequest request =
-        launch_request_from_json(read_json_file(fs::path(dir) / fmt::format("launch-{}.json", launch), nullptr));
+        reading_file(launch_file, [&] { return launch_request_from_json(read_json_file(launch_file, nullptr)); });
     const nlohmann::json* step = steps.contains(launch) ? &steps[launch] : nullptr;
     int done = 0;
     for (const auto& c : request.cases) {
@@ -117,8 +119,7 @@ RunResult collect_job(const std::string& dir, bool progress, bool wait) {
   if (jobs.at("jobs").empty() || jobs.at("jobs").back().contains("final")) return report_run(dir);
   nlohmann::json& last = jobs.at("jobs").back();
   const std::string job_id = last.at("job_id");
-  std::ifstream plan_file(fs::path(dir) / "plan.json");
-  const Plan plan = plan_from_json(nlohmann::json::parse(plan_file));
+  const Plan plan = read_plan(dir);
   const int first_launch = last.at("launches").empty() ? 0 : last.at("launches").front().get<int>();
   install_interrupt_handlers();
   const SlurmJobInfo info = wait ? follow_job(job_id, dir, plan, first_launch, progress) : query_job(job_id);
@@ -175,14 +176,14 @@ RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
     const auto& step = job.steps[k];
     const auto& group = in.plan.groups[k];
     const LaunchRequest request = launch_request_for(step.launch, group, group.cases, in.plan, in.target);
-    write_text_file((fs::path(dir) / fmt::format("launch-{}.json", step.launch)).string(),
+    write_results_file((fs::path(dir) / fmt::format("launch-{}.json", step.launch)).string(),
                     launch_request_to_json(request).dump(1) + "\n");
     launches.push_back(step.launch);
     commands.push_back(step.argv);
   }
   const std::string script_name = in.first_launch == 0 ? "job.sbatch" : fmt::format("job-{}.sbatch", in.first_launch);
   const fs::path script = fs::path(dir) / script_name;
-  write_text_file(script.string(), sbatch_script_text(job, in.platform));
+  write_results_file(script.string(), sbatch_script_text(job, in.platform));
 
   // Cases the plan skipped never reach the job: recorded now, as execute_plan does on this host.
   {
@@ -214,6 +215,7 @@ RunResult run_on_slurm(const SlurmRun& in, bool progress, bool wait) {
 
 RunResult collect_run(const std::string& dir, bool progress, bool wait) {
   const ResultsDirLock lock(dir);
+  check_results_dir(dir);
   return collect_job(dir, progress, wait);
 }
 

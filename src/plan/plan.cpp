@@ -11,6 +11,7 @@
 
 #include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
+#include "core/json_file.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/data_files.hpp"
@@ -430,10 +431,24 @@ Plan plan_from_json(const nlohmann::json& j) {
     p.cases.push_back(case_from_json(c));
     by_id[run_key(p.cases.back())] = p.cases.back();
   }
-  for (const auto& s : j.at("skipped")) p.skipped.push_back({by_id.at(s.at("case_id")), s.at("reason")});
+  for (const auto& s : j.at("skipped")) {
+    const auto it = by_id.find(s.at("case_id").get<std::string>());
+    if (it == by_id.end()) throw std::runtime_error("a skipped case is not planned");
+    p.skipped.push_back({it->second, s.at("reason")});
+  }
   for (const auto& g : j.at("launch_groups")) {
-    LaunchGroup group{g.at("np").get<int>(), g.at("env").get<std::map<std::string, std::string>>(), {}};
-    for (const auto& id : g.at("cases")) group.cases.push_back(by_id.at(id));
+    LaunchGroup group{static_cast<int>(json_int(g.at("np"), 1, INT_MAX)),
+                      g.at("env").get<std::map<std::string, std::string>>(), {}};
+    for (const auto& id : g.at("cases")) {
+      const std::string case_id = id.get<std::string>();
+      const auto it = by_id.find(case_id);
+      if (it == by_id.end())
+        throw std::runtime_error(fmt::format("a launch group names case '{}', which is not planned", case_id));
+      if (it->second.np != group.np)
+        throw std::runtime_error(fmt::format("case {} has np {} in a launch group of np {}", it->second.case_id,
+                                             it->second.np, group.np));
+      group.cases.push_back(it->second);
+    }
     p.groups.push_back(std::move(group));
   }
   return p;
@@ -494,8 +509,8 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
 
 LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   LaunchRequest r;
-  r.launch = j.at("launch").get<int>();
-  r.np = j.at("np").get<int>();
+  r.launch = static_cast<int>(json_int(j.at("launch"), 0, INT_MAX));
+  r.np = static_cast<int>(json_int(j.at("np"), 1, INT_MAX));
   r.env = j.value("env", std::map<std::string, std::string>{});
   r.timing = timing_from_json(j.at("timing"));
   r.validation = j.at("validation").get<bool>();

@@ -17,6 +17,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "launch/command_output.hpp"
 #include "simulation/evaluator_budget.hpp"
 
 namespace pico {
@@ -137,6 +138,7 @@ std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, con
     TempDir dir;
     for (std::size_t i; (i = next++) < cases.size();) {
       try {
+        throw_if_interrupted();
         out[i] = static_cast<double>(tools ? simulate_request(*tools, cases[i].request, p, dir.path())
                                            : evaluate_loggp(cases[i].request, p)) *
                  1e-12;

@@ -1,9 +1,12 @@
 #include "simulation/loggp_model.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/plain_text.hpp"
 
 namespace pico {
 namespace {
@@ -67,6 +70,14 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
   m.library = optional_field<std::string>(j, "library", "", where);
   m.scope = optional_field<std::string>(j, "scope", "unknown", where);
   m.source = optional_field<std::string>(j, "source", "", where);
+  // Free text that the simulator exports write (ASTRA-sim's network.yml names the platform in a comment):
+  // one line of printable UTF-8 (core/plain_text.hpp), or a line break there would add keys.
+  for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"platform", m.platform},
+                                  {"library", m.library}, {"scope", m.scope}, {"source", m.source}})
+    if (const auto problem = one_line_problem(text))
+      throw InputError(where, fmt::format("'{}' {} at byte {}: it must be one line of printable text", key,
+                                          problem->what, problem->byte),
+                       "write it with pico fit");
   LogGPParams& p = m.params;
   p.L = field<std::int64_t>(j, "L", where);
   p.o = field<std::int64_t>(j, "o", where);

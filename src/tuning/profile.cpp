@@ -1,14 +1,19 @@
 #include "tuning/profile.hpp"
 
+#include <cctype>
+#include <cmath>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "core/checked_math.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/plain_text.hpp"
 
 namespace pico {
 namespace {
@@ -16,6 +21,19 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kHint = "pico reads the profiles `pico tune` writes (docs/tuning.md#the-profile)";
+
+// The values each parameter an export carries may take: Open MPI's segment
+// size and fan-outs are C ints of its MCA variables (0: the library's own
+// choice), NCCL's channel count is 1 to MAXCHANNELS (64). A value outside
+// these would be written as given (-1, or 1e300 cast to a negative long).
+struct ParameterBounds {
+  const char* name;
+  double lo, hi;
+};
+constexpr ParameterBounds kParameterBounds[] = {{"segment_size", 0, 2147483647},
+                                                {"chain_fanout", 0, 2147483647},
+                                                {"tree_fanout", 0, 2147483647},
+                                                {"channels", 1, 64}};
 
 json range_json(const ProfileRange& r) {
   json j = {{"min_bytes", r.min_bytes},
@@ -50,10 +68,18 @@ class Reader {
     if (it == j.end()) fail(path, fmt::format("no \"{}\" member", key));
     return *it;
   }
+  // Every string of a profile is one line of printable UTF-8 (core/plain_text.hpp): the exports write
+  // the platform and version into comments, and a line break there would start a rule.
   std::string string(const json& j, const std::string& path, const char* key) const {
     const json& v = member(j, path, key);
-    if (!v.is_string()) fail(join(path, key), "must be a string");
-    return v.get<std::string>();
+    return text(v, join(path, key));
+  }
+  std::string text(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "must be a string");
+    std::string s = v.get<std::string>();
+    if (const auto problem = one_line_problem(s))
+      fail(path, fmt::format("{} at byte {}: it must be one line of printable text", problem->what, problem->byte));
+    return s;
   }
   // An optional member: "" when absent.
   std::string optional_string(const json& j, const std::string& path, const char* key) const {
@@ -64,10 +90,12 @@ class Reader {
     if (!v.is_number()) fail(join(path, key), "must be a number");
     return v.get<double>();
   }
+  // Below 2^63: what the libraries' readers take (Open MPI's %li, JSON int64), and room for max + 1.
   std::uint64_t size(const json& v, const std::string& path) const {
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0) fail(path, "must be a whole number of bytes (>= 0)");
-    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
+        v.get<std::uint64_t>() > kMaxProfileBytes)
+      fail(path, "must be a whole number of bytes from 0 to 2^63-1");
+    return v.get<std::uint64_t>();
   }
   int count(const json& j, const std::string& path, const char* key) const {
     const json& v = member(j, path, key);
@@ -88,6 +116,25 @@ class Reader {
   std::string where_;
 };
 
+void check_parameters(const Reader& in, const std::map<std::string, double>& params, const std::string& path) {
+  for (const auto& [key, value] : params) {
+    if (const auto problem = one_line_problem(key)) in.fail(path, fmt::format("a parameter name {}", problem->what));
+    for (const ParameterBounds& b : kParameterBounds)
+      if (key == b.name && !(value >= b.lo && value <= b.hi && value == std::floor(value)))
+        in.fail(path + "/" + key, fmt::format("is {}: it must be a whole number from {} to {}", value, b.lo, b.hi));
+  }
+}
+
+// "4.1.4", "2.28.9", "2021.10", "5.0.0rc12": an export checks algorithm ids
+// against it, so a profile without one would pass every version check.
+bool is_version(const std::string& v) {
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v.front()))) return false;
+  for (const char ch : v)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && std::string_view(".-+~_").find(ch) == std::string_view::npos)
+      return false;
+  return true;
+}
+
 ProfileRange range_from_json(const Reader& in, const json& j, const std::string& path) {
   if (!j.is_object()) in.fail(path, "must be an object");
   ProfileRange r;
@@ -101,6 +148,7 @@ ProfileRange range_from_json(const Reader& in, const json& j, const std::string&
       if (!value.is_number()) in.fail(path + "/params/" + key, "must be a number");
       r.params[key] = value.get<double>();
     }
+    check_parameters(in, r.params, path + "/params");
   }
   if (const auto it = j.find("measured_bytes"); it != j.end()) {
     if (!it->is_array()) in.fail(path + "/measured_bytes", "must be an array of sizes");
@@ -210,10 +258,7 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   p.pico_version = in.optional_string(j, "", "pico_version");
   if (const auto it = j.find("reports"); it != j.end()) {
     if (!it->is_array()) in.fail("reports", "must be an array of run ids");
-    for (const auto& id : *it) {
-      if (!id.is_string()) in.fail("reports", "must be an array of run ids");
-      p.reports.push_back(id.get<std::string>());
-    }
+    for (std::size_t k = 0; k < it->size(); ++k) p.reports.push_back(in.text((*it)[k], fmt::format("reports/{}", k)));
   }
   const json& rules = in.array(j, "", "rules");
   for (std::size_t k = 0; k < rules.size(); ++k)
@@ -232,6 +277,10 @@ TunedProfile load_profile(const std::filesystem::path& path, std::string* text) 
 void check_profile(const TunedProfile& p, const std::string& where) {
   const Reader in(where);
   if (p.library.backend.empty() || p.library.name.empty()) in.fail("library", "names no backend or library");
+  if (!is_version(p.library.version))
+    in.fail("library/version", fmt::format("'{}' is not a library version: a profile names the version it was tuned on "
+                                           "(e.g. 4.1.4), since algorithm ids and names differ between versions",
+                                           p.library.version));
   if (p.objective != "median" && p.objective != "p95") in.fail("objective", "must be median or p95");
   if (!(p.min_gain >= 0 && p.min_gain < 10)) in.fail("min_gain", "must be a fraction from 0 (e.g. 0.05 for 5%)");
   if (!(p.confidence > 0 && p.confidence < 1)) in.fail("confidence", "must be between 0 and 1 (e.g. 0.95)");
@@ -250,13 +299,17 @@ void check_profile(const TunedProfile& p, const std::string& where) {
       if (r == 0 && range.min_bytes != 0)
         in.fail(rp + "/min_bytes", "the first range must start at 0 (libraries ignore rule sets that do not)");
       if (range.max_bytes && *range.max_bytes < range.min_bytes) in.fail(rp, "max_bytes is below min_bytes");
+      if (range.min_bytes > kMaxProfileBytes || (range.max_bytes && *range.max_bytes > kMaxProfileBytes))
+        in.fail(rp, "sizes must be below 2^63");
+      check_parameters(in, range.params, rp + "/params");
       const bool last = r + 1 == rule.ranges.size();
       if (last && range.max_bytes) in.fail(rp + "/max_bytes", "the last range must be unbounded (null)");
       if (!last && !range.max_bytes) in.fail(rp + "/max_bytes", "only the last range may be unbounded");
-      if (!last && rule.ranges[r + 1].min_bytes != *range.max_bytes + 1)
+      const std::optional<std::uint64_t> next = range.max_bytes ? checked_add(*range.max_bytes, 1) : std::nullopt;
+      if (!last && (!next || rule.ranges[r + 1].min_bytes != *next))
         in.fail(fmt::format("{}/ranges/{}/min_bytes", path, r + 1),
                 fmt::format("must be {} (the previous range ends at {}): ranges must be contiguous",
-                            *range.max_bytes + 1, *range.max_bytes));
+                            next ? fmt::format("{}", *next) : std::string("2^64"), *range.max_bytes));
       if (range.speedup && !(range.speedup->low <= range.speedup->estimate && range.speedup->estimate <= range.speedup->high))
         in.fail(rp + "/speedup", "must have low <= estimate <= high");
     }

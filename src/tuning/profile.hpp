@@ -21,6 +21,11 @@ namespace pico {
 
 inline constexpr const char* kProfileSchema = "pico-profile/1";
 
+// The largest message size a profile holds (2^63 - 1): what the libraries'
+// readers take (Open MPI's fscanf("%li"), JSON's int64), and room for a
+// range's max_bytes + 1 without wrapping.
+inline constexpr std::uint64_t kMaxProfileBytes = (std::uint64_t{1} << 63) - 1;
+
 // The library whose algorithms the profile chooses. A profile never mixes
 // libraries or versions: an export checks the library against its format.
 struct ProfileLibrary {
@@ -107,9 +112,12 @@ TunedProfile profile_from_json(const nlohmann::json& j, const std::string& where
 TunedProfile load_profile(const std::filesystem::path& path, std::string* text = nullptr);
 
 // The invariants every reader and export relies on (throws InputError at
-// `where`): a known library; per rule a collective and comm_size >= 1, no two
+// `where`): a library with its version; per rule a collective and comm_size >= 1, no two
 // rules for the same (collective, comm_size, nodes, ppn); ranges ascending,
-// contiguous, first at 0, last unbounded; speedup intervals ordered.
+// contiguous, first at 0, last unbounded, sizes below 2^63; parameters within
+// what the library takes (segment_size and fan-outs 0 to 2^31-1, channels 1
+// to 64); speedup intervals ordered. Reading a profile also refuses any
+// string that is not one line of printable UTF-8 (core/plain_text.hpp).
 void check_profile(const TunedProfile& p, const std::string& where);
 
 }  // namespace pico

@@ -4,7 +4,6 @@
 //   pico-worker --launch DIR/launch-<k>.json --out DIR
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <iostream>
@@ -16,7 +15,9 @@
 #include "backends/backend.hpp"
 #include "core/build_info.hpp"
 #include "core/case_result.hpp"
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/results_file.hpp"
 #include "core/mpi_identity.hpp"
 #include "plan/plan.hpp"
 #include "worker/algorithm_selector.hpp"
@@ -76,8 +77,10 @@ int run(const Args& args, const std::string& preload_status) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  std::ifstream in(args.launch_file);
-  const LaunchRequest request = launch_request_from_json(nlohmann::json::parse(in));
+  const std::optional<nlohmann::json> launch_json = read_results_json(args.launch_file, "");
+  if (!launch_json) throw std::runtime_error(fmt::format("no launch file {}", args.launch_file));
+  const LaunchRequest request =
+      reading_file(args.launch_file, [&] { return launch_request_from_json(*launch_json); });
   if (request.np != size) {
     if (rank == 0) fmt::print(stderr, "pico-worker: launch asks for {} ranks but MPI started {}\n", request.np, size);
     return 2;
@@ -92,7 +95,7 @@ int run(const Args& args, const std::string& preload_status) {
   nlohmann::json info = collect_launch_info(harness.get(), args.out_dir, library);
   if (rank == 0) {
     info["launch"] = request.launch;
-    std::ofstream(fmt::format("{}/launch-{}.info.json", args.out_dir, request.launch)) << info.dump(1) << "\n";
+    write_results_file(fmt::format("{}/launch-{}.info.json", args.out_dir, request.launch), info.dump(1) + "\n");
   }
 
   std::unique_ptr<JsonLinesFile> cases_log, progress_log;

@@ -1254,7 +1254,8 @@ def test_one_error_format(tmp):
     bad_case = json.load(open(example))
     bad_case["cases"][0]["np"] = "two"
     damaged = write(tmp, "damaged.json", json.dumps(bad_case))
-    expect_bad_input(r"damaged\.json: malformed report: cases\[0\]: .*type must be number", "report", damaged)
+    expect_bad_input(r"damaged\.json: malformed report: cases\[0\]: \"two\" is not a whole number from 1 to \d+",
+                     "report", damaged)
     expect_bad_input(r"damaged\.json: malformed report", "compare", damaged)
     expect_bad_input(r"pico compare: no size has both.*\n  hint: name the baseline with --baseline-case BACKEND:ALGORITHM",
                      "compare", example, "--baseline-case", "mpi:nothing")
@@ -1378,6 +1379,134 @@ def test_html_report(tmp):
     chromium_dump(page, f"--screenshot={shot}")
     expect(os.path.getsize(shot) > 10000, "screenshot written")
     print(f"screenshot: {shot}")
+
+
+def test_results_dir_attacks(tmp):
+    # Issue 35, findings 1 and 5: --resume never opens a file of the results directory through a link
+    # planted there (exit 2, the target untouched); a launch record left empty by a full disk is a
+    # launch not done; an edited plan.json or run.json is refused naming the file.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B, 128B]
+        processes: [2]
+        """)
+    base = os.path.dirname(report_path(proc))
+    outside = os.path.join(tmp, "outside.txt")
+    host = [f for f in os.listdir(base) if f.startswith("topology-")] or ["topology-somehost.xml"]
+    for name in [".lock", "cases.jsonl", "progress.jsonl", "launch-0.info.json", host[0], "launch-7.json"]:
+        with open(outside, "w") as f:
+            f.write("keep me\n")
+        results = os.path.join(tmp, "planted")
+        shutil.rmtree(results, ignore_errors=True)
+        shutil.copytree(base, results)
+        target = os.path.join(results, name)
+        if os.path.exists(target):
+            os.remove(target)
+        os.symlink(outside, target)
+        expect_bad_input(re.escape(name) + r": a symbolic link in a results directory: pico does not open it\n  hint: ",
+                         "run", "--resume", results, "-q")
+        expect(open(outside).read() == "keep me\n", f"{name}: the link's target was written")
+    # A full disk left the next launch's record empty: the resume runs the missing case in a new launch.
+    results = os.path.join(tmp, "torn")
+    shutil.copytree(base, results)
+    lines = open(os.path.join(results, "cases.jsonl")).read().splitlines(keepends=True)
+    with open(os.path.join(results, "cases.jsonl"), "w") as f:
+        f.writelines(lines[:-1])
+    open(os.path.join(results, "launch-1.json"), "w").close()
+    resumed = pico("run", "--resume", results, "-q")
+    expect(resumed.returncode == 0, f"resume after a full disk: exit {resumed.returncode}\n{resumed.stderr}")
+    check_schema(report_path(resumed), "--expect-status", "ok", "--expect-cases", "2")
+    # Edited records: named, in the one format, with no library's text; np is bounded, not cut to an int.
+    for file, edit, pattern in [
+            ("plan.json", lambda j: j["launch_groups"][0].update(np=10**12), r"plan\.json: not as pico writes it: "),
+            ("plan.json", lambda j: j["launch_groups"][0].update(np=-2), r"plan\.json: not as pico writes it: "),
+            ("plan.json", lambda j: j.pop("cases"), r"plan\.json: not as pico writes it: "),
+            ("run.json", lambda j: j.pop("run"), r"run\.json: not as pico writes it: "),
+            ("launch-0.json", lambda j: j.update(np="two"), r"launch-0\.json: not as pico writes it: ")]:
+        results = os.path.join(tmp, "edited")
+        shutil.rmtree(results, ignore_errors=True)
+        shutil.copytree(base, results)
+        with open(os.path.join(results, "cases.jsonl"), "w") as f:
+            f.writelines(lines[:-1])
+        doc = load(os.path.join(results, file))
+        edit(doc)
+        with open(os.path.join(results, file), "w") as f:
+            json.dump(doc, f)
+        if file == "launch-0.json":  # launch 0 unrecorded in run.json: the resume reads its record
+            run = load(os.path.join(results, "run.json"))
+            run["run"]["launch_log"] = []
+            with open(os.path.join(results, "run.json"), "w") as f:
+                json.dump(run, f)
+        proc = pico("run", "--resume", results, "-q")
+        expect(proc.returncode == 2 and "json.exception" not in proc.stderr and "map::at" not in proc.stderr
+               and "-np -" not in proc.stderr, f"{file}: exit {proc.returncode}\n{proc.stderr}")
+        expect(ERROR_FORMAT.match(proc.stderr) and re.search(pattern, proc.stderr), f"{file}: {proc.stderr!r}")
+
+
+def test_hardened_inputs(tmp):
+    # Issue 35, findings 2, 3, 4, 6, 9 and 10, through the command line.
+    example = os.path.join(SRC, "tests", "data", "report-example.json")
+    # bench -f -2 wrapped to 2^64-2 and planned one size.
+    expect_bad_input(r"^pico: error: -f: the step factor must be 2 or more, got -2", "bench", "allreduce", "-b", "8",
+                     "-e", "64", "-f", "-2", "--dry-run")
+    # Output that cannot be written: exit 3 with the reason, for every verb.
+    a_file = write(tmp, "a-file", "x\n")
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    for args in (["run", quickstart, "-o", a_file], ["run", quickstart, "-o", "/proc"],
+                 ["schedule", "allreduce", "--algorithm", "ring", "--np", "4", "--size", "1KiB", "-o", "/proc/x"],
+                 ["report", example, "-o", "/proc/x"]):
+        proc = pico(*args, cwd=tmp)
+        expect(proc.returncode == 3 and re.search(r"^pico: error: .*cannot write \S+: \S", proc.stderr)
+               and "filesystem error" not in proc.stderr, f"{args}: exit {proc.returncode}\n{proc.stderr}")
+    # Reports whose numbers cannot be measurements.
+    for what, edit, pattern in [
+            ("negative", lambda c: c["timing"].update(median_s=-1.0), r"timing\.median_s is -1"),
+            ("zero", lambda c: c["timing"].update(median_s=0.0), r"timing\.median_s is 0"),
+            ("minimum", lambda c: c["timing"].update(min_s=-2e-6), r"timing\.min_s is -2e-06"),
+            ("bytes", lambda c: c.update(bytes=2**64 - 1), r"bytes 18446744073709551615 is past 2\^63-1")]:
+        doc = load(example)
+        ok = [c for c in doc["cases"] if c.get("timing")]
+        edit(ok[0])
+        bad = write(tmp, f"{what}.json", json.dumps(doc))
+        for verb in (["report", bad], ["compare", bad], ["tune", bad]):
+            expect_bad_input(r"malformed report: cases\[\d+\]: " + pattern, *verb, cwd=tmp)
+    doc = load(example)
+    doc["cases"].append(doc["cases"][0])
+    twice = write(tmp, "twice.json", json.dumps(doc))
+    expect_bad_input(r"malformed report: cases\[\d+\]: case \S+ appears twice", "report", twice)
+    # A 100,000-deep array segfaulted `report -f json`.
+    deep = write(tmp, "deep.json", '{"schema": "pico-report/1", "cases": ' + "[" * 100000 + "]" * 100000 + "}")
+    expect_bad_input(r"deep\.json: the JSON nests deeper than \d+ levels", "report", deep, "-f", "json")
+    expect_bad_input(r"is a FIFO, device or socket", "export", "/dev/zero", "--format", "ompi-rules")
+    # Free text into a foreign format: refused where it is read.
+    profile = load(os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"))
+    profile["platform"] = "local\n2  # collective allreduce"
+    injected = write(tmp, "injected.json", json.dumps(profile))
+    expect_bad_input(r"injected\.json: platform: holds a line break", "export", injected, "--format", "ompi-rules")
+    profile["platform"] = "local"
+    profile["library"]["version"] = ""
+    unversioned = write(tmp, "unversioned.json", json.dumps(profile))
+    expect_bad_input(r"library/version: '' is not a library version", "export", unversioned, "--format", "ompi-rules")
+    model = load(os.path.join(SRC, "tests", "data", "model-example.json"))
+    model["platform"] = "x\ntopology: [ Ring ]"
+    bad_model = write(tmp, "model.json", json.dumps(model))
+    expect_bad_input(r"model\.json: 'platform' holds a line break", "export",
+                     os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"), "--format",
+                     "astra-sim", "--model", bad_model, "-o", os.path.join(tmp, "astra"))
+    # Not UTF-8: validate says where, and run refuses before a results directory exists.
+    latin1 = os.path.join(tmp, "latin1.yaml")
+    with open(latin1, "wb") as f:
+        f.write(b"collectives: [allreduce]\nsizes: [8B]\ndescription: caf\xe9\n")
+    for verb in (["validate", latin1], ["run", latin1, "-o", os.path.join(tmp, "r1")]):
+        expect_bad_input(r"latin1\.yaml:3:17: the file is not valid UTF-8 \(byte 0xe9\)", *verb, cwd=tmp)
+    proc = subprocess.run([PICO.encode(), b"run", quickstart.encode(), b"-o", os.path.join(tmp, "r2").encode()],
+                          capture_output=True, env={**{k.encode(): v.encode() for k, v in os.environ.items()},
+                                                    b"OMPI_MCA_pico_test": b"\xff"}, timeout=120)
+    stderr = proc.stderr.decode(errors="replace")
+    expect(proc.returncode == 2 and "environment variable OMPI_MCA_pico_test: its value is not valid UTF-8" in stderr,
+           f"exit {proc.returncode}: {stderr}")
+    expect(not os.path.exists(os.path.join(tmp, "r1")) and not os.path.exists(os.path.join(tmp, "r2")),
+           "refused input leaves no results directory")
 
 
 def run_named(tests, name, prefix, prepare=None):

@@ -11,11 +11,18 @@ with exit 0 (accepted), or exit 2 with the one error format:
       hint: WHAT TO DO        (optional)
 
 Anything else is a finding: a signal (crash), another exit code, a run past
-the timeout (hang), or a rejection in another format. Findings are saved,
-with the command that reproduces them, under --keep.
+the timeout (hang), or a rejection in another format. A profile pico accepts
+must also export to a file its library parses and that chooses what pico
+chooses at every size the profile names (tests/fuzz/export_oracle.py); one
+that does not is a finding ("disagree"). Findings are saved, with the command
+that reproduces them, under --keep.
 
-    tests/fuzz/mutate_inputs.py --pico build/pico --count 200 --seed 1      # CI (CTest fuzz_inputs)
+    tests/fuzz/mutate_inputs.py --pico build/pico --count 200 --seed 1      # CI (CTest "fuzz: inputs")
+    tests/fuzz/mutate_inputs.py --pico build/pico --kinds profile --count 300   # CI (CTest "fuzz: profiles")
     tests/fuzz/mutate_inputs.py --pico build/pico --count 10000 --seed 7    # by hand, ~10 minutes on 2 cores
+    PICO_FUZZ_COUNT=10000 ctest -R fuzz                                     # the CTest runs, larger
+
+$PICO_FUZZ_COUNT, when set, replaces --count, so CTest's small counts can be raised without editing.
 
 Seeded: the same --seed and --count give the same inputs. Exits 1 on any finding.
 """
@@ -31,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from export_oracle import disagreement
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,6 +134,53 @@ def mutate_json(doc, rng: random.Random, depth=0):
     return doc
 
 
+# Profile fields at the edges of what a library reads: sizes near 2^62, 2^63 and 2^64 (which
+# wrapped, or were written for a %li reader), parameters a library would take literally, free
+# text with line breaks (which became rules of Open MPI's file), versions that skip checks.
+PROFILE_EDGES = {
+    "min_bytes": [0, 1, 2**62, 2**63 - 1, 2**63, 2**64 - 1, -1],
+    "max_bytes": [None, 0, 2**31 - 1, 2**31, 2**62, 2**63 - 2, 2**63 - 1, 2**64 - 1],
+    "comm_size": [1, 4, 2**30, 0, -1],
+    "segment_size": [-1, 0, 0.5, 1e300, 65536, 2**31],
+    "channels": [0, -5, 1, 64, 65, 1e300, 2.5],
+    "version": ["", "4.1.4", "6.0.0", "5.0.7", "x", "4.1.4\n0 9 9 9"],
+    "platform": ["local", "a\n# x\n2 1", "a\rb", "\u0085", "\u2028"],
+}
+
+
+def mutate_profile(doc, rng: random.Random):
+    """A profile edit at one of PROFILE_EDGES, where the structure allows it."""
+    field = rng.choice(list(PROFILE_EDGES))
+    value = rng.choice(PROFILE_EDGES[field])
+    rules = doc.get("rules") if isinstance(doc, dict) else None
+    if field in ("version",) and isinstance(doc.get("library"), dict):
+        doc["library"][field] = value
+    elif field == "platform":
+        doc["platform"] = value
+    elif isinstance(rules, list) and rules and isinstance(rules[0], dict):
+        rule = rng.choice(rules)
+        if not isinstance(rule, dict):
+            return doc
+        if field == "comm_size":
+            rule["comm_size"] = value
+        elif isinstance(rule.get("ranges"), list) and rule["ranges"]:
+            k = rng.randrange(len(rule["ranges"]))
+            rng_ = rule["ranges"][k]
+            if not isinstance(rng_, dict):
+                return doc
+            if field in ("min_bytes", "max_bytes"):
+                rng_[field] = value
+                # Keep the ranges contiguous half of the time, so that the edit reaches the exports.
+                if rng.random() < 0.5 and field == "max_bytes" and k + 1 < len(rule["ranges"]) and value is not None:
+                    if isinstance(rule["ranges"][k + 1], dict):
+                        rule["ranges"][k + 1]["min_bytes"] = value + 1
+            else:
+                rng_.setdefault("params", {})
+                if isinstance(rng_["params"], dict):
+                    rng_["params"][field] = value
+    return doc
+
+
 # Each profile seed (tests/data/export/NAME.profile.json) and the format of its library.
 PROFILE_FORMATS = {
     "openmpi-4.1.4": "ompi-rules", "openmpi-5.0.7": "ompi-rules", "openmpi-6.0.0": "ompi-json",
@@ -163,7 +219,12 @@ def seeds():
 def make_input(index: int, seed: int, corpus):
     rng = random.Random(seed * 1_000_003 + index)
     kind, name, text = rng.choice(corpus)
-    if kind in JSON_KINDS and rng.random() < 0.6:
+    if kind == "profile" and rng.random() < 0.6:
+        doc = json.loads(text)
+        for _ in range(1 if rng.random() < 0.7 else 2):
+            doc = mutate_profile(doc, rng)
+        text = json.dumps(doc)
+    elif kind in JSON_KINDS and rng.random() < 0.6:
         doc = json.loads(text)
         for _ in range(rng.randrange(1, 4)):
             doc = mutate_json(doc, rng)
@@ -176,7 +237,8 @@ def make_input(index: int, seed: int, corpus):
 
 def command_for(pico: str, kind: str, name: str, path: Path):
     if kind == "profile":
-        extra = ["--mpich-defaults", str(MPICH_DEFAULTS)] if PROFILE_FORMATS[name] == "mpich-json" else []
+        extra = {"mpich-json": ["--mpich-defaults", str(MPICH_DEFAULTS)],
+                 "nccl-tuner": ["--nccl-channels", "8"]}.get(PROFILE_FORMATS[name], [])
         return [pico, "export", "--format", PROFILE_FORMATS[name], *extra, str(path)]
     if kind == "mpich-defaults":
         return [pico, "export", str(EXPORT_DATA / "mpich-4.0.2.profile.json"), "--format", "mpich-json",
@@ -230,6 +292,10 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
         return index, kind, "hang", f"no answer in {timeout} s", path, cmd
     if p.returncode == 0:
         verdict, why = "accepted", None
+        if kind == "profile":  # the oracle: what pico accepted, its library reads as pico chose
+            why = disagreement(text, PROFILE_FORMATS[name], p.stdout)
+            if why is not None:
+                verdict = "disagree"
     elif p.returncode == 2:
         why = bad_format(p.stderr)
         verdict = "format" if why else "rejected"
@@ -248,15 +314,23 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pico", default=str(ROOT / "build/pico"))
-    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--count", type=int, default=200, help="inputs to try ($PICO_FUZZ_COUNT, when set, wins)")
+    ap.add_argument("--kinds", default="", help="comma-separated kinds to fuzz (default: all): profile, report, ...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--keep", default=None, help="directory for the inputs behind findings")
     args = ap.parse_args()
+    if os.environ.get("PICO_FUZZ_COUNT"):
+        args.count = int(os.environ["PICO_FUZZ_COUNT"])
 
     args.pico = str(Path(args.pico).resolve())
     corpus = seeds()
+    if args.kinds:
+        wanted = set(args.kinds.split(","))
+        corpus = [seed for seed in corpus if seed[0] in wanted]
+        if not corpus:
+            ap.error(f"no seeds of kinds {args.kinds}")
     work = Path(tempfile.mkdtemp(prefix="pico-fuzz-"))
     counts = {}
     findings = []

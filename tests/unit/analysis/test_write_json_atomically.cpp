@@ -10,8 +10,11 @@
 
 #include "analysis/report_builder.hpp"
 #include "core/file_io.hpp"
+#include "core/input_error.hpp"
+#include "file_size_limit.hpp"
 #include "scratch_dir.hpp"
 
+using pico::test::FileSizeLimit;
 using pico::test::ScratchDir;
 namespace fs = std::filesystem;
 
@@ -20,13 +23,24 @@ TEST_CASE("write_json_atomically on a full disk names the file, keeps the old on
   const ScratchDir dir("atomic-full");
   const std::string path = dir.file("report.json");
   pico::write_json_atomically(path, {{"old", true}});
-  // The temporary file is where the bytes go first: make it the full device.
   const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  fs::create_symlink("/dev/full", tmp);
-  REQUIRE_THROWS_WITH(pico::write_json_atomically(path, {{"new", true}}),
-                      fmt::format("cannot write {}: No space left on device", tmp));
+  {
+    const FileSizeLimit limit(4);  // the temporary file, where the bytes go first, has room for 4 bytes
+    REQUIRE_THROWS_WITH(pico::write_json_atomically(path, {{"new", std::string(100, 'x')}}),
+                        fmt::format("cannot write {}: File too large", tmp));
+  }
   CHECK_FALSE(fs::exists(fs::symlink_status(tmp)));
   CHECK(nlohmann::json::parse(std::ifstream(path)).contains("old"));
+}
+
+TEST_CASE("write_json_atomically never writes through a link planted as its temporary file", "[report][io]") {
+  const ScratchDir dir("atomic-link");
+  const std::string path = dir.file("report.json");
+  const std::string outside = dir.file("outside.txt");
+  std::ofstream(outside) << "keep me";
+  fs::create_symlink(outside, fmt::format("{}.tmp.{}", path, ::getpid()));
+  REQUIRE_THROWS_AS(pico::write_json_atomically(path, {{"new", true}}), pico::InputError);
+  CHECK(pico::read_text_file(outside) == "keep me");
 }
 
 TEST_CASE("write_json_atomically that cannot rename names the target and leaves no temporary file", "[report][io]") {

@@ -1,50 +1,31 @@
 #include <catch2/catch.hpp>
 
-#include <signal.h>
-#include <sys/resource.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "core/file_io.hpp"
+#include "core/input_error.hpp"
 #include "core/jsonl.hpp"
+#include "file_size_limit.hpp"
 #include "scratch_dir.hpp"
 
 using pico::JsonLinesFile;
 using pico::WriteError;
 using pico::test::ScratchDir;
 
-namespace {
+using pico::test::FileSizeLimit;
 
-// Files of this process may grow to `bytes` at most, as if the disk were full
-// there (writes past it fail with EFBIG instead of killing the process).
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    ::getrlimit(RLIMIT_FSIZE, &saved_);
-    saved_handler_ = ::signal(SIGXFSZ, SIG_IGN);
-    rlimit limit = saved_;
-    limit.rlim_cur = bytes;
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-  }
-  ~FileSizeLimit() {
-    ::setrlimit(RLIMIT_FSIZE, &saved_);
-    ::signal(SIGXFSZ, saved_handler_);
-  }
-  FileSizeLimit(const FileSizeLimit&) = delete;
-  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+TEST_CASE("a JSON-lines append to a full disk names the file and the reason", "[jsonl][io]") {
+  const ScratchDir dir("jsonl-no-room");
+  const std::string path = dir.file("cases.jsonl");
+  JsonLinesFile cases(path);
+  const FileSizeLimit limit(0);  // no room at all
+  REQUIRE_THROWS_WITH(cases.append({{"case_id", "c1"}}), "cannot write " + path + ": File too large");
+}
 
- private:
-  rlimit saved_{};
-  sighandler_t saved_handler_ = SIG_DFL;
-};
-
-}  // namespace
-
-TEST_CASE("a JSON-lines append to a full device names the file and the reason", "[jsonl][io]") {
-  JsonLinesFile full("/dev/full");
-  REQUIRE_THROWS_WITH(full.append({{"case_id", "c1"}}), "cannot write /dev/full: No space left on device");
+TEST_CASE("a JSON-lines file is a results file: a device in its place is refused", "[jsonl][io]") {
+  REQUIRE_THROWS_AS(JsonLinesFile("/dev/full"), pico::InputError);
 }
 
 TEST_CASE("a JSON-lines append that fills the disk mid-line leaves the file as it was", "[jsonl][io]") {

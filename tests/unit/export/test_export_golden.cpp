@@ -148,3 +148,37 @@ TEST_CASE("MPICH's default tree from the installed library, when there is one") 
   // Key order is the file's: the first match wins in MPICH.
   CHECK(d.tree.begin().key() == "collective=bcast");
 }
+
+// Issue 35, finding 3: a library's size key is checked arithmetic, never a wrapped one.
+TEST_CASE("export refuses a range whose library size would pass 2^63-1 instead of wrapping") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  // allgather keys on the total (x comm size 4): 2^62 x 4 wrapped to 0, a second rule at 0.
+  for (ProfileRule& rule : p.rules)
+    if (rule.collective == Collective::allgather) {
+      rule.ranges.back().min_bytes = std::uint64_t{1} << 62;
+      rule.ranges.front().max_bytes = (std::uint64_t{1} << 62) - 1;
+    }
+  CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("ompi-rules"), {}),
+                    Catch::Matchers::Contains("allgather np 4") && Catch::Matchers::Contains("past 2^63-1"));
+}
+
+TEST_CASE("intel-mpi refuses a range starting past its largest size rather than write min > max") {
+  TunedProfile p = load_profile(kDir + "intelmpi.profile.json");
+  ProfileRule& rule = p.rules.front();
+  rule.ranges.back().min_bytes = std::uint64_t{1} << 32;
+  (rule.ranges.end() - 2)->max_bytes = (std::uint64_t{1} << 32) - 1;
+  rule.ranges.back().algorithm = "1";
+  CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("intel-mpi"), {}),
+                    Catch::Matchers::Contains("past Intel MPI's largest message size"));
+}
+
+TEST_CASE("ucc-tune never writes an empty range 0-0 for the largest sizes") {
+  TunedProfile p = load_profile(kDir + "ucc.profile.json");
+  const std::string text = export_profile(p, "p.json", export_format("ucc-tune"), {});
+  CHECK_THAT(text, !Catch::Matchers::Contains(":0-0:"));
+  ProfileRule& rule = p.rules.front();
+  (rule.ranges.end() - 2)->max_bytes = kMaxProfileBytes - 1;
+  rule.ranges.back().min_bytes = kMaxProfileBytes;
+  const std::string edge = export_profile(p, "p.json", export_format("ucc-tune"), {});
+  CHECK_THAT(edge, Catch::Matchers::Contains("-9223372036854775807:") && !Catch::Matchers::Contains(":0-0:"));
+}

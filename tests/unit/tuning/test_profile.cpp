@@ -136,3 +136,67 @@ TEST_CASE("load_profile: another schema and a broken file are input errors", "[t
   std::ofstream(dir.file("good.json")) << to_json(sample()).dump(2);
   CHECK(load_profile(dir.file("good.json")).rules.size() == 3);
 }
+
+// Issue 35, findings 2 to 4: what the exports would write as given is refused where the profile is read.
+TEST_CASE("a profile's free text is one line of printable UTF-8", "[tuning][harden]") {
+  const json good = to_json(sample());
+  json j = good;
+  j["platform"] = "local\n2  # collective allreduce";  // would start a rule in Open MPI's file
+  CHECK_THAT(error_text(j), Catch::Contains("platform: holds a line break"));
+  j = good;
+  j["library"]["version"] = "4.1.4\r";
+  CHECK_THAT(error_text(j), Catch::Contains("library/version: holds a line break"));
+  j = good;
+  j["test"] = "a\x1b[31m";
+  CHECK_THAT(error_text(j), Catch::Contains("test: holds a control character"));
+  j = good;
+  j["reports"] = {"run\xc2\x85"};  // NEL, a C1 line break
+  CHECK_THAT(error_text(j), Catch::Contains("reports/0: holds a control character (C1)"));
+  j = good;
+  j["rules"][0]["ranges"][1]["evidence"][0]["case_id"] = "c\xe2\x80\xa8";
+  CHECK_THAT(error_text(j), Catch::Contains("case_id: holds a line break (U+2028)"));
+}
+
+TEST_CASE("a profile names its library version", "[tuning][harden]") {
+  json j = to_json(sample());
+  j["library"]["version"] = "";  // skipped every version check: a 6.0-only algorithm loaded into 4.1.4
+  CHECK_THAT(error_text(j), Catch::Contains("library/version: '' is not a library version"));
+  j["library"]["version"] = "latest";
+  CHECK_THAT(error_text(j), Catch::Contains("is not a library version"));
+  for (const char* v : {"4.1.4", "2021.10", "5.0.0rc12", "2.28.9"}) {
+    j["library"]["version"] = v;
+    CHECK_NOTHROW(profile_from_json(j, "p.json"));
+  }
+}
+
+TEST_CASE("profile sizes stay below 2^63, so ranges cannot wrap into contiguity", "[tuning][harden]") {
+  const json good = to_json(sample());
+  json j = good;
+  j["rules"][0]["ranges"][0]["max_bytes"] = 18446744073709551615ULL;  // 2^64-1, then [0, null] read as contiguous
+  j["rules"][0]["ranges"][1]["min_bytes"] = 0;
+  CHECK_THAT(error_text(j), Catch::Contains("rules/0/ranges/0/max_bytes: must be a whole number of bytes from 0 to 2^63-1"));
+  j = good;
+  j["rules"][0]["ranges"][1]["min_bytes"] = 9223372036854775808ULL;  // 2^63: Open MPI's %li reads it negative
+  CHECK_THAT(error_text(j), Catch::Contains("from 0 to 2^63-1"));
+  j = good;
+  j["rules"][0]["ranges"][0]["max_bytes"] = 9223372036854775806LL;  // 2^63 - 2: the next range at 2^63 - 1 is fine
+  j["rules"][0]["ranges"][1]["min_bytes"] = 9223372036854775807LL;
+  CHECK_NOTHROW(profile_from_json(j, "p.json"));
+}
+
+TEST_CASE("profile parameters are whole numbers within what the library takes", "[tuning][harden]") {
+  const json good = to_json(sample());
+  for (const double bad : {-1.0, 0.5, 1e300, 2147483648.0}) {
+    json j = good;
+    j["rules"][0]["ranges"][1]["params"]["segment_size"] = bad;
+    CHECK_THAT(error_text(j), Catch::Contains("params/segment_size: is") && Catch::Contains("from 0 to 2147483647"));
+  }
+  for (const double bad : {0.0, -5.0, 65.0, 1e300, 2.5}) {
+    json j = good;
+    j["rules"][0]["ranges"][1]["params"] = {{"channels", bad}};
+    CHECK_THAT(error_text(j), Catch::Contains("params/channels: is") && Catch::Contains("from 1 to 64"));
+  }
+  json j = good;
+  j["rules"][0]["ranges"][1]["params"] = {{"segment_size", 0}, {"tree_fanout", 4}};
+  CHECK_NOTHROW(profile_from_json(j, "p.json"));
+}
