@@ -33,8 +33,6 @@ constexpr int kMaxLaunches = 1 << 20;
 
 constexpr const char* kDirHint = "give a results directory or the report.json in it";
 
-nlohmann::json read_json(const fs::path& p) { return read_json_file(p, kDirHint); }
-
 // A file pico wrote in the results directory, read as results files are (never through a link).
 nlohmann::json read_written(const fs::path& p) {
   std::optional<nlohmann::json> j = read_results_json(p.string(), "");
@@ -214,12 +212,12 @@ void write_json_atomically(const std::string& path, const nlohmann::json& j) {
   }
 }
 
-nlohmann::json load_report(const std::string& dir_or_file) {
+nlohmann::json load_report(const std::string& dir_or_file, std::uintmax_t max_bytes) {
   fs::path p(dir_or_file);
   if (fs::is_directory(p)) p /= "report.json";
   if (!fs::exists(p))
     throw InputError(p.string(), "no such report", "give a results directory (results/<platform>/<run>/) or its report.json");
-  nlohmann::json report = read_json(p);
+  nlohmann::json report = read_json_file(p, kDirHint, max_bytes);
   check_report(report, p.string());
   return report;
 }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_file.hpp"
+
 namespace pico {
 
 // The "schema" member of every report.json this pico writes and reads.
@@ -23,6 +25,7 @@ void write_json_atomically(const std::string& path, const nlohmann::json& j);
 // that is not JSON, not a pico report of this schema, or holds a case record
 // pico cannot read throws InputError naming the file (and line:column for JSON
 // syntax).
-nlohmann::json load_report(const std::string& dir_or_file);
+// max_bytes: kMaxJsonFileBytesWithin2GB for verbs bound to 2 GB (fit, predict --check).
+nlohmann::json load_report(const std::string& dir_or_file, std::uintmax_t max_bytes = kMaxJsonFileBytes);
 
 }  // namespace pico

@@ -49,7 +49,7 @@ const char* simulator_name(const std::optional<LogGOPSimTools>& tools) {
 void run_check(const PredictOptions& o) {
   if (o.model.empty()) throw InputError("--check", "--check needs --model", "fit one: pico fit REPORT -o model.json");
   const LogGPModel model = load_model(o.model);
-  const nlohmann::json report = load_report(o.check);
+  const nlohmann::json report = load_report(o.check, kMaxJsonFileBytesWithin2GB);
   const auto tools = simulator(o.loggopsim);
   const CheckSummary s = check_report(tools, report, o.check, model.params, o.threads);
   fmt::print("simulated by {}\n", simulator_name(tools));

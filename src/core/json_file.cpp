@@ -14,12 +14,6 @@
 namespace pico {
 namespace {
 
-// The largest JSON file pico reads. A report holds every case, and with
-// keep_samples every timing sample, so a large sweep's report reaches
-// hundreds of MiB; 1 GiB keeps those readable while `pico report /dev/zero`
-// or a wrong file is refused before reading.
-constexpr std::uintmax_t kMaxJsonFileBytes = 1024 * kMiB;
-
 // The line and column of a byte offset, for a JSON syntax error.
 std::pair<int, int> line_and_column(std::string_view text, std::size_t byte) {
   int line = 1, column = 1;
@@ -122,12 +116,12 @@ std::optional<nlohmann::json> parse_json_line(std::string_view line) {
   return result;
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& p, const std::string& hint) {
-  return read_json_file_text(p, hint).json;
+nlohmann::json read_json_file(const std::filesystem::path& p, const std::string& hint, std::uintmax_t max_bytes) {
+  return read_json_file_text(p, hint, max_bytes).json;
 }
 
-JsonFileText read_json_file_text(const std::filesystem::path& p, const std::string& hint) {
-  if (const auto problem = whole_file_problem(p, kMaxJsonFileBytes)) throw InputError(p.string(), *problem, hint);
+JsonFileText read_json_file_text(const std::filesystem::path& p, const std::string& hint, std::uintmax_t max_bytes) {
+  if (const auto problem = whole_file_problem(p, max_bytes)) throw InputError(p.string(), *problem, hint);
   std::ifstream in(p, std::ios::binary);
   if (!in) throw InputError(p.string(), "cannot open the file", "check its permissions");
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -32,10 +32,20 @@ nlohmann::ordered_json parse_ordered_json_text(std::string_view text, const std:
 // (a torn last line of a JSON-lines file).
 std::optional<nlohmann::json> parse_json_line(std::string_view line);
 
+// The largest JSON file pico reads: a report holds every case (with
+// keep_samples every sample), so a large sweep's reaches hundreds of MiB.
+inline constexpr std::uintmax_t kMaxJsonFileBytes = std::uintmax_t{1} << 30;
+// Held in memory, a parsed JSON file takes about 9x its size (a 10 MB report:
+// 95 MB peak), so verbs that must stay under 2 GB read at most this much.
+inline constexpr std::uintmax_t kMaxJsonFileBytesWithin2GB = std::uintmax_t{160} << 20;
+// What a profile or a model can be: a few KiB as pico writes them.
+inline constexpr std::uintmax_t kMaxSmallJsonFileBytes = std::uintmax_t{16} << 20;
+
 // A file the user named, parsed. Throws InputError naming the file when it
-// cannot be read whole (a FIFO, a directory, more than 1 GiB), opened or
+// cannot be read whole (a FIFO, a directory, more than max_bytes), opened or
 // parsed; `hint` says what the caller expected.
-nlohmann::json read_json_file(const std::filesystem::path& path, const std::string& hint);
+nlohmann::json read_json_file(const std::filesystem::path& path, const std::string& hint,
+                              std::uintmax_t max_bytes = kMaxJsonFileBytes);
 
 // The same, keeping the bytes read, for a caller that also fingerprints the
 // file: one read, so the hash is of exactly what was parsed.
@@ -43,7 +53,8 @@ struct JsonFileText {
   std::string text;
   nlohmann::json json;
 };
-JsonFileText read_json_file_text(const std::filesystem::path& path, const std::string& hint);
+JsonFileText read_json_file_text(const std::filesystem::path& path, const std::string& hint,
+                                 std::uintmax_t max_bytes = kMaxJsonFileBytes);
 
 // A file pico wrote in a results directory (run.json, plan.json,
 // launch-K.json, launch-K.info.json), opened as results files are

@@ -135,18 +135,20 @@ std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, con
   std::exception_ptr failure;
   std::mutex failure_mutex;
   auto work = [&] {
-    TempDir dir;
-    for (std::size_t i; (i = next++) < cases.size();) {
-      try {
+    // Everything that can throw is caught here: an exception leaving a thread would terminate pico.
+    try {
+      std::optional<TempDir> dir;  // LogGOPSim's files, one directory per thread
+      if (tools) dir.emplace();
+      for (std::size_t i; (i = next++) < cases.size();) {
         throw_if_interrupted();
-        out[i] = static_cast<double>(tools ? simulate_request(*tools, cases[i].request, p, dir.path())
+        out[i] = static_cast<double>(tools ? simulate_request(*tools, cases[i].request, p, dir->path())
                                            : evaluate_loggp(cases[i].request, p)) *
                  1e-12;
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = cases.size();
       }
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next = cases.size();
     }
   };
   std::vector<std::jthread> pool;

@@ -2,15 +2,18 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
-#include <regex>
+#include <charconv>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "collectives/schedule_export.hpp"
+#include "core/input_error.hpp"
 #include "launch/command_output.hpp"
 #include "launch/executable_search.hpp"
 
@@ -63,12 +66,33 @@ std::uint64_t simulate_goal(const LogGOPSimTools& tools, const fs::path& goal, c
   if (sim.output.find("unexpected queue") != std::string::npos || sim.output.find("receive queue") != std::string::npos)
     throw std::runtime_error(fmt::format("LogGOPSim left operations of {} unmatched: {}", goal.string(),
                                          tail(sim.output)));
-  static const std::regex kMax(R"(Maximum finishing time at host \d+: (\d+))");
-  std::smatch m;
-  if (!std::regex_search(sim.output, m, kMax))
-    throw std::runtime_error(fmt::format("LogGOPSim printed no finishing time for {}: {}", goal.string(),
-                                         tail(sim.output)));
-  return std::stoull(m[1].str());
+  const auto time = finishing_time(sim.output);
+  if (!time)
+    throw std::runtime_error(fmt::format("LogGOPSim printed no finishing time for {} (or one past 2^64 ps): {}",
+                                         goal.string(), printable(tail(sim.output).substr(0, 2000))));
+  return *time;
+}
+
+std::optional<std::uint64_t> finishing_time(std::string_view output) {
+  // Scanned, not std::regex: its backtracking recurses per character and a long run of digits overflowed the stack.
+  static constexpr std::string_view kLine = "Maximum finishing time at host ";
+  const auto at = output.find(kLine);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = output.substr(at + kLine.size());
+  auto digits = [](std::string_view& s) {
+    std::size_t n = 0;
+    while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n;
+    const std::string_view d = s.substr(0, n);
+    s.remove_prefix(n);
+    return d;
+  };
+  if (digits(rest).empty() || !rest.starts_with(": ")) return std::nullopt;
+  rest.remove_prefix(2);
+  const std::string_view t = digits(rest);
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
+  return v;
 }
 
 std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::ScheduleRequest& req,
@@ -83,8 +107,14 @@ std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::Sch
 }
 
 TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "pico-sim-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (ec) throw InputError("TMPDIR", fmt::format("no temporary directory: {}", ec.message()),
+                           "set TMPDIR to a directory that exists, or unset it");
+  std::string pattern = (base / "pico-sim-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw InputError(base.string(), fmt::format("cannot create a temporary directory: {}", std::strerror(errno)),
+                     "set TMPDIR to a writable directory");
   path_ = pattern;
 }
 

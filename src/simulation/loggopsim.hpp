@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "collectives/reference/recording.hpp"
 #include "simulation/loggp_model.hpp"
@@ -28,6 +29,10 @@ std::optional<LogGOPSimTools> find_loggopsim(const std::string& dir = {});
 // still exits 0 then, printing "unexpected queue" / "receive queue").
 std::uint64_t simulate_goal(const LogGOPSimTools& tools, const std::filesystem::path& goal, const LogGPParams& p,
                             double timeout_s = 600);
+
+// The `Maximum finishing time at host H: T` of LogGOPSim's batch output, in
+// its time unit; nullopt when absent or past 2^64.
+std::optional<std::uint64_t> finishing_time(std::string_view output);
 
 // Writes `req`'s GOAL into `work_dir` (reductions at the model's cost) and simulates it.
 std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::ScheduleRequest& req,

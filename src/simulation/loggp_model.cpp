@@ -100,7 +100,7 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
 }
 
 LogGPModel load_model(const std::string& path) {
-  return model_from_json(read_json_file(path, "give a file written by pico fit"), path);
+  return model_from_json(read_json_file(path, "give a file written by pico fit", kMaxSmallJsonFileBytes), path);
 }
 
 LogGPModel default_model() {

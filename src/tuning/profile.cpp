@@ -268,7 +268,7 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
 }
 
 TunedProfile load_profile(const std::filesystem::path& path, std::string* text) {
-  JsonFileText file = read_json_file_text(path, "give a profile that `pico tune` wrote");
+  JsonFileText file = read_json_file_text(path, "give a profile that `pico tune` wrote", kMaxSmallJsonFileBytes);
   TunedProfile profile = profile_from_json(file.json, path.string());
   if (text) *text = std::move(file.text);
   return profile;

@@ -751,9 +751,14 @@ def test_phases(tmp):
     expect(library["phases"] == [] and "opaque" in library["phases_note"], "library collectives have no phases")
     names = [p["name"] for p in reference["phases"]]
     expect("reduce-scatter" in names and "allgather" in names, str(names))
+    # perf::TASK-CLOCK needs PAPI's perf_event component, which some machines lack (papi_command_line
+    # perf::TASK-CLOCK: "Event does not exist"); there the note must name it instead.
+    task_clock = "perf::TASK-CLOCK" not in reference["phases_note"]
+    if not task_clock:
+        print("phases: perf::TASK-CLOCK is not available here (the note names it); counters not checked")
     for p in reference["phases"]:
         if p["name"] in ("reduce-scatter", "allgather"):
-            expect(p["time_s"] > 0 and p["counters"]["perf::TASK-CLOCK"] > 0, str(p))
+            expect(p["time_s"] > 0 and (not task_clock or p["counters"]["perf::TASK-CLOCK"] > 0), str(p))
     expect("PAPI_NO_SUCH_EVENT" in reference["phases_note"], reference.get("phases_note", ""))
 
 
