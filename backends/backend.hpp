@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where a case's call goes. The worker's timing loop drives any backend
-// through these four steps and knows nothing else about it.
+// through this interface (prepare, run or time calls, validate, release; and
+// optional hooks for phases, deferred errors, the device, the library's
+// reported selection and compression metrics) and knows nothing else about it.
 #pragma once
 
 #include <cstdint>

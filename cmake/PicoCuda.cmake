@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CUDA and NCCL detection for the NCCL backend and the GPU compression kernels.
 #
 # PICO_WITH_NCCL: AUTO (default) builds the GPU parts when nvcc and NCCL are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The Open MPI interposer (instrumentation/ompi_interposer, docs/verification.md):
 # an LD_PRELOAD library that pico-worker loads to record which coll/base
 # algorithm function Open MPI ran. The functions it wraps are those the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather: every rank contributes count elements; all receive all np blocks in rank order.
 #include "collectives/spec_helpers.hpp"
 

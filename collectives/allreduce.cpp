@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce: every rank contributes count elements and receives their reduction.
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoall: rank r sends its block q to rank q; block q of rank r's result comes from rank q.
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier: no payload; nothing to fill or check, no bandwidth.
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bcast: the root's count elements reach every rank (one buffer, in and out).
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The element-wise steps every collective's validation is made of: write the
 // closed-form payload or reduction input of a region, write values that differ
 // from the expected result, count the elements that differ from it. The spec

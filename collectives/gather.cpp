@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gather: every rank contributes count elements; the root receives all np blocks in rank order.
 #include "collectives/spec_helpers.hpp"
 

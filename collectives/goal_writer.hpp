@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes one rank's GOAL program (LogGOPSim, ATLAHS) as a chain of pieces:
 // recorded collective calls, compute gaps and joins. GOAL has one time unit
 // and LogGOPSim's parameters are integers, so pico writes time in

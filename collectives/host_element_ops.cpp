@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collectives/element_ops.hpp"
 #include "collectives/pattern.hpp"
 

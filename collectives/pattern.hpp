@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Validation inputs whose exact result is known in closed form.
 //
 // Every value is a small integer, so float sums and products are exact in any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce: every rank contributes count elements; the root receives their reduction.
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter (MPI_Reduce_scatter_block): every rank contributes np blocks
 // of count elements; rank r receives the reduction of block r.
 #include "collectives/spec_helpers.hpp"

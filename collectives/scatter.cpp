@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatter: the root holds np blocks of count elements; rank r receives block r.
 #include "collectives/spec_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes a reference algorithm's P-rank schedule for network simulators:
 // GOAL (LogGOPSim, ATLAHS) or pico's JSON. Streams rank by rank: each rank
 // is recorded alone and formatted on one of `threads` workers (0: one per

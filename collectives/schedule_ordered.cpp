@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collectives/schedule_ordered.hpp"
 
 #include <algorithm>

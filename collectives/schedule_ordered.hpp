@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Formats ranks on several threads and writes them in rank order. Each
 // rank's text depends only on the rank (the algorithm is replayed for it
 // alone), so ranks format independently; the calling thread writes the

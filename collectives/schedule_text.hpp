@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Text helpers for the schedule writers. Schedules run to billions of
 // lines, so a line is written as raw stores: the writer asks a TextBuffer
 // for room once (`room(n)` with n at least the line's longest form), then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sendrecv (nccl-tests' sendrecv_perf): every rank sends its count elements to
 // rank r+1 and receives count elements from rank r-1 (mod np), at once. With
 // np == 1 a rank sends to itself.

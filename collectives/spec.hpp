@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What is specific to each collective, independent of the backend that runs
 // it (nccl-tests style): whether it reduces, moves a payload, has a root and
 // an in-place form; buffer sizes, the bandwidth factors, how to fill the

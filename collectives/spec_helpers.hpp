@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the per-collective spec files share: the common bandwidth factors and
 // the element steps (collectives/element_ops.hpp) they compose.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "instrumentation/interposer_probe.hpp"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The worker's side of the Open MPI interposer (instrumentation/ompi_interposer,
 // docs/verification.md): reset its counters before a case's calls, read which
 // coll/base functions ran after them, and name the algorithm that did the work.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "instrumentation/papi_counters.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PAPI counters by name (RAII over an event set). Events the machine lacks
 // are left out with a warning, never a crash; without PAPI at build time the
 // set is always empty and says so.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-phase time and counters of instrumented calls (reference algorithms
 // mark their phases through the Transport's phase hook). Used outside the
 // timed loop, in a separate instrumented pass, so timing stays untouched.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Facts about the environment a run happened in.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the machine looks like (hwloc) and where this process is bound.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cases of one size, the reference case among them (the library's default, or
 // the dense allreduce compressed ones are measured against) and the fastest
 // one: what `pico compare --best` prints and the HTML report's heatmaps draw.

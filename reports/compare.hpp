@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `pico compare`: a baseline against candidates, per collective and size.
 // Two reports: each candidate case against the baseline case with the same
 // case_id, else the baseline's only case (or its `baseline` selection) at

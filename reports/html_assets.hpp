@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The HTML report's page template and chart script (reports/html/page.html,
 // reports/html/charts.js), compiled in at build time (CMakeLists.txt).
 #pragma once

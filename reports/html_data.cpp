@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "reports/html_data.hpp"
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The data the HTML report's page embeds, once: compact tables (column names,
 // rows of values, repeated strings as indices into one string list) that
 // reports/html/charts.js decodes and every chart references.

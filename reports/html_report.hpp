@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `pico report --format html`: one self-contained page (docs/report.md#html-report):
 // the template of reports/html/page.html with the plotting libraries, the
 // reports' data (html_data.hpp) and the chart script inlined, so it opens

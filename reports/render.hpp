@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Text renderings of a report.json (format: docs/report.schema.json).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "reports/text_table.hpp"
 
 #include <algorithm>

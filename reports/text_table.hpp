@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Aligned text tables and RFC 4180 CSV records, shared by the report and
 // compare renderings.
 #pragma once

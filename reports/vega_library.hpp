@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The plotting libraries the HTML report inlines (vega, vega-lite,
 // vega-embed), read at render time from where scripts/setup-vega.sh put them.
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Wall time of an MPICH algorithm sweep: one launch per algorithm (names in the
 environment) against one launch through MPI_T.
 

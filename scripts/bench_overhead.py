@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """pico's median MPI_Allreduce time against a bare timing loop of the same call.
 
 usage: scripts/bench_overhead.py [--np 2] [--rounds 3] [--sizes 8B,1KiB,64KiB,1MiB]

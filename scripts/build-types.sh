@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds pico in every CMake build type with warnings as errors, so that no
 # build type a user may pick (Release, Debug, RelWithDebInfo) is broken by a
 # warning only its flags bring out. Tests are not built: scripts/test.sh runs

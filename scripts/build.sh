@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds pico into build/ (warnings are errors). Extra arguments go to cmake.
 set -euo pipefail
 cd "$(dirname "$0")/.."

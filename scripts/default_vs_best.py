@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The library default's time over the best algorithm's, per collective and
 size, from one or more sweeps with `algorithms: all` (e.g.
 configs/examples/algorithm-sweep.yaml; docs/platforms.md#an-emulated-cluster).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs what pico needs to run on a GPU machine that has no MPI and no
 # package registry (the device tool's machines: CUDA, a driver and PyTorch's
 # NCCL, nothing else): the stripped pico binaries of a build, this machine's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An emulated multi-node cluster on this machine, for measurements and tests
 # that need a network between nodes (platforms/emulated-cluster*.yaml).
 #

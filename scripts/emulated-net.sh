@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A slow, deterministic network on one machine: a network namespace whose
 # loopback is rate-limited with a token bucket (tc tbf), for comparisons that
 # need a network slower than shared memory (platforms/emulated-1gbit.yaml).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Regenerates the catalogue tables in docs/algorithms.md from configs/catalog/*.yaml.
 
 usage: scripts/gen_algorithms_doc.py [--check] [--pico build/pico]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The GPU checks of docs/nccl.md, run on a GPU machine from a bundle made here
 # by scripts/device-bundle.sh (that machine has no MPI and nothing to build
 # with). From the repository root on the GPU machine:

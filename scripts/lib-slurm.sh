@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash
 # Sourced by scripts/local-slurm.sh and scripts/emulated-cluster.sh: what
 # their Slurms share. Both authenticate through this machine's one munged

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A single-node Slurm cluster on this machine (munged, slurmctld, slurmd), for
 # platforms/local-slurm.yaml and the Slurm tests. Run as root.
 #

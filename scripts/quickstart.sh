@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is missing, builds, and runs the quickstart experiment on the
 # local platform: prints the result table and the report's path.
 set -euo pipefail

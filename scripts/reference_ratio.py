@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Reference ring / Open MPI ring time ratios from runs of
 configs/examples/reference-vs-library.yaml (docs/benchmarks.md).
 

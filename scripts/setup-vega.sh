@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the plotting libraries that `pico report --format html` inlines into
 # its page (vega, vega-lite, vega-embed) into third_party/vega/node_modules, at
 # the versions third_party/vega/package-lock.json pins. Needs npm (Debian's

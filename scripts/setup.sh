@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages pico needs to build and test, only those missing.
 # Idempotent; run as root (or with sudo available) on Debian 12.
 set -euo pipefail

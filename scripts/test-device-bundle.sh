@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Checks that a bundle made by scripts/device-bundle.sh runs pico on a machine
 # without this machine's MPI: in a private mount namespace, Open MPI's and
 # PMIx's installed trees and every system copy of a bundled library are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is missing, builds, and runs every test (unit, MPI under
 # mpirun with 1-4 ranks, end to end) through CTest.
 set -euo pipefail

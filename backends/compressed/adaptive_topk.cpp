@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Adaptive Top-k (algorithms.hpp): Topk's allgather of (index, value) pairs
 // with k chosen per call from the measured bandwidth and a time target.
 // Cost per call: (p-1)(8 + 8k) beta + log2(p) alpha + n kappa, with k the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compressed allreduce algorithms (backends/compressed/*.cpp, one file
 // each). Each call() is defined in its own file, where the class's virtual
 // functions are too, so Phased's run/run_marked instantiate it there.

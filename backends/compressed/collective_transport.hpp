@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a compressed allreduce algorithm needs of the machine, in two
 // policies, so that each algorithm is written once (backends/compressed/generic/)
 // and runs on host buffers with MPI or on device buffers with NCCL:

@@ -1,5 +1,8 @@
-// One compressed allreduce algorithm (Global-QSGD, Top-k, or the dense
-// baseline): the mean over ranks of every rank's float32 vector, with the
+// SPDX-License-Identifier: BSD-3-Clause
+// One compressed allreduce algorithm (every family of
+// configs/catalog/compressed.yaml: Global-QSGD and its variants, Top-k and
+// its sparse kin, Random-k, sign and EF-sign, hard threshold, PowerSGD, or
+// the dense baseline): the mean over ranks of every rank's float32 vector, with the
 // phases of a call marked (norm, compress, communicate, reduce, decompress,
 // error_feedback) and what it guarantees stated so that a check can hold it
 // to that. Each algorithm writes its call once as a template over a phase

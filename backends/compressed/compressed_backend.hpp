@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed allreduce (backends/compressed/) as a backend: float32 inputs
 // drawn from the experiment's distribution, the algorithm's estimate of
 // their mean over ranks, checked against what the algorithm guarantees, and

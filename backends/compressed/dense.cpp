@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The uncompressed baseline on the same inputs (generic/dense.hpp): the
 // library's float32 SUM allreduce, then 1/p. Its error is fp32 summation rounding only.
 #include <cfloat>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // EF-signSGD (Karimireddy, Rebjock, Stich, Jaggi, "Error feedback fixes
 // SignSGD and other gradient compression schemes", ICML'19): each rank
 // compresses p = x + e to (||p||_1 / n) sign(p) and keeps e = p - that, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host side of checking a compressed allreduce, shared by the CPU
 // backend (compressed) and the GPU one (nccl_compressed): the exact fp64
 // reference over every rank's regenerated input, and the report's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's CompressionKernels: collectives/compressed/kernels.hpp
 // on host memory. Every function is an inline forward to the span kernel, so
 // an algorithm written once over Kernels compiles to what calling the kernels

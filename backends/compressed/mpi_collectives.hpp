@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's CollectiveTransport: host buffers, the MPI library's
 // blocking collectives on one communicator (what the algorithms called
 // directly before they were written once).

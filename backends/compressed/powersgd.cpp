@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PowerSGD (Vogels, Karimireddy, Jaggi, "PowerSGD: practical low-rank
 // gradient compression for distributed optimization", NeurIPS'19), their
 // Algorithm 1 with error feedback and warm start, on one flat vector: the

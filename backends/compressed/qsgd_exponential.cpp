@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD with exponential dithering: 8-bit sign + power-of-two codes
 // relative to the global scale M. The sum of two such codes is not a code,
 // so the reduction is custom and stochastic; it is applied exactly once per

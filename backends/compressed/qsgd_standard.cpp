@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD with standard dithering (generic/global_qsgd.hpp, on the MPI
 // library's allreduce or a reference one) (Xin, Canini, Richtarik et al. 2023):
 // one MAX-allreduce gives every rank the same scale M, so b-bit codes with

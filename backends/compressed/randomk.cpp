@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random-k with a shared seed (Stich, Cordonnier, Jaggi, NeurIPS'18; Wangni
 // et al., NeurIPS'18 for the unbiased 1/q scaling): the same Bernoulli(q)
 // positions on every rank, so the kept values need no indices on the wire and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed allreduce algorithms by name (configs/catalog/compressed.yaml).
 #include <cstring>
 #include <stdexcept>

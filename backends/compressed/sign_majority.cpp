@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // signSGD with majority vote (Bernstein, Zhao, Azizzadenesheli, Anandkumar,
 // ICLR'19): each rank sends sign(x) as bits and one scale, mean |x| (the
 // l1-scaled sign of EF-signSGD, Karimireddy et al., ICML'19, without its

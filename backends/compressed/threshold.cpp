@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Hard-threshold sparsification with error feedback (Sahu, Dutta,
 // Abdelmoniem, Banerjee, Canini, Kalnis, "Rethinking gradient sparsification
 // as total error minimization", NeurIPS'21): a fixed magnitude `threshold`

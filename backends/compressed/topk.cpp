@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k allreduce (TopkA, generic/topk.hpp): every rank's k largest |x| as (int32 index, float
 // value) pairs, allgathered (8k bytes per rank, (p-1) 8k sent per rank on a
 // ring: grows with p), scatter-added in rank order and scaled by 1/p.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k selection with optional error feedback on the CPU, shared by the
 // allgather and the SparCML variants: the generic TopkSelection
 // (generic/topk.hpp) on host kernels, plus what the check needs (the replay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SparCML-style sparse allreduce (Renggli et al., SC'19): each rank's top-k
 // pairs go to the owner of their block (alltoallv: at most 8k bytes), the
 // owner sums its block, and every block is allgathered as (index, value)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test-only backend: the MPI library's collective with one injected fault, so
 // that tests can prove validation and failure recovery work. Selected by
 // `library: fault` with algorithm corrupt, crash or hang; the configuration

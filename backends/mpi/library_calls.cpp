@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One thin adapter per collective from MpiCallArgs to the MPI library call.
 #include "backends/mpi/library_calls.hpp"
 

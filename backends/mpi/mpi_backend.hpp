@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI library's own collectives (MPI_Allreduce, MPI_Bcast, ...).
 #pragma once
 

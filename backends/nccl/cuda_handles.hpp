@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA handles the NCCL backend owns (core/cuda_resources.hpp)
 // and the check that turns an NCCL error code into an exception with NCCL's message.
 #pragma once

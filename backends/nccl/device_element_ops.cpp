@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backends/nccl/device_element_ops.hpp"
 
 #include <cstddef>

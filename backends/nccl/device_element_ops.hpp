@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ElementOps over device buffers: the spec files' fill and check, run as CUDA
 // kernels on the backend's stream. Counting waits for the stream.
 #pragma once

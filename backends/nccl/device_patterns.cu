@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Grid-stride kernels over the closed forms of collectives/pattern.hpp. The
 // 16-bit float types have no host arithmetic type, so their values are
 // computed in float (every pattern value is a small integer, exact in both)

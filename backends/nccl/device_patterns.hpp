@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The closed-form validation values (collectives/pattern.hpp) written and
 // checked on the device by CUDA kernels, for buffers NCCL reads and writes.
 // Every function enqueues on `stream` and returns at once; the counts land in

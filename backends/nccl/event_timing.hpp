@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The two timing loops of the GPU backends: calls enqueued on CUDA streams
 // (one per GPU the process drives) and timed there with events; the host
 // clock would time the enqueue. A call's sample is its longest device time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backends/nccl/nccl_backend.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NCCL's collectives on device buffers, one NCCL rank per GPU; a process
 // drives one GPU or, with gpus_per_process, several (its ranks' calls then
 // go in one NCCL group). Calls are enqueued on the GPUs' streams and timed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NCCL's collectives, one function per pico collective with one signature, so
 // that the backend binds the call once in prepare and run_once decides nothing.
 // Alltoall, gather, scatter and sendrecv are grouped ncclSend/ncclRecv (NCCL's own recipe).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The launch's NCCL communicators. ncclCommInitRank costs from a hundred
 // milliseconds to seconds, so one set of communicators over the measured MPI
 // communicator's processes serves every case of a launch (NCCL_ALGO and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backends/nccl/tuning_log.hpp"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What NCCL reports it chose for each collective. NCCL has no query for it,
 // but with NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=TUNING rank 0 logs one line
 // per collective as it enqueues it (src/enqueue.cc, NCCL 2.2x):

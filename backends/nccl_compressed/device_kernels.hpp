@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU backend's CompressionKernels (backends/compressed/collective_transport.hpp):
 // collectives/compressed/gpu/ on device memory, enqueued on the session's
 // stream; each result equals the host kernel's bit for bit. Inline forwards,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU algorithms: each the generic algorithm of backends/compressed/generic/
 // over NcclCollectives and DeviceKernels on the setup's device buffers (one
 // .cpp each, where call() is instantiated for both marks). Everything a call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backends/nccl_compressed/gpu_allreduce.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One compressed allreduce on the GPU (dense, Global-QSGD, Top-k): the
 // algorithm its CPU twin runs too (backends/compressed/generic/), over
 // NcclCollectives and DeviceKernels, all enqueued on the session's stream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The uncompressed baseline on the GPU (generic/dense.hpp, as the CPU's dense.cpp).
 #include "backends/nccl_compressed/gpu_algorithms.hpp"
 

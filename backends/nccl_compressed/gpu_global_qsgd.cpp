@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD standard dithering on the GPU (generic/global_qsgd.hpp, as the
 // CPU's qsgd_standard.cpp with communicate: library).
 //

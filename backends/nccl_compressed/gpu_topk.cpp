@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k allreduce (TopkA) on the GPU (generic/topk.hpp, as the CPU's topk.cpp):
 // with error feedback corrected = x + r, the k largest |corrected|, r =
 // corrected with those k zeroed, as three kernels (the CPU fuses them in one pass).

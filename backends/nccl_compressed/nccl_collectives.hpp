@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU backend's CollectiveTransport (backends/compressed/collective_transport.hpp):
 // device buffers, NCCL collectives enqueued on the session's stream. Calls
 // are not checked one by one: the first error is kept for the backend to

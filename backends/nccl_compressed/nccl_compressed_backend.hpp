@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed allreduce on GPUs (nccl_compressed): the CPU backend's
 // algorithms (dense, Global-QSGD 8-bit, Top-k) with the CUDA kernels of
 // collectives/compressed/gpu/ and NCCL for the communication, on the launch's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico's plain-MPI reference algorithms (collectives/reference/) as a
 // backend: MpiBackend's buffers, closed-form inputs and checks, with the
 // call replaced by the algorithm named in Case::algorithm running on

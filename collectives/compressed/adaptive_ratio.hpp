@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The choice of a compression ratio per call from the measured bandwidth and
 // a time target, in the spirit of Kimad (Xin et al., "Kimad: Adaptive
 // Gradient Compression with Bandwidth Awareness", 2023): the ratio whose

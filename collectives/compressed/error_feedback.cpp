@@ -1,4 +1,5 @@
-// Top-k's sparse scatter and error feedback (REFERENCE.md, TopkA): the
+// SPDX-License-Identifier: BSD-3-Clause
+// Top-k's sparse scatter and error feedback (docs/compression.md; TopkA in the team's shared REFERENCE.md): the
 // residual keeps exactly what was not sent, so sent + residual == corrected
 // bit for bit (each entry is either sent, residual 0, or kept, sent 0).
 #include <algorithm>

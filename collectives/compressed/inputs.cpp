@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Synthetic gradients: unit-variance normal, Laplace or Student-t draws from
 // Philox, element i from counter block i / 4 (normal, Laplace) or block i
 // (Student-t, see below), so any prefix of a longer vector is the same draws.

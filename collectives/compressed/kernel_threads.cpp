@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collectives/compressed/kernel_threads.hpp"
 
 #include <omp.h>

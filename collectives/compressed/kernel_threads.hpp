@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Threads per rank for the compression kernels. ML ranks usually own several
 // cores; the kernels are free functions that every algorithm calls, so the
 // count is one setting of the rank (as OpenMP's own nthreads-var is), set

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The per-element work of compressed allreduce (Global-QSGD, Top-k): pure
 // functions over spans, no MPI, vectorised in the default build (no
 // -march=native), testable and benchmarkable alone. Random numbers come from

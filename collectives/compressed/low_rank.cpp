@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PowerSGD's dense linear algebra (Vogels, Karimireddy, Jaggi, NeurIPS'19)
 // on OpenBLAS: two tall-skinny products per call (m q, m^T p), one expansion
 // p q^T, and the orthonormalisation of p by Householder QR (LAPACK's

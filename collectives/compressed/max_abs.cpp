@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // max |x| as an integer maximum over the bit patterns with the sign cleared:
 // for non-NaN floats that order equals the order of |x|, and an unsigned
 // max reduction vectorises without -ffast-math (a float one does not, since

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compressed backend's options as the experiment gives them (`inputs:`,
 // `bias_calls` and `threads` in its backends entry) and as they travel in a case
 // (Case::options, strings): one parser for the front end's validation and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Philox4x32-10: the scalar generator, the portable batch path, the runtime
 // choice of batch path, and the per-element uniforms of kernels.hpp.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Philox4x32-10 for eight consecutive counter blocks at once with AVX2.
 // Compiled for the baseline ISA; only these functions carry target("avx2"),
 // and philox.cpp calls them only after __builtin_cpu_supports("avx2").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Philox4x32-10 for sixteen consecutive counter blocks at once with AVX-512F,
 // the AVX2 kernel's scheme (philox_avx2.cpp) in 512-bit registers: each
 // 32-bit word in the low half of a 64-bit lane, even and odd blocks in two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Internal to the compressed kernels: Philox4x32-10 over runs of counter
 // blocks, the form the quantisers and input generators consume. The public
 // entry points (philox4x32, uniform_at) live in kernels.hpp; the round

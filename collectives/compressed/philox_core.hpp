@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Philox4x32-10's round function and the uniform of one output word, shared
 // by the CPU kernels and the CUDA kernels (collectives/compressed/gpu/), so
 // both draw bit-identical random numbers for the same (seed, stream, index).

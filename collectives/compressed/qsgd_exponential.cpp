@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD with exponential dithering: levels scale * 2^-(e-1), e = 1..32.
 //
 // With y = |x| / scale written as y = m * 2^E (m in [1, 2)), the neighbouring

@@ -1,4 +1,5 @@
-// Global-QSGD with standard dithering (REFERENCE.md, "Compressed allreduce").
+// SPDX-License-Identifier: BSD-3-Clause
+// Global-QSGD with standard dithering (docs/compression.md; "Compressed allreduce" in the team's shared REFERENCE.md).
 //
 // With y = |x| / scale * levels in [0, levels], the code is floor(y) + B where
 // B ~ Bernoulli(y - floor(y)) decided by the element's Philox uniform u < frac.

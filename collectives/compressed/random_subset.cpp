@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random-k's shared subset: each element is kept with probability `keep`,
 // decided by its Philox uniform, so ranks that share the stream keep the same
 // positions without exchanging them. Bernoulli rather than exactly k: no

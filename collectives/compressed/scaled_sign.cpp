@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // EF-signSGD's compression (Karimireddy, Rebjock, Stich, Jaggi, ICML'19):
 // the l1-scaled sign of the error-corrected vector, with what the scaled sign
 // did not carry kept for the next call. Three passes: correct and sum |p|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sign compression's bit packing and vote counting, byte at a time with the
 // eight bits as a fixed inner loop, so the default build vectorises them.
 #include <stdexcept>

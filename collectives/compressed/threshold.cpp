@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Hard-threshold sparsification (Sahu, Dutta, Abdelmoniem, Banerjee, Canini,
 // Kalnis, NeurIPS'21): one fixed magnitude decides what is sent, so how much
 // travels follows the gradient (and the residual) rather than a fixed k. One

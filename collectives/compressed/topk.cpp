@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k by radix select on the magnitude bits, expected O(n), no sort, and
 // in front of it, for large inputs, a sampled threshold (DGC).
 //

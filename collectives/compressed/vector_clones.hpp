@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Function multi-versioning for the element loops: GCC emits an x86-64-v4
 // (AVX-512), an AVX2 and a baseline copy of the function and an ifunc
 // resolver picks one at load time, so the default build (no -march=native)

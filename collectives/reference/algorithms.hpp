@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the rest of pico may ask about reference algorithms without
 // instantiating them: which exist, and what each needs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference allgather algorithms: rank r's count elements end up as block r
 // of every receive buffer (p blocks). In place, rank r's input is already
 // block r of its receive buffer. n = bytes of one rank's block, p = ranks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference allreduce algorithms. Costs use the alpha-beta-gamma model:
 // alpha per message, beta per byte sent, gamma per byte reduced, n = the
 // message size in bytes (count x dtype size), p = ranks. All work in the

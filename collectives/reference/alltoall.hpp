@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference alltoall algorithms: block j of rank i's send buffer ends up as
 // block i of rank j's receive buffer. In place, the outgoing blocks are in
 // the receive buffer; the algorithms copy them to scratch first, since

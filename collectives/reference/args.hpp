@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The arguments every reference algorithm takes, whatever its collective:
 // the MPI call's buffers, per-rank block count and root, in MPI's layout
 // (docs/methodology.md, "Message size" and "In-place forms").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference broadcast algorithms (the buffer is CallArgs::recv on every
 // rank). n = message bytes, p = ranks, alpha-beta model.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference gather algorithms: block r of the root's receive buffer gets
 // rank r's count elements. In place, the root's block is already at position
 // root of its receive buffer. n = bytes of one block, p = ranks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Index arithmetic the algorithms share: uneven block partitions, binomial
 // trees relative to a root, and folding P ranks onto a power-of-two core.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs a reference algorithm on RecordingTransport: one rank at a time (what
 // exporters stream) or all ranks (what tests check).
 #pragma once

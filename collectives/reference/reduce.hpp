@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference reduce algorithms. The result lands in the root's receive
 // buffer; other ranks' receive buffers are not touched (MPI leaves them
 // undefined), so partial results live in scratch. In place, the root's input

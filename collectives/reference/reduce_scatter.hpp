@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference reduce_scatter algorithms with MPI_Reduce_scatter_block
 // semantics: every rank contributes p blocks of count elements and rank r
 // receives the reduction of block r. In place, the input is the receive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference scatter algorithms: rank r receives block r of the root's send
 // buffer. In place, the root passes no receive buffer and its own block
 // stays where it is in the send buffer. n = bytes of one block, p = ranks.

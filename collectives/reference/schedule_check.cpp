@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collectives/reference/schedule_check.hpp"
 
 #include <cstdint>

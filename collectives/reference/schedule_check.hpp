@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Checks a recorded P-rank schedule the way MPI would run it: messages
 // between a pair of ranks match in posting order, and every blocking step
 // can complete. Used by tests and available to exporters.

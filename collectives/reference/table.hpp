@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The single dispatch table of reference algorithms: (collective, name) ->
 // the algorithm, instantiated for whichever transport asks, with what the
 // algorithm needs reserved before it runs. Adding an algorithm is one line

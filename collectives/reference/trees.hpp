@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Binomial-tree building blocks shared by reduce, bcast and allreduce.
 #pragma once
 

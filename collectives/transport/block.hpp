@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A block is a run of elements inside one buffer, named by the buffer's base
 // pointer plus an element offset. Algorithms never do pointer arithmetic
 // themselves: the transport scales by the element size, which lets the

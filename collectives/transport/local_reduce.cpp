@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collectives/transport/local_reduce.hpp"
 
 #include <algorithm>

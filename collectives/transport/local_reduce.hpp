@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element-wise local reduction dst = dst op src, chosen once per (dtype, op)
 // so that transports apply it over blocks without deciding anything per call.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Executes an algorithm with MPI point-to-point on one communicator.
 //
 // Header-only so that only MPI-linked code (backends/reference/) includes it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Records what one rank of an algorithm would do, without MPI and without
 // touching data: every message (peer, bytes, tag), every local reduction and
 // copy, the step each belongs to and the steps it waits for. Running the

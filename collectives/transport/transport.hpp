@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What an algorithm may do: talk to a peer, combine or copy blocks locally,
 // and mark phases. Algorithms are templates over this concept, so the same
 // source runs on MPI (MpiTransport) and is recorded for export and byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* An LD_PRELOAD library that records which of Open MPI's coll/base algorithm
  * functions run (docs/verification.md). libmpi.so.40 exports
  * ompi_coll_base_<coll>_intra_<alg>, and mca_coll_tuned.so (and coll/base

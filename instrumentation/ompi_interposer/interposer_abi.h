@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the Open MPI interposer (libpico-ompi-interposer.so, LD_PRELOADed into
  * pico-worker) shares with the worker: one slot per interposed coll/base
  * function, counting the calls since the worker last reset it and ordering

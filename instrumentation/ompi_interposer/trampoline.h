@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PICO_TRAMPOLINE(slots, sequence, index, name) defines the function `name`
  * (x86-64, System V): it counts the call in slots[index] (a struct
  * pico_interposer_slot), stamps the slot's first call since the last reset

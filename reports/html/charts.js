@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The HTML report's charts (docs/report.md#html-report). pico inlines this
 // script after the data (<script id="pico-data">): it decodes the tables once
 // and builds one Vega-Lite spec per chart, each referencing those rows.

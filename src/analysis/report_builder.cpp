@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "analysis/report_builder.hpp"
 
 #include <unistd.h>

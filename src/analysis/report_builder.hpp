@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Assembles report.json from what a results directory holds: run.json (the
 // front end's record), plan.json, cases.jsonl and launch-*.info.json. The
 // report is a pure function of the directory, so it can be rebuilt later.

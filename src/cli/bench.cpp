@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico bench COLLECTIVE [--np N] [--sizes 8B:64MiB | -m [MIN:]MAX | -b MIN -e MAX -f F] [--dtype float32] ...
 // An ad-hoc experiment built from flags, taking the flags OSU and nccl-tests
 // users type; it runs exactly like `pico run` and its results directory holds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "cli/catalog_table.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The algorithm catalogues as a text table (pico list algorithms) or as the
 // Markdown that docs/algorithms.md embeds and a test keeps in step.
 #pragma once

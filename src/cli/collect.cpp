@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico collect DIR [--no-wait]: finish a run whose Slurm job was submitted
 // with --no-wait (or whose pico was stopped while following it): wait for the
 // job, record what did not finish, write report.json.

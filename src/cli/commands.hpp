@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One function per verb: registers its options on the app and, when chosen,
 // runs it and stores its exit code (0 ok, 1 a case failed, 2 bad input).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico compare BASELINE [CANDIDATE] [--baseline-case BACKEND:ALGORITHM] [--best] [--format table|csv|json] [-o FILE]
 #include <memory>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico export PROFILE --format F [-o FILE] [--mpich-defaults FILE] [--mpich-library PATH] [--nccl-channels N]
 //                     [--model M] [--npus N]
 // The libraries' formats are the table in src/export/; the simulators'

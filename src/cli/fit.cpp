@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico fit REPORT -o model.json [--loggopsim DIR] [--reduce-ps-per-byte X] [--threads N]
 // Fits a LogGP model (src/simulation/fit.hpp) to a report's sendrecv and
 // reference-algorithm cases and writes it as pico-model/1 JSON.

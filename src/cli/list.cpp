@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico list libraries|algorithms|backends|collectives|platforms [--library L] [--collective C]
 #include <algorithm>
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico: benchmark and tune collective communication. Thin dispatch over the
 // verbs in src/cli/; each verb's work lives in a library that is tested alone.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico predict COLLECTIVE --size S --np P [--model M] [--loggopsim DIR]
 // pico predict --check REPORT --model M
 // Each reference algorithm's time from a LogGP model through LogGOPSim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "cli/rendered_output.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The -f/--format and -o/--output options of the verbs that print a rendering
 // of results (report, compare), and where the text goes.
 #pragma once

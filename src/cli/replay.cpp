@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico replay WORKLOAD|TRACE [--profile P] [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
 //             [--max-output SIZE] [--threads N] [--compute-scale F] [--trace-mpi auto|openmpi|mpich]
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal

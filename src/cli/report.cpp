@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico report RESULTS... [--format table|csv|json|html] [-o FILE]
 #include <memory>
 #include <vector>

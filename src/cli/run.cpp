@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--dry-run] [--no-wait]
 // pico run --resume DIR [--no-wait]
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico schedule COLLECTIVE --algorithm A --np P --size BYTES [--dtype float32]
 //               [--format goal|json] [-o FILE] [--threads N]
 //               [--model model.json | --reduce-ps-per-byte X] [--tag-base T]

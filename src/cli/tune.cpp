@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico tune RESULTS... [-o PROFILE] [--objective median|p95] [--min-gain 5%]
 // pico tune --check RESULTS... --profile PROFILE
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico validate FILE... : check experiment and platform files without running.
 #include <fstream>
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backends whose `backends` entry takes keys of its own, each read by its
 // own parser, so the generic experiment parser knows none of them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "config/backends.hpp"
 
 #include <algorithm>
@@ -51,7 +52,8 @@ std::span<const BackendDescriptor> known_backends() {
       with_catalog_names({
           .kind = BackendKind::compressed,
           .name = "compressed",
-          .description = "compressed allreduce (Global-QSGD, Top-k) beside its dense baseline, with error metrics",
+          .description = "compressed allreduce (every family of configs/catalog/compressed.yaml) beside its dense baseline, "
+                         "with error metrics",
           .catalogs = {"compressed"},
           .has_default = false,
           .options = compressed_backend_options(),
@@ -67,7 +69,7 @@ std::span<const BackendDescriptor> known_backends() {
       with_catalog_names({
           .kind = BackendKind::nccl_compressed,
           .name = "nccl_compressed",
-          .description = "compressed allreduce (Global-QSGD, Top-k) on GPUs, NCCL communication, beside its "
+          .description = "compressed allreduce (Global-QSGD, Top-k: configs/catalog/nccl_compressed.yaml) on GPUs, NCCL communication, beside its "
                          "dense NCCL baseline, with error metrics",
           .catalogs = {"nccl_compressed"},
           .has_default = false,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backends an experiment may name: one descriptor per backend, the only
 // table that ties a backend's name to what it accepts and how it is planned.
 // A backend with catalogues (configs/catalog/*.yaml) takes its algorithm names

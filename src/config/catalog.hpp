@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Algorithm catalogues: per library, the algorithms of each collective, how
 // each is selected, the library versions it exists in and its constraints.
 // Data in configs/catalog/<library>.yaml; adding an algorithm is a data edit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compressed backends' own keys: `inputs` and `bias_calls`, and for the
 // CPU one `threads` (the rank's threads for the compression kernels).
 #include <cstdint>

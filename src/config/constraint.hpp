@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraints of algorithms, written as data in the catalogues:
 //   "count >= np", "power_of_two(np)", "np == 2", "!in_place", "count >= np_pow2 && commutative"
 // Variables: np, count (elements per rank block), dtype_size, bytes (count x

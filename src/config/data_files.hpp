@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading pico's own data and the user's config files.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "config/emulated_cluster.hpp"
 
 #include <filesystem>

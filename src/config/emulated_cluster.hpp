@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An emulated cluster (scripts/emulated-cluster.sh): the nodes, addresses and
 // link rates the script built, read from the description it wrote, so that a
 // report on such a platform says it was emulated and how.

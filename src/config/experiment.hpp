@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An experiment: what to measure, portable across platforms.
 #pragma once
 

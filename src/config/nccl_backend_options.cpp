@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The nccl backend's own key: `gpus_per_process`.
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A platform: where and how the worker is launched. Site-specific, kept apart
 // from experiments so the same experiment runs anywhere.
 #pragma once

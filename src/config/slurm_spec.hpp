@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The `slurm:` map of a platform: what the batch allocation asks for and
 // what the job script does before the first job step.
 #pragma once

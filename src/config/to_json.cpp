@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "config/to_json.hpp"
 
 #include "core/case.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Experiments and platforms as JSON, as the report records them after parsing
 // (defaults filled in, ranges expanded).
 #pragma once

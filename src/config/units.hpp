@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Parsing and printing of the quantities users write: byte sizes, durations, percentages.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Strict reading of pico's YAML files on top of yaml-cpp. Every accessor checks
 // the shape of its node and throws InputError pointing at the offending line and
 // column, so experiment.cpp and platform.cpp only state what they expect.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backends pico has: one per place a case's call can go. An experiment
 // names a backend by the name in its descriptor (config/backends.cpp, the one
 // table of what each accepts); the worker builds it by switching over this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Facts about this build, fixed at configure time, recorded in every report.
 #pragma once
 

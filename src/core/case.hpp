@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A case is one measurement. Its case_id is a stable hash of the fields that
 // define it, so a re-run can recognise cases already measured.
 #pragma once

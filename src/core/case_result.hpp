@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The record one case produces: what the worker measured, or why the front
 // end recorded it failed or skipped without a measurement. One type from the
 // worker's cases.jsonl line to report.json and the renderers; its JSON keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Arithmetic on sizes and counts that says when it overflows instead of
 // wrapping: a count near 2^64 times the ranks or the element size must be
 // refused, never silently become a small buffer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RAII owners for CUDA resources (device memory, streams, events) and the
 // error check every CUDA call goes through, for every GPU part of pico (the
 // compression kernels, the NCCL backends, tests, benchmarks). Plain C++:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writing results files. A failed write is a WriteError that names the file
 // and the system's reason (ENOSPC: "No space left on device"); pico exits
 // with its own code for it (3, "could not write results"), apart from bad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/gpu_support.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What this build knows about GPUs: whether it has the NCCL backend, the NCCL
 // and CUDA versions it was compiled against, and the devices this machine has.
 // The front end uses it without linking NCCL (login nodes have no libnccl).

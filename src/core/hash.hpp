@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // FNV-1a 64: a stable, dependency-free hash for case ids and result fingerprints.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Functions shared by host code and CUDA kernels (validation patterns, Philox)
 // are marked PICO_HOST_DEVICE: compiled for both under nvcc, plain C++ for g++.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one error pico reports for input it cannot use (a file, a flag, a
 // report, a name): exit code 2, printed in one format everywhere,
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one JSON reader for input: every JSON pico reads (a report, run.json,
 // plan.json, a launch record, a profile, a model, a JSON line of cases.jsonl)
 // is parsed here, with limits, and errors in pico's one format: a syntax

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Append-only JSON-lines files in a results directory (opened as
 // core/results_file.hpp opens them: never through a link): one complete line per record, written with
 // one write() at once, so a killed worker leaves every finished record

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which MPI library, as the front end plans for it (the platform's `mpi`
 // setting or `<launcher> --version`) and as the worker meets it
 // (MPI_Get_library_version). The plan's catalogue, launch environment and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/plain_text.hpp"
 
 #include <fmt/format.h>

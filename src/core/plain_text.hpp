@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one rule for free text that pico writes into another program's input
 // (a library's tuning file, a simulator's configuration) or into its own JSON
 // records: it is UTF-8, and a free-text field is one line of printable text.

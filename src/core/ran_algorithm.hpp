@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the worker tells which algorithm a library actually ran for a case
 // (the case's selection.actual; docs/verification.md). Decided when the run
 // is planned, from the catalogues, and handed to the worker in its launch

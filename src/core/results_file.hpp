@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Opening a file inside a results directory. pico creates every file there
 // itself, as regular files; a symbolic link or a FIFO in a file's place was
 // planted there (or the directory is damaged). Following it would let

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Statistics of a case's per-iteration times (each sample is the slowest rank's time).
 #pragma once
 

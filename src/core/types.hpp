@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The vocabulary every part of pico shares: collectives, datatypes, reduction
 // operations and timing modes, with their canonical names as they appear in
 // experiment files and reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Whether a file a user named can be read whole: pico reads its inputs into
 // memory, so a FIFO or device (which never ends, or blocks) and a file larger
 // than the caller's bound are refused by their metadata, before reading.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico export: a tuned profile written in a library's own tuning input.
 // Each format is one descriptor in one file (src/export/<format>.cpp) and
 // one line in the table (src/export/formats.cpp): its name, the profile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the format writers share: refusing a profile, the byte range a
 // library sees for a rule's range, and the library's algorithm entry.
 #pragma once

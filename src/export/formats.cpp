@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The table of export formats: adding one is a file defining its
 // ExportFormat (src/export/<format>.cpp) and one line here.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Intel MPI's I_MPI_ADJUST_<COLL> strings (documentation only; not run
 // here): "<id>:<l>-<m>@<p>-<q>;..." with inclusive message-byte ranges l-m
 // and process counts p-q. Intel numbers its algorithms per collective; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "export/mpich_defaults.hpp"
 
 #include <array>

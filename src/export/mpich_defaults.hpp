@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPICH's built-in collective selection tree (the MPIR level, read through
 // MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE). A file given there replaces
 // the whole tree, so an export starts from the library's own: libmpich

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPICH 4.x collective selection JSON: the library's whole default tree
 // (a file replaces it entirely; a missing collective aborts that collective)
 // with each tuned collective's intra-communicator subtree swapped for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NCCL_ALGO / NCCL_PROTO with per-collective lists (NCCL 2.24+):
 // NCCL_ALGO="allreduce:tree;broadcast:ring". One choice per collective for
 // every size and communicator: a profile that chooses by size (or leaves

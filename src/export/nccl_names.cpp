@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "export/nccl_names.hpp"
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NCCL's names for a profile's algorithm, from the nccl catalogue (value =
 // NCCL_ALGO, env NCCL_PROTO) as the tuner CSV and the env variables spell them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CSV of NCCL's example tuner plugin (NCCL_TUNER_CONFIG_FILE):
 // coll,min_bytes,max_bytes,algo,proto,channels,nNodes,nRanks, lowercase,
 // inclusive bytes, -1 = any; the first matching row wins. Unknown strings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Open MPI main / 6.0 JSON rules (same MCA variables as the classic file):
 // per collective, comm-size blocks with inclusive bounds, message rules with
 // inclusive bounds ("inf" for none), algorithm by name; the first matching

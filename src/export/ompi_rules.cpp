@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Open MPI coll/tuned's classic dynamic rules file (4.1.x, 5.0.x), read with
 // fscanf("%li"): no zero padding (a leading 0 reads as octal), comments
 // after '#'. Per collective id, comm-size blocks ascending (the last block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "export/ompi_sizes.hpp"
 
 #include <fmt/format.h>

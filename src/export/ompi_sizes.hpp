@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What Open MPI's coll/tuned keys its rules on, per collective (both the
 // classic file and the JSON of main/6.0), and a profile range's columns.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // UCC's UCC_TL_UCP_TUNE string: '#'-separated tokens, each ':'-separated
 // qualifiers: collective, memory type (host), team sizes [N], message range
 // start-end (end exclusive, "inf" for none, as UCC's own examples chain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The harness's own collectives, built from point-to-point messages on the
 // harness communicator. A forced algorithm can then never touch them: MPICH
 // applies its CVARs to every communicator in the process, and under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RAII for the MPI handles the worker owns.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs a short command without a shell (so no argument is ever parsed as
 // shell) and returns what it printed: sbatch, squeue, scontrol, sacct.
 #pragma once

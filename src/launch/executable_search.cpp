@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "launch/executable_search.hpp"
 
 #include <unistd.h>

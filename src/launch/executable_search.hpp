@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Finding programs as execvp would: the PATH entries and whether a file can be run.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs a plan's launch groups on a platform inside a results directory:
 // starts the worker, follows progress, kills a case that hangs past its
 // timeout, records the case in flight as failed when the worker dies, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact command that starts one launch of the worker on a platform.
 #pragma once
 

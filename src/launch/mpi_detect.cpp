@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "launch/mpi_detect.hpp"
 
 #include <cstdio>

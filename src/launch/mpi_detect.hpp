@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which MPI library a platform's launcher starts, known before anything runs,
 // so the plan can use that library's algorithm catalogue.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A child process in its own process group, output to a log file, that can
 // be polled and killed as a whole tree (mpirun and everything it started),
 // and that does not outlive pico: if pico dies (kill -9 included) the group

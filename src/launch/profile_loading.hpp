@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `pico run --profile P` (or a platform's `tuning: {profile: P}`): the run
 // measures the library's default with the profile loaded into the library.
 // The profile is exported for the run's library into the results directory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the front end shows while workers run, wherever they run: the
 // progress line, and reading the JSON lines the worker appends.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "launch/results_lock.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One pico at a time in a results directory: run, resume and collect hold an
 // exclusive lock on DIR/.lock while they work there, so two resumes cannot
 // both run the missing cases. The holder's pid is written inside, for the

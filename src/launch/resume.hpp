@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What is left to do in a results directory: --resume runs only the cases
 // whose latest record in cases.jsonl is not ok (or skipped by the plan).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `pico run` as a library: plan, launch, collect, for any front end verb.
 // The local scheduler runs launches here; Slurm runs them in one job
 // (launch/slurm_run.hpp) that this follows and collects.

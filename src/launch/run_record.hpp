@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // run.json: the front end's record of a run (inputs, provenance of the front
 // end, launches). Written when a run starts, updated as launches end and when
 // a resumed run or a collected Slurm job adds launches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A submitted Slurm job as the front end sees it: sbatch to submit,
 // scontrol (or sacct once scontrol has forgotten it) for its state, and
 // following it with the progress line until it ends.

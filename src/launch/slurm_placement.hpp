@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How a process count maps onto a Slurm allocation: nodes x tasks per node.
 // Checked when the run is planned, so a count the platform cannot host is
 // bad input (exit 2) rather than a job that waits in the queue and then fails.

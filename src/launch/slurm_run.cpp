@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "launch/slurm_run.hpp"
 
 #include <filesystem>

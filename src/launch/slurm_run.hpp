@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A run on a Slurm platform: write the job script and the launch files,
 // submit, follow the job, and collect — record why each unfinished case did
 // not finish, add the job to run.json, build the report. slurm.json in the

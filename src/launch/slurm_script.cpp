@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "launch/slurm_script.hpp"
 
 #include <fmt/format.h>

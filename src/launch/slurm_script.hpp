@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The sbatch script for one run: one allocation, one job step per launch
 // group, each step started the way the local launcher starts a launch.
 // Every value from the platform is quoted, so none can run as a command.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Expanding experiment x platform into cases and launch groups.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How much of a schedule pico's own LogGP evaluator (simulation/loggp_evaluator.hpp)
 // may hold. The evaluator records every rank's part at once, so its memory
 // grows with the schedule's operations: p^2 for a linear alltoall (np 1024:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fits a LogGP model to a report (pico fit).
 //
 // Point to point: the report's measured sendrecv cases (every rank sends n

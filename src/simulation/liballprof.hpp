@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // liballprof's trace lines (spcl/atlahs goal_gen/hpc/liballprof, the tracer
 // ATLAHS and Schedgen replay HPC codes from), read into records. One line per
 // MPI call, `MPI_Func:tstart:arg:...:arg:tend`, times in microseconds of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/loggopsim.hpp"
 
 #include <unistd.h>

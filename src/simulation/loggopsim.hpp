@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs the real LogGOPSim (spcl/LogGOPSim; users install it, tests build it
 // with ../shared/peers/build-loggopsim.sh): txt2bin turns GOAL text into its
 // binary schedule, LogGOPSim simulates it with the model's parameters.

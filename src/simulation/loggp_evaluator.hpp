@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico's own LogGP evaluation of a recorded schedule, for when LogGOPSim is
 // not installed (pico predict says which it used). Per rank, a step's
 // operations start when the rank's previous step has ended; a send costs o

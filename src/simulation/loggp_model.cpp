@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/loggp_model.hpp"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A LogGP model of one platform, in the units LogGOPSim takes: integer
 // picoseconds (LogGOPSim's parameters are integers and it has one time unit,
 // so ps lets a fraction of a ns per byte be expressed), plus the local

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/otf2_trace.hpp"
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <exception>
 #include <unordered_map>
 
 #include <otf2/otf2.h>
@@ -194,6 +196,9 @@ class Collector {
   }
 
   Record& add(OTF2_LocationRef l, Role role, OTF2_CommRef comm) {
+    if (++calls_ > kMaxTraceCalls)
+      throw InputError(anchor_, fmt::format("the trace holds over {} calls pico replays", kMaxTraceCalls),
+                       "pico replay keeps a trace in memory (about 450 B per call): trace fewer iterations or ranks");
     Rank& r = *rank(l);
     r.communicated = true;
     Record rec;
@@ -321,64 +326,71 @@ class Collector {
   std::string anchor_;
   std::vector<Rank> state_;
   std::map<std::string, std::uint64_t> unknown_;
+  std::uint64_t calls_ = 0;
+
+ public:
+  std::exception_ptr failure;
 };
 
-#define PICO_COLLECTOR static_cast<Collector*>(user)
-
-OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void* user, OTF2_AttributeList*, OTF2_RegionRef region) {
-  PICO_COLLECTOR->enter(l, t, region);
+// Exceptions must not cross the OTF2 library's C frames: a callback keeps the
+// first one and asks the reader to stop; read_otf2 rethrows it.
+template <class F>
+OTF2_CallbackCode guarded(void* user, F&& f) {
+  auto& c = *static_cast<Collector*>(user);
+  try {
+    f(c);
+  } catch (...) {
+    c.failure = std::current_exception();
+    return OTF2_CALLBACK_INTERRUPT;
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
+
+#define PICO_COLLECTOR(call) return guarded(user, [&](Collector& self) { self.call; })
+
+OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void* user, OTF2_AttributeList*, OTF2_RegionRef region) {
+  PICO_COLLECTOR(enter(l, t, region));
+}
 OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void* user, OTF2_AttributeList*, OTF2_RegionRef region) {
-  PICO_COLLECTOR->leave(l, t, region);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(leave(l, t, region));
 }
 OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*, std::uint32_t to,
                           OTF2_CommRef c, std::uint32_t tag, std::uint64_t n) {
-  PICO_COLLECTOR->p2p(l, true, to, c, tag, n, std::nullopt);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(p2p(l, true, to, c, tag, n, std::nullopt));
 }
 OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*, std::uint32_t to,
                            OTF2_CommRef c, std::uint32_t tag, std::uint64_t n, std::uint64_t request) {
-  PICO_COLLECTOR->p2p(l, true, to, c, tag, n, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(p2p(l, true, to, c, tag, n, request));
 }
 OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
                                     std::uint64_t request) {
-  PICO_COLLECTOR->complete(l, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(complete(l, request));
 }
 OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*, std::uint32_t from,
                           OTF2_CommRef c, std::uint32_t tag, std::uint64_t n) {
-  PICO_COLLECTOR->p2p(l, false, from, c, tag, n, std::nullopt);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(p2p(l, false, from, c, tag, n, std::nullopt));
 }
 OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
                                    std::uint64_t request) {
-  PICO_COLLECTOR->irecv_request(l, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(irecv_request(l, request));
 }
 OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*, std::uint32_t from,
                            OTF2_CommRef c, std::uint32_t tag, std::uint64_t n, std::uint64_t request) {
-  PICO_COLLECTOR->irecv_complete(l, from, c, tag, n, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(irecv_complete(l, from, c, tag, n, request));
 }
 OTF2_CallbackCode ev_collective(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
                                 OTF2_CollectiveOp op, OTF2_CommRef c, std::uint32_t root, std::uint64_t sent,
                                 std::uint64_t received) {
-  PICO_COLLECTOR->collective(l, op, c, root, sent, received, std::nullopt);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(collective(l, op, c, root, sent, received, std::nullopt));
 }
 OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
                                  std::uint64_t request) {
-  PICO_COLLECTOR->collective_request(l, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(collective_request(l, request));
 }
 OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef l, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
                                   OTF2_CollectiveOp op, OTF2_CommRef c, std::uint32_t root, std::uint64_t sent,
                                   std::uint64_t received, std::uint64_t request) {
-  PICO_COLLECTOR->collective(l, op, c, root, sent, received, request);
-  return OTF2_CALLBACK_SUCCESS;
+  PICO_COLLECTOR(collective(l, op, c, root, sent, received, request));
 }
 
 #undef PICO_COLLECTOR
@@ -464,7 +476,9 @@ Otf2Trace read_otf2(const std::string& anchor) {
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb.get(), ev_nbc_complete);
     check(OTF2_Reader_RegisterGlobalEvtCallbacks(reader.get(), ger, cb.get(), &collector), anchor, "OTF2 events");
     std::uint64_t read = 0;
-    check(OTF2_Reader_ReadAllGlobalEvents(reader.get(), ger, &read), anchor, "OTF2 events");
+    const OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalEvents(reader.get(), ger, &read);
+    if (collector.failure) std::rethrow_exception(collector.failure);
+    check(code, anchor, "OTF2 events");
   }
   OTF2_Reader_CloseGlobalEvtReader(reader.get(), ger);
   OTF2_Reader_CloseEvtFiles(reader.get());

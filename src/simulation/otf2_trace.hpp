@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Score-P's OTF2 traces as the same records liballprof's lines give
 // (simulation/liballprof.hpp), read with the OTF2 library (Debian's
 // libotf2-trace-dev): pico replay traces.otf2.

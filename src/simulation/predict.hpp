@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Predictions from a LogGP model: each reference algorithm's time for a
 // collective, size and process count, simulated in LogGOPSim (pico predict),
 // and the model checked against a report's measurements (pico predict --check).

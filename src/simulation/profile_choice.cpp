@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/profile_choice.hpp"
 
 #include <algorithm>

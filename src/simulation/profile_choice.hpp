@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A tuned profile's choices as reference algorithms, for simulators: the
 // profile names its library's algorithms (catalogue names), a simulator runs
 // pico's reference algorithms, and configs/simulation/reference-equivalents.yaml

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/replay.hpp"
 
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -76,7 +78,8 @@ class RankFormatter {
     }
   }
 
-  void format(int rank, TextBuffer& text) {
+  // `iterations`: how many of the workload's iterations to write (the estimate writes one).
+  void format(int rank, TextBuffer& text, std::int64_t iterations) {
     cache_.clear();
     std::vector<std::vector<int>> groups(w_.partitions.size());
     std::vector<int> comm_rank(w_.partitions.size());
@@ -84,7 +87,7 @@ class RankFormatter {
       groups[p] = w_.group_of(static_cast<int>(p), rank, &comm_rank[p]);
     GoalRankWriter goal(text, rank);
     std::uint64_t cursor = 0;  // the next call's first tag
-    for (std::int64_t it = 0; it < w_.iterations; ++it) {
+    for (std::int64_t it = 0; it < iterations; ++it) {
       for (std::size_t i = 0; i < w_.calls.size(); ++i) {
         const WorkloadCall& c = w_.calls[i];
         if (const double gap = c.gap_s; gap > 0) goal.calc(static_cast<std::uint64_t>(std::llround(gap * 1e12)));
@@ -183,7 +186,7 @@ void write_replay_ranks(const Workload& w, const std::vector<std::string>& algor
   schedule_text::format_ranks_in_order(
       n, o.threads,
       [&](int worker, int index, TextBuffer& text) {
-        formatters[static_cast<std::size_t>(worker)].format(first + index, text);
+        formatters[static_cast<std::size_t>(worker)].format(first + index, text, w.iterations);
       },
       [&](std::string_view text) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
@@ -195,13 +198,21 @@ void write_replay_goal(const Workload& w, const std::vector<std::string>& algori
 }
 
 std::uint64_t estimate_replay_bytes(const Workload& w, const std::vector<std::string>& algorithms,
-                                    const ReplayOptions& o) {
+                                   const ReplayOptions& o) {
+  // One iteration of rank 0 and of the last rank, times the iterations: writing them all
+  // to weigh them would take as long as writing the file (2^31 iterations: hours).
   RankFormatter f(w, algorithms, o);
-  TextBuffer first, last;
-  f.format(0, first);
-  if (w.ranks == 1) return first.size();
-  f.format(w.ranks - 1, last);
-  return (first.size() + last.size()) / 2 * static_cast<std::uint64_t>(w.ranks);
+  auto weigh = [&](int rank) {
+    TextBuffer one;
+    f.format(rank, one, 1);
+    TextBuffer none;
+    f.format(rank, none, 0);
+    const auto per_iteration = static_cast<double>(one.size() - none.size());
+    return static_cast<double>(none.size()) + per_iteration * static_cast<double>(w.iterations);
+  };
+  const double first = weigh(0), last = w.ranks == 1 ? first : weigh(w.ranks - 1);
+  const double total = (first + last) / 2 * static_cast<double>(w.ranks);
+  return total >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(total);
 }
 
 }  // namespace pico

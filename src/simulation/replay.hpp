@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes a workload (simulation/workload.hpp) as one GOAL program for all its
 // ranks (pico replay): per rank, each call's compute gap as `calc`, the call
 // expanded by the reference algorithm chosen for its collective, group size

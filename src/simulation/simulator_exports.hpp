@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A tuned profile for other simulators (pico export --format astra-sim |
 // schedgen2, issue 18; `pico export` itself is issue 17's and registers
 // these). Both go through the profile's reference equivalents

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ties the ranks' liballprof records into one traced program
 // (simulation/trace_program.hpp): communicators, collective calls, messages
 // and requests. What the trace does not record is worked out, each rule in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An application as its liballprof traces show it (pico replay TRACE_DIR):
 // per rank, the MPI calls it made in program order, each after the compute
 // gap that preceded it, with every point-to-point message matched to its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/trace_reader.hpp"
 
 #include <algorithm>
@@ -42,7 +43,8 @@ std::optional<RankName> rank_name(const std::string& name) {
 const char* kHint = "give the directory of one run's liballprof traces (pmpi-trace-rank-N.txt), or rank 0's file";
 
 // Reads one rank's file: its records, and the functions pico does not replay.
-RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<std::string, std::uint64_t>& unknown_calls) {
+RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<std::string, std::uint64_t>& unknown_calls,
+                      std::atomic<std::uint64_t>& calls) {
   std::error_code ec;
   if (!fs::is_regular_file(fs::status(file, ec)))
     throw InputError(file, "is not a regular file (a FIFO, a device or missing)", kHint);
@@ -81,6 +83,9 @@ RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<st
                        "liballprof writes a rank's calls in order: is the file from one run?");
     if (r->end_us) previous_end = r->end_us;
     else if (r->start_us) previous_end = r->start_us;
+    if (r->role != liballprof::Role::time_only && ++calls > kMaxTraceCalls)
+      throw InputError(file, number, 0, fmt::format("the traces hold over {} calls pico replays", kMaxTraceCalls),
+                       "pico replay keeps a trace in memory (about 450 B per call): trace fewer iterations or ranks");
     t.records.push_back(*r);
   }
   if (in.bad()) throw InputError(file, "read failed", "check the file system");
@@ -184,13 +189,14 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
   std::vector<RankRecords> traces(files.size());
   std::vector<std::map<std::string, std::uint64_t>> unknown(files.size());
   std::atomic<int> next{0};
+  std::atomic<std::uint64_t> calls{0};
   std::exception_ptr failure;
   std::mutex m;
   auto work = [&] {
     for (int r; (r = next++) < ranks;) {
       try {
         const auto k = static_cast<std::size_t>(r);
-        traces[k] = read_rank(files[k], o.unknown, unknown[k]);
+        traces[k] = read_rank(files[k], o.unknown, unknown[k], calls);
       } catch (...) {
         std::lock_guard lock(m);
         if (!failure) failure = std::current_exception();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes a traced application (simulation/trace_program.hpp) as one GOAL
 // program (pico replay TRACE_DIR): per rank, each compute gap as `calc`, each
 // message as the send or receive it was, each collective call expanded by the

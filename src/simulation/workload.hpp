@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An application as pico replays it (pico replay): ranks, named partitions
 // of the ranks into communicators, and one iteration's sequence of calls,
 // each after a compute gap, repeated. Every rank runs every call on its own

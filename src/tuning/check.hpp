@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico tune --check: did loading the profile pay off? Per measured size of
 // each rule, the library default with the profile loaded (runs whose
 // provenance names a profile) against the sweep's best and the sweep's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A tuned profile: per collective and communicator, which algorithm to run
 // for which message sizes, with the evidence it was chosen on. `pico tune`
 // writes it from reports; `pico export` turns it into each library's own

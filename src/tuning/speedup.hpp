@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Is a candidate algorithm really faster than the library default at one
 // size? The speedup (default time / candidate time) with a 95% interval,
 // from whatever variation the reports hold: per-sample data (hierarchical

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico tune: from sweep reports to a tuned profile. Per (collective, comm
 // size, nodes x ppn, message size) the fastest algorithm of the library,
 // kept only where it beats the library default by more than min_gain with

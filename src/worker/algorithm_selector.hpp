@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Puts a case's algorithm in force and says whether the library took it.
 //   mpi_t: write the control variables (the `readback` id where the catalogue
 //          gives one: MPICH takes names only from the environment), read them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One case, start to finish: prepare, time, validate, release, summarise.
 #pragma once
 

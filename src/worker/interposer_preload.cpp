@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "worker/interposer_preload.hpp"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Loads the Open MPI interposer into pico-worker (docs/verification.md): the
 // worker re-executes itself once, before MPI_Init, with the interposer that
 // sits next to it added to LD_PRELOAD. Doing it here rather than in the

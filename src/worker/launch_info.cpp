@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "worker/launch_info.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Provenance only the worker can see: the MPI library, where each rank runs
 // and is bound, each host's topology, the environment the ranks got.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico-worker: the MPI program mpirun/srun starts. Runs the cases of one
 // launch request and streams one JSON line per case to cases.jsonl.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI_T control variables: how pico forces an Open MPI algorithm at run time
 // (write coll_tuned_<coll>_algorithm, then MPI_Comm_dup) and how it reads
 // back what the library actually holds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "worker/timing_loop.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The timed loop and its adaptive stopping rule (docs/methodology.md).
 #pragma once
 

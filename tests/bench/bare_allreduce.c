@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A bare MPI_Allreduce timing loop: the yardstick pico's own median is
  * compared against (docs/benchmarks.md). Same methodology as pico's latency
  * mode: barrier before each call (untimed), slowest rank per iteration,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes a synthetic report.json of N cases (default 10,000) for timing
 `pico report --format html` on a large sweep (docs/benchmarks.md#html-report).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico-kernel-bench: throughput of the compressed-allreduce kernels on one
 // core, in GB/s of float32 input (1 GB = 1e9 bytes, bytes = 4 n), median of
 // --reps repetitions. Rates come from the thread's CPU time (robust on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico-gpu-kernel-bench: throughput of the CUDA compressed-allreduce kernels
 // (collectives/compressed/gpu/) next to a device-to-device copy of the same
 // input, in one run. Times are CUDA events around each call on one stream,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the Open MPI interposer's trampoline adds to one call
  * (docs/benchmarks.md#open-mpi-interposer-overhead): the same trampoline
  * (instrumentation/ompi_interposer/trampoline.h) in front of an empty

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """End-to-end tests on the emulated multi-node cluster (scripts/emulated-cluster.sh).
 
 usage: cluster_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """End-to-end tests: the real `pico` and `pico-worker` on the local platform.
 
 usage: e2e.py TEST   (PICO = path of the pico binary, PICO_SOURCE_DIR = the source tree)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """GOAL that pico writes, run through the real LogGOPSim (../shared/peers/build-loggopsim.sh):
 every reference algorithm at several P passes txt2bin and simulates with no unmatched operation;
 calc is the reduction's time in ps; tag ranges move with --tag-base; pico fit recovers the

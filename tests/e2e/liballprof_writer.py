@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes MPI traces in liballprof's exact format (spcl/atlahs goal_gen/hpc/liballprof, mpipclog.c), for the
 trace replay tests: `MPI_Func:tstart:args:tend`, times in integer microseconds of an absolute clock, buffers and
 request/status variables as decimal addresses, a datatype as `code,size,extent`, a communicator as

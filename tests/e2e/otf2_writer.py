@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes an MPI trace as Score-P would, in OTF2, with the OTF2 library's own Python writer (Debian's
 python3-otf2): one location per rank in an MPI COMM_LOCATIONS group, communicators over COMM_GROUP groups of
 ranks, every MPI call an Enter/Leave of its region (paradigm MPI) with its communication events inside, byte

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """`pico schedule` end to end: output formats, -o, and bad input (exit 2 with a clear message)."""
 import json
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """End-to-end tests of Slurm platforms on this machine's own Slurm.
 
 usage: slurm_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)

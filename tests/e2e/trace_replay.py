@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """pico replay on MPI traces in liballprof's exact format (tests/e2e/liballprof_writer.py): point to point,
 wildcards, non-blocking calls and collectives, persistent requests, split communicators, MPICH's conventions,
 2 to 16 ranks. Every GOAL pico writes must run to its end (tests/tools/goal_check.py: every label defined

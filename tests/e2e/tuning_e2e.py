@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """pico tune / export / run --profile end to end, against the real libraries.
 
 usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The oracle of the profile fuzz: a profile pico accepted must export to a
 file its library parses (tests/tools/tuning_formats.py, written from the
 libraries' readers) and that chooses, for every size the profile names, the

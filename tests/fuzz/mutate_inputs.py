@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Mutation fuzz of every file pico reads: experiments, platforms, reports,
 tuned profiles, MPICH default trees, models, workloads and traces.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA compression kernels (collectives/compressed/gpu/) against the CPU
 // kernels: every result must be bit-identical. Needs a CUDA device; without
 // one the program prints "SKIP: ..." and exits 77 (CTest: skipped).

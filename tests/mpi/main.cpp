@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Catch2 under mpirun: every rank runs the same test cases; assertions are
 // made on values every rank agrees on (allreduced), so no rank waits alone.
 #define CATCH_CONFIG_RUNNER

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Adaptive Top-k's choice of k under an injected link (its clock is the
 // seam: the communicate phase takes what a link of a given bandwidth would
 // take, per rank), and the kernels' threads per rank through the backend.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed allreduce under mpirun with 1..5 ranks: every algorithm, for
 // counts 0, 1, p+1, 1000 and 4099, for each input distribution and
 // correlation: the result is within what the algorithm guarantees (Top-k

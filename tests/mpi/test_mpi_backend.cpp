@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI library backend against the closed-form results: every collective,
 // every dtype/op pair MPI defines, in place and not, counts 0, 1, below np,
 // not divisible by np, and larger. Run under mpirun with 1..4 ranks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference backend against the closed-form results: every reference
 // algorithm, dtype, op, in place and not, roots 0 and last, counts 0, 1,
 // p-1, p+1 and 1000. Segmented algorithms run with a small segment so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Proof that a forced algorithm really runs, not just that its variable was
 // written: a two-rank-only algorithm forced on three ranks must make the
 // library fail the call, and the library default must not. If selection were

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Fails when a source file includes a header from a layer it may not use.
 
 The layers and what each may include are the table below, in the order of

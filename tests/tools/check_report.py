@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Validate a pico report.json against docs/report.schema.json.
 
 usage: check_report.py SCHEMA REPORT [--expect-status S] [--expect-cases N]

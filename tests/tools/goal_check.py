@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks that a GOAL program (LogGOPSim's input) can run to its end: every label is defined before a
 dependency names it, and, running every rank's operations as their dependencies allow (sends eager, a
 receive done once a send from its peer with its tag has started, matched first-posted to first-sent per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Lists the differences between two report.json files apart from timings, ids,
 timestamps, launcher environment and paths: what a refactoring must leave equal.
 

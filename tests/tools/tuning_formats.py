@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Parsers of the libraries' tuning inputs that check what each library needs.
 
 Written from the libraries' readers (see /work/shared/reference/tuning-formats.md),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inputs for the compression kernels' tests: rank 0's vector of the seeded
 // generator (collectives/compressed/inputs.cpp), as every test draws it.
 #pragma once

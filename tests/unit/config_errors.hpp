@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The InputError a parser raises for a text; the test fails if it accepts it.
 #pragma once
 

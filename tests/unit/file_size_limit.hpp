@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Files of this process may grow to a given size at most, as if the disk
 // were full there: writes past it fail with EFBIG ("File too large") instead
 // of killing the process with SIGXFSZ.

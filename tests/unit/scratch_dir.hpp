@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A fresh directory under the system's temporary directory, removed with
 // everything in it when the test ends.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small builders the tuning, export and simulation tests share: a profile
 // range and a measured-looking allreduce record.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The uncompressed baseline, written once (CPU: dense.cpp, GPU:
 // nccl_compressed/gpu_dense.cpp): the float32 SUM allreduce, then 1/p.
 // Cost: the library's allreduce of 4n bytes, one pass to scale.

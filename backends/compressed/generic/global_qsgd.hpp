@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD with standard dithering, written once (CPU: qsgd_standard.cpp,
 // GPU: nccl_compressed/gpu_global_qsgd.cpp; the method and its error bound
 // are described there): max |x| -> MAX allreduce of the scale -> b-bit codes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k allreduce (TopkA), written once (CPU: topk.cpp, topk_compressor.hpp;
 // GPU: nccl_compressed/gpu_topk.cpp). Every rank sends its k largest |x| as
 // (uint32 index, float value) pairs, optionally of x + r with error feedback

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD decoding on the GPU: out[i] = sums[i] * factor, bit-identical to
 // the CPU's dequantize with the factor its caller computes,
 // scale / (float(levels) * float(ranks)), here from the scale on the device.

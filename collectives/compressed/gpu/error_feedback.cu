@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k's sparse scatter, error feedback and the final 1/p scaling on the
 // GPU, bit-identical to error_feedback.cpp and the backends' scale_by: each
 // element sees the same single float operation as on the CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA versions of the compressed-allreduce kernels (collectives/compressed/kernels.hpp):
 // Global-QSGD standard dithering and Top-k with error feedback.
 //

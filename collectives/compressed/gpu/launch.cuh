@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Internal to the .cu files of collectives/compressed/gpu/: launch
 // configuration, launch checks and the grid-stride indices.
 #pragma once

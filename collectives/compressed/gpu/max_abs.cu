@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // max |x| on the GPU, as on the CPU (max_abs.cpp): an unsigned maximum over
 // the bit patterns with the sign cleared, which orders like |x| for non-NaN
 // floats and is exact, so any reduction order gives the CPU's result.

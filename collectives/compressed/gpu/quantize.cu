@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-QSGD standard dithering on the GPU, bit-identical to the CPU's
 // qsgd_standard.cpp: the same Philox words (philox_core.hpp) and the same
 // float operations in the same order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k on the GPU, the same selection as the CPU's topk.cpp, on the device
 // from start to end (no host synchronisation).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NCCL's tuning log (backends/nccl/tuning_log.hpp): the lines NCCL writes with
 // NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING, in the formats of its releases.
 #ifdef PICO_WITH_NCCL

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Each collective's facts live in its spec (collectives/<name>.cpp). These
 // tests walk every collective, so that one added to the enum but forgotten in
 // its spec or a catalogue fails here by name; the calls of each backend are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The adaptive ratio rule (collectives/compressed/adaptive_ratio.hpp), with
 // bandwidths given instead of timed: a faster link gets a larger ratio, the
 // bounds hold, and the estimate smooths.

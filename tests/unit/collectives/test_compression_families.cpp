@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The kernels of the error-feedback families (collectives/compressed/
 // threshold.cpp, scaled_sign.cpp, low_rank.cpp): what each sends plus what it
 // keeps equals what it was given, over many calls and seeds; PowerSGD's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Synthetic inputs of the compressed allreduce (collectives/compressed/kernels.hpp).
 #include <catch2/catch.hpp>
 

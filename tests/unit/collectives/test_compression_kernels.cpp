@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Philox4x32-10 and the Global-QSGD quantisers (collectives/compressed/kernels.hpp).
 #include <catch2/catch.hpp>
 

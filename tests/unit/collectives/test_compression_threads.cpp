@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compression kernels on several threads per rank (kernel_threads.hpp):
 // every kernel gives one thread's result bit for bit, the stochastic ones
 // included (their draws are indexed by position, not by thread), for sizes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-k selection and error feedback (collectives/compressed/kernels.hpp).
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GoalRankWriter: calls chained on one rank (compute gap, call, join, next
 // call), tags moved into each call's range, sub-communicator ranks mapped,
 // and reductions written as time.

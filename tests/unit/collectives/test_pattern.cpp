@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The closed forms the validator trusts, checked against brute force.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Byte accounting of every reference algorithm on RecordingTransport: each
 // rank sends exactly the bytes its cost formula says (exact integer forms
 // with uneven blocks), every message is matched, and the schedule completes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // configs/catalog/reference.yaml is the data face of the reference dispatch
 // table: the same algorithms per collective, in the same order, with
 // segment_size exactly where the algorithm takes it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rank arithmetic of the reference algorithms at communicator sizes near
 // INT_MAX (issue 20, finding 9): distances that double must not overflow an
 // int past 2^30, and r + d must not wrap. A schedule is recorded for one rank

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GOAL and JSON export of recorded schedules: the exact GOAL text of a small
 // case, and every algorithm's output against a GOAL syntax checker.
 #include <catch2/catch.hpp>

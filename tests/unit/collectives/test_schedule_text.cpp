@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The schedule writers' text helpers: integers written as whole words, the
 // memo that repeats them, and ranks formatted on threads but written in order.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sendrecv (nccl-tests' sendrecv_perf): rank r sends count elements to r+1 and
 // receives count elements from r-1 (mod np). Its spec over a ring simulated in
 // host memory, and what the plan makes of it per backend. Needs no MPI.

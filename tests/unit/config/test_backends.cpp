@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backend descriptors (config/backends.hpp): one complete entry per
 // backend, so the experiment parser, the plan and the worker's factory can
 // rely on them.

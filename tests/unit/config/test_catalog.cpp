@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Algorithm catalogues, their constraint language, and plans built from them.
 #include <algorithm>
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compressed backend in experiments: its parameters (fractions and
 // counts), its inputs, the plan's skips for what it cannot compress, and
 // mistakes reported at their line and column.

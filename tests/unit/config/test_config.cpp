@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Experiment and platform files: what they mean, and how mistakes are reported
 // (src/config/experiment.hpp, platform.hpp, error.hpp).
 #include <catch2/catch.hpp>

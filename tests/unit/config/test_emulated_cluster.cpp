@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The emulated cluster's description (src/config/emulated_cluster.hpp) and the
 // platform key that names it.
 #include <catch2/catch.hpp>

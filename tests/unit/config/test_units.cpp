@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sizes, durations and fractions as users write them (src/config/units.hpp).
 #include <catch2/catch.hpp>
 

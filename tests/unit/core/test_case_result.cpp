@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The typed case record: it reads every form pico has written to cases.jsonl
 // and writes each back byte for byte, so reports stay compatible; the forms
 // the worker and the executor produce now are those forms.

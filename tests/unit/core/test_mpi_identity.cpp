@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One identity of the MPI library: what the front end planned for against
 // what the worker meets (core/mpi_identity.hpp).
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which files pico refuses to read whole, by their metadata (core/whole_file.hpp).
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every export format against a golden file (tests/data/export): the exact
 // text pico writes for a fixed profile. tests/tools/tuning_formats.py (CTest
 // "tuning: formats") checks the same goldens against each library's rules,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The launch layer's commands: mpirun and direct command lines, the checks
 // that a plan's launches fit the platform, and what a crashed launch's log says.
 #include <catch2/catch.hpp>

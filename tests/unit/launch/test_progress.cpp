@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The progress line's counts and its time left (src/launch/progress.hpp).
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 35, finding 1 and 5: a results directory is opened as pico wrote it,
 // never through a link planted there, and a launch record cut short by a full
 // disk, or files edited out of shape, are told apart by name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Slurm platforms: the slurm map, np -> nodes x tasks per node, and the job
 // script (options, quoting, one step per launch group).
 #include <catch2/catch.hpp>

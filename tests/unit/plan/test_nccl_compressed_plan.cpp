@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The nccl_compressed catalogue and what the plan makes of it: float32 sum
 // out of place only, 8-bit Global-QSGD only (NCCL has no 16-bit integer
 // type), nothing at all from a pico built without NCCL. Needs no GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The NCCL catalogue and what the plan makes of it: launch groups per
 // NCCL_ALGO/NCCL_PROTO choice, NCCL's datatypes, what NCCL lacks. Needs no GPU.
 #include <catch2/catch.hpp>

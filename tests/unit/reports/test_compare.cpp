@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico compare: pairing (same case id, else the same size), the speedup and
 // its conservative 95% interval, the verdict, and the candidate's breakdown
 // and compression metrics carried along.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The HTML report's parts that need no browser: the page data's tables, the
 // escaping that keeps data inside its script element, the template filled
 // once, and the missing-library error (tests/e2e: html_report draws it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What bounds pico predict, fit and replay (issue 35): the evaluator's budget, LogGOPSim's
 // output read without std::regex, a missing TMPDIR, and workloads counted before they are built.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A tuned profile as Schedgen2's --ptrn-config and as ASTRA-sim's inputs.
 #include <catch2/catch.hpp>
 

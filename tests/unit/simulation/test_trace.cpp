@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // liballprof lines (simulation/liballprof.hpp) and the traced program built from them
 // (simulation/trace_builder.hpp): fields as liballprof prints them, matching, requests, communicators.
 #include <catch2/catch.hpp>

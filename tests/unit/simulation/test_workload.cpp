@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Workloads for pico replay: the YAML file's partitions and calls, and the
 // built-in LLM step's calls per the model in docs/simulation.md.
 #include <catch2/catch.hpp>

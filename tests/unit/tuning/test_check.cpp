@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico tune --check: runs with a profile loaded against the sweep, per size,
 // and whether the library ran the profile's algorithm where selection.actual says.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The statistical test behind pico tune: the speedup's 95% interval from
 // samples (hierarchical bootstrap) or from timing statistics (envelope of the
 // launches' intervals), and where range boundaries fall.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // pico tune from reports: the choice per size (kept only with confidence),
 // ranges merged with boundaries at geometric midpoints, the evidence, and
 // the refusals (mixed libraries, several variants at one size).
