@@ -187,6 +187,9 @@ nlohmann::json build_report(const std::string& dir_string) {
   });
 
   return reading_file((dir / "run.json").string(), [&]() -> nlohmann::json {
+    // What the report copies must be what a report holds, or pico writes a report it cannot read.
+    for (const char* section : {"experiment", "platform", "run"})
+      if (!run.at(section).is_object()) throw std::runtime_error(fmt::format("\"{}\" is not an object", section));
     const auto launches = static_cast<int>(json_int(run.at("run").at("launches"), 0, kMaxLaunches));
     return {{"schema", kReportSchema},
             {"pico", run.at("pico")},

@@ -81,7 +81,8 @@ nlohmann::json read_run_record(const std::string& dir) {
   nlohmann::json run = read_record(dir, "run.json");
   // What every reader of run.json relies on, checked here once for the file's name in the error.
   reading_file((std::filesystem::path(dir) / "run.json").string(), [&] {
-    for (const char* section : {"run", "front_end"})
+    // experiment and platform go into the report as they are, and a report needs them as objects.
+    for (const char* section : {"run", "front_end", "experiment", "platform"})
       if (!run.at(section).is_object()) throw std::runtime_error(fmt::format("\"{}\" is not an object", section));
     if (!run.at("run").at("launch_log").is_array()) throw std::runtime_error("\"run/launch_log\" is not a list");
   });
