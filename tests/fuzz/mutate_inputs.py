@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Mutation fuzz of every file pico reads: experiments, platforms, reports,
-tuned profiles, MPICH default trees, models, workloads and traces.
+tuned profiles, MPICH default trees, models, workloads, traces and results
+directories.
 
 Each input is a seed file from the repository changed by a few random
 mutations (bytes, YAML/JSON tokens, values at their limits, deep nesting,
@@ -18,14 +19,41 @@ chooses at every size the profile names (tests/fuzz/export_oracle.py); one
 that does not is a finding ("disagree"). Findings are saved, with the command
 that reproduces them, under --keep.
 
+Kind `results` (only with --kinds: it needs MPI) fuzzes a results directory.
+At start-up the fuzz runs pico once on a tiny experiment on the local platform
+(`pico run EXPERIMENT --dir TMP --np 2`: allreduce, 64 B and 1 KiB); if that
+run fails (no MPI) the kind is skipped with the reason printed, and the fuzz
+exits 77 (CTest: skipped) when it was the only kind asked for. Each input is a
+copy of that directory with ONE of its files (report.json, run.json,
+plan.json, launch-0.json, cases.jsonl, ...) mutated, JSON files and JSON-lines
+records as JSON most of the time, then read by the verbs that read a results
+directory without launching MPI, each on its own copy:
+
+    pico report DIR --format table       (report.json)
+    pico collect DIR --no-wait -q        (a local run: rebuilds report.json from DIR's files)
+    env PATH=/nonexistent pico run --resume DIR -q
+                                         (reads everything; with no launcher on PATH it can only
+                                          rebuild the report or refuse, never start ranks)
+
+(`pico run --resume DIR --dry-run` is refused on its command line before DIR
+is read, so it is not among them.) collect and run --resume may also exit 1
+(a case of the rebuilt report failed) or 3 (a write failure, in the error
+format); a report either of them writes must then read back with `pico
+report` ("unreadable" otherwise). Rerun a collect or resume finding on a copy
+of the kept directory: both rewrite its report.json. The seed directory is
+made afresh by each fuzz run (its timings differ), so a finding is reproduced
+from its kept directory, not by running the fuzz again.
+
     tests/fuzz/mutate_inputs.py --pico build/pico --count 200 --seed 1      # CI (CTest "fuzz: inputs")
     tests/fuzz/mutate_inputs.py --pico build/pico --kinds profile --count 300   # CI (CTest "fuzz: profiles")
+    tests/fuzz/mutate_inputs.py --pico build/pico --kinds results --count 100   # CI (CTest "fuzz: results")
     tests/fuzz/mutate_inputs.py --pico build/pico --count 10000 --seed 7    # by hand, ~10 minutes on 2 cores
     PICO_FUZZ_COUNT=10000 ctest -R fuzz                                     # the CTest runs, larger
 
 $PICO_FUZZ_COUNT, when set, replaces --count, so CTest's small counts can be raised without editing.
 
-Seeded: the same --seed and --count give the same inputs. Exits 1 on any finding.
+Seeded: the same --seed and --count give the same inputs (for `results`, given the
+same seed directory, which each fuzz run makes afresh). Exits 1 on any finding.
 """
 import argparse
 import concurrent.futures
@@ -195,6 +223,19 @@ TRACES = ROOT / "tests/data/traces/split4"
 JSON_KINDS = ("report", "profile", "mpich-defaults", "model")
 # A replay's GOAL is capped so that a mutated size or iteration count is refused, not written.
 REPLAY_CAP = ["--max-output", "4MiB", "--threads", "1"]
+# Kind results: the seed run's experiment (a second or two on 2 cores), and a PATH without a launcher for
+# `run --resume`, so that a resume can rebuild the report or refuse but never start ranks.
+RESULTS_EXPERIMENT = """\
+name: fuzz-results
+description: the seed results directory of tests/fuzz/mutate_inputs.py
+collectives: [allreduce]
+sizes: [64B, 1KiB]
+processes: [2]
+timing: {warmup: 1, min_iterations: 3, max_iterations: 20, time_budget: 20ms, case_timeout: 60s}
+"""
+NO_LAUNCHER_PATH = "PATH=/nonexistent/pico-fuzz-no-launcher"
+# The kinds fuzzed without --kinds: all but results, which needs MPI for its seed.
+OPT_IN_KINDS = ("results",)
 
 
 def seeds():
@@ -217,6 +258,48 @@ def seeds():
     return out
 
 
+def results_seed(pico: str, work: Path, timeout: float):
+    """(the seed results directory, None), or (None, why not): a real run of RESULTS_EXPERIMENT."""
+    experiment = work / "seed-experiment.yaml"
+    experiment.write_text(RESULTS_EXPERIMENT)
+    out = work / "seed-results"
+    cmd = [pico, "run", str(experiment), "--dir", str(out), "--np", "2", "-q"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout,
+                           env=dict(os.environ, NO_COLOR="1"), cwd=work)
+    except subprocess.TimeoutExpired:
+        return None, f"`{' '.join(cmd)}` gave no answer in {timeout} s"
+    if p.returncode != 0 or not (out / "report.json").is_file():
+        lines = p.stderr.strip().splitlines() or ["(nothing on stderr)"]
+        said = next((line for line in lines if line.startswith("pico: error:")), lines[-1])
+        return None, f"`{' '.join(cmd)}` exited {p.returncode}: {said[:300]}"
+    return out, None
+
+
+def results_seeds(seed_dir: Path):
+    """("results", FILE, text) for every file of the seed results directory but its lock."""
+    return [("results", p.name, p.read_text()) for p in sorted(seed_dir.iterdir())
+            if p.is_file() and p.name != ".lock"]
+
+
+def mutate_json_lines(text: str, rng: random.Random) -> str:
+    """One record of a JSON-lines file mutated as JSON: in its place, or appended as a later
+    record (the latest record of a case wins)."""
+    lines = text.split("\n")
+    records = [k for k, line in enumerate(lines) if line.strip()]
+    if not records:
+        return mutate_text(text, rng)
+    k = rng.choice(records)
+    doc = json.loads(lines[k])
+    for _ in range(rng.randrange(1, 4)):
+        doc = mutate_json(doc, rng)
+    if rng.random() < 0.3:
+        lines.insert(len(lines) - 1 if lines[-1] == "" else len(lines), json.dumps(doc))
+    else:
+        lines[k] = json.dumps(doc)
+    return "\n".join(lines)
+
+
 def make_input(index: int, seed: int, corpus):
     rng = random.Random(seed * 1_000_003 + index)
     kind, name, text = rng.choice(corpus)
@@ -225,6 +308,13 @@ def make_input(index: int, seed: int, corpus):
         for _ in range(1 if rng.random() < 0.7 else 2):
             doc = mutate_profile(doc, rng)
         text = json.dumps(doc)
+    elif kind == "results" and name.endswith(".json") and rng.random() < 0.6:
+        doc = json.loads(text)
+        for _ in range(rng.randrange(1, 4)):
+            doc = mutate_json(doc, rng)
+        text = json.dumps(doc)
+    elif kind == "results" and name.endswith(".jsonl") and rng.random() < 0.6:
+        text = mutate_json_lines(text, rng)
     elif kind in JSON_KINDS and rng.random() < 0.6:
         doc = json.loads(text)
         for _ in range(rng.randrange(1, 4)):
@@ -272,8 +362,76 @@ def bad_format(stderr: str):
     return None
 
 
-def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus):
+def judge(p, writes_report: bool = False):
+    """(verdict, why) for a finished command: accepted, rejected, or a finding. A verb that
+    rebuilds a report (collect, run --resume) exits 1 when a case in it failed, and 3 when it
+    could not write: both fine, the second in the error format."""
+    if p.returncode == 0 or (writes_report and p.returncode == 1 and "report: " in p.stdout):
+        return "accepted", None
+    if p.returncode == 2 or (writes_report and p.returncode == 3):
+        why = bad_format(p.stderr)
+        return ("format", why) if why else ("rejected", None)
+    if p.returncode < 0:
+        return "crash", f"signal {-p.returncode}: {p.stderr[-400:]}"
+    return "exit", f"exit {p.returncode}: {p.stderr[-400:]}"
+
+
+def run_command(cmd, timeout: float):
+    """The finished process, or None when it gave no answer within timeout."""
+    env = dict(os.environ, NO_COLOR="1")
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
+                              cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def results_commands(pico: str, path: Path, work: Path, index: int):
+    """(verb, directory it runs on, command, whether it rebuilds report.json) for a results input.
+    report only reads DIR; collect and run --resume write there, so each gets its own copy."""
+    collect, resume = work / f"in-{index}.collect", work / f"in-{index}.resume"
+    return [("report", path, [pico, "report", str(path), "--format", "table"], False),
+            ("collect", collect, [pico, "collect", str(collect), "--no-wait", "-q"], True),
+            ("resume", resume, ["env", NO_LAUNCHER_PATH, pico, "run", "--resume", str(resume), "-q"], True)]
+
+
+def run_results(pico: str, work: Path, timeout: float, index: int, name: str, text: str, seed_dir: Path):
+    """A copy of the seed directory with FILE mutated, read by each verb of results_commands.
+    Returns one outcome per verb: (index, kind, verdict, why, input, command, directory it names)."""
+    path = work / f"in-{index}"
+    shutil.copytree(seed_dir, path)
+    (path / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+    outcomes = []
+    for verb, target, cmd, writes_report in results_commands(pico, path, work, index):
+        if target != path:
+            shutil.copytree(path, target)
+        p = run_command(cmd, timeout)
+        if p is None:
+            verdict, why = "hang", f"no answer in {timeout} s"
+        else:
+            verdict, why = judge(p, writes_report)
+            if verdict == "accepted" and writes_report and "report: " in p.stdout:
+                # The oracle: a report pico rebuilt from DIR, pico report reads.
+                back = run_command([pico, "report", str(target), "--format", "table"], timeout)
+                if back is None or back.returncode != 0:
+                    verdict = "unreadable"
+                    why = ("pico report gave no answer" if back is None else
+                           f"pico report of the report it wrote: exit {back.returncode}: {back.stderr[-400:].rstrip()}")
+        if why is not None:
+            why = f"{name} mutated: {why}"
+        outcomes.append((index, f"results/{verb}", verdict, why, path, cmd, target))
+        if target != path:
+            shutil.rmtree(target, ignore_errors=True)
+    if all(o[2] in ("accepted", "rejected") for o in outcomes):
+        shutil.rmtree(path, ignore_errors=True)
+    return outcomes
+
+
+def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus, seed_dir=None):
+    """The outcomes of input INDEX: (index, kind, verdict, why, input, command, path the command names)."""
     kind, name, text = make_input(index, seed, corpus)
+    if kind == "results":
+        return run_results(pico, work, timeout, index, name, text, seed_dir)
     suffix = ".json" if kind in JSON_KINDS else ".yaml"
     path = work / f"in-{index}{suffix}"
     if kind == "trace":  # one rank's file mutated, the others as they are
@@ -285,38 +443,28 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
     else:
         path.write_bytes(text.encode("utf-8", "surrogatepass"))
     cmd = command_for(pico, kind, name, path)
-    env = dict(os.environ, NO_COLOR="1")
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
-                           cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return index, kind, "hang", f"no answer in {timeout} s", path, cmd
-    if p.returncode == 0:
-        verdict, why = "accepted", None
-        if kind == "profile":  # the oracle: what pico accepted, its library reads as pico chose
-            why = disagreement(text, PROFILE_FORMATS[name], p.stdout)
-            if why is not None:
-                verdict = "disagree"
-    elif p.returncode == 2:
-        why = bad_format(p.stderr)
-        verdict = "format" if why else "rejected"
-    elif p.returncode < 0:
-        verdict, why = "crash", f"signal {-p.returncode}: {p.stderr[-400:]}"
-    else:
-        verdict, why = "exit", f"exit {p.returncode}: {p.stderr[-400:]}"
+    p = run_command(cmd, timeout)
+    if p is None:
+        return [(index, kind, "hang", f"no answer in {timeout} s", path, cmd, path)]
+    verdict, why = judge(p)
+    if verdict == "accepted" and kind == "profile":  # the oracle: what pico accepted, its library reads as pico chose
+        why = disagreement(text, PROFILE_FORMATS[name], p.stdout)
+        if why is not None:
+            verdict = "disagree"
     for written in (Path(f"{path}.goal"), Path(f"{path}.goal.baseline.goal")):
         written.unlink(missing_ok=True)
     shutil.rmtree(f"{path}.astra", ignore_errors=True)
     if verdict in ("accepted", "rejected"):
         shutil.rmtree(path) if path.is_dir() else path.unlink()
-    return index, kind, verdict, why, path, cmd
+    return [(index, kind, verdict, why, path, cmd, path)]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pico", default=str(ROOT / "build/pico"))
     ap.add_argument("--count", type=int, default=200, help="inputs to try ($PICO_FUZZ_COUNT, when set, wins)")
-    ap.add_argument("--kinds", default="", help="comma-separated kinds to fuzz (default: all): profile, report, ...")
+    ap.add_argument("--kinds", default="",
+                    help="comma-separated kinds to fuzz (default: all but results): profile, report, results, ...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=20.0)
@@ -327,23 +475,34 @@ def main():
 
     args.pico = str(Path(args.pico).resolve())
     corpus = seeds()
-    if args.kinds:
-        wanted = set(args.kinds.split(","))
-        corpus = [seed for seed in corpus if seed[0] in wanted]
-        if not corpus:
-            ap.error(f"no seeds of kinds {args.kinds}")
+    wanted = set(args.kinds.split(",")) if args.kinds else {kind for kind, _, _ in corpus}
+    corpus = [seed for seed in corpus if seed[0] in wanted]
+    unknown = wanted - {kind for kind, _, _ in corpus} - set(OPT_IN_KINDS)
+    if unknown or not wanted:
+        ap.error(f"no seeds of kinds {args.kinds}")
     work = Path(tempfile.mkdtemp(prefix="pico-fuzz-"))
+    seed_dir = None
+    if "results" in wanted:
+        seed_dir, why = results_seed(args.pico, work, max(args.timeout, 120.0))
+        if seed_dir is None:
+            print(f"fuzz: kind results skipped: the seed run failed (no MPI here?): {why}")
+        else:
+            corpus += results_seeds(seed_dir)
+    if not corpus:
+        shutil.rmtree(work, ignore_errors=True)
+        return 77  # only results was asked for, and it was skipped (CTest: SKIP_RETURN_CODE 77)
     counts = {}
     findings = []
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus) for i in range(args.count)]
+        futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus, seed_dir)
+                   for i in range(args.count)]
         for f in concurrent.futures.as_completed(futures):
-            index, kind, verdict, why, path, cmd = f.result()
-            counts.setdefault(kind, {}).setdefault(verdict, 0)
-            counts[kind][verdict] += 1
-            if why is not None and verdict not in ("rejected",):
-                findings.append((index, kind, verdict, why, path, cmd))
+            for index, kind, verdict, why, path, cmd, target in f.result():
+                counts.setdefault(kind, {}).setdefault(verdict, 0)
+                counts[kind][verdict] += 1
+                if why is not None and verdict not in ("rejected",):
+                    findings.append((index, kind, verdict, why, path, cmd, target))
     elapsed = time.monotonic() - started
     print(f"fuzz: {args.count} inputs, seed {args.seed}, {elapsed:.0f} s")
     for kind in sorted(counts):
@@ -351,14 +510,29 @@ def main():
     if findings:
         keep = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pico-fuzz-findings-"))
         keep.mkdir(parents=True, exist_ok=True)
-        for index, kind, verdict, why, path, cmd in sorted(findings)[:50]:
+        # Findings by type (the first line of what is wrong, paths, case ids and numbers left out):
+        # the first of each type is always shown and kept, then the others up to 50 in all.
+        types = {}
+        for finding in sorted(findings, key=lambda f: f[:3]):
+            index, kind, verdict, why = finding[:4]
+            line = re.sub(re.escape(str(work)) + r"/in-\d+(\.\w+)?", "DIR", why.split("\n")[0])
+            line = re.sub(r"\d+", "N", re.sub(r"\b[0-9a-f]{16}\b", "ID", line))
+            types.setdefault((verdict, kind, line[:240]), []).append(finding)
+        firsts = [group[0] for group in types.values()]
+        others = [f for group in types.values() for f in group[1:]]
+        shown = firsts + sorted(others, key=lambda f: f[:3])[:max(0, 50 - len(firsts))]
+        for index, kind, verdict, why, path, cmd, target in sorted(shown, key=lambda f: f[:3]):
             kept = keep / path.name
             if path.is_dir():
                 shutil.copytree(path, kept, dirs_exist_ok=True)
             else:
                 shutil.copy(path, kept)
-            print(f"FINDING {verdict} ({kind}) input {index}: {why}\n  rerun: {' '.join(cmd[:-1])} {kept}")
-        print(f"fuzz: {len(findings)} finding(s); inputs kept in {keep}")
+            rerun = " ".join(arg.replace(str(target), str(kept)) for arg in cmd)
+            copy_note = " (on a copy of it: this verb rewrites its report.json)" if target != path else ""
+            print(f"FINDING {verdict} ({kind}) input {index}: {why}\n  rerun{copy_note}: {rerun}")
+        print(f"fuzz: {len(findings)} finding(s) of {len(types)} type(s); inputs kept in {keep}")
+        for (verdict, kind, line), group in sorted(types.items(), key=lambda t: -len(t[1])):
+            print(f"  {len(group):>5} {verdict} ({kind}), first input {group[0][0]}: {line}")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if findings else 0
 
