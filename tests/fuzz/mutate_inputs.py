@@ -497,12 +497,17 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus, seed_dir)
                    for i in range(args.count)]
-        for f in concurrent.futures.as_completed(futures):
-            for index, kind, verdict, why, path, cmd, target in f.result():
-                counts.setdefault(kind, {}).setdefault(verdict, 0)
-                counts[kind][verdict] += 1
-                if why is not None and verdict not in ("rejected",):
-                    findings.append((index, kind, verdict, why, path, cmd, target))
+        try:
+            for f in concurrent.futures.as_completed(futures):
+                for index, kind, verdict, why, path, cmd, target in f.result():
+                    counts.setdefault(kind, {}).setdefault(verdict, 0)
+                    counts[kind][verdict] += 1
+                    if why is not None and verdict not in ("rejected",):
+                        findings.append((index, kind, verdict, why, path, cmd, target))
+        except BaseException:  # the fuzz itself failed (pico gone, Ctrl-C): stop, not after every other input
+            pool.shutdown(wait=True, cancel_futures=True)
+            shutil.rmtree(work, ignore_errors=True)
+            raise
     elapsed = time.monotonic() - started
     print(f"fuzz: {args.count} inputs, seed {args.seed}, {elapsed:.0f} s")
     for kind in sorted(counts):
