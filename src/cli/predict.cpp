@@ -79,8 +79,8 @@ void run_predict(const PredictOptions& o) {
   if (!coll || reference_algorithm_names(*coll).empty())
     throw InputError("COLLECTIVE", fmt::format("no reference algorithms for '{}'", o.collective),
                      "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
-  if (o.np < 2 || o.np > (1 << 20))
-    throw InputError("--np", fmt::format("--np must be in [2, 2^20], got {}", o.np), "e.g. --np 64");
+  if (o.np < 2) throw InputError("--np", fmt::format("--np must be at least 2, got {}", o.np), "e.g. --np 64");
+  if (o.np > (1 << 20)) throw InputError("--np", fmt::format("--np must be at most 2^20, got {}", o.np), "e.g. --np 64");
   const auto dtype = parse_dtype(o.dtype);
   if (!dtype) throw InputError("--dtype", fmt::format("unknown datatype '{}'", o.dtype), "e.g. float32");
   std::string why;
