@@ -42,6 +42,20 @@ std::uint64_t tag_span(const reference::ScheduleRequest& req) {
   return 2 * static_cast<std::uint64_t>(req.np) + pieces + 1;
 }
 
+// `: send Bb to P tag T` or `: recv Bb from P tag T`, after the label; one
+// writer for a collective's messages and a trace's point to point.
+char* GoalRankWriter::write_message(char* p, Memos& m, bool send, std::uint64_t bytes, std::uint32_t peer,
+                                    std::uint64_t tag) {
+  if (send) {
+    p = m.send_bytes.put(put(p, ": send "), bytes);
+    p = m.send_peer.put(put(p, "b to "), peer);
+    return m.send_tag.put(put(p, " tag "), tag);
+  }
+  p = m.recv_bytes.put(put(p, ": recv "), bytes);
+  p = m.recv_peer.put(put(p, "b from "), peer);
+  return m.recv_tag.put(put(p, " tag "), tag);
+}
+
 GoalRankWriter::GoalRankWriter(TextBuffer& text, int rank) : text_(text) {
   char* p = put(text_.room(kGoalLine), "rank ");
   p = put(p, rank);
@@ -108,15 +122,7 @@ void GoalRankWriter::write_step(const RankSchedule& rs, std::size_t begin, std::
         throw std::logic_error(fmt::format("rank {}: tag {} outside the call's span {}", rs.rank, op.tag, span));
       const auto peer = static_cast<std::uint32_t>(mapped ? global_rank_[static_cast<std::size_t>(op.peer)] : op.peer);
       const std::uint64_t tag = base + static_cast<std::uint64_t>(op.tag);
-      if (op.kind == OpKind::send) {
-        p = m.send_bytes.put(put(p, ": send "), op.bytes);
-        p = m.send_peer.put(put(p, "b to "), peer);
-        p = m.send_tag.put(put(p, " tag "), tag);
-      } else {
-        p = m.recv_bytes.put(put(p, ": recv "), op.bytes);
-        p = m.recv_peer.put(put(p, "b from "), peer);
-        p = m.recv_tag.put(put(p, " tag "), tag);
-      }
+      p = write_message(p, m, op.kind == OpKind::send, op.bytes, peer, tag);
     }
     *p++ = '\n';
     p = write_requires(p, label, deps, ndeps);
@@ -146,16 +152,7 @@ Label GoalRankWriter::point_to_point(bool send, std::uint64_t bytes, int peer, s
   const Label label = new_label();
   p = label.write(p);
   Memos& m = memos_;
-  const auto to = static_cast<std::uint32_t>(peer);
-  if (send) {
-    p = m.send_bytes.put(put(p, ": send "), bytes);
-    p = m.send_peer.put(put(p, "b to "), to);
-    p = m.send_tag.put(put(p, " tag "), tag);
-  } else {
-    p = m.recv_bytes.put(put(p, ": recv "), bytes);
-    p = m.recv_peer.put(put(p, "b from "), to);
-    p = m.recv_tag.put(put(p, " tag "), tag);
-  }
+  p = write_message(p, m, send, bytes, static_cast<std::uint32_t>(peer), tag);
   *p++ = '\n';
   p = write_requires(p, label, frontier_.data(), frontier_.size());
   text_.commit(p);

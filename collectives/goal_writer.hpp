@@ -76,6 +76,7 @@ class GoalRankWriter {
   struct Memos {
     schedule_text::DecimalMemo send_bytes, send_peer, send_tag, recv_bytes, recv_peer, recv_tag, calc;
   };
+  static char* write_message(char* p, Memos& m, bool send, std::uint64_t bytes, std::uint32_t peer, std::uint64_t tag);
 
   schedule_text::TextBuffer& text_;
   std::uint64_t next_ = 0;  // the next label's number
