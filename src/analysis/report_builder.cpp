@@ -166,8 +166,13 @@ nlohmann::json build_report(const std::string& dir_string) {
   std::map<std::string, CaseResult> results;
   const std::string cases_file = (dir / "cases.jsonl").string();
   reading_file(cases_file, [&] {
+    std::size_t record = 0;
     for (const auto& line : read_json_lines(cases_file)) {
+      ++record;
       CaseResult r = case_result_from_json(line);
+      // Refused here, not copied: a report holding it is one pico report refuses.
+      if (const std::string why = implausible(r); !why.empty())
+        throw std::runtime_error(fmt::format("record {} (case {}): {}", record, r.c.case_id, why));
       const std::string id = run_key(r.c);
       results.insert_or_assign(id, std::move(r));
     }
@@ -175,8 +180,11 @@ nlohmann::json build_report(const std::string& dir_string) {
 
   nlohmann::json cases = nlohmann::json::array();
   reading_file((dir / "plan.json").string(), [&] {
+    std::map<std::string, std::string> planned_ids;  // run key -> case id, for duplicates
     for (const auto& planned : plan.at("cases")) {
       const Case c = case_from_json(planned);
+      if (!planned_ids.try_emplace(run_key(c), c.case_id).second)
+        throw std::runtime_error(fmt::format("case {} is planned twice: a plan lists each case once", c.case_id));
       if (auto it = results.find(run_key(c)); it != results.end()) {
         cases.push_back(to_json(it->second));
       } else {

@@ -1428,16 +1428,28 @@ def test_results_dir_attacks(tmp):
             ("plan.json", lambda j: j["launch_groups"][0].update(np=-2), r"plan\.json: not as pico writes it: "),
             ("plan.json", lambda j: j.pop("cases"), r"plan\.json: not as pico writes it: "),
             ("run.json", lambda j: j.pop("run"), r"run\.json: not as pico writes it: "),
-            ("launch-0.json", lambda j: j.update(np="two"), r"launch-0\.json: not as pico writes it: ")]:
+            ("launch-0.json", lambda j: j.update(np="two"), r"launch-0\.json: not as pico writes it: "),
+            # A case planned twice, or a record no measurement can give, was copied into a report
+            # that pico report then refused (found by the results-directory fuzz).
+            ("plan.json", lambda j: j["cases"].append(j["cases"][0]),
+             r"plan\.json: not as pico writes it: case \S+ is planned twice"),
+            ("cases.jsonl", lambda j: j["timing"].update(median_s=-1.0),
+             r"cases\.jsonl: not as pico writes it: record 1 \(case \S+\): timing\.median_s is -1")]:
         results = os.path.join(tmp, "edited")
         shutil.rmtree(results, ignore_errors=True)
         shutil.copytree(base, results)
         with open(os.path.join(results, "cases.jsonl"), "w") as f:
             f.writelines(lines[:-1])
-        doc = load(os.path.join(results, file))
-        edit(doc)
-        with open(os.path.join(results, file), "w") as f:
-            json.dump(doc, f)
+        if file == "cases.jsonl":  # the first record edited, the rest kept
+            records = [json.loads(line) for line in lines[:-1]]
+            edit(records[0])
+            with open(os.path.join(results, file), "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in records)
+        else:
+            doc = load(os.path.join(results, file))
+            edit(doc)
+            with open(os.path.join(results, file), "w") as f:
+                json.dump(doc, f)
         if file == "launch-0.json":  # launch 0 unrecorded in run.json: the resume reads its record
             run = load(os.path.join(results, "run.json"))
             run["run"]["launch_log"] = []
