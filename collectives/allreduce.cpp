@@ -18,9 +18,18 @@ std::uint64_t check(const RankBuffers& b) { return b.elements.count_reduce_misma
 }  // namespace
 
 extern const CollectiveSpec allreduce_spec{
-    .collective = Collective::allreduce, .has_op = true, .has_payload = true, .root = RootRole::none,
+    .collective = Collective::allreduce, .point_to_point = false,
+    .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,
-    .fill = fill, .check = check};
+    .fill = fill, .check = check,
+    .mpi = {.function = "MPI_Allreduce", .nonblocking = "MPI_Iallreduce",
+            .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},
+    .names = {.ompi_tuned_id = 2, .ompi_json_key = "allreduce", .ompi_size = SizeBasis::block,
+              .mpich_csel = "Allreduce", .mpich_size_key = "avg_msg_size", .mpich_size = SizeBasis::block,
+              .intel_mpi_adjust = "I_MPI_ADJUST_ALLREDUCE",
+              .nccl_tuner = "allreduce", .nccl_size = SizeBasis::block,
+              .ucc = "allreduce", .ucc_size = SizeBasis::block,
+              .astra_sim = "all-reduce", .replay_default = "recursive_doubling"}};
 
 }  // namespace pico::spec

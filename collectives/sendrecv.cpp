@@ -31,11 +31,20 @@ std::uint64_t check(const RankBuffers& b) {
 // One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
 // MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
 extern const CollectiveSpec sendrecv_spec{
-    .collective = Collective::sendrecv, .has_op = false, .has_payload = true, .root = RootRole::none,
+    .collective = Collective::sendrecv, .point_to_point = true,
+    .has_op = false, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::none,
     .no_in_place_reason = "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
-    .fill = fill, .check = check};
+    .fill = fill, .check = check,
+    .mpi = {.function = "MPI_Sendrecv", .nonblocking = "",
+            .args = 12, .count = 1, .type = 2, .root = -1, .comm = 10, .count2 = 6, .type2 = 7},
+    .names = {.ompi_tuned_id = -1, .ompi_json_key = "", .ompi_size = SizeBasis::untuned,
+              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
+              .intel_mpi_adjust = "",
+              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
+              .ucc = "", .ucc_size = SizeBasis::untuned,
+              .astra_sim = "", .replay_default = ""}};
 
 }  // namespace spec
 }  // namespace pico

@@ -2,6 +2,10 @@
 #include "collectives/spec.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 namespace pico {
 namespace spec {
@@ -9,21 +13,47 @@ extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_s
     alltoall_spec, reduce_scatter_spec, sendrecv_spec, barrier_spec;
 }
 
-// No default: -Wswitch names a collective left without a spec.
-const CollectiveSpec& spec_for(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return spec::allreduce_spec;
-    case Collective::bcast: return spec::bcast_spec;
-    case Collective::reduce: return spec::reduce_spec;
-    case Collective::allgather: return spec::allgather_spec;
-    case Collective::gather: return spec::gather_spec;
-    case Collective::scatter: return spec::scatter_spec;
-    case Collective::alltoall: return spec::alltoall_spec;
-    case Collective::reduce_scatter: return spec::reduce_scatter_spec;
-    case Collective::sendrecv: return spec::sendrecv_spec;
-    case Collective::barrier: return spec::barrier_spec;
+namespace {
+
+// Every descriptor, one row per collective in declaration order (checked at compile time).
+constexpr CollectiveRows<const CollectiveSpec*> kSpecs{{
+    {Collective::allreduce, &spec::allreduce_spec},
+    {Collective::bcast, &spec::bcast_spec},
+    {Collective::reduce, &spec::reduce_spec},
+    {Collective::allgather, &spec::allgather_spec},
+    {Collective::gather, &spec::gather_spec},
+    {Collective::scatter, &spec::scatter_spec},
+    {Collective::alltoall, &spec::alltoall_spec},
+    {Collective::reduce_scatter, &spec::reduce_scatter_spec},
+    {Collective::sendrecv, &spec::sendrecv_spec},
+    {Collective::barrier, &spec::barrier_spec},
+}};
+static_assert(in_collective_order(kSpecs), "one descriptor per collective, in declaration order");
+
+}  // namespace
+
+const CollectiveSpec& spec_for(Collective c) { return *row_of(kSpecs, c); }
+
+std::uint64_t size_factor(SizeBasis basis, int comm_size) {
+  switch (basis) {
+    case SizeBasis::block:
+    case SizeBasis::untuned: return 1;
+    case SizeBasis::comm_total: return static_cast<std::uint64_t>(comm_size);
+    case SizeBasis::none: return 0;
   }
-  throw std::logic_error("spec_for: unknown collective");
+  return 1;
+}
+
+std::string collective_names(bool (*keep)(const CollectiveSpec&), std::string_view last) {
+  std::vector<std::string_view> names;
+  for (const auto& [c, s] : kSpecs)
+    if (!keep || keep(*s)) names.push_back(name(c));
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? fmt::format(" {} ", last) : std::string(", ");
+    out += names[i];
+  }
+  return out;
 }
 
 InPlaceSide in_place_side(const Case& c, int rank) {

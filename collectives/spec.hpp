@@ -2,13 +2,18 @@
 // What is specific to each collective, independent of the backend that runs
 // it (nccl-tests style): whether it reduces, moves a payload, has a root and
 // an in-place form; buffer sizes, the bandwidth factors, how to fill the
-// validation inputs and how to check the result. One file per collective;
+// validation inputs and how to check the result; and every other tool's name
+// for it: the MPI binding traces record, each library's tuning key and the
+// simulators' names. One file per collective (collectives/<name>.cpp);
 // callers ask the spec rather than compare collectives, so that a new one
-// states each of these facts in one place.
+// states each of these facts in one place. Beside its file a collective is a
+// word in core/types.hpp, a row in each backend's call table and an entry in
+// the catalogues (docs/architecture.md, "Adding a collective").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "core/case.hpp"
@@ -41,11 +46,57 @@ enum class InPlaceSide { none, send, recv };
 // receive (bcast, scatter) or alone receive the result (reduce, gather).
 enum class RootRole { none, source, destination };
 
+// How a library's tuning rules measure a collective's message, from the
+// case's bytes (one rank's block).
+enum class SizeBasis {
+  untuned,     // the library has no size rules for it: an export refuses the collective
+  block,       // the block itself
+  comm_total,  // the block times the communicator size
+  none,        // rules by communicator size alone (barrier): the size is 0
+};
+
+// The MPI C binding of the collective, as pico calls it and traces record it:
+// the blocking and MPI_I names, and the 0-based positions of its arguments
+// (-1: absent). count/type are the send side (or the only side), count2/type2
+// the receive side.
+struct MpiBinding {
+  std::string_view function;
+  std::string_view nonblocking;
+  std::int8_t args, count, type, root, comm, count2, type2;
+};
+
+// Each library's and tool's name or number for the collective ("" or -1
+// where it has none).
+struct ToolNames {
+  // Open MPI coll/tuned: the index in coll_base_functions.h's COLLCOUNT enum
+  // (the classic rules file), the key in main/6.0's JSON rules, the size it compares.
+  int ompi_tuned_id;
+  std::string_view ompi_json_key;
+  SizeBasis ompi_size;
+  // MPICH's selection tree (src/mpi/coll/src/csel.c): collective name and message-size key.
+  std::string_view mpich_csel;
+  std::string_view mpich_size_key;
+  SizeBasis mpich_size;
+  std::string_view intel_mpi_adjust;  // Intel MPI's I_MPI_ADJUST_<X> variable
+  // NCCL's tuner plugin CSV names (lowercase ncclFunc) and the nBytes it passes.
+  std::string_view nccl_tuner;
+  SizeBasis nccl_size;
+  // UCC_TL_UCP_TUNE's collective token and message size (destination count x type size).
+  std::string_view ucc;
+  SizeBasis ucc_size;
+  std::string_view astra_sim;  // ASTRA-sim's system file: "<x>-implementation"
+  // The reference algorithm a replay runs where no profile chooses (ATLAHS's defaults).
+  std::string_view replay_default;
+};
+
 // Every member is set by each spec file with designated initialisers and none
 // has a default, so that -Wmissing-field-initializers (an error here) names a
 // spec that leaves a fact out.
 struct CollectiveSpec {
   Collective collective;
+  // Point to point (sendrecv): no collective algorithm to choose, a trace's
+  // MPI_Sendrecv is a matched message pair, the model fits its latency and gap on it.
+  bool point_to_point;
   bool has_op;       // combines data with a reduction operation (the case's op)
   bool has_payload;  // moves data: has a datatype, counts and validation (all but barrier)
   RootRole root;
@@ -63,12 +114,23 @@ struct CollectiveSpec {
   void (*fill)(const RankBuffers& b);
   // Number of elements of this rank's result that differ from the closed form.
   std::uint64_t (*check)(const RankBuffers& b);
+  MpiBinding mpi;
+  ToolNames names;
 
   bool supports_in_place() const { return in_place != InPlaceSide::none; }
   bool rooted() const { return root != RootRole::none; }
 };
 
 const CollectiveSpec& spec_for(Collective c);
+
+// What a library's rules compare per byte of one rank's block, by its SizeBasis:
+// 1, the communicator size, or 0 (barrier).
+std::uint64_t size_factor(SizeBasis basis, int comm_size);
+
+// pico's names of the collectives whose descriptor `keep` accepts (all by
+// default), in declaration order, for help texts and refusals: "allreduce,
+// bcast or barrier" (`last` joins the last two).
+std::string collective_names(bool (*keep)(const CollectiveSpec&) = nullptr, std::string_view last = "or");
 
 // The buffer `rank` passes as MPI_IN_PLACE in case c: none unless the case
 // runs in place, and for a rooted collective none but at the root.

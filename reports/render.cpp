@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
+#include "core/counted.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -163,7 +164,7 @@ std::string summary_line(const std::vector<CaseResult>& cases) {
     failed += r.status == CaseStatus::failed;
     skipped += r.status == CaseStatus::skipped;
   }
-  return fmt::format("{} cases: {} ok, {} failed, {} skipped\n", cases.size(), ok, failed, skipped);
+  return fmt::format("{}: {} ok, {} failed, {} skipped\n", counted(cases.size(), "case"), ok, failed, skipped);
 }
 
 // ---------------------------------------------------------------- CSV

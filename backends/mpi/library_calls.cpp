@@ -29,23 +29,23 @@ int sendrecv(const MpiCallArgs& a) {
 }
 int barrier(const MpiCallArgs& a) { return MPI_Barrier(a.comm); }
 
+// One row per collective, in declaration order (checked at compile time).
+constexpr CollectiveRows<MpiCall> kCalls{{
+    {Collective::allreduce, allreduce},
+    {Collective::bcast, bcast},
+    {Collective::reduce, reduce},
+    {Collective::allgather, allgather},
+    {Collective::gather, gather},
+    {Collective::scatter, scatter},
+    {Collective::alltoall, alltoall},
+    {Collective::reduce_scatter, reduce_scatter},
+    {Collective::sendrecv, sendrecv},
+    {Collective::barrier, barrier},
+}};
+static_assert(in_collective_order(kCalls), "one MPI call per collective, in declaration order");
+
 }  // namespace
 
-// No default: -Wswitch names a collective without its library call.
-MpiCall library_call(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return allreduce;
-    case Collective::bcast: return bcast;
-    case Collective::reduce: return reduce;
-    case Collective::allgather: return allgather;
-    case Collective::gather: return gather;
-    case Collective::scatter: return scatter;
-    case Collective::alltoall: return alltoall;
-    case Collective::reduce_scatter: return reduce_scatter;
-    case Collective::sendrecv: return sendrecv;
-    case Collective::barrier: return barrier;
-  }
-  return barrier;
-}
+MpiCall library_call(Collective c) { return row_of(kCalls, c); }
 
 }  // namespace pico

@@ -76,41 +76,32 @@ ncclResult_t sendrecv(const NcclCallArgs& a) {
   });
 }
 
+// The call (null for barrier: NCCL has none) and the in-place layout, one row
+// per collective in declaration order (checked at compile time).
+struct NcclRow {
+  NcclCall call;
+  InPlaceBlocks in_place;
+};
+constexpr InPlaceBlocks kAtStart{.input_at_own_block = false, .result_at_own_block = false};
+constexpr CollectiveRows<NcclRow> kRows{{
+    {Collective::allreduce, {allreduce, kAtStart}},
+    {Collective::bcast, {bcast, kAtStart}},
+    {Collective::reduce, {reduce, kAtStart}},
+    {Collective::allgather, {allgather, {.input_at_own_block = true, .result_at_own_block = false}}},
+    {Collective::gather, {gather, kAtStart}},
+    {Collective::scatter, {scatter, kAtStart}},
+    {Collective::alltoall, {alltoall, kAtStart}},
+    {Collective::reduce_scatter, {reduce_scatter, {.input_at_own_block = false, .result_at_own_block = true}}},
+    {Collective::sendrecv, {sendrecv, kAtStart}},
+    {Collective::barrier, {nullptr, kAtStart}},
+}};
+static_assert(in_collective_order(kRows), "one NCCL row per collective, in declaration order");
+
 }  // namespace
 
-// No default: -Wswitch names a collective without its NCCL call.
-NcclCall nccl_call(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return allreduce;
-    case Collective::bcast: return bcast;
-    case Collective::reduce: return reduce;
-    case Collective::allgather: return allgather;
-    case Collective::reduce_scatter: return reduce_scatter;
-    case Collective::alltoall: return alltoall;
-    case Collective::gather: return gather;
-    case Collective::scatter: return scatter;
-    case Collective::sendrecv: return sendrecv;
-    case Collective::barrier: break;
-  }
-  return nullptr;
-}
+NcclCall nccl_call(Collective c) { return row_of(kRows, c).call; }
 
-// No default: -Wswitch names a collective whose in-place layout is not stated.
-InPlaceBlocks nccl_in_place_blocks(Collective c) {
-  switch (c) {
-    case Collective::allgather: return {.input_at_own_block = true, .result_at_own_block = false};
-    case Collective::reduce_scatter: return {.input_at_own_block = false, .result_at_own_block = true};
-    case Collective::allreduce:
-    case Collective::bcast:
-    case Collective::reduce:
-    case Collective::alltoall:
-    case Collective::gather:
-    case Collective::scatter:
-    case Collective::sendrecv:
-    case Collective::barrier: break;
-  }
-  return {.input_at_own_block = false, .result_at_own_block = false};
-}
+InPlaceBlocks nccl_in_place_blocks(Collective c) { return row_of(kRows, c).in_place; }
 
 ncclDataType_t nccl_datatype(Dtype d) {
   switch (d) {

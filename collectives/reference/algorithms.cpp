@@ -2,6 +2,7 @@
 #include "collectives/reference/algorithms.hpp"
 
 #include "collectives/reference/table.hpp"
+#include "collectives/spec.hpp"
 #include "collectives/transport/recording_transport.hpp"
 
 namespace pico {
@@ -20,6 +21,8 @@ std::vector<std::string> reference_algorithm_names(Collective c) {
     if (e.traits.collective == c) names.emplace_back(e.traits.name);
   return names;
 }
+
+bool has_reference_algorithms(const CollectiveSpec& spec) { return !reference_algorithm_names(spec.collective).empty(); }
 
 const reference::AlgorithmTraits* reference_algorithm_traits(Collective c, const std::string& name) {
   const auto* e = reference::find_algorithm<AnyTransport>(c, name);

@@ -10,6 +10,7 @@
 // checked by the same parser as a file, and an error it finds is reported at
 // the flag that gave the value.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
+#include "collectives/spec.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "config/units.hpp"
@@ -175,8 +177,7 @@ Experiment bench_experiment(const BenchOptions& o) {
 void add_bench(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("bench", "Benchmark one collective without writing an experiment file");
   auto opts = std::make_shared<BenchOptions>();
-  cmd->add_option("collective", opts->collective, "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, "
-                                                  "reduce_scatter, sendrecv or barrier")
+  cmd->add_option("collective", opts->collective, collective_names())
       ->required();
   cmd->add_option("--np", opts->np, "Process counts")->capture_default_str();
   auto* sizes = cmd->add_option("--sizes", opts->sizes, "FROM:TO[:FACTOR] or a comma list (default 8B:1MiB)");
@@ -204,6 +205,12 @@ void add_bench(CLI::App& app, int& exit_code) {
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands, run nothing");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
   cmd->callback([opts, factor, &exit_code] {
+    // nccl-tests' -o is the reduction operation: `-o sum` would silently make ./sum the results directory.
+    if ((parse_op(opts->output) || opts->output == "avg") && !std::filesystem::exists(opts->output))
+      throw InputError("-o", fmt::format("'{}' is a reduction operation (nccl-tests' -o), but pico bench's -o is the "
+                                         "results directory", opts->output),
+                       fmt::format("give the operation with --op {}, and a directory (or nothing) with -o",
+                                   opts->output));
     opts->step_factor_given = factor->count() > 0;
     RunRequest request;
     request.experiment = bench_experiment(*opts);

@@ -45,7 +45,8 @@ void add_fit(CLI::App& app, int& exit_code) {
                        .threads = opts->threads};
     if (!opts->loggopsim.empty() && !options.simulator)
       throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", opts->loggopsim),
-                       "build them: ../shared/peers/build-loggopsim.sh DIR");
+                       "build txt2bin and LogGOPSim from https://github.com/spcl/LogGOPSim (src/LogGOPSim; "
+                       "docs/simulation.md#loggopsim says how) and give that directory");
     const FitOutcome fit = fit_model(report, opts->report, options);
     // A file that cannot be written is exit 3 with the reason, as for every verb.
     write_text_file(opts->output, to_json(fit.model).dump(1) + "\n");

@@ -12,7 +12,9 @@
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
 #include "collectives/reference/algorithms.hpp"
+#include "collectives/spec.hpp"
 #include "config/units.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "launch/executor.hpp"
 #include "simulation/predict.hpp"
@@ -39,7 +41,8 @@ std::optional<LogGOPSimTools> simulator(const std::string& dir) {
   auto tools = find_loggopsim(dir);
   if (!tools && !dir.empty())
     throw InputError("--loggopsim", fmt::format("no txt2bin and LogGOPSim in {}", dir),
-                     "build it (e.g. ../shared/peers/build-loggopsim.sh DIR)");
+                     "build txt2bin and LogGOPSim from https://github.com/spcl/LogGOPSim (src/LogGOPSim; "
+                       "docs/simulation.md#loggopsim says how) and give that directory");
   return tools;
 }
 
@@ -66,7 +69,7 @@ void run_check(const PredictOptions& o) {
                  pt.measured_best == pt.predicted_best ? "same" : "differs",
                  pt.same_ranking ? "same" : "differs");
   }
-  fmt::print("\n{} cases: median |predicted/measured - 1| = {:.1f}%, max {:.1f}%\n", s.error.points,
+  fmt::print("\n{}: median |predicted/measured - 1| = {:.1f}%, max {:.1f}%\n", counted(s.error.points, "case"),
              100 * s.error.median_rel, 100 * s.error.max_rel);
   if (s.ranked)
     fmt::print("predicted best = measured best at {} of {} (collective, size) points ({:.0f}%); whole ranking at {}\n",
@@ -78,14 +81,14 @@ void run_predict(const PredictOptions& o) {
   const auto coll = parse_collective(o.collective);
   if (!coll || reference_algorithm_names(*coll).empty())
     throw InputError("COLLECTIVE", fmt::format("no reference algorithms for '{}'", o.collective),
-                     "one of allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, barrier");
+                     "one of " + collective_names(has_reference_algorithms));
   if (o.np < 2) throw InputError("--np", fmt::format("--np must be at least 2, got {}", o.np), "e.g. --np 64");
   if (o.np > (1 << 20)) throw InputError("--np", fmt::format("--np must be at most 2^20, got {}", o.np), "e.g. --np 64");
   const auto dtype = parse_dtype(o.dtype);
   if (!dtype) throw InputError("--dtype", fmt::format("unknown datatype '{}'", o.dtype), "e.g. float32");
   std::string why;
   std::uint64_t bytes = 0;
-  const bool payload = *coll != Collective::barrier;
+  const bool payload = spec_for(*coll).has_payload;
   if (payload) {
     if (o.size.empty()) throw InputError("--size", "--size is required", "e.g. --size 1MiB");
     const auto b = parse_size(o.size, &why);

@@ -46,6 +46,13 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
   // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
   // interruption) must not turn a written report into an error exit.
   if (!quiet) std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
+  // What the library ran under: a tuned profile loaded (run --profile, a platform's tuning.profile).
+  if (const auto prov = result.report.find("provenance"); prov != result.report.end() && prov->contains("profile")) {
+    const nlohmann::json& p = (*prov)["profile"];
+    fmt::print("profile: {} loaded into {} {} as {} ({}; its variables in report.json's provenance.profile.env)\n",
+               p.value("path", "?"), p.value("library", "?"), p.value("version", ""), p.value("format", "?"),
+               p.value("file", "?"));
+  }
   if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
   if (!result.write_error.empty()) fmt::print(stderr, "pico: error: could not write results: {}\n", result.write_error);
   return result.exit_code;

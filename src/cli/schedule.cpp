@@ -91,8 +91,8 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
 void add_schedule(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("schedule", "Write a reference algorithm's schedule for a simulator (GOAL, JSON)");
   auto opts = std::make_shared<ScheduleOptions>();
-  cmd->add_option("collective", opts->collective, "A collective with reference algorithms: allreduce, bcast, reduce, "
-                                                  "allgather, gather, scatter, alltoall, reduce_scatter or barrier")
+  cmd->add_option("collective", opts->collective,
+                  "A collective with reference algorithms: " + collective_names(has_reference_algorithms))
       ->required();
   cmd->add_option("--algorithm", opts->algorithm, "Reference algorithm (configs/catalog/reference.yaml)")->required();
   cmd->add_option("--np", opts->np, "Number of ranks")->required();

@@ -67,13 +67,15 @@ void add_tune(CLI::App& app, int& exit_code) {
     if (opts->check) {
       if (opts->profile.empty()) throw InputError("--check", "no profile given", "pico tune --check RESULTS... --profile PROFILE");
       const TunedProfile profile = load_profile(opts->profile);
-      std::cout << render_check(check_profile_against(profile, opts->profile, reports, options), options);
-      exit_code = 0;
+      const CheckResult result = check_profile_against(profile, opts->profile, reports, options);
+      std::cout << render_check(result, options);
+      exit_code = result.failed > 0 ? 1 : 0;  // a size confidently slower than the bounds fails the check
       return;
     }
     if (!opts->profile.empty())
       throw InputError("--profile", "--profile goes with --check", "pico tune RESULTS... -o PROFILE makes one");
     const TuneAnalysis analysis = analyse_reports(reports, options);
+    require_rivals(analysis, reports.front().path);
     if (!opts->quiet) std::cout << render_tune_summary(analysis, options);
     TunedProfile profile = profile_from_analysis(analysis, options);
     profile.created = utc_timestamp_iso();

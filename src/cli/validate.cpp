@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "config/data_files.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
@@ -79,7 +80,7 @@ void add_validate(CLI::App& app, int& exit_code) {
           const Plan plan = make_plan(experiment, *target);
           // Every process count must be one the platform can start (Slurm allocation, direct launch).
           check_launches_fit(*target_platform, process_counts(plan));
-          fmt::print("{}: ok (experiment, {} cases in {} launch group(s))\n  {}\n", f, plan.cases.size(),
+          fmt::print("{}: ok (experiment, {} in {} launch group(s))\n  {}\n", f, counted(plan.cases.size(), "case"),
                      plan.groups.size(), plan_duration_text(plan));
         }
       } catch (const InputError& e) {

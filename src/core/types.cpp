@@ -7,23 +7,26 @@
 namespace pico {
 namespace {
 
-// No default: -Wswitch names a collective without a name; "" for a value
-// that is no collective.
-constexpr std::string_view collective_name(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "allreduce";
-    case Collective::bcast: return "bcast";
-    case Collective::reduce: return "reduce";
-    case Collective::allgather: return "allgather";
-    case Collective::gather: return "gather";
-    case Collective::scatter: return "scatter";
-    case Collective::alltoall: return "alltoall";
-    case Collective::reduce_scatter: return "reduce_scatter";
-    case Collective::sendrecv: return "sendrecv";
-    case Collective::barrier: return "barrier";
-  }
-  return {};
+// Every collective by its name in experiment files and reports, in declaration order.
+constexpr CollectiveRows<std::string_view> kCollectives{{
+    {Collective::allreduce, "allreduce"},
+    {Collective::bcast, "bcast"},
+    {Collective::reduce, "reduce"},
+    {Collective::allgather, "allgather"},
+    {Collective::gather, "gather"},
+    {Collective::scatter, "scatter"},
+    {Collective::alltoall, "alltoall"},
+    {Collective::reduce_scatter, "reduce_scatter"},
+    {Collective::sendrecv, "sendrecv"},
+    {Collective::barrier, "barrier"},
+}};
+static_assert(in_collective_order(kCollectives), "kCollectives must name every Collective in declaration order");
+constexpr std::array<Collective, kCollectiveCount> collective_list() {
+  std::array<Collective, kCollectiveCount> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kCollectives[i].first;
+  return out;
 }
+constexpr std::array kCollectiveList = collective_list();
 
 constexpr std::array<std::pair<Dtype, std::string_view>, 10> kDtypes{{
     {Dtype::int8, "int8"},
@@ -42,19 +45,6 @@ constexpr std::array<std::pair<Op, std::string_view>, 5> kOps{{
 constexpr std::array<std::pair<TimingMode, std::string_view>, 2> kModes{{
     {TimingMode::latency, "latency"}, {TimingMode::throughput, "throughput"}}};
 
-constexpr std::array kCollectiveList{
-    Collective::allreduce, Collective::bcast,          Collective::reduce,   Collective::allgather,
-    Collective::gather,    Collective::scatter,        Collective::alltoall, Collective::reduce_scatter,
-    Collective::sendrecv,  Collective::barrier};
-// Every collective, once, in declaration order: entry i is enumerator i, and
-// the value after the last entry names no collective (one added to the enum
-// but not here has a name, so the build fails).
-constexpr bool lists_every_collective() {
-  for (std::size_t i = 0; i < kCollectiveList.size(); ++i)
-    if (static_cast<std::size_t>(kCollectiveList[i]) != i) return false;
-  return collective_name(static_cast<Collective>(kCollectiveList.size())).empty();
-}
-static_assert(lists_every_collective(), "kCollectiveList must list every Collective in declaration order");
 constexpr std::array<Dtype, 9> kDtypeList{Dtype::int8,    Dtype::uint8,   Dtype::int16,
                                           Dtype::int32,   Dtype::int64,   Dtype::float32,
                                           Dtype::float64, Dtype::float16, Dtype::bfloat16};
@@ -85,18 +75,13 @@ std::span<const Dtype> host_dtypes() { return std::span<const Dtype>(kDtypeList)
 std::span<const Op> all_ops() { return kOpList; }
 
 std::string_view name(Collective c) {
-  const std::string_view n = collective_name(c);
-  return n.empty() ? "?" : n;
+  return static_cast<std::size_t>(c) < kCollectiveCount ? row_of(kCollectives, c) : "?";
 }
 std::string_view name(Dtype d) { return lookup_name(kDtypes, d); }
 std::string_view name(Op o) { return lookup_name(kOps, o); }
 std::string_view name(TimingMode m) { return lookup_name(kModes, m); }
 
-std::optional<Collective> parse_collective(std::string_view s) {
-  for (Collective c : kCollectiveList)
-    if (collective_name(c) == s) return c;
-  return std::nullopt;
-}
+std::optional<Collective> parse_collective(std::string_view s) { return lookup_value(kCollectives, s); }
 std::optional<Dtype> parse_dtype(std::string_view s) {
   auto d = lookup_value(kDtypes, s);
   return d == Dtype::none ? std::nullopt : d;

@@ -4,6 +4,7 @@
 // experiment files and reports.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,14 +12,35 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pico {
 
 // sendrecv is nccl-tests' point-to-point ring exchange: rank r sends to r+1 and
 // receives from r-1 (mod np) at once; no operation, no in-place form.
+// Adding one: a word here (barrier stays last: it ends the count), its name in
+// types.cpp, and its descriptor (collectives/spec.hpp), which holds the rest.
 enum class Collective {
   allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, sendrecv, barrier
 };
+inline constexpr std::size_t kCollectiveCount = static_cast<std::size_t>(Collective::barrier) + 1;
+
+// A table with one row per collective, {collective, fact}: what a backend or
+// format keeps of each (its call, its name). Row i is enumerator i, so a lookup
+// is an index; in_collective_order, in a static_assert beside the table, fails
+// the build when a collective is added without its row.
+template <class T>
+using CollectiveRows = std::array<std::pair<Collective, T>, kCollectiveCount>;
+template <class T>
+constexpr bool in_collective_order(const CollectiveRows<T>& rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (static_cast<std::size_t>(rows[i].first) != i) return false;
+  return true;
+}
+template <class T>
+constexpr const T& row_of(const CollectiveRows<T>& rows, Collective c) {
+  return rows.at(static_cast<std::size_t>(c)).second;
+}
 // float16 and bfloat16 exist on GPUs (NCCL) only: MPI has no standard datatype
 // for them and C++ on the host no arithmetic type (see host_dtypes).
 enum class Dtype { int8, uint8, int16, int32, int64, float32, float64, float16, bfloat16, none };

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 
@@ -18,19 +19,11 @@ namespace pico {
 namespace {
 
 std::string variable_of(const ProfileRule& rule) {
-  switch (rule.collective) {
-    case Collective::allreduce: return "I_MPI_ADJUST_ALLREDUCE";
-    case Collective::bcast: return "I_MPI_ADJUST_BCAST";
-    case Collective::reduce: return "I_MPI_ADJUST_REDUCE";
-    case Collective::allgather: return "I_MPI_ADJUST_ALLGATHER";
-    case Collective::alltoall: return "I_MPI_ADJUST_ALLTOALL";
-    case Collective::gather: return "I_MPI_ADJUST_GATHER";
-    case Collective::scatter: return "I_MPI_ADJUST_SCATTER";
-    case Collective::reduce_scatter: return "I_MPI_ADJUST_REDUCE_SCATTER_BLOCK";
-    case Collective::barrier: return "I_MPI_ADJUST_BARRIER";
-    case Collective::sendrecv: break;
-  }
-  throw ExportRefusal(fmt::format("{}: Intel MPI has no I_MPI_ADJUST for sendrecv", describe(rule)), "leave it out");
+  const std::string_view v = spec_for(rule.collective).names.intel_mpi_adjust;
+  if (v.empty())
+    throw ExportRefusal(fmt::format("{}: Intel MPI has no I_MPI_ADJUST for {}", describe(rule), name(rule.collective)),
+                        "leave it out");
+  return std::string(v);
 }
 
 bool all_digits(const std::string& s) {

@@ -30,23 +30,18 @@ struct MpichKey {
   std::uint64_t factor;
 };
 
-// MPICH's message keys (src/mpi/coll/src/csel.c): avg_msg_size exists only
-// for allreduce, bcast, reduce and alltoall (per-peer bytes); allgather has
-// total_msg_size (x comm size); gather and scatter count elements, which a
-// profile keyed on bytes cannot say.
+// MPICH's message keys (the descriptor's mpich_*, from src/mpi/coll/src/csel.c):
+// avg_msg_size exists only for allreduce, bcast, reduce and alltoall (per-peer
+// bytes); allgather has total_msg_size (x comm size); gather and scatter count
+// elements, which a profile keyed on bytes cannot say.
 MpichKey mpich_key(const ProfileRule& rule) {
-  switch (rule.collective) {
-    case Collective::allreduce: return {"Allreduce", "avg_msg_size", 1};
-    case Collective::bcast: return {"Bcast", "avg_msg_size", 1};
-    case Collective::reduce: return {"Reduce", "avg_msg_size", 1};
-    case Collective::alltoall: return {"Alltoall", "avg_msg_size", 1};
-    case Collective::allgather: return {"Allgather", "total_msg_size", static_cast<std::uint64_t>(rule.comm_size)};
-    default: break;
-  }
-  throw ExportRefusal(fmt::format("{}: MPICH's selection tree has no byte size for {} (only allreduce, bcast, "
-                                  "reduce, alltoall and allgather)",
-                                  describe(rule), name(rule.collective)),
-                      "leave it out of the profile for mpich-json");
+  const ToolNames& n = spec_for(rule.collective).names;
+  if (n.mpich_size == SizeBasis::untuned)
+    throw ExportRefusal(fmt::format("{}: MPICH's selection tree has no byte size for {} (only {})", describe(rule),
+                                    name(rule.collective), collective_names(
+                                        [](const CollectiveSpec& s) { return !s.names.mpich_csel.empty(); }, "and")),
+                        "leave it out of the profile for mpich-json");
+  return {std::string(n.mpich_csel), std::string(n.mpich_size_key), size_factor(n.mpich_size, rule.comm_size)};
 }
 
 nlohmann::ordered_json leaf(const std::string& algorithm) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "config/catalog.hpp"
 #include "export/export_support.hpp"
 
@@ -18,16 +19,11 @@ NcclChoice nccl_choice(const TunedProfile& profile, const ProfileRule& rule, con
 }
 
 std::string nccl_collective(const ProfileRule& rule) {
-  switch (rule.collective) {
-    case Collective::allreduce: return "allreduce";
-    case Collective::bcast: return "broadcast";
-    case Collective::reduce: return "reduce";
-    case Collective::allgather: return "allgather";
-    case Collective::reduce_scatter: return "reducescatter";
-    default: break;
-  }
-  throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.collective)),
-                      "leave it out of the profile");
+  const std::string_view n = spec_for(rule.collective).names.nccl_tuner;
+  if (n.empty())
+    throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.collective)),
+                        "leave it out of the profile");
+  return std::string(n);
 }
 
 std::string nccl_csv_name(const std::string& algo) {

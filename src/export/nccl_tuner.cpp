@@ -8,6 +8,7 @@
 // get no row (NCCL's own model decides).
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/nccl_names.hpp"
@@ -17,9 +18,7 @@ namespace pico {
 namespace {
 
 std::uint64_t nccl_factor(const ProfileRule& rule) {
-  const Collective c = rule.collective;
-  return c == Collective::allgather || c == Collective::reduce_scatter ? static_cast<std::uint64_t>(rule.comm_size)
-                                                                        : 1;
+  return size_factor(spec_for(rule.collective).names.nccl_size, rule.comm_size);
 }
 
 std::string protocol_of(const ProfileRule& rule, const ProfileRange& range, const NcclChoice& choice) {

@@ -37,8 +37,8 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
     for (; i < end; ++i) {
       const ProfileRule& rule = *rules[i];
       require_covering(rule);
-      // barrier has no message size (always 0): only its first range can apply.
-      const std::size_t n = c == Collective::barrier ? 1 : rule.ranges.size();
+      // Without a message size (barrier's is always 0) only the first range can apply.
+      const std::size_t n = ompi_size_factor(c, rule.comm_size) == 0 ? 1 : rule.ranges.size();
       body += fmt::format("{} {}  # comm size, message rules\n", rule.comm_size, n);
       for (std::size_t k = 0; k < n; ++k) {
         const ProfileRange& range = rule.ranges[k];

@@ -3,47 +3,26 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "export/export_support.hpp"
 
 namespace pico {
 
 int ompi_collective_id(Collective c) {
-  switch (c) {
-    case Collective::allgather: return 0;
-    case Collective::allreduce: return 2;
-    case Collective::alltoall: return 3;
-    case Collective::barrier: return 6;
-    case Collective::bcast: return 7;
-    case Collective::gather: return 9;
-    case Collective::reduce: return 11;
-    case Collective::reduce_scatter: return 13;  // pico runs MPI_Reduce_scatter_block
-    case Collective::scatter: return 15;
-    case Collective::sendrecv: break;
-  }
-  throw ExportRefusal(fmt::format("{} has no coll/tuned rules (point to point)", name(c)),
-                      "leave it out of the profile");
+  const ToolNames& n = spec_for(c).names;
+  if (n.ompi_tuned_id < 0)
+    throw ExportRefusal(fmt::format("{} has no coll/tuned rules (point to point)", name(c)),
+                        "leave it out of the profile");
+  return n.ompi_tuned_id;
 }
 
 std::string ompi_json_key(Collective c) {
-  if (c == Collective::reduce_scatter) return "reduce_scatter_block";
   ompi_collective_id(c);  // refuses what tuned has no rules for
-  return std::string(name(c));
+  return std::string(spec_for(c).names.ompi_json_key);
 }
 
 std::uint64_t ompi_size_factor(Collective c, int comm_size) {
-  switch (c) {
-    case Collective::allreduce:
-    case Collective::bcast:
-    case Collective::reduce: return 1;
-    case Collective::allgather:
-    case Collective::alltoall:
-    case Collective::gather:
-    case Collective::scatter:
-    case Collective::reduce_scatter: return static_cast<std::uint64_t>(comm_size);
-    case Collective::barrier: return 0;
-    case Collective::sendrecv: break;
-  }
-  return 1;
+  return size_factor(spec_for(c).names.ompi_size, comm_size);
 }
 
 OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,

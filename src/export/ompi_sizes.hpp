@@ -12,16 +12,14 @@
 
 namespace pico {
 
-// The collective's id in the classic rules file (coll_tuned.h's COLLCOUNT
-// enum); ExportRefusal for a collective tuned has no dynamic rules for.
+// The collective's id in the classic rules file and its key in the JSON rules
+// of main/6.0, from its descriptor (collectives/spec.hpp); ExportRefusal for a
+// collective tuned has no dynamic rules for.
 int ompi_collective_id(Collective c);
-// Its key in the JSON rules of main/6.0 ("allreduce", "reduce_scatter_block").
 std::string ompi_json_key(Collective c);
 
 // Message size tuned compares with the rules, per pico byte (one rank's
-// block): allreduce, bcast, reduce: the block (type size x count);
-// allgather, alltoall, gather, scatter, reduce_scatter_block: the total
-// (x comm size); barrier: 0.
+// block): the descriptor's ompi_size.
 std::uint64_t ompi_size_factor(Collective c, int comm_size);
 
 struct OmpiRuleColumns {

@@ -7,6 +7,7 @@
 // be plain identifiers; ranges left to the default get no token.
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 
@@ -14,16 +15,18 @@ namespace pico {
 
 namespace {
 
-// UCC's message size: destination count x type size.
+// UCC's collective token, or ExportRefusal where UCC has none.
+std::string_view ucc_name(const ProfileRule& rule) {
+  const std::string_view n = spec_for(rule.collective).names.ucc;
+  if (n.empty())
+    throw ExportRefusal(fmt::format("{}: UCC has no collective for {}", describe(rule), name(rule.collective)),
+                        "leave it out");
+  return n;
+}
+
+// UCC's message size: destination count x type size (the descriptor's ucc_size).
 std::uint64_t ucc_factor(const ProfileRule& rule) {
-  switch (rule.collective) {
-    case Collective::allgather:
-    case Collective::alltoall:
-    case Collective::gather: return static_cast<std::uint64_t>(rule.comm_size);
-    case Collective::sendrecv:
-      throw ExportRefusal(fmt::format("{}: UCC has no collective for sendrecv", describe(rule)), "leave it out");
-    default: return 1;
-  }
+  return size_factor(spec_for(rule.collective).names.ucc_size, rule.comm_size);
 }
 
 bool plain_identifier(const std::string& s) {
@@ -44,8 +47,9 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
                                         "unknown one drops the whole string)",
                                         describe(*rule), range.algorithm, range.params.empty() ? "" : " with parameters"),
                             "use UCC's names: `ucc_info -A` lists them");
+      const std::string_view collective = ucc_name(*rule);
       const LibraryRange r = library_range(*rule, range, ucc_factor(*rule));
-      tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", name(rule->collective),
+      tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", collective,
                             rule->comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
     }
   }

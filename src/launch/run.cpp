@@ -12,6 +12,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "config/emulated_cluster.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "core/file_io.hpp"
@@ -193,8 +194,8 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
 
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name) {
-  std::string out = fmt::format("{} cases ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
-                                plan.cases.size(), plan.skipped.size(), plan.groups.size(), platform.name,
+  std::string out = fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
+                                counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(), platform.name,
                                 target.mpi_library, target.mpi_version);
   out += plan_duration_text(plan) + "\n\n";
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
@@ -221,7 +222,7 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
     for (const auto& [key, value] : g.env) cmd.env[key] = value;
     std::string env;
     for (const auto& [key, value] : cmd.env) env += fmt::format("{}={} ", key, shell_quote(value));
-    out += fmt::format("  [{} cases, np={}] {}{}\n", g.cases.size(), g.np, env, shell_join(cmd.argv));
+    out += fmt::format("  [{}, np={}] {}{}\n", counted(g.cases.size(), "case"), g.np, env, shell_join(cmd.argv));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "collectives/spec.hpp"
 #include "simulation/fit.hpp"
 
 #include "simulation/loggp_evaluator.hpp"
@@ -187,7 +188,7 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
   std::vector<Point> p2p;
   std::set<std::uint64_t> sizes;
   for (const CaseResult& r : cases)
-    if (r.c.collective == Collective::sendrecv && r.measured() && r.c.np >= 2 && r.timing->median_s > 0) {
+    if (spec_for(r.c.collective).point_to_point && r.measured() && r.c.np >= 2 && r.timing->median_s > 0) {
       p2p.push_back({static_cast<double>(r.c.bytes), r.timing->median_s});
       sizes.insert(r.c.bytes);
     }

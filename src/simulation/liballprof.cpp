@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
 #include "core/input_error.hpp"
 #include "simulation/workload.hpp"
@@ -45,35 +46,31 @@ constexpr Layout blocking_send(std::string_view name) {
 struct CollectivePair {
   Layout blocking, nonblocking;
 };
-constexpr CollectivePair collective(std::string_view name, std::string_view iname, Collective c, Layout l) {
-  l.name = name;
-  l.role = Role::collective;
-  l.collective = c;
-  Layout i = l;
-  i.name = iname;
-  i.blocking = false;
-  i.req = static_cast<std::int8_t>(l.args);
-  i.args = static_cast<std::uint8_t>(l.args + 1);
-  return {l, i};
-}
 
-// sbuf:rbuf:count:type:op:comm (allreduce), sbuf:scount:stype:rbuf:rcount:rtype:comm (allgather), ...
-constexpr CollectivePair kCollectives[] = {
-    collective("MPI_Barrier", "MPI_Ibarrier", Collective::barrier, {.args = 1, .comm = 0}),
-    collective("MPI_Bcast", "MPI_Ibcast", Collective::bcast, {.args = 5, .count = 1, .type = 2, .comm = 4, .root = 3}),
-    collective("MPI_Allreduce", "MPI_Iallreduce", Collective::allreduce, {.args = 6, .count = 2, .type = 3, .comm = 5}),
-    collective("MPI_Reduce", "MPI_Ireduce", Collective::reduce, {.args = 7, .count = 2, .type = 3, .comm = 6, .root = 5}),
-    collective("MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", Collective::reduce_scatter,
-               {.args = 6, .count = 2, .type = 3, .comm = 5}),
-    collective("MPI_Allgather", "MPI_Iallgather", Collective::allgather,
-               {.args = 7, .count = 1, .type = 2, .comm = 6, .count2 = 4, .type2 = 5}),
-    collective("MPI_Alltoall", "MPI_Ialltoall", Collective::alltoall,
-               {.args = 7, .count = 1, .type = 2, .comm = 6, .count2 = 4, .type2 = 5}),
-    collective("MPI_Gather", "MPI_Igather", Collective::gather,
-               {.args = 8, .count = 1, .type = 2, .comm = 7, .root = 6, .count2 = 4, .type2 = 5}),
-    collective("MPI_Scatter", "MPI_Iscatter", Collective::scatter,
-               {.args = 8, .count = 1, .type = 2, .comm = 7, .root = 6, .count2 = 4, .type2 = 5}),
-};
+// The collectives' layouts, from their MPI bindings in the descriptors
+// (collectives/spec.hpp: liballprof prints the C binding's arguments in order);
+// point to point (MPI_Sendrecv) is below, with the messages it matches.
+const std::vector<CollectivePair>& collective_layouts() {
+  static const std::vector<CollectivePair> pairs = [] {
+    std::vector<CollectivePair> out;
+    for (const Collective c : all_collectives()) {
+      const CollectiveSpec& spec = spec_for(c);
+      if (spec.point_to_point) continue;
+      const MpiBinding& m = spec.mpi;
+      const Layout l{.name = m.function, .role = Role::collective, .args = static_cast<std::uint8_t>(m.args),
+                     .collective = c, .count = m.count, .type = m.type, .comm = m.comm, .root = m.root,
+                     .count2 = m.count2, .type2 = m.type2};
+      Layout i = l;
+      i.name = m.nonblocking;
+      i.blocking = false;
+      i.req = m.args;
+      i.args = static_cast<std::uint8_t>(m.args + 1);
+      out.push_back({l, i});
+    }
+    return out;
+  }();
+  return pairs;
+}
 
 constexpr Layout kOthers[] = {
     blocking_send("MPI_Send"), blocking_send("MPI_Bsend"), blocking_send("MPI_Ssend"), blocking_send("MPI_Rsend"),
@@ -121,7 +118,7 @@ constexpr std::string_view kLocal[] = {
 constexpr std::string_view kNotLocal[] = {"MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create"};
 
 const Layout* find_layout(std::string_view name) {
-  for (const CollectivePair& c : kCollectives) {
+  for (const CollectivePair& c : collective_layouts()) {
     if (c.blocking.name == name) return &c.blocking;
     if (c.nonblocking.name == name) return &c.nonblocking;
   }
@@ -228,7 +225,7 @@ std::optional<Function> find_function(std::string_view name) {
 
 std::vector<std::string_view> replayed_functions() {
   std::vector<std::string_view> out;
-  for (const CollectivePair& c : kCollectives) {
+  for (const CollectivePair& c : collective_layouts()) {
     out.push_back(c.blocking.name);
     out.push_back(c.nonblocking.name);
   }
@@ -292,13 +289,15 @@ std::optional<Record> parse_line(std::string_view text, const std::string& file,
     // The side whose count the call uses at this rank: allgather and alltoall the
     // receive side (the send side is ignored in place); gather the root's receive
     // side, scatter the root's send side.
-    const bool root = rec.comm.rank == rec.root;
-    switch (rec.collective) {
-      case Collective::allgather:
-      case Collective::alltoall: rec.bytes = rec.bytes2; break;
-      case Collective::gather: if (root) rec.bytes = rec.bytes2; break;
-      case Collective::scatter: if (!root) rec.bytes = rec.bytes2; break;
-      default: break;
+    // That is the receive side, but at a rooted collective's root only where
+    // the root receives (gather's), and at the others where it sends (scatter's).
+    if (l.count2 >= 0) {
+      const bool root = rec.comm.rank == rec.root;
+      switch (spec_for(rec.collective).root) {
+        case RootRole::none: rec.bytes = rec.bytes2; break;
+        case RootRole::destination: if (root) rec.bytes = rec.bytes2; break;
+        case RootRole::source: if (!root) rec.bytes = rec.bytes2; break;
+      }
     }
   }
   return rec;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "collectives/goal_writer.hpp"
+#include "collectives/spec.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
 #include "collectives/schedule_ordered.hpp"
@@ -35,7 +36,7 @@ reference::ScheduleRequest collective_request(Collective collective, std::uint64
   req.algorithm = algorithm;
   req.np = np;
   req.root = root;
-  if (collective == Collective::barrier) {
+  if (!spec_for(collective).has_payload) {
     req.dtype = Dtype::none;
   } else {
     req.dtype = bytes % 4 == 0 ? Dtype::float32 : Dtype::int8;  // whole elements, as a case's count
@@ -134,21 +135,7 @@ class RankFormatter {
 }  // namespace
 
 AlgorithmChoice atlahs_choice() {
-  return [](Collective c, int, std::uint64_t) -> std::string {
-    switch (c) {
-      case Collective::allreduce: return "recursive_doubling";
-      case Collective::bcast: return "binomial";
-      case Collective::reduce: return "binomial";
-      case Collective::allgather: return "bruck";  // ATLAHS: dissemination
-      case Collective::reduce_scatter: return "recursive_halving";
-      case Collective::alltoall: return "linear";
-      case Collective::gather: return "binomial";
-      case Collective::scatter: return "binomial";
-      case Collective::barrier: return "dissemination";
-      case Collective::sendrecv: return "";
-    }
-    return "";
-  };
+  return [](Collective c, int, std::uint64_t) { return std::string(spec_for(c).names.replay_default); };
 }
 
 AlgorithmChoice fixed_choice(std::map<Collective, std::string> fixed, AlgorithmChoice fallback) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "simulation/profile_choice.hpp"
 
 namespace pico {
@@ -64,14 +65,12 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
 AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model, int npus) {
   const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
   AstraSimInputs in;
-  const std::pair<Collective, const char*> fields[] = {{Collective::allreduce, "all-reduce-implementation"},
-                                                        {Collective::reduce_scatter, "reduce-scatter-implementation"},
-                                                        {Collective::allgather, "all-gather-implementation"},
-                                                        {Collective::alltoall, "all-to-all-implementation"}};
   in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
                {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", 4},
                {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
-  for (const auto& [c, field] : fields) {
+  for (const Collective c : all_collectives()) {
+    const std::string_view astra = spec_for(c).names.astra_sim;
+    if (astra.empty()) continue;
     // The choice for the largest messages: the last range of the rule for npus ranks.
     const ProfileRange* range = p.choose(c, npus, ~std::uint64_t{0} >> 1);
     std::string impl;
@@ -83,7 +82,7 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
                                      : range->algorithm == "default" ? "the library default"
                                                                      : range->algorithm + " has no ASTRA-sim equivalent"));
     }
-    in.system[field] = nlohmann::json::array({impl});
+    in.system[fmt::format("{}-implementation", astra)] = nlohmann::json::array({impl});
   }
   const LogGPParams& m = model.params;
   const double bandwidth_GBps = m.G > 0 ? 1e3 / static_cast<double>(m.G) : 100.0;

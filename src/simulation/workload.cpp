@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "collectives/spec.hpp"
 #include "simulation/workload.hpp"
 
 #include <algorithm>
@@ -87,7 +88,7 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
   if (auto g = top.get("final_gap")) w.final_gap_s = duration_of(*g, "final_gap");
   std::vector<std::string> collectives, comm_names;
   for (Collective c : all_collectives())
-    if (c != Collective::sendrecv) collectives.emplace_back(name(c));
+    if (!spec_for(c).point_to_point) collectives.emplace_back(name(c));
   for (const Partition& p : w.partitions) comm_names.push_back(p.name);
   const auto calls = top.require("calls").as_list("calls");
   if (calls.empty()) top.require("calls").fail("no calls", "list the collectives of one iteration");
@@ -95,7 +96,7 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
     const Map m = item.as_map("call", kCall);
     WorkloadCall c;
     c.collective = *parse_collective(m.require("collective").as_choice("collective", collectives));
-    if (c.collective != Collective::barrier) c.bytes = size_of(m.require("size"), "size");
+    if (spec_for(c.collective).has_payload) c.bytes = size_of(m.require("size"), "size");
     if (auto comm = m.get("comm")) {
       const std::string n = comm->as_choice("comm", comm_names);
       for (std::size_t i = 0; i < w.partitions.size(); ++i)

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 
 namespace pico {
@@ -17,6 +18,26 @@ namespace {
 // the sweep's best, and never more than 5% slower than the old default.
 constexpr double kNearBest = 1.10;
 constexpr double kNoWorseThanDefault = 1.05;
+
+// A bound is failed when the whole 95% interval of tuned's speedup lies below
+// it (tuned confidently slower), met when the estimate is above it, and
+// "within noise" otherwise: the estimate misses it but the interval does not
+// exclude it. Without an interval (low = 0) the estimate decides, as before.
+enum class Bound { met, noise, failed };
+Bound against(const MeasuredSpeedup& s, double factor) {
+  const double floor = 1.0 / factor;
+  if (s.estimate >= floor) return Bound::met;
+  if (s.low > 0 && s.high >= floor) return Bound::noise;
+  return Bound::failed;
+}
+
+std::string verdict_of(const CheckRow& r) {
+  const Bound d = against(r.vs_default, kNoWorseThanDefault), b = against(r.vs_best, kNearBest);
+  if (d == Bound::failed) return "SLOWER";
+  if (b == Bound::failed) return "FAR";
+  if (d == Bound::noise || b == Bound::noise) return "within noise";
+  return "ok";
+}
 
 bool ran_with_profile(const LoadedReport& r) {
   const auto& prov = r.report.value("provenance", nlohmann::json::object());
@@ -84,34 +105,42 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     row.tuned_launches = tuned_size->default_launches;
     row.sweep_launches = it->second->default_launches;
     row.ran = ran_text(row.profile_choice, tuned_size->default_actual);
+    row.vs_default = speedup_of(it->second->default_obs, tuned_size->default_obs, options.objective);
+    row.vs_best = speedup_of(it->second->fastest_obs, tuned_size->default_obs, options.objective);
+    row.verdict = verdict_of(row);
+    if (row.verdict == "SLOWER" || row.verdict == "FAR") ++result.failed;
+    if (row.verdict == "within noise") ++result.within_noise;
     result.rows.push_back(row);
   }
   return result;
 }
 
 std::string render_check(const CheckResult& result, const TuneOptions& options) {
-  std::string out = fmt::format("objective {}; tuned = the library default with the profile loaded\n",
+  std::string out = fmt::format("objective {}; tuned = the library default with the profile loaded; times in us; "
+                                "speedups tuned/best and tuned/default with their 95% intervals (> 1: tuned faster)\n",
                                 name(options.objective));
-  out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>11} {:>11} {:>11}  {:<22} {:>9} {:>9}  {:<8} {}\n", "collective",
-                     "np", "bytes", "profile", "tuned_s", "best_s", "default_s", "best", "tuned/bst", "tuned/def",
-                     "verdict", "ran");
-  int bad = 0;
-  for (const CheckRow& r : result.rows) {
-    const double vs_best = r.best_s > 0 ? r.tuned_s / r.best_s : 0;
-    const double vs_default = r.old_default_s > 0 ? r.tuned_s / r.old_default_s : 0;
-    std::string verdict = "ok";
-    if (vs_default > kNoWorseThanDefault) verdict = "SLOWER";
-    else if (vs_best > kNearBest) verdict = "FAR";
-    if (verdict != "ok") ++bad;
-    out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>11.4e} {:>11.4e} {:>11.4e}  {:<22} {:>9.3f} {:>9.3f}  {:<8} {}\n",
-                       name(r.key.collective), r.key.comm_size, r.bytes, r.profile_choice, r.tuned_s, r.best_s,
-                       r.old_default_s, r.best, vs_best, vs_default, verdict, r.ran);
-  }
+  out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>19} {:>19}  {:<12} {}\n",
+                     "collective", "np", "bytes", "profile", "tuned", "best", "default", "best", "vs best",
+                     "vs default", "verdict", "ran");
+  const auto speedup = [](const MeasuredSpeedup& s) {
+    return s.low > 0 ? fmt::format("{:.2f} [{:.2f},{:.2f}]", s.estimate, s.low, s.high)
+                     : fmt::format("{:.2f} [none]", s.estimate);
+  };
+  for (const CheckRow& r : result.rows)
+    out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>19} {:>19}  {:<12} {}\n",
+                       name(r.key.collective), r.key.comm_size, r.bytes, r.profile_choice, r.tuned_s * 1e6,
+                       r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),
+                       r.verdict, r.ran);
   for (const std::string& u : result.unmatched) out += u + "\n";
   out += fmt::format("{} of {} sizes within {:.0f}% of the sweep's best and at most {:.0f}% slower than the old "
-                     "default (SLOWER: worse than the old default; FAR: far from the best)\n",
-                     result.rows.size() - static_cast<std::size_t>(bad), result.rows.size(), (kNearBest - 1) * 100,
-                     (kNoWorseThanDefault - 1) * 100);
+                     "default (SLOWER: confidently worse than the old default; FAR: confidently far from the best)\n",
+                     result.rows.size() - static_cast<std::size_t>(result.failed + result.within_noise),
+                     result.rows.size(), (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100);
+  if (result.within_noise > 0)
+    out += fmt::format("{} within noise: the estimate misses a bound but its interval does not rule the bound "
+                       "out; measure more launches (the experiment's `repetitions:`, e.g. 5) to decide\n",
+                       counted(static_cast<std::size_t>(result.within_noise), "size"));
+  if (result.failed > 0) out += fmt::format("check failed at {}\n", counted(static_cast<std::size_t>(result.failed), "size"));
   return out;
 }
 

@@ -24,11 +24,16 @@ struct CheckRow {
   double old_default_s = 0;    // the sweep's default
   int tuned_launches = 0, sweep_launches = 0;
   std::string ran;             // "yes", "no: ran X", or "" when the reports do not say
+  // tuned's speedup over the old default and over the best (> 1: tuned faster), with 95% intervals.
+  MeasuredSpeedup vs_default, vs_best;
+  std::string verdict;  // ok | within noise | SLOWER | FAR (check.cpp says when)
 };
 
 struct CheckResult {
   std::vector<CheckRow> rows;
   std::vector<std::string> unmatched;  // sizes measured on one side only
+  int failed = 0;                       // rows SLOWER or FAR: pico tune --check exits 1
+  int within_noise = 0;                 // rows whose interval straddles a bound
 };
 
 // Throws InputError when no report ran with a profile, none without, or the

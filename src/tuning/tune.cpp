@@ -105,6 +105,7 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
   choice.speedup = {1, 1, 1, "the default itself"};
   choice.fastest = "default";
   choice.fastest_speedup = choice.speedup;
+  choice.default_obs = choice.fastest_obs = base;
   double best_kept = 0, best_any = 1;
   for (auto& [key, cand] : data.candidates) {
     if (key == "default") continue;
@@ -115,6 +116,7 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
       choice.fastest_params = cand.params;
       choice.fastest_speedup = s;
       choice.fastest_time_s = objective_time(cand.obs, options.objective);
+      choice.fastest_obs = cand.obs;
     }
     if (s.low > 1 + options.min_gain && s.estimate > best_kept) {
       best_kept = s.estimate;
@@ -193,6 +195,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     for (auto& [bytes, data] : sizes) {
       if (!data.candidates.contains("default")) continue;  // nothing to compare with: the range around it decides
       kc.sizes.push_back(choose(bytes, data, options));
+      kc.sizes.back().candidates = static_cast<int>(data.candidates.size());
     }
     if (!kc.sizes.empty()) analysis.keys.push_back(std::move(kc));
   }
@@ -200,6 +203,16 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     throw InputError(reports.front().path, "no size was measured with the library's default",
                      "sweep with `default` among the algorithms (algorithms: all includes it)");
   return analysis;
+}
+
+void require_rivals(const TuneAnalysis& analysis, const std::string& where) {
+  for (const KeyChoices& kc : analysis.keys)
+    for (const SizeChoice& s : kc.sizes)
+      if (s.candidates > 1) return;
+  // Only the default at every size: an all-default profile would read as "the default was the fastest".
+  throw InputError(where, "no size was measured with an algorithm besides the library's default: nothing to choose from",
+                   "sweep the algorithms (an experiment's `algorithms: all`, or pico bench COLLECTIVE --algorithm all), "
+                   "then tune that report");
 }
 
 TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options) {

@@ -54,6 +54,9 @@ struct SizeChoice {
   // (selection.actual, catalogue names), where the reports say.
   std::vector<std::string> default_actual;
   int default_launches = 0, chosen_launches = 0;
+  int candidates = 0;  // algorithms (and parameter sets) measured at this size, the default included
+  // The default's and the fastest candidate's observations, for tune --check's intervals.
+  std::vector<Observation> default_obs, fastest_obs;
   std::vector<ProfileEvidence> evidence;  // the chosen algorithm's cases (the default's where it stays)
 };
 
@@ -73,6 +76,10 @@ struct TuneAnalysis {
   std::vector<KeyChoices> keys;
 };
 TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options);
+
+// InputError (WHERE `where`) when no size measured anything but the default:
+// `pico tune` on a report without a sweep has nothing to choose from.
+void require_rivals(const TuneAnalysis& analysis, const std::string& where);
 
 // Rules from the per-size choices: merged ranges, boundaries at geometric midpoints.
 TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options);

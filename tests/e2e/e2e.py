@@ -1464,6 +1464,10 @@ def test_results_dir_attacks(tmp):
 def test_hardened_inputs(tmp):
     # Issue 35, findings 2, 3, 4, 6, 9 and 10, through the command line.
     example = os.path.join(SRC, "tests", "data", "report-example.json")
+    # nccl-tests' `-o sum` silently became the results directory ./sum (issue 36).
+    expect_bad_input(r"^pico: error: -o: 'sum' is a reduction operation \(nccl-tests' -o\).*\n  hint: give the "
+                     r"operation with --op sum", "bench", "allreduce", "-o", "sum", "--dry-run", cwd=tmp)
+    expect(not os.path.exists(os.path.join(tmp, "sum")), "no ./sum made")
     # bench -f -2 wrapped to 2^64-2 and planned one size.
     expect_bad_input(r"^pico: error: -f: the step factor must be 2 or more, got -2", "bench", "allreduce", "-b", "8",
                      "-e", "64", "-f", "-2", "--dry-run")

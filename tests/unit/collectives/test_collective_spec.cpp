@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Each collective's facts live in its spec (collectives/<name>.cpp). These
 // tests walk every collective, so that one added to the enum but forgotten in
-// its spec or a catalogue fails here by name; the calls of each backend are
-// switches without default, which the build (-Wswitch) checks instead.
+// its spec or a catalogue fails here by name; each backend's call table has a
+// row per collective, which a static_assert beside it checks at build time.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -114,4 +116,46 @@ TEST_CASE("the report schema names every collective", "[spec]") {
   nlohmann::json names = nlohmann::json::array();
   for (Collective c : all_collectives()) names.push_back(name(c));
   for (const auto& e : enums) CHECK(e == names);
+}
+
+TEST_CASE("spec: each descriptor is its collective's, with its MPI binding and tool names") {
+  std::vector<int> ompi_ids;
+  for (Collective c : all_collectives()) {
+    const CollectiveSpec& s = spec_for(c);
+    INFO(name(c));
+    CHECK(s.collective == c);
+    // The binding traces record: an MPI function, its MPI_I form, its positions inside the argument list.
+    CHECK(s.mpi.function.starts_with("MPI_"));
+    if (!s.mpi.nonblocking.empty()) {  // MPI_Allreduce -> MPI_Iallreduce
+      std::string i = "MPI_I" + std::string(s.mpi.function.substr(4));
+      i[5] = static_cast<char>(std::tolower(static_cast<unsigned char>(i[5])));
+      CHECK(s.mpi.nonblocking == i);
+    }
+    CHECK(s.mpi.comm >= 0);
+    CHECK(s.mpi.comm < s.mpi.args);
+    for (const std::int8_t position : {s.mpi.count, s.mpi.type, s.mpi.root, s.mpi.count2, s.mpi.type2})
+      CHECK(position < s.mpi.args);
+    CHECK((s.mpi.root >= 0) == s.rooted());
+    CHECK((s.mpi.count >= 0) == s.has_payload);
+    // A library that names the collective keys its size somehow, and one that does not, not at all.
+    CHECK(s.names.mpich_csel.empty() == (s.names.mpich_size == SizeBasis::untuned));
+    CHECK(s.names.nccl_tuner.empty() == (s.names.nccl_size == SizeBasis::untuned));
+    CHECK(s.names.ucc.empty() == (s.names.ucc_size == SizeBasis::untuned));
+    CHECK(s.names.ompi_json_key.empty() == (s.names.ompi_tuned_id < 0));
+    if (s.names.ompi_tuned_id >= 0) ompi_ids.push_back(s.names.ompi_tuned_id);
+    // A collective algorithm to replay wherever there is one to choose.
+    CHECK(s.names.replay_default.empty() == s.point_to_point);
+  }
+  std::sort(ompi_ids.begin(), ompi_ids.end());
+  CHECK(std::adjacent_find(ompi_ids.begin(), ompi_ids.end()) == ompi_ids.end());
+  CHECK(size_factor(SizeBasis::comm_total, 8) == 8);
+  CHECK(size_factor(SizeBasis::block, 8) == 1);
+  CHECK(size_factor(SizeBasis::none, 8) == 0);
+}
+
+TEST_CASE("spec: help texts list the collectives from the descriptors") {
+  CHECK(collective_names() ==
+        "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, sendrecv or barrier");
+  CHECK(collective_names([](const CollectiveSpec& s) { return s.point_to_point; }) == "sendrecv");
+  CHECK(collective_names([](const CollectiveSpec& s) { return s.rooted(); }, "and") == "bcast, reduce, gather and scatter");
 }

@@ -88,3 +88,26 @@ TEST_CASE("check: needs runs with and without a profile") {
   CHECK_THROWS_WITH(check_profile_against(profile(), "p.json", {sweep}, {}),
                     Catch::Matchers::Contains("no report ran with a profile loaded"));
 }
+
+TEST_CASE("check: a miss the intervals cannot confirm is within noise, not SLOWER; a confident one fails") {
+  // issue 36: run-to-run noise was called SLOWER (2.36x) and tune --check exited 0 all the same.
+  std::vector<double> spread;
+  for (int i = 0; i < 21; ++i) spread.push_back(2.6e-6 + 0.06e-6 * i);  // median 3.2 us, 2.6 to 3.8
+  CaseResult noisy = timed("default", 4096, 3.2e-6);
+  noisy.timing = compute_stats(spread);
+  noisy.samples_s = spread;
+  const auto sweep = report_of("sweep", {timed("default", 4096, 3e-6), timed("ring", 4096, 3.1e-6)}, false);
+  const CheckResult within = check_profile_against(profile(), "p.json", {sweep, report_of("t", {noisy}, true)}, {});
+  REQUIRE(within.rows.size() == 1);
+  CHECK(within.rows[0].vs_default.estimate < 1 / 1.05);  // the estimate misses the bound...
+  CHECK(within.rows[0].vs_default.high > 1 / 1.05);      // ...which the interval does not rule out
+  CHECK(within.rows[0].verdict == "within noise");
+  CHECK(within.failed == 0);
+  CHECK_THAT(render_check(within, {}), Catch::Matchers::Contains("repetitions:"));
+  // Every sample of the tuned run 2x the old default's: confidently slower.
+  const CheckResult slower =
+      check_profile_against(profile(), "p.json", {sweep, report_of("t", {timed("default", 4096, 6e-6)}, true)}, {});
+  CHECK(slower.rows[0].verdict == "SLOWER");
+  CHECK(slower.failed == 1);
+  CHECK_THAT(render_check(slower, {}), Catch::Matchers::Contains("check failed at 1 size"));
+}

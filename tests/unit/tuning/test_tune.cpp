@@ -129,6 +129,17 @@ TEST_CASE("tune: without a default there is nothing to compare with") {
   CHECK_THROWS_AS(analyse_reports({report_of({measured("ring", 8, 1e-6, 1)})}, {}), InputError);
 }
 
+TEST_CASE("tune: only the default measured is refused: an all-default profile would be a silent non-answer") {
+  // issue 36: this wrote a profile of defaults and said "the default was the fastest at every measured size".
+  const std::vector<CaseResult> defaults{measured("default", 8, 2e-6, 1), measured("default", 65536, 3e-6, 2)};
+  CHECK_THROWS_WITH(require_rivals(analyse_reports({report_of(defaults)}, {}), "r"),
+                    Catch::Matchers::Contains("no size was measured with an algorithm besides the library's default"));
+  // One size with a rival is enough: the others keep the default for want of one.
+  std::vector<CaseResult> one = defaults;
+  one.push_back(measured("ring", 8, 1e-6, 3));
+  CHECK_NOTHROW(require_rivals(analyse_reports({report_of(one)}, {}), "r"));
+}
+
 TEST_CASE("tune: repeated launches in several reports pool, one evidence entry per launch") {
   auto a = sweep();
   auto b = sweep();
