@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/oversubscription.hpp"
 #include "core/case.hpp"
 #include "core/case_result.hpp"
 #include "core/file_io.hpp"
@@ -152,6 +153,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   if (run.contains("slurm")) p["slurm"] = run.at("slurm");
   // An emulated cluster: its nodes, addresses and link rates, as its script built them.
   if (run.contains("emulated")) p["emulated"] = run.at("emulated");
+  // Launches whose ranks outnumbered a host's cores (their times measure descheduling too).
+  p["oversubscribed"] = to_json(oversubscribed(p));
   return p;
 }
 

@@ -4,6 +4,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "reports/compare.hpp"
 
@@ -31,18 +32,18 @@ void add_compare(CLI::App& app, int& exit_code) {
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
     emit_or_complain("compare", opts->output, [&]() -> std::string {
-      const nlohmann::json baseline = load_report(opts->baseline);
+      const nlohmann::json baseline = read_report(opts->baseline);
       if (opts->best) {
         nlohmann::json rows = best_per_size_rows(baseline, opts->baseline, opts->compare);
         if (!opts->candidate.empty())
-          for (auto& row : best_per_size_rows(load_report(opts->candidate), opts->candidate, opts->compare))
+          for (auto& row : best_per_size_rows(read_report(opts->candidate), opts->candidate, opts->compare))
             rows.push_back(std::move(row));
         if (opts->output.format == "csv") return render_best_csv(rows);
         if (opts->output.format == "json") return rows.dump(1) + "\n";
         return render_best_table(rows);
       }
       nlohmann::json candidate;
-      if (!opts->candidate.empty()) candidate = load_report(opts->candidate);
+      if (!opts->candidate.empty()) candidate = read_report(opts->candidate);
       const nlohmann::json rows =
           compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
       if (opts->output.format == "csv") return render_compare_csv(rows);

@@ -9,6 +9,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "launch/executor.hpp"
@@ -39,7 +40,7 @@ void add_fit(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     // Ctrl-C or kill stops the simulations by an exception, so that their /tmp/pico-sim-* go with the stack.
     install_interrupt_handlers();
-    const nlohmann::json report = load_report(opts->report, kMaxJsonFileBytesWithin2GB);
+    const nlohmann::json report = read_report(opts->report, kMaxJsonFileBytesWithin2GB);
     FitOptions options{.simulator = find_loggopsim(opts->loggopsim),
                        .reduce_ps_per_byte = opts->reduce_ps_per_byte,
                        .threads = opts->threads};

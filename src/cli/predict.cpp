@@ -11,6 +11,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
@@ -53,7 +54,7 @@ const char* simulator_name(const std::optional<LogGOPSimTools>& tools) {
 void run_check(const PredictOptions& o) {
   if (o.model.empty()) throw InputError("--check", "--check needs --model", "fit one: pico fit REPORT -o model.json");
   const LogGPModel model = load_model(o.model);
-  const nlohmann::json report = load_report(o.check, kMaxJsonFileBytesWithin2GB);
+  const nlohmann::json report = read_report(o.check, kMaxJsonFileBytesWithin2GB);
   const auto tools = simulator(o.loggopsim);
   const CheckSummary s = check_report(tools, report, o.check, model.params, o.threads);
   fmt::print("simulated by {}\n", simulator_name(tools));

@@ -7,10 +7,11 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
+#include "core/input_error.hpp"
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
-#include "core/input_error.hpp"
 
 namespace pico::cli {
 
@@ -31,7 +32,7 @@ void add_report(CLI::App& app, int& exit_code) {
         const VegaLibrary library = load_vega_library();  // first: a missing library fails before any reading
         std::vector<LabelledReport> reports;
         for (const auto& path : opts->results) {
-          nlohmann::json report = load_report(path);
+          nlohmann::json report = read_report(path);
           reports.push_back({report_label(report, reports.size() + 1), path, std::move(report)});
         }
         return render_html(reports, library);
@@ -40,7 +41,7 @@ void add_report(CLI::App& app, int& exit_code) {
         throw InputError("--format " + opts->output.format,
                                fmt::format("takes one results directory or report.json, {} given", opts->results.size()),
                                "draw several reports on one page with --format html, or compare two with pico compare");
-      const nlohmann::json report = load_report(opts->results.front());
+      const nlohmann::json report = read_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);
       if (opts->output.format == "json") return report.dump(1) + "\n";
       return render_table(report, TableStyle::cases, opts->output.colour());

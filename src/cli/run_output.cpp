@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/read_report.hpp"
 #include "core/terminal.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
@@ -53,6 +54,7 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
                p.value("path", "?"), p.value("library", "?"), p.value("version", ""), p.value("format", "?"),
                p.value("file", "?"));
   }
+  warn_about(result.report, result.dir);
   if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());
   if (!result.write_error.empty()) fmt::print(stderr, "pico: error: could not write results: {}\n", result.write_error);
   return result.exit_code;

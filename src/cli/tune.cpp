@@ -8,6 +8,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "core/build_info.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
@@ -63,7 +64,7 @@ void add_tune(CLI::App& app, int& exit_code) {
     options.objective = *objective;
     options.min_gain = parse_min_gain(opts->min_gain);
     std::vector<LoadedReport> reports;
-    for (const std::string& r : opts->results) reports.push_back({r, load_report(r)});
+    for (const std::string& r : opts->results) reports.push_back({r, read_report(r)});
     if (opts->check) {
       if (opts->profile.empty()) throw InputError("--check", "no profile given", "pico tune --check RESULTS... --profile PROFILE");
       const TunedProfile profile = load_profile(opts->profile);

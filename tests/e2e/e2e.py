@@ -1197,6 +1197,37 @@ def test_resume(tmp):
     expect(pico("run", "--resume", results, "configs/quickstart.yaml").returncode == 2, "--resume takes no experiment")
 
 
+def test_oversubscribed(tmp):
+    # Issue 36: --np 8 on 2 cores ran without a word, and tune/compare then reported descheduling as
+    # speedups. Twice as many ranks as this machine's cores: said by the run, recorded in the report,
+    # and carried as a warning into tune, compare and report; one rank is never oversubscribed.
+    cores = len(os.sched_getaffinity(0))
+    over = run_experiment(tmp, f"""\
+        collectives: [allreduce]
+        sizes: [1KiB]
+        processes: [1, {2 * cores}]
+        backends: [{{library: mpi, algorithms: [default, ring]}}]
+        """, "-q")
+    expect(over.returncode == 0, over.stderr)
+    warning = re.compile(r"^pico: warning: \S+: oversubscribed \(launch \d+: " + str(2 * cores)
+                         + r" ranks on host \S+ with \d+ cores\)", re.M)
+    expect(warning.search(over.stderr), f"the run says so: {over.stderr!r}")
+    report = load(report_path(over))
+    found = report["provenance"]["oversubscribed"]
+    expect([o["ranks"] for o in found] == [2 * cores] and all(o["ranks"] > o["cores"] for o in found), str(found))
+    results = os.path.dirname(report_path(over))
+    for verb in (["tune", results, "-o", os.path.join(tmp, "p.json")], ["compare", results], ["report", results]):
+        proc = pico(*verb, cwd=tmp)
+        expect(proc.returncode == 0 and warning.search(proc.stderr), f"{verb[0]}: exit {proc.returncode} {proc.stderr!r}")
+    alone = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [1]
+        """, "-q")
+    expect(alone.returncode == 0 and "oversubscribed" not in alone.stderr, alone.stderr)
+    expect(load(report_path(alone))["provenance"]["oversubscribed"] == [], "one rank on one core")
+
+
 def test_bench(tmp):
     proc = pico("bench", "allreduce", "--np", "2", "--sizes", "8B:64B", "--dtype", "int32", "--op", "max",
                 "--time-budget", "20ms", "-o", os.path.join(tmp, "results"), cwd=tmp)

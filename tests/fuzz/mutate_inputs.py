@@ -350,6 +350,9 @@ def bad_format(stderr: str):
     # split("\n"), not splitlines(): the format is one line per "\n"; other
     # breaks (NEL, U+2028) inside a quoted value are pico's to escape.
     lines = [line for line in stderr.split("\n") if line.strip()]
+    # Warnings about what was read (an oversubscribed run's report) may come before the error.
+    while lines and lines[0].startswith("pico: warning: "):
+        lines.pop(0)
     if not lines:
         return "exit 2 with nothing on stderr"
     if not FIRST_LINE.match(lines[0]):

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "cli/read_report.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/oversubscription.hpp"
+#include "analysis/report_builder.hpp"
+
+namespace pico::cli {
+
+void warn_about(const nlohmann::json& report, const std::string& where) {
+  const auto prov = report.find("provenance");
+  if (prov == report.end()) return;
+  const std::string text = oversubscription_text(oversubscribed(*prov));
+  if (!text.empty()) fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
+}
+
+nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes) {
+  nlohmann::json report = load_report(dir_or_file, max_bytes);
+  warn_about(report, dir_or_file);
+  return report;
+}
+
+}  // namespace pico::cli

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A report as every verb that reads one reads it: checked (load_report), and
+// with what makes its numbers doubtful said on stderr, so that tune, compare,
+// fit, predict --check and report never pass such numbers on without a word.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_file.hpp"
+
+namespace pico::cli {
+
+// "pico: warning: WHERE: oversubscribed (...)" on stderr where the report's ranks outnumbered a host's cores.
+void warn_about(const nlohmann::json& report, const std::string& where);
+
+nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes = kMaxJsonFileBytes);
+
+}  // namespace pico::cli
