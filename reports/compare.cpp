@@ -27,7 +27,21 @@ json size_fields(const Case& c) {
           {"bytes", c.bytes}};
 }
 
-json compare_pair(const CaseResult& base, const CaseResult& cand) {
+// The library's own collective at the candidate's size (mpi/default, or
+// nccl/default beside GPU cases), where it is not already the baseline: what a
+// compressed allreduce must also beat, since the dense one pico runs may be
+// slower than the library's (issue 36: compressed/dense was 1.54x mpi/default).
+const CaseResult* library_default(const std::vector<const CaseResult*>* same_size, const CaseResult& base,
+                                  const CaseResult& cand) {
+  if (same_size == nullptr) return nullptr;
+  for (const char* selector : {"mpi:default", "nccl:default"})
+    for (const CaseResult* r : *same_size)
+      if (selector == r->c.backend + ":" + r->c.algorithm)
+        return r == &base || r->c.case_id == base.c.case_id || r->c.case_id == cand.c.case_id ? nullptr : r;
+  return nullptr;
+}
+
+json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library) {
   const TimingStats& bt = *base.timing;
   const TimingStats& kt = *cand.timing;
   const double b = bt.median_s, k = kt.median_s;
@@ -54,6 +68,13 @@ json compare_pair(const CaseResult& base, const CaseResult& cand) {
     for (const json& p : *cand.phases) breakdown.push_back({{"name", p.value("name", "?")}, {"time_s", p.value("time_s", 0.0)}});
   row["breakdown"] = breakdown;
   row["compression"] = cand.compression ? *cand.compression : json(nullptr);
+  if (library != nullptr && k > 0) {
+    row["library"] = algorithm_label(library->c);
+    row["library_speedup"] = library->timing->median_s / k;  // > 1: the candidate beats the library's own
+  } else {
+    row["library"] = nullptr;
+    row["library_speedup"] = nullptr;
+  }
   return row;
 }
 
@@ -107,7 +128,11 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
                                           : "name the baseline with --baseline-case BACKEND:ALGORITHM");
   std::stable_sort(pairs.begin(), pairs.end(), pair_less);
   json rows = json::array();
-  for (const auto& [base, cand] : pairs) rows.push_back(compare_pair(*base, *cand));
+  for (const auto& [base, cand] : pairs) {
+    const auto it = baseline_by_size.find(same_size_key(cand->c));
+    rows.push_back(compare_pair(*base, *cand, library_default(it == baseline_by_size.end() ? nullptr : &it->second,
+                                                              *base, *cand)));
+  }
   return rows;
 }
 
@@ -169,8 +194,31 @@ constexpr TextColumn kCompareColumns[] = {
     {"mode", false},       {"np", true},          {"size", true},       {"baseline", false},
     {"candidate", false},  {"base(us)", true},    {"cand(us)", true},   {"speedup", true},
     {"95% CI", false},     {"verdict", false},    {"bits/elem", true},  {"rel_l2", true},
-    {"bias", true},        {"identical", false},  {"breakdown(us)", false},
+    {"bias", true},        {"identical", false},  {"vs library", true},  {"breakdown(us)", false},
 };
+
+// Which baseline the speedups are against, said before the rows: a compressed
+// run's default baseline is pico's dense allreduce, not the library's.
+std::string baseline_line(const json& rows) {
+  std::vector<std::string> baselines, libraries;
+  for (const json& row : rows) {
+    const std::string b = row["baseline"].is_string() ? row["baseline"].get<std::string>() : "";
+    if (std::find(baselines.begin(), baselines.end(), b) == baselines.end()) baselines.push_back(b);
+    if (row["library"].is_string() &&
+        std::find(libraries.begin(), libraries.end(), row["library"].get<std::string>()) == libraries.end())
+      libraries.push_back(row["library"].get<std::string>());
+  }
+  std::string names;
+  for (const std::string& b : baselines) names += (names.empty() ? "" : ", ") + b;
+  std::string out = fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
+                                "--baseline-case BACKEND:ALGORITHM)\n", names);
+  if (!libraries.empty()) {
+    std::string lib;
+    for (const std::string& l : libraries) lib += (lib.empty() ? "" : ", ") + l;
+    out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n", lib);
+  }
+  return out;
+}
 
 std::string identical_text(const json& row, bool csv) {
   const json& identical = metric(row, "identical_across_ranks");
@@ -188,7 +236,8 @@ std::vector<std::string> compare_cells(const json& row) {
                                          : std::string("-"),
                            text(row, "verdict"), number(metric(row, "bits_per_element"), "{:.2f}"),
                            number(metric(row, "rel_l2_error"), "{:.3e}"), number(metric(row, "bias_rel_l2"), "{:.3e}"),
-                           identical_text(row, false), breakdown_text(row["breakdown"])})
+                           identical_text(row, false), number(row["library_speedup"], "{:.3f}x"),
+                           breakdown_text(row["breakdown"])})
     cells.push_back(std::move(cell));
   return cells;
 }
@@ -198,7 +247,8 @@ const std::vector<std::string> kCompareCsvHeader = {
     "collective",         "dtype",   "op",          "in_place",        "mode",
     "np",                 "bytes",   "baseline",    "candidate",       "baseline_median_s",
     "candidate_median_s", "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict",
-    "bits_per_element",   "rel_l2_error", "bias_rel_l2", "identical_across_ranks", "breakdown_us"};
+    "bits_per_element",   "rel_l2_error", "bias_rel_l2", "identical_across_ranks", "breakdown_us",
+    "library",            "library_speedup"};
 
 std::vector<std::string> compare_csv_values(const json& row) {
   const json& ci = row["speedup_ci95"];
@@ -209,7 +259,8 @@ std::vector<std::string> compare_csv_values(const json& row) {
                         text(row, "verdict"), csv_number(metric(row, "bits_per_element")),
                         csv_number(metric(row, "rel_l2_error")), csv_number(metric(row, "bias_rel_l2")),
                         identical_text(row, true),
-                        row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"])})
+                        row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"]),
+                        text(row, "library"), csv_number(row["library_speedup"])})
     values.push_back(std::move(v));
   return values;
 }
@@ -244,7 +295,7 @@ const std::vector<std::string> kBestCsvHeader = {
 std::string render_compare_table(const json& rows) {
   std::vector<std::vector<std::string>> table;
   for (const json& row : rows) table.push_back(compare_cells(row));
-  return aligned_table(kCompareColumns, table);
+  return baseline_line(rows) + aligned_table(kCompareColumns, table);
 }
 
 std::string render_compare_csv(const json& rows) {

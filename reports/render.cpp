@@ -38,9 +38,10 @@ std::string shorten(std::string_view s, std::size_t max_len) {
   return fmt::format("{}...", s.substr(0, cut));
 }
 
+// A failed or skipped case says why (issue 36: four bare "skipped" and exit 0 said nothing).
 std::string status_cell(const CaseResult& r) {
-  if (r.status != CaseStatus::failed || r.reason.empty()) return std::string(name(r.status));
-  return fmt::format("failed: {}", shorten(r.reason, 40));
+  if (r.status == CaseStatus::ok || r.reason.empty()) return std::string(name(r.status));
+  return fmt::format("{}: {}", name(r.status), shorten(r.reason, r.status == CaseStatus::skipped ? 60 : 40));
 }
 
 std::string validation_cell(const CaseResult& r) {
@@ -114,8 +115,9 @@ Row table_row(const CaseResult& r) {
   };
 }
 
-// OSU -f / nccl-tests: one line per size with min/avg/max and both bandwidths.
-constexpr std::array<TextColumn, 13> kBenchmarkColumns = {{
+// OSU -f / nccl-tests: one line per size with min/median/avg/max and both
+// bandwidths, which come from the median (the footer says so).
+constexpr std::array<TextColumn, 14> kBenchmarkColumns = {{
     {"size", true},
     {"count", true},
     {"dtype", false},
@@ -124,6 +126,7 @@ constexpr std::array<TextColumn, 13> kBenchmarkColumns = {{
     {"backend/algorithm", false},
     {"iterations", true},
     {"min(us)", true},
+    {"median(us)", true},
     {"avg(us)", true},
     {"max(us)", true},
     {"algbw(GB/s)", true},
@@ -131,7 +134,7 @@ constexpr std::array<TextColumn, 13> kBenchmarkColumns = {{
     {"status", false},
 }};
 
-constexpr std::size_t kBenchmarkStatusColumn = 12;
+constexpr std::size_t kBenchmarkStatusColumn = 13;
 static_assert(kBenchmarkColumns[kBenchmarkStatusColumn].header == "status");
 
 Row benchmark_row(const CaseResult& r) {
@@ -149,6 +152,7 @@ Row benchmark_row(const CaseResult& r) {
       algorithm_label(c),
       fmt::format("{}", r.iterations),
       timing_us(r, &TimingStats::min_s),
+      timing_us(r, &TimingStats::median_s),
       timing_us(r, &TimingStats::mean_s),
       timing_us(r, &TimingStats::max_s),
       gbps_cell(r.algbw_GBps),
@@ -236,7 +240,10 @@ std::string render_table(const json& report, TableStyle style, bool colour) {
       benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);
   std::vector<Row> rows;
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
-  if (!colour) return aligned_table(columns, rows) + summary_line(cases);
+  const std::string footer =
+      (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
+      summary_line(cases);
+  if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;
   const std::size_t validation_column = benchmark ? kBenchmarkStatusColumn : kValidationColumn;
@@ -247,7 +254,7 @@ std::string render_table(const json& report, TableStyle style, bool colour) {
     if (column == validation_column) return r.validation.status == "passed" ? "32" : "";
     return "";
   };
-  return aligned_table(columns, rows, status_colour) + summary_line(cases);
+  return aligned_table(columns, rows, status_colour) + footer;
 }
 
 std::string render_csv(const json& report) {

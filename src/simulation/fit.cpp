@@ -321,6 +321,13 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
     p2p_measured.push_back(pt.seconds);
   }
   m.p2p = relative_error(p2p_predicted, p2p_measured);
+  // o at its bound leaves L at 0 (issue 36: "L 0.000 us" without a word).
+  if (p.L == 0 && p.o > 0)
+    out.notes.push_back(fmt::format(
+        "L fitted to 0: the reference cases put all of L + 2o = {:.3f} us into the overhead o ({:.3f} us, its bound), "
+        "so this report does not separate network latency from CPU overhead (predictions keep their sum); add "
+        "reference cases at more sizes and process counts to separate them",
+        static_cast<double>(2 * p.o) * 1e-6, static_cast<double>(p.o) * 1e-6));
   return out;
 }
 

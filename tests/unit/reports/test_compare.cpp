@@ -104,15 +104,16 @@ TEST_CASE("compare: rows sorted by size as a number, with dtype, op, in-place an
   CHECK(float_bytes == std::vector<std::uint64_t>{8, 8192, 65536});
   const std::string table = render_compare_table(rows);
   const auto lines = lines_of(table, "\n");
-  REQUIRE(lines.size() == 6);
-  CHECK_THAT(lines[0], Contains("collective  dtype    op   in_place  mode"));
-  CHECK_THAT(lines[2], Contains("int32"));
-  CHECK_THAT(lines[2], Contains("1.235"));  // ns precision in us: 1.234567 us
-  CHECK_THAT(lines[3], Contains("8B"));
-  CHECK_THAT(lines[4], Contains("8KiB"));
-  CHECK_THAT(lines[5], Contains("64KiB"));
-  CHECK_THAT(lines[5], Contains("latency"));
-  CHECK_THAT(lines[5], Contains("2.000x"));
+  REQUIRE(lines.size() == 7);
+  CHECK_THAT(lines[0], Contains("baseline: mpi/default"));
+  CHECK_THAT(lines[1], Contains("collective  dtype    op   in_place  mode"));
+  CHECK_THAT(lines[3], Contains("int32"));
+  CHECK_THAT(lines[3], Contains("1.235"));  // ns precision in us: 1.234567 us
+  CHECK_THAT(lines[4], Contains("8B"));
+  CHECK_THAT(lines[5], Contains("8KiB"));
+  CHECK_THAT(lines[6], Contains("64KiB"));
+  CHECK_THAT(lines[6], Contains("latency"));
+  CHECK_THAT(lines[6], Contains("2.000x"));
 }
 
 TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[compare]") {
@@ -124,7 +125,7 @@ TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[comp
   CHECK(records[0] ==
         "collective,dtype,op,in_place,mode,np,bytes,baseline,candidate,baseline_median_s,candidate_median_s,speedup,"
         "speedup_ci95_low,speedup_ci95_high,verdict,bits_per_element,rel_l2_error,bias_rel_l2,"
-        "identical_across_ranks,breakdown_us");
+        "identical_across_ranks,breakdown_us,library,library_speedup");
   CHECK_THAT(records[1], Contains("allreduce,float32,sum,false,latency,4,1024,mpi/default,mpi/ring,3e-06,1e-06,"));
   const auto speedup = records[1].substr(records[1].find("1e-06,") + 6);
   CHECK(std::stod(speedup.substr(0, speedup.find(','))) == Approx(3.0));
@@ -149,4 +150,25 @@ TEST_CASE("compare --best: the fastest algorithm per size and the default's loss
         "report,collective,dtype,op,in_place,mode,np,bytes,best,best_median_s,reference,reference_median_s,"
         "reference_loss,measured");
   CHECK_THAT(records[2], Contains("r1,allreduce,float32,sum,false,latency,4,8192,mpi/ring,2e-06,mpi/default,3e-06,0.5"));
+}
+
+TEST_CASE("compare: a compressed run names its baseline and shows the gap to the library's own allreduce",
+          "[compare]") {
+  // issue 36: against compressed/dense (1.54x slower than mpi/default) 4 of 5 variants "won", silently.
+  const json report = report_of({measured_case("d", "compressed", "dense", 1024, 15.4e-3, 15.3e-3, 15.5e-3),
+                                 measured_case("q", "compressed", "global_qsgd", 1024, 12e-3, 11.9e-3, 12.1e-3),
+                                 measured_case("m", "mpi", "default", 1024, 10e-3, 9.9e-3, 10.1e-3)});
+  const json rows = compare_reports(report, nullptr, {});
+  REQUIRE(rows.size() == 2);  // qsgd and mpi/default, each against compressed/dense
+  const json& qsgd = rows[0]["candidate"] == "compressed/global_qsgd" ? rows[0] : rows[1];
+  CHECK(qsgd["verdict"] == "faster");
+  CHECK(qsgd["library"] == "mpi/default");
+  CHECK(qsgd["library_speedup"].get<double>() == Approx(10.0 / 12.0));
+  const json& library = rows[0]["candidate"] == "mpi/default" ? rows[0] : rows[1];
+  CHECK(library["library"].is_null());  // the library's own case against itself says nothing
+  const std::string table = render_compare_table(rows);
+  CHECK_THAT(table, Contains("baseline: compressed/dense"));
+  CHECK_THAT(table, Contains("vs library: mpi/default"));
+  CHECK_THAT(table, Contains("0.833x"));
+  CHECK_THAT(render_compare_csv(rows), Contains(",mpi/default,0.8333"));
 }
