@@ -166,7 +166,11 @@ std::string number(const json& v, const char* format) {
 std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.3f}", seconds.get<double>() * 1e6) : "-"; }
 
 // Full precision for CSV readers; empty for null.
-std::string csv_number(const json& v) { return v.is_number() ? v.dump() : std::string(); }
+// Integers as they are, other numbers to nine significant digits (reports/render.cpp's rule).
+std::string csv_number(const json& v) {
+  if (v.is_number_integer()) return v.dump();
+  return v.is_number() ? fmt::format("{:.9g}", v.get<double>()) : std::string();
+}
 
 std::string text(const json& row, const char* key) { return row[key].is_string() ? row[key].get<std::string>() : ""; }
 
