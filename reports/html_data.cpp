@@ -126,6 +126,20 @@ json provenance_rows(const LabelledReport& r) {
   return out;
 }
 
+// What the library said it ran for a default case (selection.actual), as a
+// string-table index, or null.
+json ran_by(const CaseResult* r, StringTable& strings) {
+  if (r == nullptr || !r->selection || !r->selection->actual || r->selection->actual->algorithm.empty())
+    return nullptr;
+  return strings.index(r->selection->actual->algorithm);
+}
+
+json rel_l2_of(const CaseResult& r) {
+  if (!r.compression || !r.compression->is_object() || !r.compression->contains("rel_l2_error")) return nullptr;
+  const json& e = (*r.compression)["rel_l2_error"];
+  return e.is_number() ? e : json(nullptr);
+}
+
 }  // namespace
 
 std::string report_label(const json& report, std::size_t number) {
@@ -142,9 +156,12 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
               {"report", "collective", "backend", "algorithm", "dtype", "op", "size", "mode", "status", "reason"}};
   Table phases{{"case", "phase", "time_s"}, {"phase"}};
   Table compression{{"case", "rel_l2_error", "bits_per_element"}, {}};
+  // Per size: the fastest case, the reference (the default) and what the
+  // library said it ran for it, and the fastest's compression error (a
+  // compressed winner is never shown without its error).
   Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
-              "best_median_s", "reference", "reference_median_s"},
-             {"report", "collective", "dtype", "op", "mode", "size", "best", "reference"}};
+              "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error"},
+             {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran"}};
   json described = json::array();
   for (const LabelledReport& r : reports) {
     const int report = strings.index(r.label);
@@ -181,7 +198,8 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                            strings.index(size_text(c.bytes)), strings.index(algorithm_label(c)),
                            b.best->timing->median_s,
                            b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
-                           b.reference ? json(b.reference->timing->median_s) : json(nullptr)});
+                           b.reference ? json(b.reference->timing->median_s) : json(nullptr),
+                           ran_by(b.reference, strings), rel_l2_of(*b.best)});
     }
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
                          {"provenance", provenance_rows(r)}});

@@ -103,21 +103,81 @@
     main.append(h, p, div);
     dropUndefined(spec);
     spec.$schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-    spec.config = Object.assign({ axis: { labelFontSize: 11 }, legend: { labelLimit: 400 } }, spec.config || {});
+    spec.config = Object.assign({ axis: { labelFontSize: 11 }, legend: { labelLimit: 400 }, range: { category: { scheme: 'tableau10' } } }, spec.config || {});
     charts.push({ div, spec, title });
   }
 
   const sizeAxis = { field: 'bytes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'size (bytes per rank block)',
-    axis: { labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + 'GiB' : datum.value >= 1048576 ? datum.value / 1048576 + 'MiB' : datum.value >= 1024 ? datum.value / 1024 + 'KiB' : datum.value + 'B'" } };
+    axis: { labelOverlap: 'greedy', labelSeparation: 4, labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + 'GiB' : datum.value >= 1048576 ? datum.value / 1048576 + 'MiB' : datum.value >= 1024 ? datum.value / 1024 + 'KiB' : datum.value + 'B'" } };
   const sizeOrdinal = { field: 'size', type: 'ordinal', sort: { field: 'bytes', op: 'min' }, title: 'size' };
+  // A log time axis fitted to the data (a little margin, not rounded out to
+  // whole decades) with its ticks at the decades inside it, or at 1-2-5 steps
+  // where it spans less than two decades.
+  function logAxis(rows, fields, title) {
+    const values = rows.flatMap((r) => fields.map((f) => r[f])).filter((v) => v !== null && v > 0);
+    const lo = Math.min(...values) / 1.25, hi = Math.max(...values) * 1.25;
+    const ticks = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); ++e)
+      for (const m of [1, 2, 5]) {
+        const v = m * Math.pow(10, e);
+        if (v >= lo && v <= hi) ticks.push(v);
+      }
+    const decades = ticks.filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9);
+    return { scale: { type: 'log', domain: [lo, hi] }, axis: { values: decades.length >= 2 ? decades : ticks, format: '~g', labelOverlap: 'greedy' }, title };
+  }
 
   // Several process counts: one panel each, side by side.
   function facetByNp(rows, spec) {
+    spec = Object.assign({ width: 420, height: 280 }, spec);
     if (new Set(rows.map((r) => r.np)).size <= 1) return Object.assign({ data: { values: rows } }, spec);
     return { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
   }
 
   const collectives = [...new Set(cases.map((c) => c.collective))];
+  const us = (s) => (s === null || s === undefined ? '-' : (s * 1e6).toPrecision(4));
+
+  // The answer first: per collective, process count and size, the fastest
+  // algorithm, the default, how much the default loses and what the library
+  // said it ran; a compressed winner with its error. Numbers as the report's.
+  section('summary', 'summary');
+  {
+    const p = document.createElement('p');
+    p.className = 'how';
+    p.textContent = 'Per size: the fastest algorithm by median time, the default (the library\'s own choice, or the dense allreduce compressed ones are measured against), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
+    const table = document.createElement('table');
+    table.className = 'summary';
+    table.id = 'pico-summary';
+    const showReport = several;
+    const head = (showReport ? ['report'] : []).concat(['collective', 'variant', 'np', 'size', 'fastest', 'fastest (µs)', 'default', 'default (µs)', 'default / fastest', 'default ran', 'error (rel L2)']);
+    const tr = table.createTHead().insertRow();
+    for (const h of head) {
+      const th = document.createElement('th');
+      th.textContent = h;
+      tr.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const collective of collectives) {
+      const rows = best.filter((b) => b.collective === collective);
+      const fields = varying(rows, ['dtype', 'op', 'in_place', 'mode']);
+      for (const b of rows) {
+        const row = body.insertRow();
+        row.dataset.collective = b.collective;
+        row.dataset.np = b.np;
+        row.dataset.bytes = b.bytes;
+        row.dataset.bestS = b.best_median_s;
+        if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
+        const cells = (showReport ? [b.report] : []).concat([b.collective, fields.map((f) => b[f]).join(' '), b.np, b.size, b.best, us(b.best_median_s),
+          b.reference === null ? '-' : b.reference, us(b.reference_median_s), b.ratio === null ? '-' : b.ratio.toFixed(2) + 'x',
+          b.reference_ran === null ? '-' : b.reference_ran, b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]);
+        cells.forEach((v, i) => {
+          const td = row.insertCell();
+          td.textContent = String(v);
+          if (head[i] === 'default / fastest' && b.ratio !== null && b.ratio >= 1.05) td.className = 'loses';
+        });
+      }
+    }
+    main.append(p, table);
+  }
 
   for (const collective of collectives) {
     const all = cases.filter((c) => c.collective === collective);
@@ -125,8 +185,10 @@
     const measured = all.filter((c) => c.median_us !== null && c.status !== 'failed');
     const id = 'collective-' + collective;
     section(id, collective);
+    // One algorithm (one line, one bar) compares nothing: its times are in the summary.
+    const single = new Set(measured.map((c) => c.series)).size <= 1;
 
-    chart('status', collective + ': what ran', 'Every planned case, one tile per algorithm and size: ok (validated or not validated), validation failed, failed, skipped. Hover a tile for its reason.', {
+    const statusChart = () => chart('status', collective + ': what ran', 'Every planned case, one tile per algorithm and size: ok (validated or not validated), validation failed, failed, skipped. Hover a tile for its reason.', {
       data: { values: all },
       mark: { type: 'rect', stroke: 'white' },
       encoding: {
@@ -137,15 +199,32 @@
         tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'status' }, { field: 'reason' }],
       },
     });
+    // The grid of what ran is drawn last, and only where something did not run cleanly.
+    const allOk = all.every((c) => c.status === 'ok');
 
-    if (measured.length === 0) continue;
-    const series = { field: 'series', type: 'nominal', title: 'algorithm' };
+    if (measured.length === 0 || single) {
+      if (!allOk) statusChart();
+      if (single && measured.length > 0) {
+        const p = document.createElement('p');
+        p.className = 'how';
+        p.textContent = 'One algorithm measured (' + measured[0].series + '): no chart compares anything; its times are in the summary.';
+        main.appendChild(p);
+      }
+      continue;
+    }
+    // Ten colours times eight shapes before a pair of them repeats.
+    const series = { field: 'series', type: 'nominal', title: 'algorithm (colour)' };
+    // Vega-Lite keeps a line's colour legend apart from a point's shape legend: two lists, one key each.
+    const shape = { field: 'series', type: 'nominal', title: 'algorithm (shape)' };
+    const unlisted = series;
+    const timeAxis = logAxis(measured, ['median_us', 'ci_low_us', 'ci_high_us'], 'median time (µs)');
     const reportDash = several ? { field: 'report', type: 'nominal' } : undefined;
     chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.',
       facetByNp(measured, {
         layer: [
-          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: { field: 'ci_low_us', type: 'quantitative', scale: { type: 'log' } }, y2: { field: 'ci_high_us' }, color: series } },
-          { mark: { type: 'line', point: true }, encoding: { x: sizeAxis, y: { field: 'median_us', type: 'quantitative', scale: { type: 'log' }, title: 'median time (µs)' }, color: series, strokeDash: reportDash,
+          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ci_low_us', type: 'quantitative' }, timeAxis), y2: { field: 'ci_high_us' }, color: unlisted } },
+          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: unlisted, strokeDash: reportDash } },
+          { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series, shape,
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~g' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~g' }] } },
         ],
       }));
@@ -153,9 +232,12 @@
     if (measured.some((c) => c.busbw_GBps > 0)) {
       chart('busbw', collective + ': bus bandwidth vs size', 'Bus bandwidth (GB/s, 10^9 bytes) from the median time, the collective\'s algbw times its bus factor: comparable across process counts; higher is better. Size axis logarithmic.',
         facetByNp(measured, {
-          mark: { type: 'line', point: true },
-          encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' }, color: series, strokeDash: reportDash,
-            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] },
+          encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' } },
+          layer: [
+            { mark: { type: 'line' }, encoding: { color: unlisted, strokeDash: reportDash } },
+            { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { color: series, shape,
+              tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] } },
+          ],
         }));
     }
 
@@ -164,17 +246,24 @@
       labelRows(bestRows, varying(bestRows, VARIANT_FIELDS));
       // Cells wide enough for the winner's name: a truncated name would not say who won.
       const longest = Math.max(...bestRows.map((b) => b.best.length));
+      const sizeCount = new Set(bestRows.map((b) => b.bytes)).size;
+      // Within the page (1,200 px of cells at most); a name longer than its cell is cut with an ellipsis, and in full in the summary.
+      const step = Math.max(48, Math.min(Math.max(60, 6.5 * longest + 12), 320, Math.floor(1200 / sizeCount)));
+      const worst = Math.max(2, ...bestRows.filter((b) => b.ratio !== null).map((b) => b.ratio));
+      for (const b of bestRows) b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x';
       const heat = {
-        width: { step: Math.min(Math.max(60, 6.5 * longest + 12), 320) },
+        width: { step },
+        height: { step: 40 },  // room for the two lines of each cell
         layer: [
           { mark: 'rect', encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', title: 'processes', sort: 'descending' },
-            color: { field: 'ratio', type: 'quantitative', title: 'default / best', scale: { scheme: 'orangered', domainMin: 1 } },
+            color: { field: 'ratio', type: 'quantitative', title: 'default / best', scale: { scheme: 'oranges', domain: [1, worst] }, legend: { orient: 'bottom', direction: 'horizontal', gradientLength: 240 } },
             tooltip: [{ field: 'size' }, { field: 'np' }, { field: 'best', title: 'best' }, { field: 'best_us', title: 'best (µs)', format: '.4~g' }, { field: 'reference', title: 'default' }, { field: 'reference_us', title: 'default (µs)', format: '.4~g' }, { field: 'ratio', title: 'default / best', format: '.3f' }] } },
-          { mark: { type: 'text', fontSize: 10 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' } } },
+          { mark: { type: 'text', fontSize: 10, dy: -6, limit: step - 4, color: '#111' }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' } } },
+          { mark: { type: 'text', fontSize: 11, fontWeight: 'bold', dy: 7, color: '#111' }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'ratio_text' } } },
         ],
       };
       const variants = new Set(bestRows.map((b) => b.variant));
-      chart('heatmap', collective + ': default vs best', 'Each cell is one (process count, size): its colour is the default\'s median time over the fastest algorithm\'s (1 = the default is the best; 2 = the default takes twice as long), its text the fastest algorithm. Grey cells have no default case to compare.',
+      chart('heatmap', collective + ': default vs best', 'Each cell is one (process count, size): the fastest algorithm, and below it the default\'s median time over the fastest\'s (1.00x, palest: the default is the fastest; 2.00x: the default takes twice as long). Cells without a number have no default case to compare.',
         variants.size > 1 ? { data: { values: bestRows }, facet: { row: { field: 'variant', type: 'nominal', title: null } }, spec: heat } : Object.assign({ data: { values: bestRows } }, heat));
 
       const normalised = measured.filter((c) => referenceMedian.has(sizeKey(c)));
@@ -197,6 +286,8 @@
       }
     }
 
+    if (!allOk) statusChart();
+
     const phaseRows = phases.filter((p) => p.collective === collective);
     if (phaseRows.length > 0) {
       labelRows(phaseRows, varying(phaseRows, VARIANT_FIELDS.concat(['np'])).map((f) => f));
@@ -204,9 +295,10 @@
         data: { values: phaseRows },
         mark: 'bar',
         encoding: {
-          column: sizeOrdinal,
-          x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -40 } },
-          y: { field: 'time_us', type: 'quantitative', aggregate: 'sum', title: 'time (µs)' },
+          // Bars across, one row of them per size: algorithm names stay horizontal and whole.
+          row: sizeOrdinal,
+          y: { field: 'series', type: 'nominal', title: null, axis: { labelLimit: 400 } },
+          x: { field: 'time_us', type: 'quantitative', aggregate: 'sum', title: 'time (µs)' },
           color: { field: 'phase', type: 'nominal' },
           tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'phase' }, { field: 'time_us', aggregate: 'sum', title: 'time (µs)', format: '.4~g' }],
         },
@@ -271,7 +363,7 @@
   (async () => {
     for (const c of charts) {
       try {
-        await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: false });
+        await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } });
         c.div.dataset.rendered = 'true';
       } catch (e) {
         c.div.dataset.rendered = 'false';
@@ -279,6 +371,26 @@
       }
     }
     document.body.dataset.picoCharts = String(charts.length);
+    // What a reader would see as broken, measured where it is drawn (the tests read these):
+    // the page wider than the window, and axis labels drawn over each other.
+    document.body.dataset.picoPageWidth = String(document.documentElement.scrollWidth);
+    document.body.dataset.picoWindowWidth = String(window.innerWidth);
+    let overlaps = 0;
+    const examples = [];
+    for (const group of document.querySelectorAll('.pico-chart g.role-axis-label')) {
+      const shown = [...group.querySelectorAll('text')].filter((t) => t.getAttribute('opacity') !== '0' && t.textContent !== '');
+      const boxes = shown.map((t) => t.getBoundingClientRect());
+      const texts = shown.map((t) => t.textContent);
+      for (let i = 0; i < boxes.length; ++i)
+        for (let j = i + 1; j < boxes.length; ++j) {
+          const a = boxes[i], b = boxes[j];
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+            if (++overlaps <= 5) examples.push(group.closest('.pico-chart').dataset.title + ': ' + texts[i] + ' / ' + texts[j]);
+          }
+        }
+    }
+    document.body.dataset.picoLabelOverlaps = String(overlaps);
+    document.body.dataset.picoLabelOverlapExamples = examples.join('; ');
     document.body.dataset.picoDone = 'true';
   })();
 })();

@@ -1417,10 +1417,68 @@ def test_html_report(tmp):
         expect(any(abs(d - m) <= 1e-3 * m for m in medians), f"{d} us drawn, not a median of the report")
     for m in medians:
         expect(any(abs(d - m) <= 1e-3 * m for d in drawn), f"median {m} us not drawn; drawn {sorted(drawn)[:20]}")
+    check_readable(dom, charts)
+    # The summary table answers first, with the report's numbers (issue 36).
+    summary = summary_rows(dom)
+    expect(dom.find('id="pico-summary"') < dom.find('class="pico-chart'), "the summary comes before the charts")
+    for (np, size, dtype), (label, median) in expected_winners(report).items():
+        rows = [r for r in summary if r["np"] == np and r["bytes"] == size and label in r["cells"]]
+        expect(rows and any(abs(r["best_s"] - median) <= 1e-12 * median for r in rows),
+               f"np={np} {size}B: summary {rows} lacks the winner {label} at {median} s")
+    defaults = {(c["np"], c["bytes"], c["dtype"]): c["timing"]["median_s"] for c in report["cases"]
+                if c["status"] == "ok" and c["backend"] == "compressed" and c["algorithm"] == "dense"}
+    expect(any(r.get("reference_s") is not None for r in summary), "a default beside the fastest")
+    for r in summary:
+        if r.get("reference_s") is not None:
+            expect(any(abs(r["reference_s"] - d) <= 1e-12 * d for d in defaults.values())
+                   or any(abs(r["reference_s"] - c["timing"]["median_s"]) <= 1e-12 * c["timing"]["median_s"]
+                          for c in report["cases"] if c["status"] == "ok"), f"default time {r} not the report's")
     shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
     chromium_dump(page, f"--screenshot={shot}")
     expect(os.path.getsize(shot) > 10000, "screenshot written")
     print(f"screenshot: {shot}")
+
+    # A quickstart-like run, one algorithm per collective: the summary alone, no chart comparing nothing.
+    single = run_experiment(tmp, """\
+        collectives: [allreduce, barrier]
+        sizes: [8B, 1KiB]
+        processes: [2]
+        """)
+    expect(single.returncode == 0, single.stderr[-2000:])
+    single_page = os.path.join(tmp, "single.html")
+    made = pico("report", os.path.dirname(report_path(single)), "--format", "html", "-o", single_page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(single_page, "--dump-dom")
+    expect('data-pico-done="true"' in dom, "the single-algorithm page finished drawing")
+    expect(chart_divs(dom) == [], f"charts drawn for one algorithm: {[k for k, *_ in chart_divs(dom)]}")
+    expect(len(summary_rows(dom)) == 3, f"summary rows: {summary_rows(dom)}")  # allreduce 8B, 1KiB; barrier
+
+
+def summary_rows(dom):
+    """The summary table's rows: np, bytes, the fastest's and the default's seconds, the cells' text."""
+    table = dom[dom.find('id="pico-summary"'):]
+    table = table[:table.find("</table>")]
+    rows = []
+    for m in re.finditer(r"<tr ([^>]*)>(.*?)</tr>", table, re.S):
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
+        rows.append({"np": int(attrs["np"]), "bytes": int(attrs["bytes"]), "best_s": float(attrs["best-s"]),
+                     "reference_s": float(attrs["reference-s"]) if "reference-s" in attrs else None,
+                     "cells": re.findall(r"<td[^>]*>([^<]*)</td>", m.group(2))})
+    return rows
+
+
+def check_readable(dom, charts):
+    """What the page measured of itself in the browser: nothing wider than the 1,400 px window, no
+    axis label over another; and every chart offers its SVG and PNG (vega-embed's actions)."""
+    width = int(re.search(r'data-pico-page-width="(\d+)"', dom).group(1))
+    window = int(re.search(r'data-pico-window-width="(\d+)"', dom).group(1))
+    expect(width <= window, f"the page is {width} px wide in a {window} px window")
+    overlaps = int(re.search(r'data-pico-label-overlaps="(\d+)"', dom).group(1))
+    examples = re.search(r'data-pico-label-overlap-examples="([^"]*)"', dom).group(1)
+    expect(overlaps == 0, f"{overlaps} pairs of axis labels drawn over each other: {examples}")
+    for kind, title, _, inner in charts:
+        expect("vega-actions" in inner and "Save as SVG" in inner and "Save as PNG" in inner,
+               f"{title}: no SVG/PNG export")
 
 
 def test_results_dir_attacks(tmp):
