@@ -55,17 +55,6 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
   return out;
 }
 
-std::string size_text(std::uint64_t bytes) {
-  constexpr std::array<std::string_view, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  double value = static_cast<double>(bytes);
-  while (unit + 1 < units.size() && value >= 1024.0) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return fmt::format("{:.4g}{}", value, units[unit]);
-}
-
 std::string csv_record(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/size_text.hpp"
+
 namespace pico {
 
 struct TextColumn {
@@ -25,8 +27,7 @@ using CellColour = std::function<std::string_view(std::size_t row, std::size_t c
 std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
                           const CellColour& colour = {});
 
-// 1024-based like the sizes users write ("4KiB", "1.5MiB"): four significant digits.
-std::string size_text(std::uint64_t bytes);
+// size_text (core/size_text.hpp) formats the sizes the tables print.
 
 // One CSV record: fields quoted where they hold , " CR or LF; CRLF at the end.
 std::string csv_record(const std::vector<std::string>& fields);

@@ -9,6 +9,7 @@
 
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
+#include "core/size_text.hpp"
 
 namespace pico {
 
@@ -90,7 +91,7 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     const auto it = sweep_sizes.find(key);
     const auto& [coll, np, nodes, ppn, bytes] = key;
     if (it == sweep_sizes.end()) {
-      result.unmatched.push_back(fmt::format("{} np {} {} B: measured tuned only", name(coll), np, bytes));
+      result.unmatched.push_back(fmt::format("{} np {} {}: measured tuned only", name(coll), np, size_text(bytes)));
       continue;
     }
     CheckRow row;
@@ -120,7 +121,7 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
                                 "speedups tuned/best and tuned/default with their 95% intervals (> 1: tuned faster)\n",
                                 name(options.objective));
   out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>19} {:>19}  {:<12} {}\n",
-                     "collective", "np", "bytes", "profile", "tuned", "best", "default", "best", "vs best",
+                     "collective", "np", "size", "profile", "tuned", "best", "default", "best", "vs best",
                      "vs default", "verdict", "ran");
   const auto speedup = [](const MeasuredSpeedup& s) {
     return s.low > 0 ? fmt::format("{:.2f} [{:.2f},{:.2f}]", s.estimate, s.low, s.high)
@@ -128,7 +129,7 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
   };
   for (const CheckRow& r : result.rows)
     out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>19} {:>19}  {:<12} {}\n",
-                       name(r.key.collective), r.key.comm_size, r.bytes, r.profile_choice, r.tuned_s * 1e6,
+                       name(r.key.collective), r.key.comm_size, size_text(r.bytes), r.profile_choice, r.tuned_s * 1e6,
                        r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),
                        r.verdict, r.ran);
   for (const std::string& u : result.unmatched) out += u + "\n";

@@ -12,6 +12,7 @@
 
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "core/size_text.hpp"
 
 namespace pico {
 
@@ -264,7 +265,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
   std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%\n", analysis.library.name,
                                 analysis.library.version, analysis.platform, name(options.objective),
                                 options.min_gain * 100);
-  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17}  {}\n", "collective", "np", "nodes×ppn", "bytes",
+  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17}  {}\n", "collective", "np", "nodes×ppn", "size",
                      "fastest", "speedup", "95% interval", "choice");
   int losses = 0;
   for (const KeyChoices& kc : analysis.keys)
@@ -276,7 +277,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                                        ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
                                        : "none";
       out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17}  {}\n", name(kc.key.collective),
-                         kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), s.bytes, fastest,
+                         kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes), fastest,
                          s.fastest_speedup.estimate, interval,
                          s.algorithm == "default" ? "default (not confident)" : candidate_key(s.algorithm, s.params));
     }
