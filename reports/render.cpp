@@ -13,6 +13,7 @@
 
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "reports/nccl_tests_table.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -237,6 +238,7 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 std::string render_table(const json& report, TableStyle style, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
+  if (style == TableStyle::nccl_tests) return render_nccl_tests_table(cases) + summary_line(cases);
   const bool benchmark = style == TableStyle::benchmark;
   const std::span<const TextColumn> columns =
       benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);

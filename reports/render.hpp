@@ -12,9 +12,11 @@
 namespace pico {
 
 // Which columns a table shows: every setting of a case (pico run, pico
-// report), or the figures OSU's -f and nccl-tests print per size: min, avg
-// and max time, algbw and busbw (pico bench).
-enum class TableStyle { cases, benchmark };
+// report), the figures OSU's -f and nccl-tests print per size: min, median,
+// avg and max time, algbw and busbw (pico bench), or nccl-tests' own table,
+// out-of-place and in-place side by side (pico bench --style nccl-tests,
+// reports/nccl_tests_table.hpp).
+enum class TableStyle { cases, benchmark, nccl_tests };
 
 // A human-readable table, one row per case, columns aligned to their widest
 // cell, followed by a "N cases: A ok, B failed, C skipped" summary line.

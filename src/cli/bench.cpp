@@ -44,6 +44,7 @@ struct BenchOptions {
   std::optional<std::string> target_ci, case_timeout;
   int check = 1;
   bool in_place = false, dry_run = false, quiet = false;
+  std::string style = "pico";  // the table: pico or nccl-tests
 };
 
 constexpr const char* kDefaultSizes = "8B:1MiB";
@@ -106,7 +107,9 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   doc["dtypes"].push_back(o.dtype);
   doc["ops"].push_back(o.op);
   for (const int n : o.np) doc["processes"].push_back(n);
-  doc["in_place"] = o.in_place;
+  // nccl-tests' table has both forms side by side: measure both unless --in-place asks for one.
+  if (o.style == "nccl-tests" && !o.in_place) doc["in_place"] = "both";
+  else doc["in_place"] = o.in_place;
   YAML::Node backend;
   backend["library"] = o.backend;
   backend["algorithms"].push_back(o.algorithm);
@@ -202,6 +205,11 @@ void add_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("-p,--platform", opts->platform, "Platform name or file")->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "Base results directory")->capture_default_str();
   cmd->add_flag("--in-place", opts->in_place, "Use MPI_IN_PLACE");
+  cmd->add_option("--style", opts->style,
+                  "Table: pico (min/median/avg/max, OSU-like) or nccl-tests (out-of-place and in-place side by side, "
+                  "#wrong, average bus bandwidth; measures both forms)")
+      ->check(CLI::IsMember({"pico", "nccl-tests"}))
+      ->capture_default_str();
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands, run nothing");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
   cmd->callback([opts, factor, &exit_code] {
@@ -217,7 +225,8 @@ void add_bench(CLI::App& app, int& exit_code) {
     request.platform = resolve_platform(opts->platform);
     request.output_base = opts->output;
     request.progress = !opts->quiet;
-    exit_code = execute_and_print(request, opts->dry_run, opts->quiet, TableStyle::benchmark);
+    exit_code = execute_and_print(request, opts->dry_run, opts->quiet,
+                                  opts->style == "nccl-tests" ? TableStyle::nccl_tests : TableStyle::benchmark);
   });
 }
 

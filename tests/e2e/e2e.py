@@ -1277,6 +1277,24 @@ def test_bench_osu_flags(tmp):
     cases = load(report_path(nccl))["cases"]
     expect([c["bytes"] for c in cases] == [8, 64, 512], str([c["bytes"] for c in cases]))
     expect(all(c["iterations"] == 5 and c["validation"]["status"] == "skipped" for c in cases), str(cases[0]))
+    # nccl-tests' own table: out-of-place and in-place side by side, #wrong, the closing lines (issue 36).
+    table = pico("bench", "allreduce", "--np", "2", "-b", "8", "-e", "512", "-f", "8", "-n", "5", "-w", "1",
+                 "--style", "nccl-tests", "-o", os.path.join(tmp, "nccl-style"), cwd=tmp)
+    expect(table.returncode == 0, table.stderr)
+    cases = load(report_path(table))["cases"]
+    expect(sorted((c["bytes"], c["in_place"]) for c in cases) == [(b, p) for b in (8, 64, 512) for p in (False, True)],
+           "both forms of every size measured")
+    rows = [line.split() for line in table.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+    expect([int(r[0]) for r in rows] == [8, 64, 512] and all(len(r) == 13 for r in rows), str(rows))
+    expect(all(r[8] == "0" and r[12] == "0" for r in rows), f"#wrong: {rows}")
+    for r in rows:
+        out, inp = (next(c for c in cases if c["bytes"] == int(r[0]) and c["in_place"] == p) for p in (False, True))
+        expect(abs(float(r[5]) - out["timing"]["median_s"] * 1e6) < 0.006 and
+               abs(float(r[9]) - inp["timing"]["median_s"] * 1e6) < 0.006, f"{r} vs the report's medians")
+    avg = float(re.search(r"^# Avg bus bandwidth\s+: (\S+)$", table.stdout, re.M).group(1))
+    mean = sum(c["busbw_GBps"] for c in cases) / len(cases)
+    expect(abs(avg - mean) <= 1e-5 * max(mean, 1e-9) + 1e-9, f"average bus bandwidth {avg} vs {mean}")
+    expect("# Out of bounds values : 0 OK" in table.stdout, table.stdout[-600:])
 
 
 def test_one_error_format(tmp):
