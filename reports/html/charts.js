@@ -126,11 +126,17 @@
     return { scale: { type: 'log', domain: [lo, hi] }, axis: { values: decades.length >= 2 ? decades : ticks, format: '~g', labelOverlap: 'greedy' }, title };
   }
 
-  // Several process counts: one panel each, side by side.
+  // Several process counts: one panel each, side by side; several reports:
+  // one row of panels each, never overlaid on one another.
   function facetByNp(rows, spec) {
     spec = Object.assign({ width: 420, height: 280 }, spec);
-    if (new Set(rows.map((r) => r.np)).size <= 1) return Object.assign({ data: { values: rows } }, spec);
-    return { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
+    const nps = new Set(rows.map((r) => r.np)).size > 1;
+    const reports = new Set(rows.map((r) => r.report)).size > 1;
+    if (!nps && !reports) return Object.assign({ data: { values: rows } }, spec);
+    if (!reports) return { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
+    const facet = { row: { field: 'report', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'top' } } };
+    if (nps) facet.column = { field: 'np', type: 'ordinal', title: 'processes' };
+    return { data: { values: rows }, facet, spec };
   }
 
   const collectives = [...new Set(cases.map((c) => c.collective))];
@@ -213,12 +219,16 @@
       continue;
     }
     // Ten colours times eight shapes before a pair of them repeats.
-    const series = { field: 'series', type: 'nominal', title: 'algorithm (colour)' };
+    // A line per algorithm (and variant): the report is its panel, not part of its name, so one
+    // algorithm keeps its colour in every report's panel.
+    const lineFields = varying(measured, VARIANT_FIELDS.filter((f) => f !== 'report'));
+    for (const c of measured) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
+    const series = { field: 'line', type: 'nominal', title: 'algorithm (colour)' };
     // Vega-Lite keeps a line's colour legend apart from a point's shape legend: two lists, one key each.
-    const shape = { field: 'series', type: 'nominal', title: 'algorithm (shape)' };
+    const shape = { field: 'line', type: 'nominal', title: 'algorithm (shape)' };
     const unlisted = series;
     const timeAxis = logAxis(measured, ['median_us', 'ci_low_us', 'ci_high_us'], 'median time (µs)');
-    const reportDash = several ? { field: 'report', type: 'nominal' } : undefined;
+    const reportDash = undefined;  // reports are panels of their own (facetByNp)
     chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.',
       facetByNp(measured, {
         layer: [
