@@ -103,7 +103,7 @@
     main.append(h, p, div);
     dropUndefined(spec);
     spec.$schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-    spec.config = Object.assign({ axis: { labelFontSize: 11 }, legend: { labelLimit: 400 }, range: { category: { scheme: 'tableau10' } } }, spec.config || {});
+    spec.config = Object.assign({ axis: { labelFontSize: 11, labelLimit: 400 }, legend: { labelLimit: 400 }, range: { category: { scheme: 'tableau10' } } }, spec.config || {});
     charts.push({ div, spec, title });
   }
 
@@ -261,6 +261,8 @@
       const step = Math.max(48, Math.min(Math.max(60, 6.5 * longest + 12), 320, Math.floor(1200 / sizeCount)));
       const worst = Math.max(2, ...bestRows.filter((b) => b.ratio !== null).map((b) => b.ratio));
       for (const b of bestRows) b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x';
+      // White on the darker half of the scale, black on the paler: never black on dark red.
+      const cellText = { condition: { test: 'datum.ratio !== null && datum.ratio > ' + (1 + (worst - 1) / 2), value: 'white' }, value: '#111' };
       const heat = {
         width: { step },
         height: { step: 40 },  // room for the two lines of each cell
@@ -268,8 +270,8 @@
           { mark: 'rect', encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', title: 'processes', sort: 'descending' },
             color: { field: 'ratio', type: 'quantitative', title: 'default / best', scale: { scheme: 'oranges', domain: [1, worst] }, legend: { orient: 'bottom', direction: 'horizontal', gradientLength: 240 } },
             tooltip: [{ field: 'size' }, { field: 'np' }, { field: 'best', title: 'best' }, { field: 'best_us', title: 'best (µs)', format: '.4~g' }, { field: 'reference', title: 'default' }, { field: 'reference_us', title: 'default (µs)', format: '.4~g' }, { field: 'ratio', title: 'default / best', format: '.3f' }] } },
-          { mark: { type: 'text', fontSize: 10, dy: -6, limit: step - 4, color: '#111' }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' } } },
-          { mark: { type: 'text', fontSize: 11, fontWeight: 'bold', dy: 7, color: '#111' }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'ratio_text' } } },
+          { mark: { type: 'text', fontSize: 10, dy: -6, limit: step - 4 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' }, color: cellText } },
+          { mark: { type: 'text', fontSize: 11, fontWeight: 'bold', dy: 7 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'ratio_text' }, color: cellText } },
         ],
       };
       const variants = new Set(bestRows.map((b) => b.variant));
@@ -324,6 +326,30 @@
           encoding: { x: sizeAxis, y: { field: 'rel_l2_error', type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title: 'relative L2 error' }, color: { field: 'series', type: 'nominal', title: 'algorithm' },
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'rel_l2_error', format: '.3e' }, { field: 'bits_per_element', format: '.3~g' }] },
         }));
+
+      // Speed against accuracy: each compressed case's speedup over the library's own collective at
+      // its size (else over the dense allreduce), against its error. A "fastest" means nothing alone.
+      const sameSize = (c) => [c.report, c.collective, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
+      const baselineOf = new Map();
+      for (const c of measured) {
+        const kind = c.backend + ':' + c.algorithm.replace(/^[^/]*\//, '');
+        const rank = kind === 'mpi:default' || kind === 'nccl:default' ? 2 : kind.endsWith(':dense') ? 1 : 0;
+        const seen = baselineOf.get(sameSize(c));
+        if (rank > 0 && (!seen || rank > seen.rank)) baselineOf.set(sameSize(c), { rank, median_s: c.median_s, label: c.algorithm });
+      }
+      const tradeoff = errorRows.filter((m) => m.median_s !== null && baselineOf.has(sameSize(m)))
+        .map((m) => Object.assign({}, m, { speedup: baselineOf.get(sameSize(m)).median_s / m.median_s, baseline: baselineOf.get(sameSize(m)).label }));
+      if (tradeoff.length > 0) {
+        const against = [...new Set(tradeoff.map((t) => t.baseline))].join(', ');
+        chart('tradeoff', collective + ': speedup against error', 'Each compressed case: its speedup over ' + against + ' at its size (above 1: faster) against its relative L2 error (0: exact). Up and left is better; a fast algorithm far right gives a wrong answer quickly.',
+          facetByNp(tradeoff, {
+            mark: { type: 'point', filled: true, size: 70 },
+            encoding: { x: { field: 'rel_l2_error', type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title: 'relative L2 error' },
+              y: { field: 'speedup', type: 'quantitative', scale: { type: 'log' }, title: 'speedup over ' + against },
+              color: { field: 'series', type: 'nominal', title: 'algorithm' }, shape: { field: 'size', type: 'nominal', title: 'size', sort: { field: 'bytes' } },
+              tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'speedup', format: '.3f' }, { field: 'baseline' }, { field: 'rel_l2_error', format: '.3e' }] },
+          }));
+      }
     }
   }
 

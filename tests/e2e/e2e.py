@@ -1417,7 +1417,8 @@ def test_html_report(tmp):
     count = int(re.search(r'data-pico-charts="(\d+)"', dom).group(1))
     expect(len(charts) == count and count > 0, f"{len(charts)} chart elements, {count} charts")
     kinds = {k for k, *_ in charts}
-    expect({"status", "time", "busbw", "heatmap", "normalised", "phases", "compression", "reports"} <= kinds, str(kinds))
+    expect({"status", "time", "busbw", "heatmap", "normalised", "phases", "compression", "tradeoff", "reports"} <= kinds,
+           str(kinds))
     for kind, title, rendered, inner in charts:
         expect(rendered == "true" and "<svg" in inner, f"{title}: not drawn")
         expect(len(re.findall(r'role="graphics-symbol"', inner)) > 0, f"{title}: no marks")
@@ -1576,6 +1577,9 @@ def test_results_dir_attacks(tmp):
 def test_hardened_inputs(tmp):
     # Issue 35, findings 2, 3, 4, 6, 9 and 10, through the command line.
     example = os.path.join(SRC, "tests", "data", "report-example.json")
+    # A file that is no trace is refused by name, without printing it (issue 36: /etc/passwd was echoed whole).
+    passwd = pico("replay", "/etc/passwd")
+    expect(passwd.returncode == 2 and "root:" not in passwd.stderr and len(passwd.stderr) < 600, passwd.stderr[:800])
     # nccl-tests' `-o sum` silently became the results directory ./sum (issue 36).
     expect_bad_input(r"^pico: error: -o: 'sum' is a reduction operation \(nccl-tests' -o\).*\n  hint: give the "
                      r"operation with --op sum", "bench", "allreduce", "-o", "sum", "--dry-run", cwd=tmp)
