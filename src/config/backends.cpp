@@ -40,6 +40,7 @@ std::span<const BackendDescriptor> known_backends() {
           .name = "mpi",
           .description = "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced",
           .catalogs = {"openmpi", "mpich"},
+          .tunable = true,
           .catalog_source = CatalogSource::platform_mpi,
       }),
       with_catalog_names({
@@ -63,6 +64,7 @@ std::span<const BackendDescriptor> known_backends() {
           .name = "nccl",
           .description = "NCCL collectives on GPU buffers, one GPU per rank, NCCL_ALGO/NCCL_PROTO forced",
           .catalogs = {"nccl"},
+          .tunable = true,
           .options = nccl_backend_options(),
           .status = gpu::backend_status,
       }),

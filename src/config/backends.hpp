@@ -50,6 +50,8 @@ struct BackendDescriptor {
   std::vector<std::string> algorithms{};  // every name any of its catalogues knows (or its fixed list)
   std::vector<std::string> parameters{};  // algorithm parameters its catalogues know (segment_size, ...)
   bool has_default = true;              // offers the library's own choice as "default"
+  // A library whose choice a tuned profile can set (pico tune reads its cases; export writes its files).
+  bool tunable = false;
   CatalogSource catalog_source = CatalogSource::own;
   // Its algorithm names say what it does around the library's call (the fault
   // kinds), not which algorithm runs: the plan selects the library's default.

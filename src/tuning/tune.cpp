@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
 #include "core/size_text.hpp"
@@ -27,7 +28,11 @@ std::string report_id_of(const LoadedReport& r) {
   return p.filename().string();
 }
 
-bool is_library_backend(const std::string& backend) { return backend == "mpi" || backend == "nccl"; }
+// Cases of a backend whose library a profile can tune (its descriptor says), not pico's own algorithms.
+bool is_library_backend(const std::string& backend) {
+  const BackendDescriptor* d = find_backend(backend);
+  return d != nullptr && d->tunable;
+}
 
 ProfileLibrary library_of(const nlohmann::json& report, const std::string& backend) {
   ProfileLibrary lib;

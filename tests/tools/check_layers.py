@@ -23,7 +23,7 @@ LAYERS = {
     "worker": (["src/worker"], ["core", "collectives", "config", "plan", "instrumentation", "harness", "backends"]),
     "reports": (["reports"], ["core", "collectives"]),
     "analysis": (["src/analysis"], ["core"]),
-    "tuning": (["src/tuning"], ["core", "collectives", "analysis"]),
+    "tuning": (["src/tuning"], ["core", "collectives", "config", "analysis"]),
     "export": (["src/export"], ["core", "collectives", "config", "analysis", "tuning"]),
     "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
                                 "tuning", "export"]),
