@@ -43,6 +43,14 @@ std::string describe(const ProfileRule& rule) {
   return fmt::format("{} np {} ({}x{})", name(rule.collective), rule.comm_size, rule.nodes, rule.ppn);
 }
 
+std::string tool_name(const ProfileRule& rule, std::string_view ToolNames::*field, std::string_view why) {
+  const std::string_view n = spec_for(rule.collective).names.*field;
+  if (n.empty())
+    throw ExportRefusal(fmt::format("{}: {} for {}", describe(rule), why, name(rule.collective)),
+                        "leave it out of the profile");
+  return std::string(n);
+}
+
 void require_covering(const ProfileRule& rule) {
   const auto& ranges = rule.ranges;
   if (ranges.empty()) throw ExportRefusal(fmt::format("{} has no ranges", describe(rule)), "re-run pico tune");

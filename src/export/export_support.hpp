@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "collectives/spec.hpp"
 #include "config/catalog.hpp"
 #include "tuning/profile.hpp"
 
@@ -52,6 +54,11 @@ const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile
 
 // "allreduce np 4 (1x4)" for messages.
 std::string describe(const ProfileRule& rule);
+
+// The rule's collective as a library's tuning input names it (a member of its
+// descriptor's ToolNames, collectives/spec.hpp), or ExportRefusal
+// "DESCRIBE: WHY for COLLECTIVE" where the library has no name for it.
+std::string tool_name(const ProfileRule& rule, std::string_view ToolNames::*field, std::string_view why);
 
 // Rules ordered by collective, then comm size ascending (libraries read blocks in order).
 std::vector<const ProfileRule*> rules_by_collective(const TunedProfile& profile);

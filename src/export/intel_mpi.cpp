@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "collectives/spec.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 
@@ -19,11 +18,7 @@ namespace pico {
 namespace {
 
 std::string variable_of(const ProfileRule& rule) {
-  const std::string_view v = spec_for(rule.collective).names.intel_mpi_adjust;
-  if (v.empty())
-    throw ExportRefusal(fmt::format("{}: Intel MPI has no I_MPI_ADJUST for {}", describe(rule), name(rule.collective)),
-                        "leave it out");
-  return std::string(v);
+  return tool_name(rule, &ToolNames::intel_mpi_adjust, "Intel MPI has no I_MPI_ADJUST");
 }
 
 bool all_digits(const std::string& s) {

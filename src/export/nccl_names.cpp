@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "collectives/spec.hpp"
 #include "config/catalog.hpp"
 #include "export/export_support.hpp"
 
@@ -19,11 +18,7 @@ NcclChoice nccl_choice(const TunedProfile& profile, const ProfileRule& rule, con
 }
 
 std::string nccl_collective(const ProfileRule& rule) {
-  const std::string_view n = spec_for(rule.collective).names.nccl_tuner;
-  if (n.empty())
-    throw ExportRefusal(fmt::format("{}: NCCL chooses no algorithm for {}", describe(rule), name(rule.collective)),
-                        "leave it out of the profile");
-  return std::string(n);
+  return tool_name(rule, &ToolNames::nccl_tuner, "NCCL chooses no algorithm");
 }
 
 std::string nccl_csv_name(const std::string& algo) {

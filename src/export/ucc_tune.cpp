@@ -15,15 +15,6 @@ namespace pico {
 
 namespace {
 
-// UCC's collective token, or ExportRefusal where UCC has none.
-std::string_view ucc_name(const ProfileRule& rule) {
-  const std::string_view n = spec_for(rule.collective).names.ucc;
-  if (n.empty())
-    throw ExportRefusal(fmt::format("{}: UCC has no collective for {}", describe(rule), name(rule.collective)),
-                        "leave it out");
-  return n;
-}
-
 // UCC's message size: destination count x type size (the descriptor's ucc_size).
 std::uint64_t ucc_factor(const ProfileRule& rule) {
   return size_factor(spec_for(rule.collective).names.ucc_size, rule.comm_size);
@@ -47,7 +38,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
                                         "unknown one drops the whole string)",
                                         describe(*rule), range.algorithm, range.params.empty() ? "" : " with parameters"),
                             "use UCC's names: `ucc_info -A` lists them");
-      const std::string_view collective = ucc_name(*rule);
+      const std::string collective = tool_name(*rule, &ToolNames::ucc, "UCC has no collective");
       const LibraryRange r = library_range(*rule, range, ucc_factor(*rule));
       tokens += fmt::format("{}{}:host:[{}]:{}-{}:inf:@{}", tokens.empty() ? "" : "#", collective,
                             rule->comm_size, r.min, r.max ? std::to_string(*r.max + 1) : "inf", range.algorithm);
