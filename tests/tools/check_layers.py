@@ -2,36 +2,33 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Fails when a source file includes a header from a layer it may not use.
 
-The layers and what each may include are the table below, in the order of
-docs/architecture.md; CMakeLists.txt links one library per layer with the same
-dependencies, so a call that runs back up a layer fails to link as well.
+The layers and what each may include are cmake/layers.txt, the one table:
+CMakeLists.txt reads it too (pico_layer refuses a DEPENDS it does not list),
+so a call that runs back up a layer fails to configure and link as well. The
+"may use" column of docs/architecture.md's table must say the same: a table
+that disagrees is reported like an include.
 Usage: check_layers.py [SOURCE_ROOT]   (default: the repository of this script)
 """
 import os
 import re
 import sys
 
-# layer: (folders, lower layers it may include). Lowest first.
-LAYERS = {
-    "core": (["src/core"], []),
-    "collectives": (["collectives"], ["core"]),
-    "config": (["src/config"], ["core", "collectives"]),
-    "plan": (["src/plan"], ["core", "collectives", "config"]),
-    "instrumentation": (["instrumentation"], ["core"]),
-    "harness": (["src/harness"], ["core"]),
-    "backends": (["backends"], ["core", "collectives", "instrumentation", "harness"]),
-    "worker": (["src/worker"], ["core", "collectives", "config", "plan", "instrumentation", "harness", "backends"]),
-    "reports": (["reports"], ["core", "collectives"]),
-    "analysis": (["src/analysis"], ["core"]),
-    "tuning": (["src/tuning"], ["core", "collectives", "config", "analysis"]),
-    "export": (["src/export"], ["core", "collectives", "config", "analysis", "tuning"]),
-    "launch": (["src/launch"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
-                                "tuning", "export"]),
-    "simulation": (["src/simulation"], ["core", "collectives", "config", "plan", "instrumentation", "reports",
-                                        "analysis", "tuning", "export", "launch"]),
-    "cli": (["src/cli"], ["core", "collectives", "config", "plan", "instrumentation", "reports", "analysis",
-                          "tuning", "export", "launch", "simulation"]),
-}
+
+
+def read_layers(root):
+    """cmake/layers.txt, the one table: {layer: ([folders], [lower layers it may include])}, lowest first."""
+    layers = {}
+    with open(os.path.join(root, "cmake", "layers.txt"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^([a-z_]+):([^|]*)\|(.*)$", line.strip())
+            if m:
+                layers[m.group(1)] = (m.group(2).split(), m.group(3).split())
+    if not layers:
+        sys.exit("cmake/layers.txt: no layer lines")
+    return layers
+
+
+LAYERS = read_layers(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -80,9 +77,25 @@ def violations(root):
     return found
 
 
+def docs_disagreements(root):
+    """Rows of docs/architecture.md's layer table whose "may use" cell is not cmake/layers.txt's list."""
+    found = []
+    with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 4 or cells[0] not in LAYERS:
+                continue
+            said = set() if cells[3] in ("—", "-", "") else {w.strip() for w in cells[3].split(",")}
+            listed = set(LAYERS[cells[0]][1])
+            if said != listed:
+                found.append(f"docs/architecture.md:{number}: layer '{cells[0]}' may use {', '.join(sorted(said)) or '—'}"
+                             f" there, {', '.join(sorted(listed)) or '—'} in cmake/layers.txt")
+    return found
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    found = violations(root)
+    found = violations(root) + docs_disagreements(root)
     for v in found:
         print(v)
     files = sum(1 for folders, _ in LAYERS.values() for folder in folders
