@@ -218,11 +218,11 @@
       }
       continue;
     }
-    // Ten colours times eight shapes before a pair of them repeats.
     // A line per algorithm (and variant): the report is its panel, not part of its name, so one
     // algorithm keeps its colour in every report's panel.
     const lineFields = varying(measured, VARIANT_FIELDS.filter((f) => f !== 'report'));
     for (const c of measured) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
+    // Ten colours (config.range) times eight shapes before a pair of them repeats.
     const series = { field: 'line', type: 'nominal', title: 'algorithm (colour)' };
     // Vega-Lite keeps a line's colour legend apart from a point's shape legend: two lists, one key each.
     const shape = { field: 'line', type: 'nominal', title: 'algorithm (shape)' };
