@@ -37,7 +37,7 @@ const CaseResult* library_default(const std::vector<const CaseResult*>* same_siz
   for (const char* selector : {"mpi:default", "nccl:default"})
     for (const CaseResult* r : *same_size)
       if (selector == r->c.backend + ":" + r->c.algorithm)
-        return r == &base || r->c.case_id == base.c.case_id || r->c.case_id == cand.c.case_id ? nullptr : r;
+        return r->c.case_id == base.c.case_id || r->c.case_id == cand.c.case_id ? nullptr : r;
   return nullptr;
 }
 
@@ -166,10 +166,10 @@ std::string number(const json& v, const char* format) {
 std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.3f}", seconds.get<double>() * 1e6) : "-"; }
 
 // Full precision for CSV readers; empty for null.
-// Integers as they are, other numbers to nine significant digits (reports/render.cpp's rule).
-std::string csv_number(const json& v) {
+// Integers as they are, other numbers as every CSV writes them (csv_number); empty for null.
+std::string csv_value(const json& v) {
   if (v.is_number_integer()) return v.dump();
-  return v.is_number() ? fmt::format("{:.9g}", v.get<double>()) : std::string();
+  return v.is_number() ? csv_number(v.get<double>()) : std::string();
 }
 
 std::string text(const json& row, const char* key) { return row[key].is_string() ? row[key].get<std::string>() : ""; }
@@ -204,23 +204,21 @@ constexpr TextColumn kCompareColumns[] = {
 // Which baseline the speedups are against, said before the rows: a compressed
 // run's default baseline is pico's dense allreduce, not the library's.
 std::string baseline_line(const json& rows) {
-  std::vector<std::string> baselines, libraries;
-  for (const json& row : rows) {
-    const std::string b = row["baseline"].is_string() ? row["baseline"].get<std::string>() : "";
-    if (std::find(baselines.begin(), baselines.end(), b) == baselines.end()) baselines.push_back(b);
-    if (row["library"].is_string() &&
-        std::find(libraries.begin(), libraries.end(), row["library"].get<std::string>()) == libraries.end())
-      libraries.push_back(row["library"].get<std::string>());
-  }
-  std::string names;
-  for (const std::string& b : baselines) names += (names.empty() ? "" : ", ") + b;
+  // The rows' distinct labels under `key`, in first-seen order, joined by ", ".
+  const auto distinct = [&rows](const char* key) {
+    std::vector<std::string> seen;
+    for (const json& row : rows)
+      if (const std::string v = text(row, key); !v.empty() && std::find(seen.begin(), seen.end(), v) == seen.end())
+        seen.push_back(v);
+    std::string joined;
+    for (const std::string& v : seen) joined += (joined.empty() ? "" : ", ") + v;
+    return joined;
+  };
   std::string out = fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
-                                "--baseline-case BACKEND:ALGORITHM)\n", names);
-  if (!libraries.empty()) {
-    std::string lib;
-    for (const std::string& l : libraries) lib += (lib.empty() ? "" : ", ") + l;
-    out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n", lib);
-  }
+                                "--baseline-case BACKEND:ALGORITHM)\n", distinct("baseline"));
+  if (const std::string libraries = distinct("library"); !libraries.empty())
+    out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n",
+                       libraries);
   return out;
 }
 
@@ -257,14 +255,14 @@ const std::vector<std::string> kCompareCsvHeader = {
 std::vector<std::string> compare_csv_values(const json& row) {
   const json& ci = row["speedup_ci95"];
   std::vector<std::string> values = size_cells(row, true);
-  for (std::string v : {text(row, "baseline"), text(row, "candidate"), csv_number(row["baseline_median_s"]),
-                        csv_number(row["candidate_median_s"]), csv_number(row["speedup"]),
-                        ci.is_array() ? csv_number(ci[0]) : std::string(), ci.is_array() ? csv_number(ci[1]) : std::string(),
-                        text(row, "verdict"), csv_number(metric(row, "bits_per_element")),
-                        csv_number(metric(row, "rel_l2_error")), csv_number(metric(row, "bias_rel_l2")),
+  for (std::string v : {text(row, "baseline"), text(row, "candidate"), csv_value(row["baseline_median_s"]),
+                        csv_value(row["candidate_median_s"]), csv_value(row["speedup"]),
+                        ci.is_array() ? csv_value(ci[0]) : std::string(), ci.is_array() ? csv_value(ci[1]) : std::string(),
+                        text(row, "verdict"), csv_value(metric(row, "bits_per_element")),
+                        csv_value(metric(row, "rel_l2_error")), csv_value(metric(row, "bias_rel_l2")),
                         identical_text(row, true),
                         row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"]),
-                        text(row, "library"), csv_number(row["library_speedup"])})
+                        text(row, "library"), csv_value(row["library_speedup"])})
     values.push_back(std::move(v));
   return values;
 }
@@ -281,10 +279,10 @@ std::vector<std::string> best_cells(const json& row, bool csv) {
   std::vector<std::string> cells = {text(row, "report")};
   for (std::string& c : size_cells(row, csv)) cells.push_back(std::move(c));
   const bool has_reference = row["reference"].is_string();
-  for (std::string c : {text(row, "best"), csv ? csv_number(row["best_median_s"]) : us(row["best_median_s"]),
+  for (std::string c : {text(row, "best"), csv ? csv_value(row["best_median_s"]) : us(row["best_median_s"]),
                         has_reference ? text(row, "reference") : std::string(csv ? "" : "-"),
-                        csv ? csv_number(row["reference_median_s"]) : us(row["reference_median_s"]),
-                        csv ? csv_number(row["reference_loss"]) : loss_text(row["reference_loss"]),
+                        csv ? csv_value(row["reference_median_s"]) : us(row["reference_median_s"]),
+                        csv ? csv_value(row["reference_loss"]) : loss_text(row["reference_loss"]),
                         fmt::format("{}", row.value("measured", 0))})
     cells.push_back(std::move(c));
   return cells;

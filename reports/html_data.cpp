@@ -134,10 +134,11 @@ json ran_by(const CaseResult* r, StringTable& strings) {
   return strings.index(r->selection->actual->algorithm);
 }
 
-json rel_l2_of(const CaseResult& r) {
-  if (!r.compression || !r.compression->is_object() || !r.compression->contains("rel_l2_error")) return nullptr;
-  const json& e = (*r.compression)["rel_l2_error"];
-  return e.is_number() ? e : json(nullptr);
+// A compression metric of a case (rel_l2_error, bits_per_element), or null.
+json compression_metric(const CaseResult& r, const char* key) {
+  if (!r.compression || !r.compression->is_object() || !r.compression->contains(key)) return nullptr;
+  const json& v = (*r.compression)[key];
+  return v.is_number() ? v : json(nullptr);
 }
 
 }  // namespace
@@ -184,11 +185,9 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
         for (const json& p : *result.phases)
           if (p.is_object() && p.contains("time_s") && p["time_s"].is_number())
             phases.rows.push_back({row, strings.index(p.value("name", "?")), p["time_s"]});
-      if (result.measured() && result.compression && result.compression->is_object()) {
-        const json& m = *result.compression;
-        auto metric = [&](const char* key) { return m.contains(key) && m[key].is_number() ? m[key] : json(nullptr); };
-        compression.rows.push_back({row, metric("rel_l2_error"), metric("bits_per_element")});
-      }
+      if (result.measured() && result.compression && result.compression->is_object())
+        compression.rows.push_back(
+            {row, compression_metric(result, "rel_l2_error"), compression_metric(result, "bits_per_element")});
     }
     for (const BestAtSize& b : best_per_size(results, "")) {
       const Case& c = b.best->c;
@@ -199,7 +198,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                            b.best->timing->median_s,
                            b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
                            b.reference ? json(b.reference->timing->median_s) : json(nullptr),
-                           ran_by(b.reference, strings), rel_l2_of(*b.best)});
+                           ran_by(b.reference, strings), compression_metric(*b.best, "rel_l2_error")});
     }
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
                          {"provenance", provenance_rows(r)}});

@@ -37,6 +37,14 @@ std::string side(const CaseResult* r, std::uint64_t& wrong) {
                      r->busbw_GBps.value_or(0), check);
 }
 
+// A header line of the 13 columns, as the rows align them, without trailing blanks.
+template <class... Cells>
+std::string header_line(const Cells&... cells) {
+  std::string line = fmt::format("#{:>11}  {:>12}  {:>8}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}  {:>6}",
+                                 cells...);
+  return line.erase(line.find_last_not_of(' ') + 1) + "\n";
+}
+
 }  // namespace
 
 std::string render_nccl_tests_table(const std::vector<CaseResult>& cases) {
@@ -56,13 +64,9 @@ std::string render_nccl_tests_table(const std::vector<CaseResult>& cases) {
     const auto& [collective, label, np, dtype, op, root] = block;
     out += fmt::format("# {} {} on {} ranks\n", name(static_cast<Collective>(collective)), label, np);
     out += fmt::format("#{:>51}{:>36}{:>36}\n", "", "out-of-place", "in-place");
-    out += fmt::format("#{:>11}  {:>12}  {:>8}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}  {:>6}\n",
-                       "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+    out += header_line("size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
                        "busbw", "#wrong");
-    std::string units =
-        fmt::format("#{:>11}  {:>12}  {:>8}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}  {:>6}  {:>8}  {:>6}  {:>6}", "(B)",
-                    "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)");
-    out += units.erase(units.find_last_not_of(' ') + 1) + "\n";
+    out += header_line("(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
     for (const auto& [bytes, line] : lines) {
       const CaseResult* any = line.out_of_place ? line.out_of_place : line.in_place;
       out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {}  {}\n", bytes, any->c.count,

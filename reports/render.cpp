@@ -201,10 +201,8 @@ std::vector<std::string> csv_header() {
   return header;
 }
 
-// fmt's "{}" is the shortest text that reads back as the same double.
-// Nine significant digits: below a nanosecond for any time under a second, and
-// without the float noise of a shortest round trip (1.8000000000240046e-07).
-std::string number_text(const std::optional<double>& v) { return v ? fmt::format("{:.9g}", *v) : std::string(); }
+// Empty for an absent value.
+std::string number_text(const std::optional<double>& v) { return v ? csv_number(*v) : std::string(); }
 
 std::vector<std::string> csv_values(const CaseResult& r) {
   const Case& c = r.c;

@@ -55,6 +55,8 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
   return out;
 }
 
+std::string csv_number(double v) { return fmt::format("{:.9g}", v); }
+
 std::string csv_record(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {

@@ -61,6 +61,7 @@
   for (const b of best) if (b.reference_median_s !== null) referenceMedian.set(sizeKey(b), b.reference_median_s);
   for (const b of best) {
     b.ratio = b.reference_median_s === null ? null : b.reference_median_s / b.best_median_s;
+    b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x';  // as the summary and the heatmap print it
     b.best_us = b.best_median_s * 1e6;
     b.reference_us = b.reference_median_s === null ? null : b.reference_median_s * 1e6;
   }
@@ -173,7 +174,7 @@
         row.dataset.bestS = b.best_median_s;
         if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
         const cells = (showReport ? [b.report] : []).concat([b.collective, fields.map((f) => b[f]).join(' '), b.np, b.size, b.best, us(b.best_median_s),
-          b.reference === null ? '-' : b.reference, us(b.reference_median_s), b.ratio === null ? '-' : b.ratio.toFixed(2) + 'x',
+          b.reference === null ? '-' : b.reference, us(b.reference_median_s), b.ratio === null ? '-' : b.ratio_text,
           b.reference_ran === null ? '-' : b.reference_ran, b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]);
         cells.forEach((v, i) => {
           const td = row.insertCell();
@@ -226,14 +227,12 @@
     const series = { field: 'line', type: 'nominal', title: 'algorithm (colour)' };
     // Vega-Lite keeps a line's colour legend apart from a point's shape legend: two lists, one key each.
     const shape = { field: 'line', type: 'nominal', title: 'algorithm (shape)' };
-    const unlisted = series;
     const timeAxis = logAxis(measured, ['median_us', 'ci_low_us', 'ci_high_us'], 'median time (µs)');
-    const reportDash = undefined;  // reports are panels of their own (facetByNp)
     chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.',
       facetByNp(measured, {
         layer: [
-          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ci_low_us', type: 'quantitative' }, timeAxis), y2: { field: 'ci_high_us' }, color: unlisted } },
-          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: unlisted, strokeDash: reportDash } },
+          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ci_low_us', type: 'quantitative' }, timeAxis), y2: { field: 'ci_high_us' }, color: series } },
+          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series } },
           { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series, shape,
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~g' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~g' }] } },
         ],
@@ -244,7 +243,7 @@
         facetByNp(measured, {
           encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' } },
           layer: [
-            { mark: { type: 'line' }, encoding: { color: unlisted, strokeDash: reportDash } },
+            { mark: { type: 'line' }, encoding: { color: series } },
             { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { color: series, shape,
               tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] } },
           ],
@@ -260,7 +259,6 @@
       // Within the page (1,200 px of cells at most); a name longer than its cell is cut with an ellipsis, and in full in the summary.
       const step = Math.max(48, Math.min(Math.max(60, 6.5 * longest + 12), 320, Math.floor(1200 / sizeCount)));
       const worst = Math.max(2, ...bestRows.filter((b) => b.ratio !== null).map((b) => b.ratio));
-      for (const b of bestRows) b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x';
       // White on the darker half of the scale, black on the paler: never black on dark red.
       const cellText = { condition: { test: 'datum.ratio !== null && datum.ratio > ' + (1 + (worst - 1) / 2), value: 'white' }, value: '#111' };
       const heat = {

@@ -28,7 +28,7 @@ def read_layers(root):
     return layers
 
 
-LAYERS = read_layers(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+LAYERS = {}  # read_layers(root), set by main for the tree it checks
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -95,6 +95,7 @@ def docs_disagreements(root):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    LAYERS.update(read_layers(root))  # the table of the tree checked, not of this script's checkout
     found = violations(root) + docs_disagreements(root)
     for v in found:
         print(v)
