@@ -6,25 +6,32 @@
 namespace pico {
 namespace {
 
-// The hot loop: nothing but the call and two clock reads (and, with
-// barrier_each, an untimed barrier on the harness communicator before each call).
-template <bool kBarrierBeforeCall>
-void host_timed_calls(Backend& backend, MPI_Comm harness, double* out, std::int64_t n) {
+// The hot loop: nothing but the calls and two clock reads per sample (and,
+// with barrier_each, an untimed barrier on the harness communicator before each).
+template <bool kBarrierBeforeSample>
+void host_timed_calls(Backend& backend, MPI_Comm harness, double* out, std::int64_t n, std::int64_t calls) {
+  const double per_call = 1.0 / static_cast<double>(calls);
   for (std::int64_t i = 0; i < n; ++i) {
-    if constexpr (kBarrierBeforeCall) harness::barrier(harness);
+    if constexpr (kBarrierBeforeSample) harness::barrier(harness);
     const double start = MPI_Wtime();
-    backend.run_once();
-    out[i] = MPI_Wtime() - start;
+    for (std::int64_t j = 0; j < calls; ++j) backend.run_once();
+    out[i] = (MPI_Wtime() - start) * per_call;
   }
 }
 
 }  // namespace
 
+std::string_view method_name(const Pacing& p) {
+  if (p.graph) return "graph";
+  if (p.calls_per_sample > 1) return "batch";
+  return p.barrier_each ? "barrier_each" : "back_to_back";
+}
+
 void Backend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
-  if (pacing == Pacing::barrier_each)
-    host_timed_calls<true>(*this, harness, out, n);
+  if (pacing.barrier_each)
+    host_timed_calls<true>(*this, harness, out, n, pacing.calls_per_sample);
   else
-    host_timed_calls<false>(*this, harness, out, n);
+    host_timed_calls<false>(*this, harness, out, n, pacing.calls_per_sample);
 }
 
 }  // namespace pico

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -19,9 +20,18 @@
 
 namespace pico {
 
-// How the timing loop spaces calls: latency mode puts an (untimed) barrier
-// before each; throughput mode launches them back to back.
-enum class Pacing { barrier_each, back_to_back };
+// How the timing loop spaces and groups calls (docs/methodology.md#batches).
+// Latency mode puts an (untimed) barrier before each sample; throughput mode
+// launches back to back. A sample holds calls_per_sample calls, timed together
+// and divided (nccl-tests' way); with graph they are captured once in a CUDA
+// graph and a sample is one replay of it.
+struct Pacing {
+  bool barrier_each = true;
+  std::int64_t calls_per_sample = 1;
+  bool graph = false;
+};
+// "barrier_each", "back_to_back", "batch" or "graph": the report's timing_method.
+std::string_view method_name(const Pacing& p);
 
 class Backend {
  public:
@@ -30,9 +40,11 @@ class Backend {
   virtual void prepare(const Case& c, MPI_Comm comm) = 0;
   // One call of the collective: the only thing timed.
   virtual void run_once() = 0;
-  // Times n calls, one sample in seconds per call into out[0..n). The default
-  // reads the host clock around run_once(); a backend whose calls return
-  // before the work is done (NCCL enqueues on a CUDA stream) times on the device.
+  // Takes n samples, each the seconds per call of pacing.calls_per_sample
+  // calls, into out[0..n). The default reads the host clock (MPI_Wtime) around
+  // them; a backend whose calls return before the work is done (NCCL enqueues
+  // on a CUDA stream) times on the device. Only backends whose descriptor says
+  // cuda_graphs are given pacing.graph.
   virtual void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness);
   // Fills the closed-form inputs, runs once, returns this rank's mismatching element count.
   virtual std::uint64_t validate() = 0;

@@ -5,7 +5,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <span>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -162,6 +165,23 @@ Row benchmark_row(const CaseResult& r) {
   };
 }
 
+// How the samples were taken, once per distinct method (docs/methodology.md#calls-per-sample):
+// a reader comparing with another benchmark needs to know whether a time is
+// one call's or a batch's mean.
+std::string sampling_lines(const std::vector<CaseResult>& cases) {
+  std::set<std::pair<std::string, std::int64_t>> methods;
+  for (const auto& r : cases)
+    if (r.measured() && !r.timing_method.empty()) methods.emplace(r.timing_method, r.calls_per_sample);
+  std::string out;
+  for (const auto& [method, calls] : methods) {
+    if (method == "barrier_each") out += "sample: one call after a barrier (latency)\n";
+    else if (method == "back_to_back") out += "sample: one call of back-to-back calls\n";
+    else if (method == "batch") out += fmt::format("sample: {} back-to-back calls timed together, time / {}\n", calls, calls);
+    else if (method == "graph") out += fmt::format("sample: one replay of a CUDA graph of {} calls, time / {}\n", calls, calls);
+  }
+  return out;
+}
+
 std::string summary_line(const std::vector<CaseResult>& cases) {
   std::size_t ok = 0, failed = 0, skipped = 0;
   for (const auto& r : cases) {
@@ -236,7 +256,7 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 std::string render_table(const json& report, TableStyle style, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
-  if (style == TableStyle::nccl_tests) return render_nccl_tests_table(cases) + summary_line(cases);
+  if (style == TableStyle::nccl_tests) return render_nccl_tests_table(cases) + sampling_lines(cases) + summary_line(cases);
   const bool benchmark = style == TableStyle::benchmark;
   const std::span<const TextColumn> columns =
       benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);
@@ -244,7 +264,7 @@ std::string render_table(const json& report, TableStyle style, bool colour) {
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
   const std::string footer =
       (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
-      summary_line(cases);
+      sampling_lines(cases) + summary_line(cases);
   if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;

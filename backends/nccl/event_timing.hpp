@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The two timing loops of the GPU backends: calls enqueued on CUDA streams
-// (one per GPU the process drives) and timed there with events; the host
-// clock would time the enqueue. A call's sample is its longest device time
-// over those GPUs. Calls are not checked one by one: `note` keeps the first
-// CUDA error, the call keeps its own; the timed loop decides nothing.
+// The timing loops of the GPU backends: calls enqueued on CUDA streams (one
+// per GPU the process drives) and timed there with events; the host clock
+// would time the enqueue. A sample (calls_per_sample calls, or one replay of
+// a CUDA graph of them) is its longest device time over those GPUs, divided
+// by its calls. Calls are not checked one by one: `note` keeps the first CUDA
+// error, the call keeps its own; the timed loop decides nothing.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "backends/backend.hpp"
 #include "backends/nccl/nccl_session.hpp"
 #include "harness/harness.hpp"
 
@@ -44,39 +46,67 @@ void wait_for_each(Lanes lanes, std::size_t index, Note&& note) {
   for (const auto& lane : lanes) note(cudaEventSynchronize(lane->events[index].get()));
 }
 
-// Latency: every rank's previous call has finished (events synchronised)
-// before the barrier, so calls start together; the sample is the device time
-// from the start event to the end of the call.
-template <class Call, class Note>
-void time_with_barriers(Lanes lanes, double* out, std::int64_t n, MPI_Comm harness, Call&& call, Note&& note) {
+// Latency: every rank's previous sample has finished (events synchronised)
+// before the barrier, so samples start together; the sample is the device
+// time from the start event to the end of its calls, per call.
+template <class Sample, class Note>
+void time_with_barriers(Lanes lanes, double* out, std::int64_t n, double per_call, MPI_Comm harness, Sample&& sample,
+                        Note&& note) {
   for (std::int64_t i = 0; i < n; ++i) {
     harness::barrier(harness);
     record_on_each(lanes, 0, note);
-    call();
+    sample();
     record_on_each(lanes, 1, note);
     wait_for_each(lanes, 1, note);
-    out[i] = longest_interval(lanes, 0, 1, note);
+    out[i] = longest_interval(lanes, 0, 1, note) * per_call;
   }
 }
 
-// Throughput: calls back to back, an event between consecutive calls; each
-// stream serialises them, so each interval is one call's device time (gaps the
-// host leaves between launches included). Every events.size() - 1 calls the
-// host waits for the last event, to reuse the events.
-template <class Call, class Note>
-void time_back_to_back(Lanes lanes, double* out, std::int64_t n, Call&& call, Note&& note) {
-  const auto per_batch = static_cast<std::int64_t>(lanes.front()->events.size()) - 1;
+// Throughput: samples back to back, an event between consecutive samples;
+// each stream serialises them, so each interval is one sample's device time
+// (gaps the host leaves between launches included). Every events.size() - 1
+// samples the host waits for the last event, to reuse the events.
+template <class Sample, class Note>
+void time_back_to_back(Lanes lanes, double* out, std::int64_t n, double per_call, Sample&& sample, Note&& note) {
+  const auto per_wait = static_cast<std::int64_t>(lanes.front()->events.size()) - 1;
   for (std::int64_t done = 0; done < n;) {
-    const std::int64_t m = std::min(per_batch, n - done);
+    const std::int64_t m = std::min(per_wait, n - done);
     record_on_each(lanes, 0, note);
     for (std::int64_t j = 0; j < m; ++j) {
-      call();
+      sample();
       record_on_each(lanes, static_cast<std::size_t>(j + 1), note);
     }
     wait_for_each(lanes, static_cast<std::size_t>(m), note);
     for (std::int64_t j = 0; j < m; ++j)
-      out[done + j] = longest_interval(lanes, static_cast<std::size_t>(j), static_cast<std::size_t>(j + 1), note);
+      out[done + j] =
+          longest_interval(lanes, static_cast<std::size_t>(j), static_cast<std::size_t>(j + 1), note) * per_call;
     done += m;
+  }
+}
+
+// The GPU backends' time_calls: a sample is pacing.calls_per_sample calls
+// enqueued by `call`, or one replay of `graph`, which holds that many calls
+// captured from the single lane's stream at the first sample (the experiment
+// parser refuses graph with gpus_per_process: a grouped launch over several
+// devices is not captured here).
+template <class Call, class Note>
+void time_samples(Lanes lanes, const Pacing& pacing, double* out, std::int64_t n, MPI_Comm harness, cuda::Graph& graph,
+                  Call&& call, Note&& note) {
+  const double per_call = 1.0 / static_cast<double>(pacing.calls_per_sample);
+  const auto calls = [&] {
+    for (std::int64_t j = 0; j < pacing.calls_per_sample; ++j) call();
+  };
+  const auto replay = [&] { note(graph.replay(lanes.front()->stream.get())); };
+  if (pacing.graph && !graph.captured())
+    note(lanes.size() == 1 ? graph.capture(lanes.front()->stream.get(), calls) : cudaErrorNotSupported);
+  const bool replaying = pacing.graph && graph.captured();
+  if (pacing.graph && !replaying) return;  // the capture's error is noted: the case fails with it
+  if (pacing.barrier_each) {
+    if (replaying) time_with_barriers(lanes, out, n, per_call, harness, replay, note);
+    else time_with_barriers(lanes, out, n, per_call, harness, calls, note);
+  } else {
+    if (replaying) time_back_to_back(lanes, out, n, per_call, replay, note);
+    else time_back_to_back(lanes, out, n, per_call, calls, note);
   }
 }
 

@@ -27,6 +27,7 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   if (session_->size() != c.np)
     throw std::runtime_error(fmt::format("the case has {} ranks but this launch runs {} NCCL ranks", c.np, session_->size()));
   launch_ = session_->lanes().size() == 1 ? launch_alone : launch_grouped;
+  plan_rotation();
   // One checked call: an algorithm NCCL cannot run here fails now, with NCCL's reason.
   try {
     for (const auto& lane : session_->lanes()) slots_.push_back(make_slot(*lane, type));
@@ -45,15 +46,47 @@ void NcclBackend::prepare(const Case& c, MPI_Comm comm) {
   }
 }
 
+// rotate_buffers: as many offsets as fit in the span, each a whole call's
+// largest buffer (rounded to 256 bytes, cudaMalloc's alignment) past the last.
+void NcclBackend::plan_rotation() {
+  rotations_ = 1;
+  rotation_stride_ = 0;
+  rotation_ = 0;
+  const auto option = case_.options.find(kRotateBuffers);
+  if (option == case_.options.end()) return;
+  const std::size_t span = std::stoull(option->second);
+  std::size_t largest = 0;
+  for (int rank = 0; rank < case_.np; ++rank) {
+    const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, rank);
+    largest = std::max({largest, sizes.send, sizes.recv});
+  }
+  rotation_stride_ = std::max<std::size_t>((largest * dtype_size(case_.dtype) + 255) / 256 * 256, 256);
+  rotations_ = std::max<std::size_t>(1, span / rotation_stride_);
+}
+
+ncclResult_t NcclBackend::timed_launch() {
+  if (rotations_ == 1) return launch();
+  const std::size_t shift = rotation_stride_ * rotation_;
+  rotation_ = rotation_ + 1 == rotations_ ? 0 : rotation_ + 1;
+  for (auto& s : slots_) {
+    s.moved = s.args;
+    s.moved.send = static_cast<const std::byte*>(s.args.send) + shift;
+    s.moved.recv = static_cast<std::byte*>(s.args.recv) + shift;
+  }
+  return launch_(call_, slots_, &RankSlot::moved);
+}
+
 NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t type) const {
   lane.activate();  // the buffers live on the lane's GPU
   const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, lane.rank);
   const std::size_t element = dtype_size(case_.dtype);
+  const std::size_t extra = rotation_stride_ * (rotations_ - 1);  // room for the other offsets
   RankSlot s{.device = lane.device,
-             .send = device_bytes(sizes.send * element),
-             .recv = device_bytes(sizes.recv * element),
+             .send = device_bytes(sizes.send * element + extra),
+             .recv = device_bytes(sizes.recv * element + extra),
              .counter = device_bytes(sizeof(device_patterns::Count)),
-             .args = {}};
+             .args = {},
+             .moved = {}};
   // NCCL's in-place form passes the receive buffer (or this rank's block of it) as the input.
   const bool in_place = in_place_side(case_, lane.rank) != InPlaceSide::none;
   const InPlaceBlocks blocks = nccl_in_place_blocks(case_.collective);
@@ -77,15 +110,15 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
   return s;
 }
 
-ncclResult_t NcclBackend::launch_alone(NcclCall call, const std::vector<RankSlot>& slots) {
-  return call(slots.front().args);
+ncclResult_t NcclBackend::launch_alone(NcclCall call, const std::vector<RankSlot>& slots, SlotArgs args) {
+  return call(slots.front().*args);
 }
 
-ncclResult_t NcclBackend::launch_grouped(NcclCall call, const std::vector<RankSlot>& slots) {
+ncclResult_t NcclBackend::launch_grouped(NcclCall call, const std::vector<RankSlot>& slots, SlotArgs args) {
   return grouped([&] {
     ncclResult_t r = ncclSuccess;
     for (const auto& s : slots)
-      if (r == ncclSuccess) r = call(s.args);
+      if (r == ncclSuccess) r = call(s.*args);
     return r;
   });
 }
@@ -104,12 +137,9 @@ void NcclBackend::fill_inputs() {
 }
 
 void NcclBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
-  const auto call = [this] { note(launch()); };
-  const auto note_cuda = [this](cudaError_t e) { note(e); };
-  if (pacing == Pacing::barrier_each)
-    time_with_barriers(session_->lanes(), out, n, harness, call, note_cuda);
-  else
-    time_back_to_back(session_->lanes(), out, n, call, note_cuda);
+  time_samples(
+      session_->lanes(), pacing, out, n, harness, graph_, [this] { note(timed_launch()); },
+      [this](cudaError_t e) { note(e); });
 }
 
 std::uint64_t NcclBackend::validate() {
@@ -145,6 +175,7 @@ void NcclBackend::free_slots() {
 
 void NcclBackend::release() {
   for (const auto& s : slots_) cudaStreamSynchronize(s.args.stream);
+  graph_.clear();
   free_slots();
   if (!deferred_error().empty()) NcclSession::discard();
   session_ = nullptr;

@@ -38,17 +38,24 @@ class NcclBackend final : public Backend {
     DeviceBuffer send;
     DeviceBuffer recv;
     DeviceBuffer counter;
-    NcclCallArgs args;
+    NcclCallArgs args;   // the call at offset 0: checked, validated, and the first timed
+    NcclCallArgs moved;  // rotate_buffers: the timed call at the current offset
   };
   RankSlot make_slot(const Lane& lane, ncclDataType_t type) const;
+  void plan_rotation();
   // Frees each slot's buffers with its GPU current.
   void free_slots();
   // One call of the collective on every rank of this process: the slot's call
   // alone, or all slots' calls in one NCCL group; chosen in prepare.
-  using Launch = ncclResult_t (*)(NcclCall call, const std::vector<RankSlot>& slots);
-  static ncclResult_t launch_alone(NcclCall call, const std::vector<RankSlot>& slots);
-  static ncclResult_t launch_grouped(NcclCall call, const std::vector<RankSlot>& slots);
-  ncclResult_t launch() const { return launch_(call_, slots_); }
+  // `args` picks each slot's arguments (the call at offset 0, or the moved one).
+  using SlotArgs = NcclCallArgs RankSlot::*;
+  using Launch = ncclResult_t (*)(NcclCall call, const std::vector<RankSlot>& slots, SlotArgs args);
+  static ncclResult_t launch_alone(NcclCall call, const std::vector<RankSlot>& slots, SlotArgs args);
+  static ncclResult_t launch_grouped(NcclCall call, const std::vector<RankSlot>& slots, SlotArgs args);
+  ncclResult_t launch() const { return launch_(call_, slots_, &RankSlot::args); }
+  // A timed call: with rotate_buffers, each at the next offset (nccl-tests'
+  // cache avoidance), else launch().
+  ncclResult_t timed_launch();
   void synchronize(const char* what) const;
   void fill_inputs();
   // Calls in the timed loop are not checked one by one: the first failure is kept for after it.
@@ -60,6 +67,11 @@ class NcclBackend final : public Backend {
   NcclCall call_ = nullptr;
   Launch launch_ = launch_alone;
   std::vector<RankSlot> slots_;
+  // rotate_buffers: calls cycle through `rotations` offsets `rotation_stride` bytes apart.
+  std::size_t rotations_ = 1;
+  std::size_t rotation_stride_ = 0;
+  std::size_t rotation_ = 0;
+  cuda::Graph graph_;  // timing: {graph: N}'s captured calls, made at the first timed sample
   std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
   ncclResult_t first_nccl_error_ = ncclSuccess;
   cudaError_t first_cuda_error_ = cudaSuccess;

@@ -8,7 +8,7 @@
 namespace pico::nccl {
 namespace {
 
-constexpr int kTimingEvents = 257;  // back-to-back batches of up to 256 calls
+constexpr int kTimingEvents = 257;  // up to 256 back-to-back samples between two waits
 
 std::unique_ptr<NcclSession>& current() {
   static std::unique_ptr<NcclSession> session;

@@ -34,8 +34,7 @@ void NcclCompressedBackend::prepare(const Case& c, MPI_Comm comm) {
     result_.assign(c.count, 0.0f);
     std::vector<float> input(c.count);
     compressed::generate_input(inputs_, setup_.rank, input);
-    check_cuda(cudaMemcpy(input_.data(), input.data(), c.count * sizeof(float), cudaMemcpyHostToDevice),
-               "copying the input to the device");
+    cuda::copy_to_device(input_.as<float>(), input.data(), input.size(), "copying the input to the device");
     const GpuSetup gpu{.comm = session_->lane().comm,
                        .stream = session_->lane().stream.get(),
                        .rank = setup_.rank,
@@ -77,12 +76,11 @@ void NcclCompressedBackend::reset() {
 }
 
 void NcclCompressedBackend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
-  const auto call = [this] { gpu_->run(call_++); };
-  const auto note_cuda = [this](cudaError_t e) { note(e); };
-  if (pacing == Pacing::barrier_each)
-    time_with_barriers(session_->lanes(), out, n, harness, call, note_cuda);
-  else
-    time_back_to_back(session_->lanes(), out, n, call, note_cuda);
+  // A graph replays the call numbers it captured (the same random draws each
+  // replay): the same work, timed as a captured training step runs it.
+  time_samples(
+      session_->lanes(), pacing, out, n, harness, graph_, [this] { gpu_->run(call_++); },
+      [this](cudaError_t e) { note(e); });
 }
 
 const compressed::ExactReference& NcclCompressedBackend::reference() {
@@ -145,6 +143,7 @@ nlohmann::json NcclCompressedBackend::device() const {
 void NcclCompressedBackend::release() {
   if (session_ != nullptr) cudaStreamSynchronize(session_->lane().stream.get());
   const bool failed = !deferred_error().empty();
+  graph_.clear();
   gpu_.reset();
   host_.reset();
   marks_.reset();

@@ -57,6 +57,7 @@ class NcclCompressedBackend final : public Backend {
   std::unique_ptr<compressed::CompressedAllreduce> host_;
   DeviceBuffer input_, output_;
   std::unique_ptr<GpuAllreduce> gpu_;
+  cuda::Graph graph_;  // timing: {graph: N}'s captured calls, made at the first timed sample
   std::optional<EventMarks> marks_;
   std::vector<float> result_;
   std::uint64_t call_ = 0;

@@ -37,10 +37,11 @@ struct BenchOptions {
   std::vector<int> np{2};
   // Sizes: pico's list, OSU's -m [MIN:]MAX, or nccl-tests' -b/-e/-f.
   std::string sizes, message_size, min_bytes, max_bytes;
+  std::string rotate_buffers;  // nccl: the span timed calls' buffers move through
   // Signed: CLI11 reads "-2" into an unsigned as 2^64-2, which would pass the check below.
   std::int64_t step_factor = 2;
   bool step_factor_given = false;
-  std::optional<std::int64_t> iterations, warmup;
+  std::optional<std::int64_t> iterations, warmup, calls_per_sample, cuda_graph;
   std::optional<std::string> target_ci, case_timeout;
   int check = 1;
   bool in_place = false, dry_run = false, quiet = false;
@@ -59,7 +60,8 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"library", "--backend"},  {"algorithms", "--algorithm"},    {"mode", "--mode"},
       {"time_budget", "--time-budget"}, {"case_timeout", "--case-timeout"}, {"warmup", "--warmup"},
       {"min_iterations", "--iterations"}, {"max_iterations", "--iterations"}, {"target_ci", "--target-ci"},
-      {"validation", "--check"}};
+      {"validation", "--check"}, {"calls_per_sample", "--calls-per-sample"}, {"graph", "-G"},
+      {"rotate_buffers", "--rotate-buffers"}};
   return flags;
 }
 
@@ -113,12 +115,18 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   YAML::Node backend;
   backend["library"] = o.backend;
   backend["algorithms"].push_back(o.algorithm);
+  if (!o.rotate_buffers.empty()) backend["rotate_buffers"] = o.rotate_buffers;
   doc["backends"].push_back(backend);
   YAML::Node timing;
-  timing["mode"] = o.mode;
+  timing["mode"] = o.cuda_graph ? "throughput" : o.mode;
   timing["time_budget"] = o.time_budget;
   if (o.warmup) timing["warmup"] = *o.warmup;
-  if (o.iterations) {  // exactly N, as OSU's -i and nccl-tests' -n: the loop stops at max once min is done
+  if (o.calls_per_sample) timing["calls_per_sample"] = *o.calls_per_sample;
+  if (o.cuda_graph) {  // nccl-tests' -G N -n M: N replays (samples) of a graph of M calls (default 20)
+    timing["graph"] = o.iterations.value_or(kDefaultCallsPerSample);
+    timing["min_iterations"] = *o.cuda_graph;
+    timing["max_iterations"] = *o.cuda_graph;
+  } else if (o.iterations) {  // exactly N, as OSU's -i: the loop stops at max once min is done
     timing["min_iterations"] = *o.iterations;
     timing["max_iterations"] = *o.iterations;
   }
@@ -196,7 +204,14 @@ void add_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--algorithm", opts->algorithm, "Algorithm")->capture_default_str();
   cmd->add_option("--mode", opts->mode, "latency | throughput")->capture_default_str();
   cmd->add_option("--time-budget", opts->time_budget, "Timed-loop budget per case")->capture_default_str();
-  cmd->add_option("-i,-n,--iterations", opts->iterations, "Exactly this many timed iterations per case (OSU -i, nccl-tests -n)");
+  cmd->add_option("-i,-n,--iterations", opts->iterations,
+                  "Exactly this many timed samples per case (OSU -i); with -G the calls per graph (nccl-tests -n)");
+  cmd->add_option("--calls-per-sample", opts->calls_per_sample,
+                  "Throughput mode: calls timed together per sample (default 20; 1: each call)");
+  cmd->add_option("--rotate-buffers", opts->rotate_buffers,
+                  "nccl: move each timed call's buffers through this span (nccl-tests' cold cache), e.g. 1GiB");
+  cmd->add_option("-G,--cudagraph", opts->cuda_graph,
+                  "nccl-tests -G: N replays of a CUDA graph of -n calls (default 20); nccl backends, throughput");
   cmd->add_option("-x,-w,--warmup", opts->warmup, "Warm-up iterations per case (OSU -x, nccl-tests -w)");
   cmd->add_option("--target-ci", opts->target_ci, "Stop when the median's 95% CI is within this, e.g. 2%");
   cmd->add_option("--case-timeout", opts->case_timeout, "Wall time after which a case is killed (default budget + 60s)");

@@ -12,7 +12,8 @@ namespace pico {
 // `bias_calls` (collectives/compressed/options.hpp). compressed_backend_options.cpp
 BackendOptions compressed_backend_options();
 BackendOptions gpu_compressed_backend_options();
-// nccl: `gpus_per_process`, the GPUs each process drives. nccl_backend_options.cpp
+// nccl: `gpus_per_process`, the GPUs each process drives, and
+// `rotate_buffers`, the span its timed calls' buffers move through. nccl_backend_options.cpp
 BackendOptions nccl_backend_options();
 
 }  // namespace pico

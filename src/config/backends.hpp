@@ -56,6 +56,8 @@ struct BackendDescriptor {
   // Its algorithm names say what it does around the library's call (the fault
   // kinds), not which algorithm runs: the plan selects the library's default.
   bool rides_on_library_default = false;
+  // Its calls can be captured in a CUDA graph (timing: {graph: N}).
+  bool cuda_graphs = false;
   BackendOptions options{};
   bool test_only = false;               // accepted only when PICO_ENABLE_TEST_BACKENDS=1
   std::string (*status)() = nullptr;    // whether this build and machine can run it, where that varies

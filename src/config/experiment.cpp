@@ -35,8 +35,9 @@ const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
-const std::vector<std::string> kTimingKeys{"mode",          "warmup",    "min_iterations", "max_iterations",
-                                           "time_budget",   "target_ci", "case_timeout",   "keep_samples"};
+const std::vector<std::string> kTimingKeys{"mode",        "warmup",    "min_iterations", "max_iterations", "time_budget",
+                                           "target_ci",   "case_timeout", "keep_samples", "calls_per_sample",         "graph"};
+constexpr std::int64_t kMaxCallsPerSample = 100000;
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
 constexpr std::int64_t kMaxRepetitions = 1000;
@@ -397,8 +398,36 @@ TimingSpec parse_timing(const Value& v) {
   if (auto x = m.get("target_ci")) t.target_ci = parse_ci(*x);
   if (auto x = m.get("case_timeout")) t.case_timeout_s = parse_positive_duration(*x, "case_timeout");
   if (auto x = m.get("keep_samples")) t.keep_samples = x->as_bool("keep_samples");
+  if (t.mode == TimingMode::throughput) t.calls_per_sample = kDefaultCallsPerSample;
+  if (auto x = m.get("calls_per_sample")) {
+    t.calls_per_sample = x->as_int("calls_per_sample", 1, kMaxCallsPerSample);
+    if (t.mode == TimingMode::latency && t.calls_per_sample > 1)
+      x->fail("latency mode times every call on its own, after a barrier",
+              "drop calls_per_sample, or set mode: throughput to time back-to-back calls together");
+  }
+  if (auto x = m.get("graph")) {
+    t.graph = x->as_int("graph", 1, kMaxCallsPerSample);
+    if (m.has("calls_per_sample"))
+      x->fail("graph and calls_per_sample both say how many calls one sample holds", "keep one of them");
+    t.calls_per_sample = t.graph;
+  }
   check_timing(m, t);
   return t;
+}
+
+// CUDA graphs capture device work: only the GPU backends' calls are device work.
+void check_graph_backends(const Value& graph, const std::vector<BackendSpec>& backends) {
+  std::vector<std::string> able;
+  for (const auto& b : known_backends())
+    if (b.cuda_graphs) able.push_back(b.name);
+  for (const auto& b : backends) {
+    if (!backend_descriptor(b.library).cuda_graphs)
+      graph.fail(fmt::format("backend '{}' cannot be captured in a CUDA graph", b.library),
+                 fmt::format("graph applies to {} only; use calls_per_sample for the others", quoted_list(able)));
+    if (b.options.contains(kGpusPerProcess))
+      graph.fail("graph timing captures one GPU's stream per process",
+                 fmt::format("drop {} from backend '{}', or use calls_per_sample", kGpusPerProcess, b.library));
+  }
 }
 
 }  // namespace
@@ -418,7 +447,10 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("processes")) e.processes = parse_processes(*v);
   if (auto v = top.get("in_place")) e.in_place = parse_in_place(*v);
   if (auto v = top.get("backends")) e.backends = parse_backends(*v);
-  if (auto v = top.get("timing")) e.timing = parse_timing(*v);
+  if (auto v = top.get("timing")) {
+    e.timing = parse_timing(*v);
+    if (e.timing.graph > 0) check_graph_backends(*v->as_map("timing", kTimingKeys).get("graph"), e.backends);
+  }
   if (auto v = top.get("validation")) e.validation = v->as_bool("validation");
   if (auto v = top.get("instrumentation")) e.instrumentation = parse_instrumentation(*v);
   if (auto v = top.get("repetitions")) e.repetitions = static_cast<int>(v->as_int("repetitions", 1, kMaxRepetitions));

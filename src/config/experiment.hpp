@@ -35,7 +35,17 @@ struct TimingSpec {
   double target_ci = 0.02;        // stop when the 95% CI of the median is within this fraction
   double case_timeout_s = 60.0;   // wall time after which a case is killed and recorded failed
   bool keep_samples = false;      // keep raw per-iteration samples in the report
+  // Calls per sample (docs/methodology.md#calls-per-sample): throughput mode
+  // times this many back-to-back calls together and divides, as nccl-tests
+  // does; 1 gives one sample per call (a distribution). Latency mode: always 1.
+  std::int64_t calls_per_sample = 1;
+  // GPU backends: > 0 captures this many calls in a CUDA graph and replays it
+  // once per sample (sample = replay time / graph). 0: no graph.
+  std::int64_t graph = 0;
 };
+
+// nccl-tests' -n: the calls a throughput sample holds unless `batch` says.
+inline constexpr std::int64_t kDefaultCallsPerSample = 20;
 
 struct Experiment {
   std::string name;

@@ -88,7 +88,9 @@ nlohmann::json timing_to_json(const TimingSpec& t) {
           {"time_budget_s", t.time_budget_s},
           {"target_ci", t.target_ci},
           {"case_timeout_s", t.case_timeout_s},
-          {"keep_samples", t.keep_samples}};
+          {"keep_samples", t.keep_samples},
+          {"calls_per_sample", t.calls_per_sample},
+          {"graph", t.graph}};
 }
 
 TimingSpec timing_from_json(const nlohmann::json& j) {
@@ -101,6 +103,9 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   t.target_ci = j.at("target_ci").get<double>();
   t.case_timeout_s = j.at("case_timeout_s").get<double>();
   t.keep_samples = j.at("keep_samples").get<bool>();
+  // Reports written before batches existed timed every call on its own.
+  t.calls_per_sample = j.value("calls_per_sample", std::int64_t{1});
+  t.graph = j.value("graph", std::int64_t{0});
   return t;
 }
 

@@ -60,6 +60,10 @@ struct Case {
 
 // The option that makes one process drive several GPUs (nccl backend only).
 inline constexpr const char* kGpusPerProcess = "gpus_per_process";
+// The nccl backend's cold-cache option, as nccl-tests times: each timed call
+// uses buffers at the next offset within a span of this many bytes per buffer
+// (docs/nccl.md#buffers).
+inline constexpr const char* kRotateBuffers = "rotate_buffers";
 // The ranks each worker process runs: the case's gpus_per_process, else 1.
 // Its np ranks run in np / ranks_per_process processes.
 int ranks_per_process(const Case& c);

@@ -111,6 +111,10 @@ json to_json(const CaseResult& r) {
   j["iterations"] = r.iterations;
   j["warmup"] = r.warmup;
   j["stop_reason"] = r.stop_reason;
+  if (!r.timing_method.empty()) {
+    j["timing_method"] = r.timing_method;
+    j["calls_per_sample"] = r.calls_per_sample;
+  }
   j["timing"] = r.timing ? stats_to_json(*r.timing) : json(nullptr);
   j["algbw_GBps"] = optional_json(r.algbw_GBps);
   j["busbw_GBps"] = optional_json(r.busbw_GBps);
@@ -139,6 +143,8 @@ CaseResult case_result_from_json(const json& j) {
     r.iterations = j.value("iterations", std::int64_t{0});
     r.warmup = j.value("warmup", 0);
     r.stop_reason = j.value("stop_reason", "");
+    r.timing_method = j.value("timing_method", "");
+    r.calls_per_sample = j.value("calls_per_sample", std::int64_t{0});
     if (const auto t = j.find("timing"); t != j.end() && t->is_object()) {
       r.timing = stats_from_json(*t);
       r.timing->iterations = r.iterations;

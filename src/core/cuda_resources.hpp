@@ -81,13 +81,26 @@ class DeviceArray {
 };
 
 // Synchronous copies for tests, benchmarks and set-up (not for timed paths).
+//
+// copy_to_device returns when the data is on the device. cudaMemcpy alone
+// does not promise that: from pageable memory it "returns once the pageable
+// buffer has been copied to the staging memory ... the DMA to final
+// destination may not have completed" (CUDA Runtime API, API synchronization
+// behavior), and a kernel on a non-blocking stream does not wait for the
+// legacy stream that DMA runs on. pico's kernels run on such streams: on an
+// H100 a kernel read the first 2^20 floats of a fresh 4 MiB upload and the
+// stale rest (issue 31's "tail bug").
+template <typename T>
+void copy_to_device(T* device, const T* host, std::size_t count, const char* what = "cudaMemcpy host to device") {
+  if (count == 0) return;
+  check_cuda(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice), what);
+  check_cuda(cudaDeviceSynchronize(), what);
+}
+
 template <typename T>
 DeviceArray<T> to_device(const std::vector<T>& host) {
   DeviceArray<T> device(host.size());
-  if (!host.empty()) {
-    check_cuda(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
-               "cudaMemcpy host to device");
-  }
+  copy_to_device(device.data(), host.data(), host.size());
   return device;
 }
 
@@ -143,6 +156,49 @@ class Event {
 
  private:
   cudaEvent_t event_ = nullptr;
+};
+
+// Work captured once from a stream into a CUDA graph and replayed as one
+// launch (what a CUDA-graph training step does). capture() records whatever
+// `enqueue` puts on `stream` (nothing runs then); replay() launches it.
+// A failed capture leaves the graph empty and returns the error.
+class Graph {
+ public:
+  Graph() = default;
+  ~Graph() { clear(); }
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  template <class Enqueue>
+  cudaError_t capture(cudaStream_t stream, Enqueue&& enqueue) {
+    clear();
+    // Thread-local mode, as nccl-tests captures: other threads (NCCL's proxy)
+    // stay free to allocate while this one captures.
+    if (const cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal); e != cudaSuccess)
+      return e;
+    cudaGraph_t graph = nullptr;
+    try {
+      enqueue();
+    } catch (...) {  // leave the stream out of capture mode, then report
+      cudaStreamEndCapture(stream, &graph);
+      if (graph != nullptr) cudaGraphDestroy(graph);
+      throw;
+    }
+    cudaError_t e = cudaStreamEndCapture(stream, &graph);
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&exec_, graph, 0);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    if (e != cudaSuccess) exec_ = nullptr;
+    return e;
+  }
+  bool captured() const { return exec_ != nullptr; }
+  cudaError_t replay(cudaStream_t stream) const { return cudaGraphLaunch(exec_, stream); }
+  void clear() noexcept {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
 };
 
 }  // namespace pico::cuda

@@ -176,6 +176,9 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
   if (const std::string wrong = mislabel(c, *r.selection->actual); !wrong.empty()) r.fail(wrong);
   r.iterations = stats.iterations;
   r.stop_reason = timed.stop_reason;
+  const Pacing pacing = pacing_of(ctx.timing);
+  r.timing_method = std::string(method_name(pacing));
+  r.calls_per_sample = pacing.calls_per_sample;
   r.timing = stats;
   r.algbw_GBps = algbw_GBps(c, stats.median_s);
   r.busbw_GBps = busbw_GBps(c, stats.median_s);

@@ -21,8 +21,14 @@ bool precise_enough(const std::vector<double>& samples, std::int64_t n, double t
 
 }  // namespace
 
+Pacing pacing_of(const TimingSpec& spec) {
+  return Pacing{.barrier_each = spec.mode == TimingMode::latency,
+                .calls_per_sample = std::max<std::int64_t>(1, spec.graph > 0 ? spec.graph : spec.calls_per_sample),
+                .graph = spec.graph > 0};
+}
+
 TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness) {
-  const Pacing pacing = spec.mode == TimingMode::latency ? Pacing::barrier_each : Pacing::back_to_back;
+  const Pacing pacing = pacing_of(spec);
   auto batch = [&](double* out, std::int64_t n) { backend.time_calls(out, n, pacing, harness); };
   const auto max_n = spec.max_iterations;
   // One slot past the last sample carries the loop's elapsed time through the batch allreduce.

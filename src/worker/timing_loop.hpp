@@ -18,7 +18,10 @@ struct TimedSamples {
   std::string stop_reason;        // target_ci | time_budget | max_iterations
 };
 
-// Runs spec.warmup untimed calls, then timed batches until the stopping rule
+// How spec's samples are taken (mode, batch, graph).
+Pacing pacing_of(const TimingSpec& spec);
+
+// Runs spec.warmup untimed samples, then timed batches until the stopping rule
 // holds. Collective over `harness` (which the backend never uses); every rank
 // returns the same samples and reason.
 TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness);

@@ -840,7 +840,7 @@ def nccl_status():
     return lines[at + 1].strip()
 
 
-def run_nccl_experiment(tmp, experiment, *extra):
+def run_nccl_experiment(tmp, experiment, *extra, timing=FAST_TIMING):
     """Runs `experiment` (formatted with np) on every GPU here, or on 2 ranks
     without one (every case then fails: pico exits 1); skips (77) where pico
     has no NCCL backend. Returns (has_device, np, the schema-valid report)."""
@@ -850,7 +850,7 @@ def run_nccl_experiment(tmp, experiment, *extra):
         sys.exit(77)
     has_device = "no device" not in status
     np = int(re.search(r"(\d+) devices?:", status).group(1)) if has_device else 2
-    proc = run_experiment(tmp, experiment.format(np=np), *extra)
+    proc = run_experiment(tmp, experiment.format(np=np), *extra, timing=timing)
     return has_device, np, checked_report(proc, 0 if has_device else 1)
 
 
@@ -1072,6 +1072,42 @@ def test_nccl_compressed(tmp):
             expect(m["parameters"]["bits"] == 8 and m["parameters"]["communicate"] == "nccl", str(m))
         if c["algorithm"] == "topk":
             expect(("error_feedback" in names) == bool(c["params"]["error_feedback"]), str(names))
+
+
+NCCL_SAMPLING_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [8B, 1MiB]
+    processes: [{np}]
+    backends:
+      - {{library: nccl, algorithms: [default], rotate_buffers: 64MiB}}
+      - library: nccl_compressed
+        algorithms: [global_qsgd, topk]
+        params: {{bits: [8], topk_ratio: [1%], error_feedback: [1]}}
+    """
+
+
+def test_nccl_sampling(tmp):
+    # Throughput samples as nccl-tests takes them: calls_per_sample calls
+    # timed together, or one replay of a CUDA graph of that many calls (the
+    # dense NCCL call, its buffers moving through 64 MiB, and the compressed
+    # allreduce's kernels and NCCL calls alike). Without a GPU every case fails
+    # for want of one and the report stands; with one, every case validates
+    # and says how it was sampled.
+    for sampling, method in (("calls_per_sample: 7", "batch"), ("graph: 7", "graph")):
+        timing = ("timing: {mode: throughput, warmup: 2, min_iterations: 5, max_iterations: 5, time_budget: 1s, "
+                  f"case_timeout: 60s, {sampling}}}\n")
+        has_device, np, report = run_nccl_experiment(tmp, NCCL_SAMPLING_EXPERIMENT, timing=timing)
+        ran = [c for c in report["cases"] if c["status"] != "skipped"]
+        expect(len(ran) == 6, f"{len(ran)} cases ran")
+        dense = [c for c in ran if c["backend"] == "nccl"]
+        expect(dense and all(c["options"] == {"rotate_buffers": str(64 << 20)} for c in dense),
+               str([c["options"] for c in dense]))
+        if not ran_on_device(has_device, ran):
+            continue
+        for c in ran:
+            expect(c["timing_method"] == method and c["calls_per_sample"] == 7 and c["iterations"] == 5,
+                   f"{c['case_id']}: {c.get('timing_method')} {c.get('calls_per_sample')} {c['iterations']}")
+            expect(0 < c["timing"]["median_s"] < 0.1, str(c["timing"]))
 
 
 # The one error format: "pico: error: WHERE: WHAT", then optional "  hint: ..." lines.

@@ -38,9 +38,7 @@ template <typename T>
 Placed<T> place(const std::vector<T>& host, std::size_t offset) {
   Placed<T> placed{gpu::DeviceArray<T>(host.size() + offset + 1), nullptr};
   placed.ptr = placed.storage.data() + offset;
-  if (!host.empty()) {
-    gpu::check_cuda(cudaMemcpy(placed.ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
-  }
+  pico::cuda::copy_to_device(placed.ptr, host.data(), host.size(), "upload");
   return placed;
 }
 
@@ -256,9 +254,7 @@ void require_same_topk(const std::vector<float>& x, std::size_t k, std::size_t o
   auto dindices = place_filled<std::uint32_t>(k, 0, 0xDEADBEEFu);
   auto dvalues = place_filled<float>(k, 0, -7.0f);
   const std::vector<std::int64_t> unset{-1};
-  gpu::check_cuda(cudaMemcpy(workspace.selected(), unset.data(), sizeof(std::int64_t),
-                             cudaMemcpyHostToDevice),
-                  "reset selected count");
+  pico::cuda::copy_to_device(workspace.selected(), unset.data(), 1, "reset selected count");
   gpu::topk_select(dx.ptr, n, k, dindices.ptr, dvalues.ptr, workspace, g.get());
   g.sync();
   const std::vector<std::uint32_t> indices = gpu::to_host(dindices.ptr, k);
@@ -468,6 +464,68 @@ TEST_CASE("gpu Global-QSGD round trip: max_abs, quantize, dequantize chained on 
   g.sync();
   REQUIRE(first_difference(gpu::to_host(dcodes.ptr, n), codes) == -1);
   REQUIRE(first_bit_difference(gpu::to_host(dout.ptr, n), expected) == -1);
+}
+
+TEST_CASE("gpu kernels equal the CPU's around every power of two from 2^10 to 2^24", "[gpu]") {
+  // Sizes just below, at and past each power of two, odd tails, aligned and
+  // unaligned: where grid-stride loops, vector paths and staged uploads end.
+  Gpu g;
+  const std::size_t largest = (std::size_t{1} << 24) + 5;
+  const std::vector<float> all = normal_input(largest, 4242);  // any prefix is the shorter input's draws
+  const int levels = pc::standard_levels(8, 4);
+  const pc::RandomStream rng{99, 7};
+  gpu::MaxAbsWorkspace max_workspace;
+  gpu::TopkWorkspace topk_workspace(largest);
+  pc::TopkScratch scratch;
+  for (int p = 10; p <= 24; ++p) {
+    for (const long tail : {-1L, 0L, 1L, 3L, 5L}) {
+      const std::size_t n = static_cast<std::size_t>(static_cast<long>(std::size_t{1} << p) + tail);
+      const std::vector<float> x(all.begin(), all.begin() + static_cast<long>(n));
+      const float scale = pc::max_abs(x);
+      std::vector<std::int8_t> codes(n);
+      pc::quantize_standard(x, scale, levels, rng, 3, std::span<std::int8_t>(codes));
+      std::vector<float> decoded(n);
+      pc::dequantize(std::span<const std::int8_t>(codes), scale / (static_cast<float>(levels) * 4.0f), decoded);
+      std::vector<float> scaled = x;
+      for (float& v : scaled) v *= 1.0f / 3.0f;
+      std::vector<float> doubled(n);
+      pc::add_residual(x, x, doubled);
+      for (const std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+        INFO("n = 2^" << p << " + " << tail << ", offset = " << offset);
+        const auto dx = place(x, offset);
+        auto dscale = place_filled<float>(1, 0, -1.0f);
+        gpu::max_abs(dx.ptr, n, dscale.ptr, max_workspace, g.get());
+        auto dcodes = place_filled<std::int8_t>(n, offset, 99);
+        gpu::quantize_standard(dx.ptr, n, dscale.ptr, levels, rng, 3, dcodes.ptr, g.get());
+        auto ddecoded = place_filled<float>(n, offset, -1.0f);
+        gpu::dequantize(dcodes.ptr, n, dscale.ptr, levels, 4, ddecoded.ptr, g.get());
+        auto dscaled = place(x, offset);
+        gpu::scale(dscaled.ptr, n, 1.0f / 3.0f, g.get());
+        auto ddoubled = place_filled<float>(n, offset, 0.0f);
+        gpu::add_residual(dx.ptr, dx.ptr, n, ddoubled.ptr, g.get());
+        g.sync();
+        REQUIRE(gpu::to_host(dscale.ptr, 1).front() == scale);
+        REQUIRE(first_difference(gpu::to_host(dcodes.ptr, n), codes) == -1);
+        REQUIRE(first_bit_difference(gpu::to_host(ddecoded.ptr, n), decoded) == -1);
+        REQUIRE(first_bit_difference(gpu::to_host(dscaled.ptr, n), scaled) == -1);
+        REQUIRE(first_bit_difference(gpu::to_host(ddoubled.ptr, n), doubled) == -1);
+      }
+      if (tail == 1) {  // top-k once per power: its CPU twin is the slow part
+        const std::size_t k = std::max<std::size_t>(1, n / 100);
+        std::vector<std::uint32_t> indices(k);
+        std::vector<float> values(k);
+        pc::topk_select(x, k, indices, values, scratch);
+        const auto dx = place(x, 1);
+        auto dindices = place_filled<std::uint32_t>(k, 0, 0u);
+        auto dvalues = place_filled<float>(k, 0, 0.0f);
+        gpu::topk_select(dx.ptr, n, k, dindices.ptr, dvalues.ptr, topk_workspace, g.get());
+        g.sync();
+        INFO("top-k of n = 2^" << p << " + 1");
+        REQUIRE(first_difference(gpu::to_host(dindices.ptr, k), indices) == -1);
+        REQUIRE(first_bit_difference(gpu::to_host(dvalues.ptr, k), values) == -1);
+      }
+    }
+  }
 }
 
 int main(int argc, char** argv) {

@@ -2,7 +2,9 @@
 // The MPI library backend against the closed-form results: every collective,
 // every dtype/op pair MPI defines, in place and not, counts 0, 1, below np,
 // not divisible by np, and larger. Run under mpirun with 1..4 ranks.
+#include <algorithm>
 #include <set>
+#include <vector>
 #include <utility>
 
 #include <catch2/catch.hpp>
@@ -114,6 +116,57 @@ TEST_CASE("the timed loop honours min and max iterations", "[mpi]") {
   MPI_Allreduce(&first, &max_first, 1, MPI_DOUBLE, MPI_MAX, test::harness());
   CHECK(first == max_first);
   backend.release();
+}
+
+namespace {
+
+// A backend whose call is 50 us of host busy-waiting, counted.
+class CountingBackend final : public Backend {
+ public:
+  static constexpr double kCallSeconds = 50e-6;
+  void prepare(const Case&, MPI_Comm) override {}
+  void run_once() override {
+    ++calls;
+    const double start = MPI_Wtime();
+    while (MPI_Wtime() - start < kCallSeconds) {
+    }
+  }
+  std::uint64_t validate() override { return 0; }
+  void release() override {}
+  std::int64_t calls = 0;
+};
+
+}  // namespace
+
+TEST_CASE("throughput batches time their calls together and report the time per call", "[mpi]") {
+  CountingBackend backend;
+  TimingSpec spec;
+  spec.mode = TimingMode::throughput;
+  spec.calls_per_sample = 50;
+  spec.warmup = 1;
+  spec.min_iterations = 4;
+  spec.max_iterations = 4;
+  spec.target_ci = 0;
+  spec.time_budget_s = 100;
+  const Pacing pacing = pacing_of(spec);
+  CHECK(method_name(pacing) == "batch");
+  CHECK_FALSE(pacing.barrier_each);
+  const TimedSamples t = run_timed(backend, spec, test::harness());
+  CHECK(backend.calls == (1 + 4) * 50);  // warm-up and timed samples alike hold 50 calls
+  REQUIRE(t.samples_s.size() == 4);
+  std::vector<double> sorted = t.samples_s;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted.front() >= CountingBackend::kCallSeconds);           // per call, not less
+  CHECK(sorted[1] < 20 * CountingBackend::kCallSeconds);             // divided by 50, not the batch's time
+
+  spec.calls_per_sample = 1;
+  CHECK(method_name(pacing_of(spec)) == "back_to_back");
+  spec.mode = TimingMode::latency;
+  CHECK(method_name(pacing_of(spec)) == "barrier_each");
+  spec.mode = TimingMode::throughput;
+  spec.graph = 8;
+  CHECK(method_name(pacing_of(spec)) == "graph");
+  CHECK(pacing_of(spec).calls_per_sample == 8);
 }
 
 TEST_CASE("the MPI library is recognised from its version string", "[mpi]") {

@@ -74,35 +74,59 @@ void dequantize(const std::int16_t* sums, std::size_t n, const float* d_scale, i
 
 // ---- Top-k -------------------------------------------------------------------
 
-// Scratch for topk_select on inputs of up to max_n elements: radix histogram,
-// selection state and CUB's compaction storage, allocated in the constructor
-// (on the current device).
+// Scratch for topk_select on inputs of up to max_n elements: radix
+// histogram, selection state, the candidate list (max_n / 8 keys, 8 bytes
+// each: an input of 1 GiB takes 256 MiB more), per-chunk counts and offsets,
+// CUB's scan storage, and the CUDA graph of the last selection's launches;
+// allocated in the constructor (on the current device).
 class TopkWorkspace {
  public:
   explicit TopkWorkspace(std::size_t max_n);
   std::size_t max_n() const { return max_n_; }
-  // The number of elements the last topk_select's compaction selected (a
-  // device int64; equals k by construction, exposed for tests).
+  // The number of elements the last topk_select selected (a device int64;
+  // equals k by construction, exposed for tests).
   const std::int64_t* selected_count() const { return selected_.as<std::int64_t>(); }
 
   // Internal to topk_select.
   std::uint32_t* histogram() const { return histogram_.as<std::uint32_t>(); }
   void* state() const { return state_.data(); }
   std::int64_t* selected() const { return selected_.as<std::int64_t>(); }
-  void* compaction() const { return compaction_.data(); }
-  std::size_t compaction_bytes() const { return compaction_.bytes(); }
+  std::uint64_t* candidates() const { return candidates_.as<std::uint64_t>(); }
+  std::uint64_t candidate_capacity() const;
+  std::uint32_t* chunk_counts() const { return chunk_counts_.as<std::uint32_t>(); }
+  std::uint32_t* chunk_offsets() const { return chunk_offsets_.as<std::uint32_t>(); }
+  void* scan_storage() const { return scan_.data(); }
+  std::size_t scan_bytes() const { return scan_.bytes(); }
+  // What the captured graph's launches were made for.
+  struct GraphKey {
+    const float* x = nullptr;
+    std::size_t n = 0, k = 0;
+    std::uint32_t* indices = nullptr;
+    float* values = nullptr;
+    cudaStream_t stream = nullptr;
+    bool operator==(const GraphKey&) const = default;
+  };
+  cuda::Graph& graph() { return graph_; }
+  const GraphKey& graph_key() const { return graph_key_; }
+  void set_graph_key(const GraphKey& key) { graph_key_ = key; }
 
  private:
   std::size_t max_n_;
   DeviceBuffer histogram_;
   DeviceBuffer state_;
   DeviceBuffer selected_;
-  DeviceBuffer compaction_;
+  DeviceBuffer candidates_;
+  DeviceBuffer chunk_counts_;
+  DeviceBuffer chunk_offsets_;
+  DeviceBuffer scan_;
+  cuda::Graph graph_;
+  GraphKey graph_key_;
 };
 
 // The CPU's topk_select: the k entries of largest |x| (ties at the threshold
 // go to the lower index), written in increasing index order; values[j] =
-// x[indices[j]]. Everything runs on the device (no host synchronisation).
+// x[indices[j]]. Everything runs on the device (no host synchronisation);
+// outside a stream capture the launches replay as one CUDA graph.
 // Throws std::invalid_argument if k > n, n > 2^32 - 1 or n > workspace.max_n().
 void topk_select(const float* x, std::size_t n, std::size_t k, std::uint32_t* indices, float* values,
                  TopkWorkspace& workspace, cudaStream_t stream);

@@ -7,21 +7,36 @@
 //   K(i) = (|x[i]| bits, sign cleared) << 32 | (2^32 - 1 - i),
 // which orders by magnitude and, among equal magnitudes, by lower index first;
 // all K(i) are distinct. So one radix select finds K* = the k-th largest K,
-// and the selection is the stateless predicate K(i) >= K*, which CUB's
-// DeviceSelect::If compacts stably, i.e. in increasing index order.
+// and the selection is the stateless predicate K(i) >= K*, compacted in
+// increasing index order.
 //
 // Radix select: 6 passes of 11, 10, 10 (magnitude) and 11, 11, 10 (index)
-// bits. Each pass histograms, over the elements whose K matches the digits
-// chosen so far, the next digit (shared-memory histogram per CTA, summed in
-// global memory), then one CTA picks the digit holding the k-th largest. A
-// pass whose chosen bucket is taken whole (its count equals the rank still
-// wanted) ends the search: K* = that bucket's smallest key. With distinct
-// magnitudes at the threshold (the usual case) the index passes are skipped
-// this way and cost two empty launches each.
+// bits. Each pass histograms, over the keys that match the digits chosen so
+// far, the next digit (shared-memory histogram per CTA, summed in global
+// memory), then one CTA picks the digit holding the k-th largest. A pass whose
+// chosen bucket is taken whole (its count equals the rank still wanted) ends
+// the search: K* = that bucket's smallest key; later passes return at once.
+//
+// Three reads of x in all (an H100/H200 profile of the earlier version, six
+// histogram passes over x and CUB's DeviceSelect::If, found the compaction
+// alone at 25% of DRAM bandwidth, its predicate's scattered loads):
+//   1. the first digit's histogram over x;
+//   2. split: per chunk of kChunk elements, the count of keys surely selected
+//      (first digit above the chosen one), and the keys in the chosen bucket
+//      appended to a candidate list (usually ~1% of x); passes 2-6 then read
+//      the candidates, not x;
+//   3. write: per chunk, its selected elements at its offset (an exclusive
+//      scan of the per-chunk counts, completed from the candidates), in index
+//      order within the chunk by block scans.
+// If the chosen bucket holds more keys than the candidate list can (inputs of
+// many equal magnitudes), passes 2-6 and the counts read x instead.
+//
+// Small inputs are launch-bound (a dozen short kernels): outside a stream
+// capture, topk_select captures its launches into a CUDA graph once per
+// (x, n, k, outputs, stream) and replays it.
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/tabulate_output_iterator.h>
+#include <cub/device/device_scan.cuh>
 
 #include <stdexcept>
 
@@ -37,11 +52,18 @@ constexpr unsigned kMaxBuckets = 1u << kMaxDigitBits;
 
 // The search's progress, in the workspace (device memory).
 struct TopkState {
-  std::uint64_t prefix;     // digits of K* chosen so far (K* >> shift of the next pass)
-  std::uint64_t rank;       // K* is the rank-th largest (1-based) key with this prefix
-  std::uint64_t threshold;  // K*, once done
+  std::uint64_t prefix;      // digits of K* chosen so far (K* >> shift of the next pass)
+  std::uint64_t rank;        // K* is the rank-th largest (1-based) key with this prefix
+  std::uint64_t threshold;   // K*, once done
+  unsigned long long candidates;  // keys the split appended (may exceed the list's capacity)
+  unsigned arrived;          // CTAs of the running histogram pass that have finished
   std::uint32_t done;
+  std::uint32_t overflow;    // the candidates did not fit: passes 2-6 and the counts read x
 };
+
+// Elements per chunk of the split and write passes: 256 threads x 4 float4.
+constexpr unsigned kTiles = 4;
+constexpr std::uint64_t kChunk = kTiles * 4 * detail::kThreads;
 
 // Pass p looks at digit bits [low, low + bits) of keys whose bits from
 // `shift` = low + bits upward equal the prefix.
@@ -64,67 +86,47 @@ __global__ void __launch_bounds__(detail::kThreads)
     histogram[b] = 0;
   }
   if (threadIdx.x == 0) {
-    *state = TopkState{0, k, 0, 0};
+    *state = TopkState{0, k, 0, 0, 0, 0, 0};
   }
 }
 
-// histogram[digit] += number of this pass's candidates with that digit.
-// vector: x is 16-byte aligned (float4 loads).
-__global__ void __launch_bounds__(detail::kThreads)
-    histogram_kernel(const float* __restrict__ x, std::uint64_t n, bool vector, Pass pass,
-                     const TopkState* __restrict__ state, std::uint32_t* __restrict__ histogram) {
-  __shared__ std::uint32_t local[kMaxBuckets];
-  if (state->done != 0) {
-    return;  // the same for every thread of the grid: no barrier is left waiting
-  }
-  const std::uint64_t prefix = state->prefix;
-  const int shift = pass.low + pass.bits;
-  const unsigned buckets = 1u << pass.bits;
-  for (unsigned b = threadIdx.x; b < buckets; b += blockDim.x) {
-    local[b] = 0;
-  }
-  __syncthreads();
-  auto count = [&](float v, std::uint64_t i) {
-    const std::uint64_t key = composite_key(v, i);
-    if ((key >> shift) == prefix) {
-      atomicAdd(&local[(key >> pass.low) & (buckets - 1)], 1u);
-    }
-  };
+// f(K(i)) for every element of x, grid-stride; vector: x is 16-byte aligned (float4 loads).
+template <class F>
+__device__ __forceinline__ void for_each_key(const float* __restrict__ x, std::uint64_t n, bool vector, F&& f) {
   const std::uint64_t stride = detail::grid_stride();
   const std::uint64_t groups = vector ? n / 4 : 0;
-  for (std::uint64_t j = detail::thread_index(); j < groups; j += stride) {
-    const float4 v = reinterpret_cast<const float4*>(x)[j];
-    count(v.x, 4 * j);
-    count(v.y, 4 * j + 1);
-    count(v.z, 4 * j + 2);
-    count(v.w, 4 * j + 3);
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+  auto keys_of = [&](const float4& v, std::uint64_t j) {
+    f(composite_key(v.x, 4 * j));
+    f(composite_key(v.y, 4 * j + 1));
+    f(composite_key(v.z, 4 * j + 2));
+    f(composite_key(v.w, 4 * j + 3));
+  };
+  std::uint64_t j = detail::thread_index();
+  for (; j + stride < groups; j += 2 * stride) {  // two loads in flight per thread
+    const float4 a = x4[j];
+    const float4 b = x4[j + stride];
+    keys_of(a, j);
+    keys_of(b, j + stride);
   }
+  for (; j < groups; j += stride) keys_of(x4[j], j);
   for (std::uint64_t i = 4 * groups + detail::thread_index(); i < n; i += stride) {
-    count(x[i], i);
-  }
-  __syncthreads();
-  for (unsigned b = threadIdx.x; b < buckets; b += blockDim.x) {
-    if (local[b] != 0) {
-      atomicAdd(&histogram[b], local[b]);
-    }
+    f(composite_key(x[i], i));
   }
 }
 
-// One CTA: finds the bucket holding the rank-th largest candidate, scanning
-// from the top bucket down, as the CPU's find_cut; extends the prefix, and
-// clears the histogram for the next pass. Thread t owns the kPerThread
-// buckets below top - t * kPerThread.
+// The histogram pass's last CTA: finds the bucket holding the rank-th largest
+// key, scanning from the top bucket down, as the CPU's find_cut; extends the
+// prefix, and clears the histogram for the next pass (reading each bucket
+// with an atomic exchange, at L2, where the other CTAs' atomics landed).
+// Thread t owns the kPerThread buckets below top - t * kPerThread.
 template <int Bits>
-__global__ void __launch_bounds__(detail::kThreads)
-    choose_digit_kernel(Pass pass, TopkState* __restrict__ state, std::uint32_t* __restrict__ histogram) {
+__device__ void choose_digit(Pass pass, TopkState* __restrict__ state, std::uint32_t* __restrict__ histogram) {
   constexpr unsigned kBuckets = 1u << Bits;
   constexpr unsigned kPerThread = kBuckets / detail::kThreads;
   static_assert(kPerThread * detail::kThreads == kBuckets);
   using Scan = cub::BlockScan<std::uint64_t, detail::kThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
-  if (state->done != 0) {
-    return;
-  }
   const std::uint64_t prefix = state->prefix;
   const std::uint64_t rank = state->rank;
   std::uint32_t counts[kPerThread];
@@ -132,8 +134,7 @@ __global__ void __launch_bounds__(detail::kThreads)
 #pragma unroll
   for (unsigned j = 0; j < kPerThread; ++j) {
     const unsigned b = kBuckets - 1 - (threadIdx.x * kPerThread + j);
-    counts[j] = histogram[b];
-    histogram[b] = 0;
+    counts[j] = atomicExch(&histogram[b], 0u);
     mine += counts[j];
   }
   std::uint64_t above = 0;  // candidates in the buckets above this thread's
@@ -159,40 +160,223 @@ __global__ void __launch_bounds__(detail::kThreads)
   }
 }
 
-// The compaction's predicate: K(i) >= K*.
-struct AtOrAboveThreshold {
-  const float* x;
-  const TopkState* state;
-  __device__ bool operator()(std::uint32_t i) const { return composite_key(x[i], i) >= state->threshold; }
-};
-
-// The compaction's output: selected element number `slot` (in index order)
-// is index i. Slots past k cannot occur (exactly k keys are >= K*); the guard
-// keeps a broken invariant from writing past the caller's arrays.
-struct StorePair {
-  const float* x;
-  std::uint32_t* indices;
-  float* values;
-  std::int64_t k;
-  __device__ void operator()(std::int64_t slot, std::uint32_t i) const {
-    if (slot >= 0 && slot < k) {
-      indices[slot] = i;
-      values[slot] = x[i];
+// histogram[digit] += number of this pass's keys (those matching the prefix)
+// with that digit, over x (pass 1, or every pass after an overflow) or over
+// the candidate list; the CTA that finishes last then chooses the digit (one
+// launch per pass: small inputs are launch-bound).
+__global__ void __launch_bounds__(detail::kThreads)
+    histogram_kernel(const float* __restrict__ x, std::uint64_t n, bool vector,
+                     const std::uint64_t* __restrict__ candidates, std::uint64_t capacity, Pass pass,
+                     bool first_pass, TopkState* __restrict__ state, std::uint32_t* __restrict__ histogram) {
+  __shared__ std::uint32_t local[kMaxBuckets];
+  if (state->done != 0) {
+    return;  // the same for every thread of the grid: no barrier is left waiting
+  }
+  const std::uint64_t prefix = state->prefix;
+  const int shift = pass.low + pass.bits;
+  const unsigned buckets = 1u << pass.bits;
+  for (unsigned b = threadIdx.x; b < buckets; b += blockDim.x) {
+    local[b] = 0;
+  }
+  __syncthreads();
+  auto count = [&](std::uint64_t key) {
+    if ((key >> shift) == prefix) {
+      atomicAdd(&local[(key >> pass.low) & (buckets - 1)], 1u);
+    }
+  };
+  if (first_pass || state->overflow != 0) {
+    for_each_key(x, n, vector, count);
+  } else {
+    const std::uint64_t listed = min(static_cast<std::uint64_t>(state->candidates), capacity);
+    for (std::uint64_t j = detail::thread_index(); j < listed; j += detail::grid_stride()) {
+      count(candidates[j]);
     }
   }
-};
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < buckets; b += blockDim.x) {
+    if (local[b] != 0) {
+      atomicAdd(&histogram[b], local[b]);
+    }
+  }
+  // The last CTA to arrive sees every CTA's additions (each fenced them
+  // before arriving: CUDA's threadFenceReduction pattern).
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(&state->arrived, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) {
+    return;
+  }
+  __threadfence();
+  if (pass.bits == 11) {
+    choose_digit<11>(pass, state, histogram);
+  } else {
+    choose_digit<10>(pass, state, histogram);
+  }
+  if (threadIdx.x == 0) {
+    state->arrived = 0;
+  }
+}
 
-using IndexIterator = thrust::counting_iterator<std::uint32_t>;
-using PairIterator = thrust::tabulate_output_iterator<StorePair, thrust::use_default, std::int64_t>;
+// The elements thread t holds of chunk c: in tile u, positions
+// c kChunk + u 1024 + 4t .. +3 (a float4 when x is aligned; past n: 0, no key).
+// Floats only, indices recomputed (position()): the kernels' registers bound
+// their occupancy, and with it the bytes in flight.
+using ChunkValues = float[kTiles][4];
 
-// CUB's storage for compacting n elements (no launch when temp is null).
-std::size_t compaction_storage_bytes(std::size_t n) {
-  std::size_t bytes = 0;
-  check_cuda(cub::DeviceSelect::If(nullptr, bytes, IndexIterator(0), PairIterator(StorePair{}),
-                                   static_cast<std::int64_t*>(nullptr), static_cast<std::int64_t>(n),
-                                   AtOrAboveThreshold{}, cudaStream_t{}),
-             "topk_select: cub::DeviceSelect::If size query");
-  return bytes;
+__device__ __forceinline__ std::uint64_t position(std::uint64_t chunk, unsigned u, int e) {
+  return chunk * kChunk + u * 4 * detail::kThreads + 4 * threadIdx.x + static_cast<unsigned>(e);
+}
+
+__device__ __forceinline__ void load_chunk(const float* __restrict__ x, std::uint64_t n, bool vector,
+                                           std::uint64_t chunk, ChunkValues& v) {
+#pragma unroll
+  for (unsigned u = 0; u < kTiles; ++u) {
+    const std::uint64_t first = position(chunk, u, 0);
+    if (vector && first + 4 <= n) {
+      const float4 f = reinterpret_cast<const float4*>(x)[first / 4];
+      v[u][0] = f.x, v[u][1] = f.y, v[u][2] = f.z, v[u][3] = f.w;
+    } else {
+      for (int e = 0; e < 4; ++e) v[u][e] = first + e < n ? x[first + e] : 0.0f;
+    }
+  }
+}
+
+// f(K(i)) for the elements i of chunk c that lie in x, in index order within each thread.
+template <class F>
+__device__ __forceinline__ void for_each_chunk_key(std::uint64_t c, std::uint64_t n, const ChunkValues& v, F&& f) {
+#pragma unroll
+  for (unsigned u = 0; u < kTiles; ++u) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const std::uint64_t i = position(c, u, e);
+      if (i < n) f(composite_key(v[u][e], i));
+    }
+  }
+}
+
+// Split (pass 2's read of x): counts[c] = keys of chunk c surely selected;
+// keys in the chosen first-digit bucket appended to `candidates` (capacity
+// entries; more set overflow), one atomic per chunk for the list's cursor (a
+// cursor taken per warp step serialised a million same-address atomics at
+// 1 GiB). After a first pass that ended the search, the count is simply
+// K(i) >= K*.
+__global__ void __launch_bounds__(detail::kThreads, 4)
+    split_kernel(const float* __restrict__ x, std::uint64_t n, bool vector, std::uint64_t chunks,
+                 TopkState* __restrict__ state, std::uint64_t* __restrict__ candidates, std::uint64_t capacity,
+                 std::uint32_t* __restrict__ counts) {
+  using Scan = cub::BlockScan<std::uint32_t, detail::kThreads>;
+  using Reduce = cub::BlockReduce<std::uint32_t, detail::kThreads>;
+  __shared__ union {
+    typename Scan::TempStorage scan;
+    typename Reduce::TempStorage reduce;
+  } storage;
+  __shared__ unsigned long long base;
+  const bool done = state->done != 0;
+  const std::uint64_t prefix = state->prefix;
+  const std::uint64_t threshold = state->threshold;
+  for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+    ChunkValues v;
+    load_chunk(x, n, vector, c, v);
+    std::uint32_t sure = 0;
+    std::uint32_t listed = 0;  // this thread's candidates
+    for_each_chunk_key(c, n, v, [&](std::uint64_t key) {
+      sure += done ? key >= threshold : (key >> 52) > prefix;
+      listed += !done && (key >> 52) == prefix;
+    });
+    std::uint32_t before = 0, chunk_listed = 0;
+    Scan(storage.scan).ExclusiveSum(listed, before, chunk_listed);
+    if (threadIdx.x == 0 && chunk_listed != 0) base = atomicAdd(&state->candidates, chunk_listed);
+    __syncthreads();
+    if (listed != 0) {
+      std::uint64_t slot = base + before;
+      for_each_chunk_key(c, n, v, [&](std::uint64_t key) {
+        if ((key >> 52) == prefix) {
+          if (slot < capacity) candidates[slot] = key;
+          else state->overflow = 1;
+          ++slot;
+        }
+      });
+    }
+    const std::uint32_t total = Reduce(storage.reduce).Sum(sure);
+    if (threadIdx.x == 0) counts[c] = total;
+    __syncthreads();  // storage and base are reused by the next chunk
+  }
+}
+
+// Completes counts[c] to the number of K(i) >= K* in chunk c: the listed
+// candidates at or above K* added to their chunks; after an overflow,
+// counted again from x.
+__global__ void __launch_bounds__(detail::kThreads, 4)
+    finish_counts_kernel(const float* __restrict__ x, std::uint64_t n, bool vector, std::uint64_t chunks,
+                         const std::uint64_t* __restrict__ candidates, std::uint64_t capacity,
+                         const TopkState* __restrict__ state, std::uint32_t* __restrict__ counts) {
+  const std::uint64_t threshold = state->threshold;
+  if (state->overflow == 0) {
+    const std::uint64_t listed = min(static_cast<std::uint64_t>(state->candidates), capacity);
+    for (std::uint64_t j = detail::thread_index(); j < listed; j += detail::grid_stride()) {
+      const std::uint64_t key = candidates[j];
+      if (key >= threshold) {
+        const std::uint64_t i = 0xFFFFFFFFu - static_cast<std::uint32_t>(key);
+        atomicAdd(&counts[i / kChunk], 1u);
+      }
+    }
+    return;
+  }
+  using Reduce = cub::BlockReduce<std::uint32_t, detail::kThreads>;
+  __shared__ typename Reduce::TempStorage reduce_storage;
+  for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+    ChunkValues v;
+    load_chunk(x, n, vector, c, v);
+    std::uint32_t mine = 0;
+    for_each_chunk_key(c, n, v, [&](std::uint64_t key) { mine += key >= threshold; });
+    const std::uint32_t total = Reduce(reduce_storage).Sum(mine);
+    if (threadIdx.x == 0) counts[c] = total;
+    __syncthreads();
+  }
+}
+
+// Write (the last read of x): chunk c's selected elements, in index order,
+// from offsets[c] on. The last chunk also records the total selected.
+__global__ void __launch_bounds__(detail::kThreads, 4)
+    write_kernel(const float* __restrict__ x, std::uint64_t n, bool vector, std::uint64_t chunks,
+                 const TopkState* __restrict__ state, const std::uint32_t* __restrict__ offsets, std::uint64_t k,
+                 std::uint32_t* __restrict__ indices, float* __restrict__ values, std::int64_t* __restrict__ selected) {
+  using Scan = cub::BlockScan<std::uint32_t, detail::kThreads>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  const std::uint64_t threshold = state->threshold;
+  for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+    ChunkValues v;
+    load_chunk(x, n, vector, c, v);
+    std::uint64_t running = offsets[c];
+#pragma unroll
+    for (unsigned u = 0; u < kTiles; ++u) {
+      bool take[4];
+      std::uint32_t mine = 0;
+      for (int e = 0; e < 4; ++e) {
+        take[e] = position(c, u, e) < n && composite_key(v[u][e], position(c, u, e)) >= threshold;
+        mine += take[e];
+      }
+      std::uint32_t before = 0, tile_total = 0;
+      Scan(scan_storage).ExclusiveSum(mine, before, tile_total);
+      std::uint64_t slot = running + before;
+      for (int e = 0; e < 4; ++e) {
+        if (take[e]) {
+          if (slot < k) {  // exactly k keys are >= K*; the guard keeps a broken invariant inside the arrays
+            indices[slot] = static_cast<std::uint32_t>(position(c, u, e));
+            values[slot] = v[u][e];
+          }
+          ++slot;
+        }
+      }
+      running += tile_total;
+      __syncthreads();  // scan_storage is reused by the next tile
+    }
+    if (c == chunks - 1 && threadIdx.x == 0) *selected = static_cast<std::int64_t>(running);
+  }
 }
 
 __global__ void __launch_bounds__(detail::kThreads)
@@ -204,6 +388,59 @@ __global__ void __launch_bounds__(detail::kThreads)
   }
 }
 
+std::uint64_t chunks_of(std::size_t n) { return (n + kChunk - 1) / kChunk; }
+// Keys the candidate list holds: an eighth of x (the chosen bucket of normal
+// or heavy-tailed data holds about 1%; of data within one binade, an eighth).
+std::uint64_t capacity_for(std::size_t max_n) { return std::max<std::uint64_t>(4096, max_n / 8 + 1); }
+
+// CUB's storage for the exclusive scan of `chunks` counts (no launch when temp is null).
+std::size_t scan_storage_bytes(std::uint64_t chunks) {
+  std::size_t bytes = 0;
+  check_cuda(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                           static_cast<std::uint32_t*>(nullptr), static_cast<std::int64_t>(chunks),
+                                           cudaStream_t{}),
+             "topk_select: cub::DeviceScan::ExclusiveSum size query");
+  return bytes;
+}
+
+// The launches of one selection (1 < k < n), all on `stream`.
+void enqueue_select(const float* x, std::size_t n, std::size_t k, std::uint32_t* indices, float* values,
+                    TopkWorkspace& w, cudaStream_t stream) {
+  auto* state = static_cast<TopkState*>(w.state());
+  std::uint32_t* histogram = w.histogram();
+  const std::uint64_t chunks = chunks_of(n);
+  init_kernel<<<1, detail::kThreads, 0, stream>>>(k, state, histogram);
+  detail::check_launch("topk_select: init");
+
+  const bool vector = detail::aligned_to(x, 16);
+  // One wave (8 CTAs of 256 threads per SM), not several: each CTA flushes
+  // its shared histogram's non-zero buckets to global memory at the end.
+  const unsigned grid = detail::grid_for(vector ? (n + 3) / 4 : n, 8);
+  const unsigned chunk_grid = detail::grid_for(chunks * detail::kThreads, 8);
+  for (int p = 0; p < kPassCount; ++p) {
+    const Pass pass = kPasses[p];
+    histogram_kernel<<<grid, detail::kThreads, 0, stream>>>(x, n, vector, w.candidates(), w.candidate_capacity(),
+                                                            pass, p == 0, state, histogram);
+    detail::check_launch("topk_select: histogram");
+    if (p == 0) {
+      split_kernel<<<chunk_grid, detail::kThreads, 0, stream>>>(x, n, vector, chunks, state, w.candidates(),
+                                                                w.candidate_capacity(), w.chunk_counts());
+      detail::check_launch("topk_select: split");
+    }
+  }
+  static_assert(kPassCount == 6);
+  finish_counts_kernel<<<chunk_grid, detail::kThreads, 0, stream>>>(x, n, vector, chunks, w.candidates(),
+                                                                    w.candidate_capacity(), state, w.chunk_counts());
+  detail::check_launch("topk_select: finish counts");
+  std::size_t bytes = w.scan_bytes();
+  check_cuda(cub::DeviceScan::ExclusiveSum(w.scan_storage(), bytes, w.chunk_counts(), w.chunk_offsets(),
+                                           static_cast<std::int64_t>(chunks), stream),
+             "topk_select: cub::DeviceScan::ExclusiveSum");
+  write_kernel<<<chunk_grid, detail::kThreads, 0, stream>>>(x, n, vector, chunks, state, w.chunk_offsets(), k,
+                                                            indices, values, w.selected());
+  detail::check_launch("topk_select: write");
+}
+
 }  // namespace
 
 TopkWorkspace::TopkWorkspace(std::size_t max_n)
@@ -211,7 +448,12 @@ TopkWorkspace::TopkWorkspace(std::size_t max_n)
       histogram_(kMaxBuckets * sizeof(std::uint32_t)),
       state_(sizeof(TopkState)),
       selected_(sizeof(std::int64_t)),
-      compaction_(std::max<std::size_t>(compaction_storage_bytes(max_n), 1)) {}
+      candidates_(capacity_for(max_n) * sizeof(std::uint64_t)),
+      chunk_counts_(std::max<std::uint64_t>(chunks_of(max_n), 1) * sizeof(std::uint32_t)),
+      chunk_offsets_(std::max<std::uint64_t>(chunks_of(max_n), 1) * sizeof(std::uint32_t)),
+      scan_(std::max<std::size_t>(scan_storage_bytes(std::max<std::uint64_t>(chunks_of(max_n), 1)), 1)) {}
+
+std::uint64_t TopkWorkspace::candidate_capacity() const { return capacity_for(max_n_); }
 
 void topk_select(const float* x, std::size_t n, std::size_t k, std::uint32_t* indices, float* values,
                  TopkWorkspace& workspace, cudaStream_t stream) {
@@ -232,37 +474,24 @@ void topk_select(const float* x, std::size_t n, std::size_t k, std::uint32_t* in
     detail::check_launch("topk_select: take_all");
     return;
   }
-  auto* state = static_cast<TopkState*>(workspace.state());
-  std::uint32_t* histogram = workspace.histogram();
-  init_kernel<<<1, detail::kThreads, 0, stream>>>(k, state, histogram);
-  detail::check_launch("topk_select: init");
-
-  const bool vector = detail::aligned_to(x, 16);
-  // One wave (8 CTAs of 256 threads per SM), not several: each CTA flushes
-  // its shared histogram's non-zero buckets to global memory at the end.
-  const unsigned grid = detail::grid_for(vector ? (n + 3) / 4 : n, 8);
-  for (const Pass& pass : kPasses) {
-    histogram_kernel<<<grid, detail::kThreads, 0, stream>>>(x, n, vector, pass, state, histogram);
-    detail::check_launch("topk_select: histogram");
-    if (pass.bits == 11) {
-      choose_digit_kernel<11><<<1, detail::kThreads, 0, stream>>>(pass, state, histogram);
-    } else {
-      choose_digit_kernel<10><<<1, detail::kThreads, 0, stream>>>(pass, state, histogram);
-    }
-    detail::check_launch("topk_select: choose digit");
-  }
-  static_assert(kPassCount == 6);
-
-  std::size_t bytes = compaction_storage_bytes(n);
-  if (bytes > workspace.compaction_bytes()) {
+  if (scan_storage_bytes(chunks_of(n)) > workspace.scan_bytes()) {
     throw std::logic_error("gpu::topk_select: CUB needs more storage than sized for max_n");
   }
-  bytes = workspace.compaction_bytes();
-  const PairIterator out(StorePair{x, indices, values, static_cast<std::int64_t>(k)});
-  check_cuda(cub::DeviceSelect::If(workspace.compaction(), bytes, IndexIterator(0), out, workspace.selected(),
-                                   static_cast<std::int64_t>(n), AtOrAboveThreshold{x, state}, stream),
-             "topk_select: cub::DeviceSelect::If");
-  detail::check_launch("topk_select: compaction");
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  check_cuda(cudaStreamIsCapturing(stream, &capturing), "topk_select: cudaStreamIsCapturing");
+  // In the caller's capture its graph holds the launches; the legacy default
+  // stream cannot be captured.
+  if (capturing != cudaStreamCaptureStatusNone || stream == nullptr) {
+    enqueue_select(x, n, k, indices, values, workspace, stream);
+    return;
+  }
+  const TopkWorkspace::GraphKey key{x, n, k, indices, values, stream};
+  if (!workspace.graph().captured() || !(workspace.graph_key() == key)) {
+    check_cuda(workspace.graph().capture(stream, [&] { enqueue_select(x, n, k, indices, values, workspace, stream); }),
+               "topk_select: capturing its launches");
+    workspace.set_graph_key(key);
+  }
+  check_cuda(workspace.graph().replay(stream), "topk_select: cudaGraphLaunch");
 }
 
 }  // namespace pico::compressed::gpu

@@ -80,7 +80,7 @@ TEST_CASE("the compressed backends have their option parsers; nccl has its own",
   // Threads per rank are the CPU kernels'.
   CHECK(backend_descriptor("compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls", "threads"});
   CHECK(backend_descriptor("nccl_compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls"});
-  CHECK(backend_descriptor("nccl").options.keys == std::vector<std::string>{"gpus_per_process"});
+  CHECK(backend_descriptor("nccl").options.keys == std::vector<std::string>{"gpus_per_process", "rotate_buffers"});
   CHECK(backend_descriptor("mpi").options.keys.empty());
 }
 
@@ -96,5 +96,5 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
   // A key no backend takes lists every key some backend takes.
   const auto unknown = test::experiment_error(base + "  - {library: mpi, colour: red}\n");
   CHECK(unknown.message == "unknown key 'colour' in a backends entry");
-  CHECK(unknown.hint == "allowed keys: library, algorithms, params, inputs, bias_calls, threads, gpus_per_process");
+  CHECK(unknown.hint == "allowed keys: library, algorithms, params, inputs, bias_calls, threads, gpus_per_process, rotate_buffers");
 }

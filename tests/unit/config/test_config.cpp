@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "core/case.hpp"
 #include "core/build_info.hpp"
 #include "config_errors.hpp"
 
@@ -425,6 +426,45 @@ TEST_CASE("timing settings are range-checked against each other", "[config]") {
   CHECK(timeout.column == 17);
   CHECK(timeout.message == "case_timeout (5s) must be longer than time_budget (10s)");
   CHECK_THAT(timeout.hint, Contains("whole case"));
+}
+
+TEST_CASE("timing batches and CUDA graphs: defaults, conflicts and the backends that take them", "[config]") {
+  // Throughput mode times batches of nccl-tests' 20 calls unless batch says; latency times each call.
+  CHECK(parse_experiment(kBase, "x.yaml").timing.calls_per_sample == 1);
+  CHECK(parse_experiment(kBase + "timing: {mode: throughput}\n", "x.yaml").timing.calls_per_sample == kDefaultCallsPerSample);
+  CHECK(parse_experiment(kBase + "timing: {mode: throughput, calls_per_sample: 1}\n", "x.yaml").timing.calls_per_sample == 1);
+  const Experiment graph = parse_experiment(
+      kBase + "backends: [{library: nccl}]\ntiming: {mode: throughput, graph: 50}\n", "x.yaml");
+  CHECK(graph.timing.graph == 50);
+  CHECK(graph.timing.calls_per_sample == 50);
+
+  const auto latency = experiment_error(kBase + "timing: {calls_per_sample: 5}\n");
+  CHECK(latency.message == "latency mode times every call on its own, after a barrier");
+  CHECK(latency.line == 3);
+  CHECK(latency.column == 28);
+  CHECK(experiment_error(kBase + "timing: {mode: throughput, calls_per_sample: 0}\n").message == "calls_per_sample must be at least 1, got 0");
+  CHECK(experiment_error(kBase + "backends: [{library: nccl}]\ntiming: {mode: throughput, calls_per_sample: 2, graph: 3}\n")
+            .message == "graph and calls_per_sample both say how many calls one sample holds");
+  const auto host = experiment_error(kBase + "timing: {mode: throughput, graph: 10}\n");
+  CHECK(host.message == "backend 'mpi' cannot be captured in a CUDA graph");
+  CHECK_THAT(host.hint, Contains("'nccl'") && Contains("'nccl_compressed'"));
+  CHECK(experiment_error(kBase + "backends: [{library: nccl, gpus_per_process: 2}]\ntiming: {mode: throughput, graph: 10}\n")
+            .message == "graph timing captures one GPU's stream per process");
+}
+
+TEST_CASE("nccl's rotate_buffers is a size kept in the case's options, for nccl only", "[config]") {
+  const Experiment e = parse_experiment(kBase + "backends: [{library: nccl, rotate_buffers: 1GiB}]\n", "x.yaml");
+  CHECK(e.backends.front().options.at(kRotateBuffers) == std::to_string(std::uint64_t{1} << 30));
+  CHECK(parse_experiment(kBase + "backends: [{library: nccl, rotate_buffers: 0}]\n", "x.yaml")
+            .backends.front()
+            .options.empty());
+  const auto unit = experiment_error(kBase + "backends: [{library: nccl, rotate_buffers: 1Gx}]\n");
+  CHECK(unit.message == "unknown size unit 'Gx' in '1Gx'");
+  CHECK_THAT(unit.hint, Contains("nccl-tests' -e"));
+  CHECK_THAT(experiment_error(kBase + "backends: [{library: nccl, rotate_buffers: 100GiB}]\n").message,
+             Contains("more than any GPU holds"));
+  CHECK(experiment_error(kBase + "backends: [{library: mpi, rotate_buffers: 1GiB}]\n").message ==
+        "'rotate_buffers' applies to backend 'nccl' only");
 }
 
 TEST_CASE("empty files, non-map documents and missing files are errors", "[config]") {
