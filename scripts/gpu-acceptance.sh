@@ -107,18 +107,20 @@ step_e2e() {
   return "$status"
 }
 
-# pico against nccl-tests on one GPU, allreduce and allgather from 8 B to
-# 1 GiB (factor PICO_REF_FACTOR, default 2), in PICO_REF_ROUNDS interleaved
-# rounds (default 3): nccl-tests' defaults (-n 20 -w 1) beside pico's samples
-# of 20 calls, and nccl-tests' -G 10 beside pico bench -G 10 (10 replays of a
-# 20-call graph); pico with nccl-tests' cold cache (rotate_buffers over
-# nccl-tests' 1 GiB span) and, for the batches, also with its buffers reused.
+# pico against nccl-tests on one GPU, allreduce and allgather (PICO_REF_COLLS,
+# e.g. "all_reduce:allreduce") from 8 B to PICO_REF_MAX (default 1G) by
+# PICO_REF_FACTOR (default 2), in PICO_REF_ROUNDS interleaved rounds (default
+# 3): nccl-tests' defaults (-n 20 -w 1) beside pico's samples of 20 calls,
+# and nccl-tests' -G 10 beside pico bench -G 10 (10 replays of a 20-call
+# graph); pico with nccl-tests' cold cache (rotate_buffers over the same span
+# as nccl-tests' -e) and, for the batches, also with its buffers reused.
 # nccl-tests is not part of pico: build it elsewhere and point NCCL_TESTS at its
 # build directory (default .device/nccl-tests, carried with the bundle).
 # Outputs: $out/reference.tar.gz.
 step_reference() {
   local nt=${NCCL_TESTS:-$repo/.device/nccl-tests} status=0 dir=$out/reference
-  local factor=${PICO_REF_FACTOR:-2} rounds=${PICO_REF_ROUNDS:-3} pair perf coll round graph run
+  local factor=${PICO_REF_FACTOR:-2} rounds=${PICO_REF_ROUNDS:-3} max=${PICO_REF_MAX:-1G} pair perf coll round graph run
+  local pairs=${PICO_REF_COLLS:-all_reduce:allreduce all_gather:allgather}
   if [[ ! -x $nt/all_reduce_perf ]]; then
     echo "reference: no nccl-tests at $nt (set NCCL_TESTS to its build directory)"
     return 1
@@ -130,26 +132,27 @@ step_reference() {
     local name=$1
     shift
     rm -rf "/tmp/pico-gpu-runs/$name"
-    pico bench "$coll" --backend nccl --np "$gpus" -b 8 -e 1G -f "$factor" --time-budget 100ms \
+    pico bench "$coll" --backend nccl --np "$gpus" -b 8 -e "$max" -f "$factor" --time-budget 100ms \
       -o "/tmp/pico-gpu-runs/$name" -q "$@" >/dev/null || status=1
     cp "$(find "/tmp/pico-gpu-runs/$name" -name report.json | head -n 1)" "$dir/$name.json"
   }
   for round in $(seq "$rounds"); do
-    for pair in all_reduce:allreduce all_gather:allgather; do
+    for pair in $pairs; do
       perf=${pair%%:*} coll=${pair##*:}
       for graph in "" 10; do
-        "$nt/${perf}_perf" -b 8 -e 1G -f "$factor" -g 1 ${graph:+-G "$graph"} \
+        "$nt/${perf}_perf" -b 8 -e "$max" -f "$factor" -g 1 ${graph:+-G "$graph"} \
           >"$dir/nccl-tests-$coll$graph-$round.txt" 2>&1 || status=1
         if [[ -n $graph ]]; then
-          pico_round "pico-$coll-graph-rotate-$round" -G "$graph" --rotate-buffers 1GiB
+          pico_round "pico-$coll-graph-rotate-$round" -G "$graph" --rotate-buffers "${max}iB"
         else
-          pico_round "pico-$coll-rotate-$round" --mode throughput --rotate-buffers 1GiB
+          pico_round "pico-$coll-rotate-$round" --mode throughput --rotate-buffers "${max}iB"
           pico_round "pico-$coll-reuse-$round" --mode throughput
         fi
       done
     done
   done
-  for coll in allreduce allgather; do
+  for pair in $pairs; do
+    coll=${pair##*:}
     for run in rotate reuse graph-rotate; do
       graph=$([[ $run == graph* ]] && echo 10)
       echo "--- $coll, pico $run"
