@@ -20,7 +20,7 @@
 
 namespace pico {
 
-// How the timing loop spaces and groups calls (docs/methodology.md#batches).
+// How the timing loop spaces and groups calls (docs/methodology.md#calls-per-sample).
 // Latency mode puts an (untimed) barrier before each sample; throughput mode
 // launches back to back. A sample holds calls_per_sample calls, timed together
 // and divided (nccl-tests' way); with graph they are captured once in a CUDA

@@ -35,11 +35,12 @@ const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
-const std::vector<std::string> kTimingKeys{"mode",        "warmup",    "min_iterations", "max_iterations", "time_budget",
-                                           "target_ci",   "case_timeout", "keep_samples", "calls_per_sample",         "graph"};
-constexpr std::int64_t kMaxCallsPerSample = 100000;
+const std::vector<std::string> kTimingKeys{"mode",         "warmup",       "min_iterations",   "max_iterations",
+                                           "time_budget",  "target_ci",    "case_timeout",     "keep_samples",
+                                           "calls_per_sample", "graph"};
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
+constexpr std::int64_t kMaxCallsPerSample = 100'000;
 constexpr std::int64_t kMaxRepetitions = 1000;
 constexpr const char* kSizeHint = "use B, KiB, MiB, GiB (or KB, MB, GB)";
 

@@ -18,7 +18,7 @@ struct TimedSamples {
   std::string stop_reason;        // target_ci | time_budget | max_iterations
 };
 
-// How spec's samples are taken (mode, batch, graph).
+// How spec's samples are taken (mode, calls_per_sample, graph).
 Pacing pacing_of(const TimingSpec& spec);
 
 // Runs spec.warmup untimed samples, then timed batches until the stopping rule
