@@ -57,7 +57,7 @@ struct CaseResult {
   int warmup = 0;
   std::string stop_reason;
   // How each sample was taken: barrier_each | back_to_back | batch | graph
-  // (docs/methodology.md#batches), and the calls one sample held; "" and 0
+  // (docs/methodology.md#calls-per-sample), and the calls one sample held; "" and 0
   // where no worker timed the case.
   std::string timing_method;
   std::int64_t calls_per_sample = 0;
