@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""check_layers.py's failing branches on a small tree of its own: an include
+that runs back up a layer, and a docs/architecture.md "may use" cell that
+disagrees with cmake/layers.txt, each reported with file and line and exit 1;
+the same tree put right passes.
+
+    test_check_layers.py SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+script = os.path.join(sys.argv[1], "tests", "tools", "check_layers.py")
+failures = []
+
+
+def write(root, path, text):
+    full = os.path.join(root, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def check(root):
+    return subprocess.run([sys.executable, script, root], capture_output=True, text=True)
+
+
+def expect(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+with tempfile.TemporaryDirectory() as root:
+    write(root, "cmake/layers.txt", "core: src/core |\ncli: src/cli | core\n")
+    write(root, "docs/architecture.md", "| layer | folder | library | may use |\n|---|---|---|---|\n"
+                                        "| core | `src/core/` | `pico_core` | — |\n"
+                                        "| cli | `src/cli/` | `pico_cli` | core |\n")
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n")
+    write(root, "src/cli/main.cpp", '#include "core/vocabulary.hpp"\n')
+    clean = check(root)
+    expect(clean.returncode == 0 and "2 files checked, 0 include(s)" in clean.stdout, clean.stdout + clean.stderr)
+
+    write(root, "src/core/vocabulary.hpp", '#pragma once\n\n#include "cli/main.cpp"\n')
+    up = check(root)
+    expect(up.returncode == 1, f"an include up a layer: exit {up.returncode}")
+    expect("src/core/vocabulary.hpp:3: layer 'core' includes \"cli/main.cpp\" from layer 'cli' (allowed: core)"
+           in up.stdout, up.stdout)
+
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n")
+    write(root, "docs/architecture.md", "| layer | folder | library | may use |\n|---|---|---|---|\n"
+                                        "| core | `src/core/` | `pico_core` | cli |\n"
+                                        "| cli | `src/cli/` | `pico_cli` | core |\n")
+    docs = check(root)
+    expect(docs.returncode == 1, f"a disagreeing table: exit {docs.returncode}")
+    expect("docs/architecture.md:3: layer 'core' may use cli there, — in cmake/layers.txt" in docs.stdout, docs.stdout)
+
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
