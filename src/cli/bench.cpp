@@ -33,7 +33,8 @@ namespace {
 
 struct BenchOptions {
   std::string collective, dtype = "float32", op = "sum", backend = "mpi", algorithm = "default";
-  std::string platform = "local", output = "results", mode = "latency", time_budget = "1s";
+  std::string platform = "local", output = "results", time_budget = "1s";
+  std::optional<std::string> mode;  // default latency; throughput with -G (nccl-tests' replays run back to back)
   std::vector<int> np{2};
   // Sizes: pico's list, OSU's -m [MIN:]MAX, or nccl-tests' -b/-e/-f.
   std::string sizes, message_size, min_bytes, max_bytes;
@@ -118,7 +119,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   if (!o.rotate_buffers.empty()) backend["rotate_buffers"] = o.rotate_buffers;
   doc["backends"].push_back(backend);
   YAML::Node timing;
-  timing["mode"] = o.cuda_graph ? "throughput" : o.mode;
+  timing["mode"] = o.mode.value_or(o.cuda_graph ? "throughput" : "latency");
   timing["time_budget"] = o.time_budget;
   if (o.warmup) timing["warmup"] = *o.warmup;
   if (o.calls_per_sample) timing["calls_per_sample"] = *o.calls_per_sample;
@@ -202,7 +203,7 @@ void add_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--op", opts->op, "Reduction operation")->capture_default_str();
   cmd->add_option("--backend", opts->backend, "Backend library")->capture_default_str();
   cmd->add_option("--algorithm", opts->algorithm, "Algorithm")->capture_default_str();
-  cmd->add_option("--mode", opts->mode, "latency | throughput")->capture_default_str();
+  cmd->add_option("--mode", opts->mode, "latency | throughput (default latency; throughput with -G)");
   cmd->add_option("--time-budget", opts->time_budget, "Timed-loop budget per case")->capture_default_str();
   cmd->add_option("-i,-n,--iterations", opts->iterations,
                   "Exactly this many timed samples per case (OSU -i); with -G the calls per graph (nccl-tests -n)");

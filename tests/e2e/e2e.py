@@ -1286,6 +1286,43 @@ def test_bench(tmp):
     expect_bad_input(r"^pico: error: pico bench: .*--sizes excludes", "bench", "allreduce", "--sizes", "8B", "-m", "1K")
 
 
+def test_bench_sampling_flags(tmp):
+    # How samples are taken, from pico bench's flags: throughput samples of 20
+    # calls (nccl-tests' -n) or --calls-per-sample N, timed with MPI_Wtime on
+    # host backends and reported per case; -G N is nccl-tests' graph replays
+    # (N samples of -n calls, throughput unless --mode says otherwise), for
+    # the GPU backends only.
+    batch = pico("bench", "allreduce", "--np", "2", "--sizes", "8B,4KiB", "--mode", "throughput", "-i", "4",
+                 "-o", os.path.join(tmp, "batch"), cwd=tmp)
+    report = checked_report(batch)
+    expect(all(c["timing_method"] == "batch" and c["calls_per_sample"] == 20 and c["iterations"] == 4
+               for c in report["cases"]), str([(c["timing_method"], c["calls_per_sample"]) for c in report["cases"]]))
+    expect("sample: 20 back-to-back calls timed together, time / 20" in batch.stdout, batch.stdout[-300:])
+    single = pico("bench", "allreduce", "--np", "2", "--sizes", "8B", "--mode", "throughput", "--calls-per-sample", "1",
+                  "-i", "4", "-o", os.path.join(tmp, "single"), cwd=tmp)
+    cases = checked_report(single)["cases"]
+    expect(cases[0]["timing_method"] == "back_to_back" and cases[0]["calls_per_sample"] == 1, str(cases[0]))
+    latency = pico("bench", "allreduce", "--np", "2", "--sizes", "8B", "-i", "4", "-o", os.path.join(tmp, "lat"), cwd=tmp)
+    cases = checked_report(latency)["cases"]
+    expect(cases[0]["timing_method"] == "barrier_each" and cases[0]["calls_per_sample"] == 1, str(cases[0]))
+    expect_bad_input(r"^pico: error: --calls-per-sample: latency mode times every call on its own", "bench",
+                     "allreduce", "--calls-per-sample", "5")
+    expect_bad_input(r"^pico: error: -G: backend 'mpi' cannot be captured in a CUDA graph", "bench", "allreduce",
+                     "-G", "3")
+    if nccl_status().startswith("not built"):
+        return
+    # Planned without a GPU too (every case then fails for want of one): the experiment pico bench wrote.
+    for extra, mode in (([], "throughput"), (["--mode", "latency"], "latency")):
+        graph = pico("bench", "allreduce", "--backend", "nccl", "--np", "1", "--sizes", "8B", "-G", "3", "-n", "7",
+                     *extra, "--dry-run", cwd=tmp)
+        expect(graph.returncode == 0, graph.stderr)
+        written = pico("bench", "allreduce", "--backend", "nccl", "--np", "1", "--sizes", "8B", "-G", "3", "-n", "7",
+                       *extra, "-o", os.path.join(tmp, "graph-" + mode), "-q", cwd=tmp)
+        experiment = load(report_path(written))["experiment"]["source"]
+        expect(f"mode: {mode}" in experiment and "graph: 7" in experiment and "min_iterations: 3" in experiment,
+               experiment)
+
+
 def test_bench_osu_flags(tmp):
     # What OSU (-m, -i, -x) and nccl-tests (-b -e -f, -n, -w, -c) users type; 1K is 1024.
     osu = pico("bench", "allreduce", "--np", "2", "-m", "1K:4K", "-i", "7", "-x", "2", "-c", "1",
