@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "backends/backend.hpp"
 
+#include "core/case_result.hpp"
 #include "harness/harness.hpp"
 
 namespace pico {
@@ -22,9 +23,9 @@ void host_timed_calls(Backend& backend, MPI_Comm harness, double* out, std::int6
 }  // namespace
 
 std::string_view method_name(const Pacing& p) {
-  if (p.graph) return "graph";
-  if (p.calls_per_sample > 1) return "batch";
-  return p.barrier_each ? "barrier_each" : "back_to_back";
+  if (p.graph) return timing_method::kGraph;
+  if (p.calls_per_sample > 1) return timing_method::kBatch;
+  return p.barrier_each ? timing_method::kBarrierEach : timing_method::kBackToBack;
 }
 
 void Backend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {

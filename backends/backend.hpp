@@ -30,7 +30,7 @@ struct Pacing {
   std::int64_t calls_per_sample = 1;
   bool graph = false;
 };
-// "barrier_each", "back_to_back", "batch" or "graph": the report's timing_method.
+// The report's timing_method for p (core/case_result.hpp).
 std::string_view method_name(const Pacing& p);
 
 class Backend {

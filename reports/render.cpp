@@ -8,8 +8,8 @@
 #include <set>
 #include <span>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -173,12 +173,8 @@ std::string sampling_lines(const std::vector<CaseResult>& cases) {
   for (const auto& r : cases)
     if (r.measured() && !r.timing_method.empty()) methods.emplace(r.timing_method, r.calls_per_sample);
   std::string out;
-  for (const auto& [method, calls] : methods) {
-    if (method == "barrier_each") out += "sample: one call after a barrier (latency)\n";
-    else if (method == "back_to_back") out += "sample: one call of back-to-back calls\n";
-    else if (method == "batch") out += fmt::format("sample: {} back-to-back calls timed together, time / {}\n", calls, calls);
-    else if (method == "graph") out += fmt::format("sample: one replay of a CUDA graph of {} calls, time / {}\n", calls, calls);
-  }
+  for (const auto& [method, calls] : methods)
+    if (const std::string line = sampling_text(method, calls); !line.empty()) out += line + "\n";
   return out;
 }
 

@@ -96,18 +96,16 @@ void time_samples(Lanes lanes, const Pacing& pacing, double* out, std::int64_t n
   const auto calls = [&] {
     for (std::int64_t j = 0; j < pacing.calls_per_sample; ++j) call();
   };
-  const auto replay = [&] { note(graph.replay(lanes.front()->stream.get())); };
-  if (pacing.graph && !graph.captured())
+  if (pacing.graph && !graph.captured()) {
     note(lanes.size() == 1 ? graph.capture(lanes.front()->stream.get(), calls) : cudaErrorNotSupported);
-  const bool replaying = pacing.graph && graph.captured();
-  if (pacing.graph && !replaying) return;  // the capture's error is noted: the case fails with it
-  if (pacing.barrier_each) {
-    if (replaying) time_with_barriers(lanes, out, n, per_call, harness, replay, note);
-    else time_with_barriers(lanes, out, n, per_call, harness, calls, note);
-  } else {
-    if (replaying) time_back_to_back(lanes, out, n, per_call, replay, note);
-    else time_back_to_back(lanes, out, n, per_call, calls, note);
+    if (!graph.captured()) return;  // the capture's error is noted: the case fails with it
   }
+  const auto sample = [&] {
+    if (pacing.graph) note(graph.replay(lanes.front()->stream.get()));
+    else calls();
+  };
+  if (pacing.barrier_each) time_with_barriers(lanes, out, n, per_call, harness, sample, note);
+  else time_back_to_back(lanes, out, n, per_call, sample, note);
 }
 
 }  // namespace pico::nccl

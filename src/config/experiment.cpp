@@ -407,10 +407,10 @@ TimingSpec parse_timing(const Value& v) {
               "drop calls_per_sample, or set mode: throughput to time back-to-back calls together");
   }
   if (auto x = m.get("graph")) {
-    t.graph = x->as_int("graph", 1, kMaxCallsPerSample);
+    t.calls_per_sample = x->as_int("graph", 1, kMaxCallsPerSample);
+    t.graph = true;
     if (m.has("calls_per_sample"))
       x->fail("graph and calls_per_sample both say how many calls one sample holds", "keep one of them");
-    t.calls_per_sample = t.graph;
   }
   check_timing(m, t);
   return t;
@@ -450,7 +450,7 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("backends")) e.backends = parse_backends(*v);
   if (auto v = top.get("timing")) {
     e.timing = parse_timing(*v);
-    if (e.timing.graph > 0) check_graph_backends(*v->as_map("timing", kTimingKeys).get("graph"), e.backends);
+    if (e.timing.graph) check_graph_backends(*v->as_map("timing", kTimingKeys).get("graph"), e.backends);
   }
   if (auto v = top.get("validation")) e.validation = v->as_bool("validation");
   if (auto v = top.get("instrumentation")) e.instrumentation = parse_instrumentation(*v);

@@ -39,12 +39,12 @@ struct TimingSpec {
   // times this many back-to-back calls together and divides, as nccl-tests
   // does; 1 gives one sample per call (a distribution). Latency mode: always 1.
   std::int64_t calls_per_sample = 1;
-  // GPU backends: > 0 captures this many calls in a CUDA graph and replays it
-  // once per sample (sample = replay time / graph). 0: no graph.
-  std::int64_t graph = 0;
+  // GPU backends: the calls_per_sample calls are captured once in a CUDA graph
+  // and a sample is one replay of it (`graph: N` sets both).
+  bool graph = false;
 };
 
-// nccl-tests' -n: the calls a throughput sample holds unless `batch` says.
+// nccl-tests' -n: the calls a throughput sample holds unless calls_per_sample says.
 inline constexpr std::int64_t kDefaultCallsPerSample = 20;
 
 struct Experiment {

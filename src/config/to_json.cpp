@@ -90,7 +90,7 @@ nlohmann::json timing_to_json(const TimingSpec& t) {
           {"case_timeout_s", t.case_timeout_s},
           {"keep_samples", t.keep_samples},
           {"calls_per_sample", t.calls_per_sample},
-          {"graph", t.graph}};
+          {"graph", t.graph ? t.calls_per_sample : 0}};  // the YAML's graph: N, 0 for none
 }
 
 TimingSpec timing_from_json(const nlohmann::json& j) {
@@ -105,7 +105,7 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   t.keep_samples = j.at("keep_samples").get<bool>();
   // Reports written before batches existed timed every call on its own.
   t.calls_per_sample = j.value("calls_per_sample", std::int64_t{1});
-  t.graph = j.value("graph", std::int64_t{0});
+  t.graph = j.value("graph", std::int64_t{0}) > 0;
   return t;
 }
 

@@ -87,6 +87,16 @@ std::optional<CaseStatus> parse_case_status(std::string_view s) {
   return std::nullopt;
 }
 
+std::string sampling_text(std::string_view method, std::int64_t calls) {
+  if (method == timing_method::kBarrierEach) return "sample: one call after a barrier (latency)";
+  if (method == timing_method::kBackToBack) return "sample: one call of back-to-back calls";
+  if (method == timing_method::kBatch)
+    return fmt::format("sample: {} back-to-back calls timed together, time / {}", calls, calls);
+  if (method == timing_method::kGraph)
+    return fmt::format("sample: one replay of a CUDA graph of {} calls, time / {}", calls, calls);
+  return "";
+}
+
 void CaseResult::fail(std::string why) {
   status = CaseStatus::failed;
   reason = std::move(why);

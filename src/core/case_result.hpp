@@ -48,6 +48,18 @@ struct SelectionOutcome {
   std::optional<ActualSelection> actual;  // `selection.actual`
 };
 
+// The record's timing_method values: how each sample was taken
+// (docs/methodology.md#calls-per-sample). Written by the worker's timing loop,
+// read back by the tables.
+namespace timing_method {
+inline constexpr std::string_view kBarrierEach = "barrier_each";  // latency: one call after a barrier
+inline constexpr std::string_view kBackToBack = "back_to_back";   // one call of back-to-back calls
+inline constexpr std::string_view kBatch = "batch";               // calls_per_sample calls timed together
+inline constexpr std::string_view kGraph = "graph";               // one replay of a CUDA graph of them
+}  // namespace timing_method
+// The tables' line for one timing_method and its calls_per_sample ("" for a method this build does not know).
+std::string sampling_text(std::string_view method, std::int64_t calls);
+
 struct CaseResult {
   Case c;  // the defining fields, as plan.json has them
   std::string library;  // the MPI library's short name; "" when no worker ran the case

@@ -23,8 +23,8 @@ bool precise_enough(const std::vector<double>& samples, std::int64_t n, double t
 
 Pacing pacing_of(const TimingSpec& spec) {
   return Pacing{.barrier_each = spec.mode == TimingMode::latency,
-                .calls_per_sample = std::max<std::int64_t>(1, spec.graph > 0 ? spec.graph : spec.calls_per_sample),
-                .graph = spec.graph > 0};
+                .calls_per_sample = std::max<std::int64_t>(1, spec.calls_per_sample),
+                .graph = spec.graph};
 }
 
 TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness) {

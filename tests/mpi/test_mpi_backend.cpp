@@ -164,7 +164,8 @@ TEST_CASE("throughput batches time their calls together and report the time per 
   spec.mode = TimingMode::latency;
   CHECK(method_name(pacing_of(spec)) == "barrier_each");
   spec.mode = TimingMode::throughput;
-  spec.graph = 8;
+  spec.graph = true;
+  spec.calls_per_sample = 8;
   CHECK(method_name(pacing_of(spec)) == "graph");
   CHECK(pacing_of(spec).calls_per_sample == 8);
 }

@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "config/to_json.hpp"
 #include "core/case.hpp"
 #include "core/build_info.hpp"
 #include "config_errors.hpp"
@@ -429,14 +430,28 @@ TEST_CASE("timing settings are range-checked against each other", "[config]") {
 }
 
 TEST_CASE("timing batches and CUDA graphs: defaults, conflicts and the backends that take them", "[config]") {
-  // Throughput mode times batches of nccl-tests' 20 calls unless batch says; latency times each call.
+  // Throughput mode times batches of nccl-tests' 20 calls unless calls_per_sample says; latency times each call.
   CHECK(parse_experiment(kBase, "x.yaml").timing.calls_per_sample == 1);
   CHECK(parse_experiment(kBase + "timing: {mode: throughput}\n", "x.yaml").timing.calls_per_sample == kDefaultCallsPerSample);
   CHECK(parse_experiment(kBase + "timing: {mode: throughput, calls_per_sample: 1}\n", "x.yaml").timing.calls_per_sample == 1);
   const Experiment graph = parse_experiment(
       kBase + "backends: [{library: nccl}]\ntiming: {mode: throughput, graph: 50}\n", "x.yaml");
-  CHECK(graph.timing.graph == 50);
+  CHECK(graph.timing.graph);
   CHECK(graph.timing.calls_per_sample == 50);
+  CHECK_FALSE(parse_experiment(kBase + "timing: {mode: throughput}\n", "x.yaml").timing.graph);
+
+  // The worker reads the timing from the launch file: graph and calls_per_sample survive the trip,
+  // and a file from before them times every call on its own.
+  const TimingSpec back = timing_from_json(timing_to_json(graph.timing));
+  CHECK(back.graph);
+  CHECK(back.calls_per_sample == 50);
+  CHECK(timing_to_json(graph.timing).at("graph") == 50);
+  nlohmann::json old = timing_to_json(TimingSpec{});
+  old.erase("calls_per_sample");
+  old.erase("graph");
+  const TimingSpec before = timing_from_json(old);
+  CHECK(before.calls_per_sample == 1);
+  CHECK_FALSE(before.graph);
 
   const auto latency = experiment_error(kBase + "timing: {calls_per_sample: 5}\n");
   CHECK(latency.message == "latency mode times every call on its own, after a barrier");
