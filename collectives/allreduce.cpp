@@ -10,10 +10,12 @@ BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
 // In place, the input starts in the receive buffer.
 void fill(const RankBuffers& b) {
   b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, b.c.count);
-  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count);
+  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, b.c.np);
 }
 
-std::uint64_t check(const RankBuffers& b) { return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count); }
+std::uint64_t check(const RankBuffers& b) {
+  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, b.c.np);
+}
 
 }  // namespace
 

@@ -27,10 +27,11 @@ class ElementOps {
                                                  std::uint64_t first_index, std::uint64_t n) const = 0;
   // buf[k] = reduce_input(op, rank, np, k), k < n.
   virtual void fill_reduce_input(void* buf, int rank, std::uint64_t n) const = 0;
-  // buf[k] = a value unequal to reduce_expected(op, np, first_index + k).
-  virtual void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n) const = 0;
-  virtual std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index,
-                                                std::uint64_t n) const = 0;
+  // buf[k] = a value unequal to reduce_expected(op, np, ranks, first_index + k): the
+  // reduction over ranks 0..ranks-1 (np but for the scans, whose rank r holds a prefix).
+  virtual void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n, int ranks) const = 0;
+  virtual std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n,
+                                                int ranks) const = 0;
 };
 
 // Host memory, host datatypes (visit_dtype).
@@ -44,8 +45,9 @@ class HostElementOps final : public ElementOps {
   std::uint64_t count_payload_mismatches(const void* buf, std::uint64_t offset, int source_rank,
                                          std::uint64_t first_index, std::uint64_t n) const override;
   void fill_reduce_input(void* buf, int rank, std::uint64_t n) const override;
-  void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n) const override;
-  std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n) const override;
+  void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n, int ranks) const override;
+  std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n,
+                                        int ranks) const override;
 
  private:
   Dtype dtype_;

@@ -38,20 +38,20 @@ void HostElementOps::fill_reduce_input(void* buf, int rank, std::uint64_t n) con
   });
 }
 
-void HostElementOps::fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n) const {
+void HostElementOps::fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n, int ranks) const {
   visit_dtype(dtype_, [&]<class T>() {
     T* p = static_cast<T*>(buf);
     for (std::uint64_t k = 0; k < n; ++k)
-      p[k] = pattern::sentinel_for(pattern::reduce_expected<T>(op_, np_, first_index + k));
+      p[k] = pattern::sentinel_for(pattern::reduce_expected<T>(op_, np_, ranks, first_index + k));
   });
 }
 
-std::uint64_t HostElementOps::count_reduce_mismatches(const void* buf, std::uint64_t first_index,
-                                                      std::uint64_t n) const {
+std::uint64_t HostElementOps::count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n,
+                                                      int ranks) const {
   return visit_dtype(dtype_, [&]<class T>() {
     const T* p = static_cast<const T*>(buf);
     std::uint64_t bad = 0;
-    for (std::uint64_t k = 0; k < n; ++k) bad += !(p[k] == pattern::reduce_expected<T>(op_, np_, first_index + k));
+    for (std::uint64_t k = 0; k < n; ++k) bad += !(p[k] == pattern::reduce_expected<T>(op_, np_, ranks, first_index + k));
     return bad;
   });
 }

@@ -50,21 +50,22 @@ PICO_HOST_DEVICE T reduce_input(Op op, int rank, int np, std::uint64_t index) {
 }
 
 namespace detail {
-// Sum over r in [0, np) of (r + index) mod kSumPeriod.
-PICO_HOST_DEVICE inline std::int64_t cyclic_sum(int np, std::uint64_t index) {
-  const auto n = static_cast<std::uint64_t>(np);
+// Sum over r in [0, ranks) of (r + index) mod kSumPeriod.
+PICO_HOST_DEVICE inline std::int64_t cyclic_sum(int ranks, std::uint64_t index) {
+  const auto n = static_cast<std::uint64_t>(ranks);
   const std::uint64_t start = index % kSumPeriod;
   std::int64_t total = static_cast<std::int64_t>(n / kSumPeriod * (kSumPeriod * (kSumPeriod - 1) / 2));
   for (std::uint64_t t = 0; t < n % kSumPeriod; ++t) total += static_cast<std::int64_t>((start + t) % kSumPeriod);
   return total;
 }
 
-// Number of ranks r in [0, np) whose prod input is prod_factor: (r + index) % 3 == 0, r != index % np.
-PICO_HOST_DEVICE inline std::uint64_t prod_factor_count(int np, std::uint64_t index) {
-  const auto n = static_cast<std::uint64_t>(np);
+// Number of ranks r in [0, ranks) whose prod input is prod_factor: (r + index) % 3 == 0, r != index % np.
+PICO_HOST_DEVICE inline std::uint64_t prod_factor_count(int np, int ranks, std::uint64_t index) {
+  const auto n = static_cast<std::uint64_t>(ranks);
   const std::uint64_t first = (3 - index % 3) % 3;
   std::uint64_t k = first < n ? (n - 1 - first) / 3 + 1 : 0;
-  if ((index % n + index) % 3 == 0) --k;
+  const std::uint64_t two_at = index % static_cast<std::uint64_t>(np);
+  if (two_at < n && (two_at + index) % 3 == 0) --k;
   return k;
 }
 
@@ -76,14 +77,15 @@ PICO_HOST_DEVICE inline std::uint64_t pow_mod_2_64(std::uint64_t base, std::uint
 }
 }  // namespace detail
 
-// The exact result of reducing reduce_input over ranks 0..np-1 at `index`.
+// The exact result of reducing reduce_input over ranks 0..ranks-1 of np at
+// `index`: ranks = np for every collective but the scans (rank r's prefix).
 template <class T>
-PICO_HOST_DEVICE T reduce_expected(Op op, int np, std::uint64_t index) {
-  const std::uint64_t span = static_cast<std::uint64_t>(np);
+PICO_HOST_DEVICE T reduce_expected(Op op, int np, int ranks, std::uint64_t index) {
+  const std::uint64_t span = static_cast<std::uint64_t>(ranks);
   const std::uint64_t start = index % kSumPeriod;
   switch (op) {
     case Op::sum:
-      return static_cast<T>(detail::cyclic_sum(np, index) + static_cast<std::int64_t>(np) * sum_offset<T>());
+      return static_cast<T>(detail::cyclic_sum(ranks, index) + static_cast<std::int64_t>(ranks) * sum_offset<T>());
     case Op::min:
     case Op::max: {
       const bool wraps = start + span > kSumPeriod;
@@ -93,11 +95,14 @@ PICO_HOST_DEVICE T reduce_expected(Op op, int np, std::uint64_t index) {
       return static_cast<T>((op == Op::min ? lo : hi) + sum_offset<T>());
     }
     case Op::prod: {
-      const std::uint64_t k = detail::prod_factor_count(np, index);
+      // The rank index % np contributes 2 when it is among the ranks; the others 1 or prod_factor.
+      const std::uint64_t k = detail::prod_factor_count(np, ranks, index);
+      const std::int64_t two = index % static_cast<std::uint64_t>(np) < span ? 2 : 1;
       if constexpr (std::is_unsigned_v<T>) {
-        return static_cast<T>(2 * detail::pow_mod_2_64(static_cast<std::uint64_t>(prod_factor<T>()), k));
+        return static_cast<T>(static_cast<std::uint64_t>(two) *
+                              detail::pow_mod_2_64(static_cast<std::uint64_t>(prod_factor<T>()), k));
       } else {
-        return static_cast<T>(k % 2 == 0 ? 2 : -2);
+        return static_cast<T>(k % 2 == 0 ? two : -two);
       }
     }
     case Op::none: break;

@@ -11,12 +11,12 @@ BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
 void fill(const RankBuffers& b) {
   const bool root_in_place = b.c.in_place && b.rank == b.c.root;
   b.elements.fill_reduce_input(root_in_place ? b.recv : b.send, b.rank, b.c.count);
-  if (!root_in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count);
+  if (!root_in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, b.c.np);
 }
 
 std::uint64_t check(const RankBuffers& b) {
   if (b.rank != b.c.root) return 0;
-  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count);
+  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, b.c.np);
 }
 
 }  // namespace

@@ -13,11 +13,11 @@ BufferSizes sizes(const Case& c, int) { return {all_blocks(c), c.in_place ? all_
 
 void fill(const RankBuffers& b) {
   b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, all_blocks(b.c));
-  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, b.rank * b.c.count, b.c.count);
+  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, b.rank * b.c.count, b.c.count, b.c.np);
 }
 
 std::uint64_t check(const RankBuffers& b) {
-  return b.elements.count_reduce_mismatches(b.recv, b.rank * b.c.count, b.c.count);
+  return b.elements.count_reduce_mismatches(b.recv, b.rank * b.c.count, b.c.count, b.c.np);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 namespace pico {
 namespace spec {
 extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_spec, gather_spec, scatter_spec,
-    alltoall_spec, reduce_scatter_spec, sendrecv_spec, barrier_spec;
+    alltoall_spec, reduce_scatter_spec, scan_spec, exscan_spec, sendrecv_spec, barrier_spec;
 }
 
 namespace {
@@ -25,6 +25,8 @@ constexpr CollectiveRows<const CollectiveSpec*> kSpecs{{
     {Collective::scatter, &spec::scatter_spec},
     {Collective::alltoall, &spec::alltoall_spec},
     {Collective::reduce_scatter, &spec::reduce_scatter_spec},
+    {Collective::scan, &spec::scan_spec},
+    {Collective::exscan, &spec::exscan_spec},
     {Collective::sendrecv, &spec::sendrecv_spec},
     {Collective::barrier, &spec::barrier_spec},
 }};

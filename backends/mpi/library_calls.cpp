@@ -21,6 +21,8 @@ int alltoall(const MpiCallArgs& a) { return MPI_Alltoall(a.send, a.count, a.type
 int reduce_scatter(const MpiCallArgs& a) {
   return MPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
 }
+int scan(const MpiCallArgs& a) { return MPI_Scan(a.send, a.recv, a.count, a.type, a.op, a.comm); }
+int exscan(const MpiCallArgs& a) { return MPI_Exscan(a.send, a.recv, a.count, a.type, a.op, a.comm); }
 // Send to the next rank and receive from the previous one in one call, so the
 // ring cannot deadlock; with one rank both are the rank itself.
 int sendrecv(const MpiCallArgs& a) {
@@ -39,6 +41,8 @@ constexpr CollectiveRows<MpiCall> kCalls{{
     {Collective::scatter, scatter},
     {Collective::alltoall, alltoall},
     {Collective::reduce_scatter, reduce_scatter},
+    {Collective::scan, scan},
+    {Collective::exscan, exscan},
     {Collective::sendrecv, sendrecv},
     {Collective::barrier, barrier},
 }};

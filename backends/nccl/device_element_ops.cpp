@@ -45,14 +45,15 @@ void DeviceElementOps::fill_reduce_input(void* buf, int rank, std::uint64_t n) c
   device_patterns::fill_reduce_input(dtype_, op_, np_, buf, rank, n, stream_);
 }
 
-void DeviceElementOps::fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n) const {
-  device_patterns::fill_reduce_sentinel(dtype_, op_, np_, buf, first_index, n, stream_);
+void DeviceElementOps::fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n, int ranks) const {
+  device_patterns::fill_reduce_sentinel(dtype_, op_, np_, ranks, buf, first_index, n, stream_);
 }
 
-std::uint64_t DeviceElementOps::count_reduce_mismatches(const void* buf, std::uint64_t first_index,
-                                                        std::uint64_t n) const {
-  return counted(
-      [&] { device_patterns::count_reduce_mismatches(dtype_, op_, np_, buf, first_index, n, counter_, stream_); });
+std::uint64_t DeviceElementOps::count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n,
+                                                        int ranks) const {
+  return counted([&] {
+    device_patterns::count_reduce_mismatches(dtype_, op_, np_, ranks, buf, first_index, n, counter_, stream_);
+  });
 }
 
 }  // namespace pico::nccl

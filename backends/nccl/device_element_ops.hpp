@@ -22,8 +22,9 @@ class DeviceElementOps final : public ElementOps {
   std::uint64_t count_payload_mismatches(const void* buf, std::uint64_t offset, int source_rank,
                                          std::uint64_t first_index, std::uint64_t n) const override;
   void fill_reduce_input(void* buf, int rank, std::uint64_t n) const override;
-  void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n) const override;
-  std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n) const override;
+  void fill_reduce_sentinel(void* buf, std::uint64_t first_index, std::uint64_t n, int ranks) const override;
+  std::uint64_t count_reduce_mismatches(const void* buf, std::uint64_t first_index, std::uint64_t n,
+                                        int ranks) const override;
 
  private:
   template <class P>

@@ -73,19 +73,20 @@ __global__ void fill_reduce_input_kernel(T* p, Op op, int rank, int np, std::uin
 }
 
 template <class T>
-__global__ void fill_reduce_sentinel_kernel(T* p, Op op, int np, std::uint64_t first_index, std::uint64_t n) {
+__global__ void fill_reduce_sentinel_kernel(T* p, Op op, int np, int ranks, std::uint64_t first_index,
+                                            std::uint64_t n) {
   using V = typename Storage<T>::Value;
   for (std::uint64_t k = first_element(); k < n; k += grid_stride())
-    p[k] = Storage<T>::store(pattern::sentinel_for(pattern::reduce_expected<V>(op, np, first_index + k)));
+    p[k] = Storage<T>::store(pattern::sentinel_for(pattern::reduce_expected<V>(op, np, ranks, first_index + k)));
 }
 
 template <class T>
-__global__ void count_reduce_kernel(const T* p, Op op, int np, std::uint64_t first_index, std::uint64_t n,
-                                    Count* mismatches) {
+__global__ void count_reduce_kernel(const T* p, Op op, int np, int ranks, std::uint64_t first_index,
+                                    std::uint64_t n, Count* mismatches) {
   using V = typename Storage<T>::Value;
   Count bad = 0;
   for (std::uint64_t k = first_element(); k < n; k += grid_stride())
-    bad += !(Storage<T>::load(p[k]) == pattern::reduce_expected<V>(op, np, first_index + k));
+    bad += !(Storage<T>::load(p[k]) == pattern::reduce_expected<V>(op, np, ranks, first_index + k));
   if (bad != 0) atomicAdd(mismatches, bad);
 }
 
@@ -142,22 +143,22 @@ void fill_reduce_input(Dtype d, Op op, int np, void* buf, int rank, std::uint64_
   check_launch("fill_reduce_input");
 }
 
-void fill_reduce_sentinel(Dtype d, Op op, int np, void* buf, std::uint64_t first_index, std::uint64_t n,
+void fill_reduce_sentinel(Dtype d, Op op, int np, int ranks, void* buf, std::uint64_t first_index, std::uint64_t n,
                           cudaStream_t stream) {
   if (n == 0) return;
   visit_device_dtype(d, [&]<class T>() {
-    fill_reduce_sentinel_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(buf), op, np,
+    fill_reduce_sentinel_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(buf), op, np, ranks,
                                                                             first_index, n);
   });
   check_launch("fill_reduce_sentinel");
 }
 
-void count_reduce_mismatches(Dtype d, Op op, int np, const void* buf, std::uint64_t first_index, std::uint64_t n,
-                             Count* mismatches, cudaStream_t stream) {
+void count_reduce_mismatches(Dtype d, Op op, int np, int ranks, const void* buf, std::uint64_t first_index,
+                             std::uint64_t n, Count* mismatches, cudaStream_t stream) {
   if (n == 0) return;
   visit_device_dtype(d, [&]<class T>() {
-    count_reduce_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const T*>(buf), op, np, first_index,
-                                                                    n, mismatches);
+    count_reduce_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const T*>(buf), op, np, ranks,
+                                                                    first_index, n, mismatches);
   });
   check_launch("count_reduce_mismatches");
 }

@@ -20,9 +20,10 @@ void fill_payload(Dtype d, void* buf, int source_rank, std::uint64_t first_index
 void count_payload_mismatches(Dtype d, const void* buf, int source_rank, std::uint64_t first_index, std::uint64_t n,
                               Count* mismatches, cudaStream_t stream);
 void fill_reduce_input(Dtype d, Op op, int np, void* buf, int rank, std::uint64_t n, cudaStream_t stream);
-void fill_reduce_sentinel(Dtype d, Op op, int np, void* buf, std::uint64_t first_index, std::uint64_t n,
+// `ranks`: the result reduces ranks 0..ranks-1 of np (ElementOps).
+void fill_reduce_sentinel(Dtype d, Op op, int np, int ranks, void* buf, std::uint64_t first_index, std::uint64_t n,
                           cudaStream_t stream);
-void count_reduce_mismatches(Dtype d, Op op, int np, const void* buf, std::uint64_t first_index, std::uint64_t n,
-                             Count* mismatches, cudaStream_t stream);
+void count_reduce_mismatches(Dtype d, Op op, int np, int ranks, const void* buf, std::uint64_t first_index,
+                             std::uint64_t n, Count* mismatches, cudaStream_t stream);
 
 }  // namespace pico::nccl::device_patterns

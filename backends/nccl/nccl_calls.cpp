@@ -76,7 +76,7 @@ ncclResult_t sendrecv(const NcclCallArgs& a) {
   });
 }
 
-// The call (null for barrier: NCCL has none) and the in-place layout, one row
+// The call (null for scan, exscan and barrier: NCCL has none) and the in-place layout, one row
 // per collective in declaration order (checked at compile time).
 struct NcclRow {
   NcclCall call;
@@ -92,6 +92,8 @@ constexpr CollectiveRows<NcclRow> kRows{{
     {Collective::scatter, {scatter, kAtStart}},
     {Collective::alltoall, {alltoall, kAtStart}},
     {Collective::reduce_scatter, {reduce_scatter, {.input_at_own_block = false, .result_at_own_block = true}}},
+    {Collective::scan, {nullptr, kAtStart}},
+    {Collective::exscan, {nullptr, kAtStart}},
     {Collective::sendrecv, {sendrecv, kAtStart}},
     {Collective::barrier, {nullptr, kAtStart}},
 }};

@@ -14,15 +14,6 @@
 
 namespace pico::reference {
 
-namespace detail {
-template <transport::Transport T>
-Block allreduce_input_to_recv(T& t, const CallArgs& a) {
-  const Block all{a.recv, 0, a.count};
-  if (!a.in_place) t.copy_local(all, ConstBlock{a.send, 0, a.count});
-  return all;
-}
-}  // namespace detail
-
 // Recursive doubling (Open MPI coll_base_allreduce_intra_recursivedoubling):
 // log2 p exchanges of the whole vector with rank ^ 2^k. Extra ranks beyond a
 // power of two fold in first (their vector goes to a partner) and get the
@@ -32,7 +23,7 @@ Block allreduce_input_to_recv(T& t, const CallArgs& a) {
 template <transport::Transport T>
 void allreduce_recursive_doubling(T& t, const CallArgs& a) {
   if (a.count == 0) return;
-  const Block all = detail::allreduce_input_to_recv(t, a);
+  const Block all = input_in_recv(t, a);
   const Fold fold(t.size());
   const int r = t.rank();
   const Block tmp{t.scratch(), 0, a.count};
@@ -62,7 +53,7 @@ void allreduce_recursive_doubling(T& t, const CallArgs& a) {
 template <transport::Transport T>
 void allreduce_ring(T& t, const CallArgs& a) {
   if (a.count == 0) return;
-  detail::allreduce_input_to_recv(t, a);
+  input_in_recv(t, a);
   const int p = t.size(), r = t.rank();
   if (p == 1) return;
   const Partition part{a.count, p};
@@ -90,7 +81,7 @@ void allreduce_ring(T& t, const CallArgs& a) {
 template <transport::Transport T>
 void allreduce_rabenseifner(T& t, const CallArgs& a) {
   if (a.count == 0) return;
-  const Block all = detail::allreduce_input_to_recv(t, a);
+  const Block all = input_in_recv(t, a);
   const Fold fold(t.size());
   const int r = t.rank();
   t.phase("fold");
@@ -129,7 +120,7 @@ void allreduce_rabenseifner(T& t, const CallArgs& a) {
 template <transport::Transport T>
 void allreduce_reduce_bcast(T& t, const CallArgs& a) {
   if (a.count == 0) return;
-  const Block all = detail::allreduce_input_to_recv(t, a);
+  const Block all = input_in_recv(t, a);
   t.phase("reduce");
   binomial_reduce(t, all, all, Block{t.scratch(), 0, a.count}, 0, 0);
   t.phase("bcast");
@@ -146,7 +137,7 @@ void allreduce_reduce_bcast(T& t, const CallArgs& a) {
 template <transport::Transport T>
 void allreduce_segmented_ring(T& t, const CallArgs& a) {
   if (a.count == 0) return;
-  detail::allreduce_input_to_recv(t, a);
+  input_in_recv(t, a);
   const int p = t.size(), r = t.rank();
   if (p == 1) return;
   const Partition part{a.count, p};

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include "collectives/transport/transport.hpp"
+
 namespace pico::reference {
 
 struct CallArgs {
@@ -19,5 +21,14 @@ struct CallArgs {
   bool in_place = false;
   std::size_t segment = 0;  // elements per pipeline segment; 0 = one segment
 };
+
+// The whole vector in the receive buffer, where a reduction whose result stays
+// there (allreduce, scan) starts: a copy of the input, or the input in place.
+template <transport::Transport T>
+transport::Block input_in_recv(T& t, const CallArgs& a) {
+  const transport::Block all{a.recv, 0, a.count};
+  if (!a.in_place) t.copy_local(all, transport::ConstBlock{a.send, 0, a.count});
+  return all;
+}
 
 }  // namespace pico::reference

@@ -13,9 +13,11 @@
 #include "collectives/reference/alltoall.hpp"
 #include "collectives/reference/barrier.hpp"
 #include "collectives/reference/bcast.hpp"
+#include "collectives/reference/exscan.hpp"
 #include "collectives/reference/gather.hpp"
 #include "collectives/reference/reduce.hpp"
 #include "collectives/reference/reduce_scatter.hpp"
+#include "collectives/reference/scan.hpp"
 #include "collectives/reference/scatter.hpp"
 #include "core/types.hpp"
 
@@ -72,6 +74,10 @@ inline constexpr AlgorithmEntry<T> kAlgorithms[] = {
     {{Collective::reduce_scatter, "recursive_halving", scratch::all_twice, false},
      reduce_scatter_recursive_halving<T>},
     {{Collective::reduce_scatter, "pairwise", scratch::two, false}, reduce_scatter_pairwise<T>},
+    {{Collective::scan, "linear", scratch::one, false}, scan_linear<T>},
+    {{Collective::scan, "recursive_doubling", scratch::two, false}, scan_recursive_doubling<T>},
+    {{Collective::exscan, "linear", scratch::one, false}, exscan_linear<T>},
+    {{Collective::exscan, "recursive_doubling", scratch::two, false}, exscan_recursive_doubling<T>},
     {{Collective::alltoall, "pairwise", scratch::all, false}, alltoall_pairwise<T>},
     {{Collective::alltoall, "bruck", scratch::all_thrice, false}, alltoall_bruck<T>},
     {{Collective::alltoall, "linear", scratch::all, false}, alltoall_linear<T>},

@@ -17,6 +17,8 @@ constexpr CollectiveRows<std::string_view> kCollectives{{
     {Collective::scatter, "scatter"},
     {Collective::alltoall, "alltoall"},
     {Collective::reduce_scatter, "reduce_scatter"},
+    {Collective::scan, "scan"},
+    {Collective::exscan, "exscan"},
     {Collective::sendrecv, "sendrecv"},
     {Collective::barrier, "barrier"},
 }};

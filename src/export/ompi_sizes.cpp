@@ -22,7 +22,15 @@ std::string ompi_json_key(Collective c) {
 }
 
 std::uint64_t ompi_size_factor(Collective c, int comm_size) {
-  return size_factor(spec_for(c).names.ompi_size, comm_size);
+  const SizeBasis basis = spec_for(c).names.ompi_size;
+  if (basis == SizeBasis::untuned)
+    throw ExportRefusal(fmt::format("Open MPI's coll/tuned rules for {} compare the datatype size times the "
+                                    "communicator size, not the message size: they cannot hold a per-size choice",
+                                    name(c)),
+                        fmt::format("leave {} out of the profile, or force one algorithm with its "
+                                    "coll_tuned_<collective>_algorithm variable",
+                                    name(c)));
+  return size_factor(basis, comm_size);
 }
 
 OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,

@@ -107,6 +107,15 @@ std::optional<std::pair<Collective, std::uint64_t>> collective_of(OTF2_Collectiv
     case OTF2_COLLECTIVE_OP_ALLGATHER: return std::pair{Collective::allgather, received / p};
     case OTF2_COLLECTIVE_OP_ALLTOALL: return std::pair{Collective::alltoall, received / p};
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return std::pair{Collective::reduce_scatter, received / p};
+    // Score-P counts p - me blocks sent and me + 1 received for a scan, one fewer
+    // of each in place (and always for exscan), without saying which form ran:
+    // the usual form where its block divides both counts, else the in-place one.
+    case OTF2_COLLECTIVE_OP_SCAN: {
+      const std::uint64_t total = sent + received, block = total / (p + 1);
+      if (block != 0 && total % (p + 1) == 0 && sent % block == 0) return std::pair{Collective::scan, block};
+      return std::pair{Collective::scan, total / others};
+    }
+    case OTF2_COLLECTIVE_OP_EXSCAN: return std::pair{Collective::exscan, (sent + received) / others};
     default: break;
   }
   return std::nullopt;

@@ -91,7 +91,7 @@ def test_quickstart(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-o", os.path.join(tmp, "results"), cwd=tmp)
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "163")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", "199")
     report = load(path)
     expect(report["schema"] == "pico-report/1", "schema tag")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -113,11 +113,11 @@ def test_quickstart(tmp):
     for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
         expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
     # The table is what the user sees, and pico report renders the same report.
-    expect("163 cases: 163 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
+    expect("199 cases: 199 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
     table = pico("report", results_dir)
     expect(table.returncode == 0 and "allreduce" in table.stdout, "pico report table")
     csv = pico("report", results_dir, "--format", "csv")
-    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 164, "csv has header + 163 rows")
+    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 200, "csv has header + 199 rows")
     js = pico("report", path, "--format", "json")
     expect(json.loads(js.stdout)["cases"][0]["case_id"] == report["cases"][0]["case_id"], "json output")
 
@@ -136,8 +136,8 @@ def test_np_sweep(tmp):
     path = report_path(proc)
     check_schema(path, "--expect-status", "ok")
     report = load(path)
-    # Per np: 4 dtypes x 3 counts x (3 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 34 + 1.
-    expect(len(report["cases"]) == 4 * (12 * 34 + 1), f"{len(report['cases'])} cases")
+    # Per np: 4 dtypes x 3 counts x (5 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 50 + 1.
+    expect(len(report["cases"]) == 4 * (12 * 50 + 1), f"{len(report['cases'])} cases")
     expect(report["run"]["launches"] == 4, "one launch per process count")
     expect({c["np"] for c in report["cases"]} == {1, 2, 3, 4}, "all process counts")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -371,7 +371,7 @@ def test_disk_full(tmp):
 
 
 # sendrecv has no algorithm to choose: the sweep must plan it as `default` only.
-SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, sendrecv]"
+SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, scan, exscan, sendrecv]"
 
 
 def catalogue_names(library, collective):
@@ -384,7 +384,7 @@ def catalogue_names(library, collective):
 
 def check_sweep(report, library):
     expect(report["run"]["mpi_target"]["library"] == library, f"planned for {report['run']['mpi_target']}")
-    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "sendrecv"]:
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "scan", "exscan", "sendrecv"]:
         seen = {c["algorithm"] for c in report["cases"] if c["collective"] == coll}
         every, versioned = catalogue_names(library, coll)
         expect(seen <= every and every - seen <= versioned, f"{coll}: {sorted(seen)} vs catalogue {sorted(every)}")
@@ -494,7 +494,8 @@ def test_mpich_mpi_t_fallback(tmp):
         s = c["selection"]
         expect(s["mechanism"] == "env" and s["verified"] and s["applied"] == s["readback"], str(s))
     checked = {(c["collective"], c["algorithm"]) for c in fell_back}
-    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "gather", "scatter", "barrier"]:
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "scan", "exscan", "gather",
+                 "scatter", "barrier"]:
         every = catalogue_names("mpich", coll)[0]
         expect({a for (cl, a) in checked if cl == coll} == every, f"{coll}: ids of {sorted(every)} checked")
     launches = {c["selection"]["variable"] + "=" + c["selection"]["value"] for c in fell_back}
@@ -1195,7 +1196,7 @@ def test_bad_input(tmp):
 def test_dry_run(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
     expect(proc.returncode == 0, proc.stderr)
-    expect("163 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    expect("199 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
     expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
            or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")

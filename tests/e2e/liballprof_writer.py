@@ -140,6 +140,11 @@ class Rank:
         return self.call("MPI_Allgather", str(self.address()), str(count), dtype, str(self.address()), str(count), dtype,
                          comm.field(self.r), took=15)
 
+    def scan(self, count, comm=None, dtype=FLOAT, exclusive=False):
+        comm = comm or self.trace.world
+        return self.call("MPI_Exscan" if exclusive else "MPI_Scan", str(self.address()), str(self.address()), str(count),
+                         dtype, SUM, comm.field(self.r), took=15)
+
     def comm_split(self, comm, color, key):
         return self.call("MPI_Comm_split", comm.field(self.r), str(color), str(key), str(self.address()), took=12)
 

@@ -107,6 +107,15 @@ class Otf2Trace:
         p = len(self.members[comm])
         self.collective(r, "MPI_Allreduce", CollectiveOp.ALLREDUCE, comm, None, p * nbytes, p * nbytes)
 
+    def scan(self, r, nbytes, comm=None, exclusive=False):
+        # scorep_mpi_coll_bytes_scan: p - me blocks sent, me + 1 received; exscan (and scan in place) one fewer of each.
+        comm = comm or self.world
+        p, me = len(self.members[comm]), self.members[comm].index(r)
+        drop = 1 if exclusive else 0
+        self.collective(r, "MPI_Exscan" if exclusive else "MPI_Scan",
+                        CollectiveOp.EXSCAN if exclusive else CollectiveOp.SCAN, comm, None,
+                        (p - me - drop) * nbytes, (me + 1 - drop) * nbytes)
+
     def bcast(self, r, nbytes, root, comm=None):
         comm = comm or self.world
         p, me = len(self.members[comm]), self.members[comm].index(r)

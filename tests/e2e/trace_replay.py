@@ -287,14 +287,22 @@ def scenario_sample_format(tmp):
     print("sample format: ok")
 
 
+def otf2_writer_or_skip(what):
+    """The OTF2 writer class, or None after saying why `what` is skipped."""
+    try:
+        from otf2_writer import Otf2Trace
+        return Otf2Trace
+    except ImportError as e:
+        print(f"{what}: skipped (no OTF2 Python writer: {e}; scripts/setup.sh installs python3-otf2)")
+        return None
+
+
 def scenario_otf2(tmp):
     """6 ranks traced as Score-P writes OTF2 (tests/e2e/otf2_writer.py, the OTF2 library's writer): collectives on
     the world and on row communicators the archive defines, receives whose recorded sender (the status) orders
     them against the send times, MPI_Sendrecv, MPI_Isend/MPI_Irecv/MPI_Waitall, MPI_Iallreduce/MPI_Wait."""
-    try:
-        from otf2_writer import Otf2Trace
-    except ImportError as e:
-        print(f"otf2: skipped (no OTF2 Python writer: {e}; scripts/setup.sh installs python3-otf2)")
+    Otf2Trace = otf2_writer_or_skip("otf2")
+    if not Otf2Trace:
         return
     path = os.path.join(tmp, "otf2")
     t = Otf2Trace(path, 6)
@@ -347,9 +355,41 @@ def scenario_otf2(tmp):
     print("otf2: ok")
 
 
+def scenario_scan(tmp):
+    """6 ranks (not a power of two): MPI_Scan and MPI_Exscan of 1000 floats, by the default (recursive doubling)
+    and by --algorithm linear; the same calls as Score-P writes them to OTF2 replay to the same GOAL."""
+    t = Trace(6)
+    for r in range(6):
+        t.rank(r).compute(40).scan(1000).scan(1000, exclusive=True)
+    d = t.write(os.path.join(tmp, "scan"))
+    doubling = rank_blocks(replayed("scan and exscan (6 ranks)", d, expect_traced=t.traced_s()))
+    # Recursive doubling: rank 5 has partners 4 (xor 1) and 1 (xor 4), not 7 (xor 2), in each of the two calls.
+    expect(sorted(re.findall(r": send 4000b to (\d+)", doubling[5])) == ["1", "1", "4", "4"], doubling[5])
+    linear = rank_blocks(replayed("scan and exscan, linear (6 ranks)", d, "--algorithm", "scan=linear",
+                                  "--algorithm", "exscan=linear"))
+    expect(re.findall(r": send 4000b to (\d+)", linear[2]) == ["3", "3"] and ": send " not in linear[5],
+           "linear chains: rank 2 sends to 3 in both calls, the last rank sends nothing")
+    Otf2Trace = otf2_writer_or_skip("scan: OTF2 part")
+    if not Otf2Trace:
+        return
+    path = os.path.join(tmp, "otf2-scan")
+    o = Otf2Trace(path, 6)
+    for r in range(6):
+        o.scan(r, 4000)
+        o.scan(r, 4000, exclusive=True)
+    o.close()
+    out = os.path.join(tmp, "otf2-scan.goal")
+    proc = replay(os.path.join(path, "traces.otf2"), "-o", out)
+    expect(proc.returncode == 0, f"OTF2 scan: {proc.stdout}{proc.stderr}")
+    otf2 = rank_blocks(out)
+    expect(sorted(re.findall(r": send 4000b to (\d+)", otf2[5])) == ["1", "1", "4", "4"],
+           f"OTF2: Score-P's byte counts give back the 4000 B block: {otf2[5]}")
+    print("scan: ok")
+
+
 def test_scenarios(tmp):
     for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
-              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2):
+              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2, scenario_scan):
         s(tmp)
 
 

@@ -9,11 +9,12 @@ using namespace pico;
 
 namespace {
 
-// Reduction in the type's own arithmetic, in rank order (integers wrap modulo 2^bits).
+// Reduction over ranks 0..ranks-1 of np in the type's own arithmetic, in rank
+// order (integers wrap modulo 2^bits).
 template <class T>
-T brute_force(Op op, int np, std::uint64_t index) {
+T brute_force(Op op, int np, int ranks, std::uint64_t index) {
   T acc = pattern::reduce_input<T>(op, 0, np, index);
-  for (int r = 1; r < np; ++r) {
+  for (int r = 1; r < ranks; ++r) {
     const T x = pattern::reduce_input<T>(op, r, np, index);
     switch (op) {
       case Op::sum: acc = static_cast<T>(acc + x); break;
@@ -35,7 +36,25 @@ TEST_CASE("closed-form reduction results equal brute force", "[pattern]") {
         for (int np : {1, 2, 3, 4, 5, 7, 8, 16, 17, 18, 33, 100, 257}) {
           for (std::uint64_t i = 0; i < 60; ++i) {
             INFO(name(d) << " " << name(op) << " np=" << np << " i=" << i);
-            REQUIRE(pattern::reduce_expected<T>(op, np, i) == brute_force<T>(op, np, i));
+            REQUIRE(pattern::reduce_expected<T>(op, np, np, i) == brute_force<T>(op, np, np, i));
+          }
+        }
+      }
+    });
+  }
+}
+
+// scan and exscan check rank r against the reduction over ranks 0..r (0..r-1).
+TEST_CASE("closed-form prefix reductions equal brute force", "[pattern]") {
+  for (Dtype d : host_dtypes()) {
+    visit_dtype(d, [&]<class T>() {
+      for (Op op : all_ops()) {
+        for (int np : {1, 2, 3, 5, 8, 9, 17, 40}) {
+          for (int ranks = 1; ranks <= np; ++ranks) {
+            for (std::uint64_t i = 0; i < 60; ++i) {
+              INFO(name(d) << " " << name(op) << " np=" << np << " ranks=" << ranks << " i=" << i);
+              REQUIRE(pattern::reduce_expected<T>(op, np, ranks, i) == brute_force<T>(op, np, ranks, i));
+            }
           }
         }
       }

@@ -123,6 +123,13 @@ U expected_elements(Collective c, const std::string& alg, int p, U n, int r, int
     case Collective::scatter:
       if (alg == "binomial") return static_cast<U>(subtree(p, v) - 1) * n;
       return v == 0 ? (P - 1) * n : 0;
+    case Collective::scan:
+    case Collective::exscan: {
+      if (alg == "linear") return r + 1 < p ? n : 0;  // the chain: every rank but the last sends once
+      U partners = 0;  // recursive doubling: one exchange per existing rank r xor 2^k
+      for (int m = 1; m < p; m <<= 1) partners += (r ^ m) < p ? 1 : 0;
+      return partners * n;
+    }
     case Collective::barrier: return 0;
     case Collective::sendrecv: break;  // no reference algorithm
   }

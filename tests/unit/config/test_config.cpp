@@ -158,7 +158,7 @@ TEST_CASE("a minimal experiment takes the defaults and is named after its file",
 TEST_CASE("single values stand for one-item lists, and 'all' expands", "[config]") {
   const Experiment e = parse_experiment(
       "collectives: all\nsizes: 4KiB\ndtypes: all\nops: all\nprocesses: 4\nin_place: true\n", "x.yaml");
-  CHECK(e.collectives.size() == 10);
+  CHECK(e.collectives.size() == kCollectiveCount);
   CHECK(e.sizes == std::vector<std::uint64_t>{4096});
   CHECK(e.dtypes.size() == 9);
   CHECK(e.ops == std::vector<Op>{Op::sum, Op::prod, Op::min, Op::max});
@@ -166,7 +166,7 @@ TEST_CASE("single values stand for one-item lists, and 'all' expands", "[config]
   CHECK(e.in_place == std::vector<bool>{true});
 
   const Experiment listed = parse_experiment("collectives: [all]\nsizes: [4KiB]\ndtypes: [float32]\n", "x.yaml");
-  CHECK(listed.collectives.size() == 10);
+  CHECK(listed.collectives.size() == kCollectiveCount);
   CHECK(listed.dtypes == std::vector<Dtype>{Dtype::float32});
 }
 

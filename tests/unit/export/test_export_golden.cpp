@@ -120,6 +120,21 @@ TEST_CASE("export refuses what the library would ignore or abort on") {
   SECTION("JSON rules for a version that reads only the classic file") {
     refuses(p, "ompi-json", "reads only the classic rules file");
   }
+  SECTION("scan, whose rules compare the datatype size times the communicator size") {
+    p.rules[0].collective = Collective::scan;
+    refuses(p, "ompi-rules", "cannot hold a per-size choice");
+  }
+}
+
+TEST_CASE("intel-mpi names scan and exscan by their own variables") {
+  TunedProfile p = load_profile(kDir + "intelmpi.profile.json");
+  ProfileRule& rule = p.rules.front();
+  for (Collective c : {Collective::scan, Collective::exscan}) {
+    rule.collective = c;
+    const std::string text = export_profile(p, "p.json", export_format("intel-mpi"), {});
+    CHECK_THAT(text, Catch::Matchers::Contains(c == Collective::scan ? "export I_MPI_ADJUST_SCAN=\""
+                                                                     : "export I_MPI_ADJUST_EXSCAN=\""));
+  }
 }
 
 TEST_CASE("nccl exports refuse what NCCL would read otherwise") {

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// scan (MPI_Scan, inclusive prefix reduction): every rank contributes count
+// elements; rank r receives the reduction of ranks 0..r.
+#include "collectives/spec_helpers.hpp"
+
+namespace pico::spec {
+namespace {
+
+BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
+
+int prefix_ranks(const RankBuffers& b) { return b.rank + 1; }
+
+// In place, the input starts in the receive buffer.
+void fill(const RankBuffers& b) {
+  b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, b.c.count);
+  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, prefix_ranks(b));
+}
+
+std::uint64_t check(const RankBuffers& b) {
+  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, prefix_ranks(b));
+}
+
+}  // namespace
+
+// Open MPI's coll/tuned rules for scan compare the datatype size times the
+// communicator size, not the message (coll_tuned_decision_dynamic.c), and
+// MPICH's selection tree has no size key for it: neither can hold a per-size
+// choice. NCCL, UCC and ASTRA-sim have no scan. The bandwidth factors are 1:
+// nccl-tests has no scan to follow.
+extern const CollectiveSpec scan_spec{
+    .collective = Collective::scan, .point_to_point = false,
+    .has_op = true, .has_payload = true, .root = RootRole::none,
+    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .fill = fill, .check = check,
+    .mpi = {.function = "MPI_Scan", .nonblocking = "MPI_Iscan",
+            .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},
+    .names = {.ompi_tuned_id = 14, .ompi_json_key = "scan", .ompi_size = SizeBasis::untuned,
+              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
+              .intel_mpi_adjust = "I_MPI_ADJUST_SCAN",
+              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
+              .ucc = "", .ucc_size = SizeBasis::untuned,
+              .astra_sim = "", .replay_default = "recursive_doubling"}};
+
+}  // namespace pico::spec
