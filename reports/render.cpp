@@ -64,7 +64,8 @@ std::string params_text(const std::map<std::string, double>& params) {
 
 std::string algorithm_label(const Case& c) {
   const std::string params = params_text(c.params);
-  return fmt::format("{}/{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]");
+  return fmt::format("{}/{}{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]",
+                     is_persistent(c) ? " (persistent)" : "");
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "backends/mpi/mpi_backend.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,7 @@ MPI_Op mpi_op(Op o) {
 void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   if (c.count > static_cast<std::uint64_t>(INT_MAX))
     throw std::invalid_argument("count exceeds the MPI int count range");
+  persistent_ = PersistentCall();  // before the buffers it points into change
   case_ = c;
   int np = 1;
   MPI_Comm_rank(comm, &rank_);
@@ -48,8 +50,11 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   const RingPeers peers = sendrecv_peers(rank_, np);
   const std::size_t element = dtype_size(c.dtype);
   // Touch every page now so that first-touch faults stay out of the timed loop.
-  send_.assign(sizes.send * element, std::byte{0});
-  recv_.assign(sizes.recv * element, std::byte{0});
+  // At least a byte each, so that no buffer is null: Open MPI 4.1's
+  // MPIX_Reduce_init refuses send == recv (two nulls at count 0) as aliased.
+  recv_bytes_ = sizes.recv * element;
+  send_.assign(std::max<std::size_t>(sizes.send * element, 1), std::byte{0});
+  recv_.assign(std::max<std::size_t>(recv_bytes_, 1), std::byte{0});
 
   const InPlaceSide side = in_place_side(c, rank_);
   args_ = MpiCallArgs{
@@ -64,6 +69,7 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .comm = comm,
   };
   call_ = library_call(c.collective);
+  if (is_persistent(c)) persistent_ = PersistentCall(c.collective, args_);
   fill_inputs();  // time the call on the same data it is validated with
 }
 
@@ -84,6 +90,7 @@ std::uint64_t MpiBackend::validate() {
 }
 
 void MpiBackend::release() {
+  persistent_ = PersistentCall();
   std::vector<std::byte>().swap(send_);
   std::vector<std::byte>().swap(recv_);
   call_ = nullptr;

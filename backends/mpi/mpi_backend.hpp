@@ -7,33 +7,21 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/mpi/call_args.hpp"
+#include "backends/mpi/persistent_call.hpp"
 #include "collectives/spec.hpp"
 
 namespace pico {
 
-// Arguments of one library call, resolved at prepare time (MPI_IN_PLACE
-// included) so that run_once decides nothing.
-struct MpiCallArgs {
-  const void* send = nullptr;
-  void* recv = nullptr;
-  int count = 0;
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  MPI_Op op = MPI_OP_NULL;
-  int root = 0;
-  int next = 0;  // ring neighbours (sendrecv): the rank sent to and the rank received from
-  int prev = 0;
-  MPI_Comm comm = MPI_COMM_NULL;
-};
-
-using MpiCall = int (*)(const MpiCallArgs&);
-
-MPI_Datatype mpi_datatype(Dtype d);
-MPI_Op mpi_op(Op o);
-
+// The blocking call, or with the case's `persistent` option the persistent
+// form (MPI_<Coll>_init once per case, then MPI_Start and MPI_Wait per call).
 class MpiBackend : public Backend {
  public:
   void prepare(const Case& c, MPI_Comm comm) override;
-  void run_once() override { call_(args_); }
+  void run_once() override {
+    if (persistent_) persistent_.start_and_wait();
+    else call_(args_);
+  }
   std::uint64_t validate() override;
   void release() override;
 
@@ -42,7 +30,7 @@ class MpiBackend : public Backend {
   void fill_inputs();
   std::uint64_t count_mismatches();
   // This rank's result bytes (the receive buffer).
-  std::span<std::byte> result_bytes() { return recv_; }
+  std::span<std::byte> result_bytes() { return std::span<std::byte>(recv_).first(recv_bytes_); }
   const Case& current_case() const { return case_; }
   // The resolved call arguments (buffers or MPI_IN_PLACE, count, type, op, root, comm).
   const MpiCallArgs& call_args() const { return args_; }
@@ -53,8 +41,10 @@ class MpiBackend : public Backend {
   int rank_ = 0;
   std::vector<std::byte> send_;
   std::vector<std::byte> recv_;
+  std::size_t recv_bytes_ = 0;  // the receive buffer's size; the vector holds at least a byte
   MpiCallArgs args_;
   MpiCall call_ = nullptr;
+  PersistentCall persistent_;  // declared after the buffers it points into, so freed before them
 };
 
 }  // namespace pico

@@ -42,6 +42,7 @@ std::span<const BackendDescriptor> known_backends() {
           .catalogs = {"openmpi", "mpich"},
           .tunable = true,
           .catalog_source = CatalogSource::platform_mpi,
+          .options = mpi_backend_options(),
       }),
       with_catalog_names({
           .kind = BackendKind::reference,

@@ -321,11 +321,15 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     const Map m = item.as_map("a backends entry", backend_entry_keys());
     const Value library_node = m.require("library");
     const BackendDescriptor& backend = find_library(library_node);
-    add_unique(seen, backend.name, library_node, "backend", backend.name);
     reject_other_backends_options(m, backend);
     BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node), {}, {}};
     if (auto params = m.get("params")) spec.params = parse_params(*params, backend);
     if (backend.options.parse != nullptr) spec.options = backend.options.parse(m);
+    // A library may be listed once per set of its options (mpi, and mpi with
+    // persistent: true), so that both are measured in one run.
+    std::string shown = backend.name;
+    for (const auto& [k, v] : spec.options) shown += fmt::format(" {}: {}", k, v);
+    add_unique(seen, shown, library_node, "backend", shown);
     out.push_back(std::move(spec));
   }
   return out;

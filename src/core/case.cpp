@@ -30,6 +30,8 @@ nlohmann::json params_to_json(const std::map<std::string, double>& params) {
   return out;
 }
 
+bool is_persistent(const Case& c) { return c.options.contains(kPersistent); }
+
 int ranks_per_process(const Case& c) {
   const auto it = c.options.find(kGpusPerProcess);
   return it == c.options.end() ? 1 : std::stoi(it->second);

@@ -64,6 +64,10 @@ inline constexpr const char* kGpusPerProcess = "gpus_per_process";
 // uses buffers at the next offset within a span of this many bytes per buffer
 // (docs/nccl.md#buffers).
 inline constexpr const char* kRotateBuffers = "rotate_buffers";
+// The mpi backend's persistent form (docs/configuration.md#persistent):
+// MPI_<Coll>_init once per case, MPI_Start and MPI_Wait per call.
+inline constexpr const char* kPersistent = "persistent";
+bool is_persistent(const Case& c);
 // The ranks each worker process runs: the case's gpus_per_process, else 1.
 // Its np ranks run in np / ranks_per_process processes.
 int ranks_per_process(const Case& c);

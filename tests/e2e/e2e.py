@@ -475,6 +475,46 @@ def test_mpich_sweep(tmp):
     expect(env == {"MPIR_CVAR_COLLECTIVE_FALLBACK": "error", "MPIR_CVAR_DEVICE_COLLECTIVES": "none"}, str(env))
 
 
+def test_persistent(tmp):
+    # The blocking call and its persistent form (MPI_<Coll>_init once, MPI_Start/MPI_Wait per call) side by
+    # side in one run, on Open MPI (its MPIX_ pcollreq extension) and on MPICH (MPI 4.0's MPI_<Coll>_init).
+    for library, extra in (("openmpi", ()), ("mpich", ("-p", MPICH_PLATFORM))):
+        d = os.path.join(tmp, library)
+        os.makedirs(d)
+        proc = run_experiment(d, """\
+            collectives: [allreduce, scan, sendrecv, barrier]
+            sizes: [8B, 64KiB]
+            processes: [2]
+            backends:
+              - {library: mpi}
+              - {library: mpi, persistent: true}
+            """, *extra)
+        report = checked_report(proc)
+        expect(report["run"]["mpi_target"]["library"] == library, str(report["run"]["mpi_target"]))
+        persistent = [c for c in report["cases"] if c.get("options", {}).get("persistent") == "true"]
+        blocking = [c for c in report["cases"] if "options" not in c]
+        expect(len(persistent) == len(blocking) == 7, f"{len(persistent)} persistent, {len(blocking)} blocking cases")
+        expect({c["case_id"] for c in persistent}.isdisjoint(c["case_id"] for c in blocking), "the form is in the id")
+        for c in persistent + blocking:
+            expect(c["status"] == "ok", f"{c['collective']} {c.get('options')}: {c['reason']}")
+            expect(c["validation"]["status"] == "passed" or c["collective"] == "barrier", str(c["validation"]))
+        expect(proc.stdout.count("mpi/default (persistent)") == 7, "the table names the persistent form")
+        if library == "openmpi":
+            # The interposer's proof that the forms differ: tuned's allreduce ran for the blocking call only.
+            for c in persistent + blocking:
+                if c["collective"] == "allreduce":
+                    ran = c["selection"]["actual"]["functions"]
+                    expect(bool(ran) == (c in blocking), f"allreduce {c.get('options')}: {ran}")
+    # A forced algorithm does not reach a persistent call: refused where the file says it.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [8B]
+        backends: [{library: mpi, persistent: true, algorithms: [ring]}]
+        """)
+    expect(proc.returncode == 2 and "experiment.yaml:3:" in proc.stderr and "non-blocking schedule" in proc.stderr,
+           proc.stderr)
+
+
 def test_mpich_mpi_t_fallback(tmp):
     # Refused MPI_T writes: one launch per algorithm with its name in the environment, as on an MPICH
     # whose ids pico has not checked. MPICH parses the name and the worker reads the id back, so this
