@@ -59,8 +59,8 @@ RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const Algorit
   }
   if (chain.empty()) {
     r.note = seen.empty() ? "no coll/base function ran: the call is point to point (sendrecv), or another coll "
-                            "component served it (coll/self for one rank, coll/libnbc for a persistent call, "
-                            "coll/basic, ...)"
+                            "component served it (coll/self for one rank, coll/libnbc for a non-blocking or "
+                            "persistent call, coll/basic, ...)"
                           : fmt::format("none of the functions that ran is a catalogued {} algorithm", name(collective));
     return r;
   }

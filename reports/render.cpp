@@ -65,7 +65,7 @@ std::string params_text(const std::map<std::string, double>& params) {
 std::string algorithm_label(const Case& c) {
   const std::string params = params_text(c.params);
   return fmt::format("{}/{}{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]",
-                     is_persistent(c) ? " (persistent)" : "");
+                     call_form(c) == CallForm::blocking ? "" : fmt::format(" ({})", name(call_form(c))));
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// One thin adapter per collective from MpiCallArgs to the MPI library call,
-// blocking and persistent.
+// One thin adapter per collective from MpiCallArgs to the MPI library call:
+// blocking, non-blocking and persistent.
 #include "backends/mpi/library_calls.hpp"
 
 // Persistent collectives are MPI 4.0's MPI_<Coll>_init; Open MPI 4.1 (MPI
@@ -46,8 +46,60 @@ int sendrecv(const MpiCallArgs& a) {
 }
 int barrier(const MpiCallArgs& a) { return MPI_Barrier(a.comm); }
 
+// MPI_I<Coll>: the blocking call's arguments, then the request.
+int iallreduce(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Iallreduce(a.send, a.recv, a.count, a.type, a.op, a.comm, &r.requests[0]);
+}
+int ibcast(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ibcast(a.recv, a.count, a.type, a.root, a.comm, &r.requests[0]);
+}
+int ireduce(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ireduce(a.send, a.recv, a.count, a.type, a.op, a.root, a.comm, &r.requests[0]);
+}
+int iallgather(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Iallgather(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, &r.requests[0]);
+}
+int igather(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Igather(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm, &r.requests[0]);
+}
+int iscatter(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Iscatter(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm, &r.requests[0]);
+}
+int ialltoall(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ialltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, &r.requests[0]);
+}
+int ireduce_scatter(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ireduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm, &r.requests[0]);
+}
+int iscan(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Iscan(a.send, a.recv, a.count, a.type, a.op, a.comm, &r.requests[0]);
+}
+int iexscan(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Iexscan(a.send, a.recv, a.count, a.type, a.op, a.comm, &r.requests[0]);
+}
+// The receive is posted first, as MPI_Sendrecv's ring needs nothing else to progress.
+int isendrecv(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 2;
+  const int rc = MPI_Irecv(a.recv, a.count, a.type, a.prev, 0, a.comm, &r.requests[0]);
+  return rc != MPI_SUCCESS ? rc : MPI_Isend(a.send, a.count, a.type, a.next, 0, a.comm, &r.requests[1]);
+}
+int ibarrier(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ibarrier(a.comm, &r.requests[0]);
+}
+
 // sendrecv's persistent form is MPI-1's: a send and a receive request, started together.
-int sendrecv_init(const MpiCallArgs& a, PersistentRequests& p) {
+int sendrecv_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 2;
   const int rc = MPI_Recv_init(a.recv, a.count, a.type, a.prev, 0, a.comm, &p.requests[0]);
   return rc != MPI_SUCCESS ? rc : MPI_Send_init(a.send, a.count, a.type, a.next, 0, a.comm, &p.requests[1]);
@@ -55,58 +107,58 @@ int sendrecv_init(const MpiCallArgs& a, PersistentRequests& p) {
 
 #ifdef PICO_PERSISTENT
 // The same arguments as the blocking call, then an info object and the request.
-int allreduce_init(const MpiCallArgs& a, PersistentRequests& p) {
+int allreduce_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Allreduce)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
-int bcast_init(const MpiCallArgs& a, PersistentRequests& p) {
+int bcast_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Bcast)(a.recv, a.count, a.type, a.root, a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
-int reduce_init(const MpiCallArgs& a, PersistentRequests& p) {
+int reduce_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Reduce)(a.send, a.recv, a.count, a.type, a.op, a.root, a.comm, MPI_INFO_NULL,
                                  &p.requests[0]);
 }
-int allgather_init(const MpiCallArgs& a, PersistentRequests& p) {
+int allgather_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Allgather)(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, MPI_INFO_NULL,
                                     &p.requests[0]);
 }
-int gather_init(const MpiCallArgs& a, PersistentRequests& p) {
+int gather_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Gather)(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm, MPI_INFO_NULL,
                                  &p.requests[0]);
 }
-int scatter_init(const MpiCallArgs& a, PersistentRequests& p) {
+int scatter_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Scatter)(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm, MPI_INFO_NULL,
                                   &p.requests[0]);
 }
-int alltoall_init(const MpiCallArgs& a, PersistentRequests& p) {
+int alltoall_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Alltoall)(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, MPI_INFO_NULL,
                                    &p.requests[0]);
 }
-int reduce_scatter_init(const MpiCallArgs& a, PersistentRequests& p) {
+int reduce_scatter_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Reduce_scatter_block)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL,
                                                &p.requests[0]);
 }
-int scan_init(const MpiCallArgs& a, PersistentRequests& p) {
+int scan_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Scan)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
-int exscan_init(const MpiCallArgs& a, PersistentRequests& p) {
+int exscan_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Exscan)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
-int barrier_init(const MpiCallArgs& a, PersistentRequests& p) {
+int barrier_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Barrier)(a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
 #else
-constexpr MpiInitCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr,
+constexpr MpiStartCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr,
                       allgather_init = nullptr, gather_init = nullptr, scatter_init = nullptr,
                       alltoall_init = nullptr, reduce_scatter_init = nullptr, scan_init = nullptr,
                       exscan_init = nullptr, barrier_init = nullptr;
@@ -114,23 +166,24 @@ constexpr MpiInitCall allreduce_init = nullptr, bcast_init = nullptr, reduce_ini
 
 struct MpiCalls {
   MpiCall blocking;
-  MpiInitCall persistent;
+  MpiStartCall nonblocking;
+  MpiStartCall persistent;
 };
 
 // One row per collective, in declaration order (checked at compile time).
 constexpr CollectiveRows<MpiCalls> kCalls{{
-    {Collective::allreduce, {allreduce, allreduce_init}},
-    {Collective::bcast, {bcast, bcast_init}},
-    {Collective::reduce, {reduce, reduce_init}},
-    {Collective::allgather, {allgather, allgather_init}},
-    {Collective::gather, {gather, gather_init}},
-    {Collective::scatter, {scatter, scatter_init}},
-    {Collective::alltoall, {alltoall, alltoall_init}},
-    {Collective::reduce_scatter, {reduce_scatter, reduce_scatter_init}},
-    {Collective::scan, {scan, scan_init}},
-    {Collective::exscan, {exscan, exscan_init}},
-    {Collective::sendrecv, {sendrecv, sendrecv_init}},
-    {Collective::barrier, {barrier, barrier_init}},
+    {Collective::allreduce, {allreduce, iallreduce, allreduce_init}},
+    {Collective::bcast, {bcast, ibcast, bcast_init}},
+    {Collective::reduce, {reduce, ireduce, reduce_init}},
+    {Collective::allgather, {allgather, iallgather, allgather_init}},
+    {Collective::gather, {gather, igather, gather_init}},
+    {Collective::scatter, {scatter, iscatter, scatter_init}},
+    {Collective::alltoall, {alltoall, ialltoall, alltoall_init}},
+    {Collective::reduce_scatter, {reduce_scatter, ireduce_scatter, reduce_scatter_init}},
+    {Collective::scan, {scan, iscan, scan_init}},
+    {Collective::exscan, {exscan, iexscan, exscan_init}},
+    {Collective::sendrecv, {sendrecv, isendrecv, sendrecv_init}},
+    {Collective::barrier, {barrier, ibarrier, barrier_init}},
 }};
 static_assert(in_collective_order(kCalls), "one MPI call per collective, in declaration order");
 
@@ -138,7 +191,9 @@ static_assert(in_collective_order(kCalls), "one MPI call per collective, in decl
 
 MpiCall library_call(Collective c) { return row_of(kCalls, c).blocking; }
 
-MpiInitCall persistent_init(Collective c) { return row_of(kCalls, c).persistent; }
+MpiStartCall nonblocking_call(Collective c) { return row_of(kCalls, c).nonblocking; }
+
+MpiStartCall persistent_init(Collective c) { return row_of(kCalls, c).persistent; }
 
 const char* persistent_interface() {
 #ifdef PICO_PERSISTENT

@@ -69,8 +69,21 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .comm = comm,
   };
   call_ = library_call(c.collective);
-  if (is_persistent(c)) persistent_ = PersistentCall(c.collective, args_);
+  form_ = call_form(c);
+  start_ = nonblocking_call(c.collective);
+  if (form_ == CallForm::persistent) persistent_ = PersistentCall(c.collective, args_);
   fill_inputs();  // time the call on the same data it is validated with
+}
+
+void MpiBackend::run_once() {
+  switch (form_) {
+    case CallForm::blocking: call_(args_); return;
+    case CallForm::nonblocking:
+      start_(args_, started_);
+      MPI_Waitall(started_.count, started_.requests.data(), MPI_STATUSES_IGNORE);
+      return;
+    case CallForm::persistent: persistent_.start_and_wait(); return;
+  }
 }
 
 void MpiBackend::fill_inputs() {

@@ -13,15 +13,13 @@
 
 namespace pico {
 
-// The blocking call, or with the case's `persistent` option the persistent
-// form (MPI_<Coll>_init once per case, then MPI_Start and MPI_Wait per call).
+// The collective in the case's call form (core/case.hpp, CallForm): the
+// blocking call, MPI_I<Coll> then MPI_Waitall, or the persistent form made
+// once per case and started and completed per call.
 class MpiBackend : public Backend {
  public:
   void prepare(const Case& c, MPI_Comm comm) override;
-  void run_once() override {
-    if (persistent_) persistent_.start_and_wait();
-    else call_(args_);
-  }
+  void run_once() override;
   std::uint64_t validate() override;
   void release() override;
 
@@ -44,6 +42,9 @@ class MpiBackend : public Backend {
   std::size_t recv_bytes_ = 0;  // the receive buffer's size; the vector holds at least a byte
   MpiCallArgs args_;
   MpiCall call_ = nullptr;
+  CallForm form_ = CallForm::blocking;
+  MpiStartCall start_ = nullptr;  // nonblocking: MPI_I<Coll>
+  MpiRequests started_;           // its requests, reused by every call
   PersistentCall persistent_;  // declared after the buffers it points into, so freed before them
 };
 

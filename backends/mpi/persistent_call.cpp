@@ -9,13 +9,13 @@
 namespace pico {
 
 PersistentCall::PersistentCall(Collective c, const MpiCallArgs& args) {
-  const MpiInitCall init = persistent_init(c);
+  const MpiStartCall init = persistent_init(c);
   if (init == nullptr)
     throw std::runtime_error(fmt::format(
         "this MPI library has no persistent {} (pico calls MPI 4.0's MPI_<Coll>_init, or Open MPI's MPIX_<Coll>_init "
         "from its pcollreq extension; neither was found when pico was built)",
         name(c)));
-  PersistentRequests made;
+  MpiRequests made;
   const int rc = init(args, made);
   p_ = made;  // whatever was made is freed, even when the second request failed
   if (rc != MPI_SUCCESS) {

@@ -35,7 +35,7 @@ class PersistentCall {
 
  private:
   void free();
-  PersistentRequests p_;
+  MpiRequests p_;
 };
 
 }  // namespace pico

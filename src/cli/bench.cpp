@@ -45,7 +45,8 @@ struct BenchOptions {
   std::optional<std::int64_t> iterations, warmup, calls_per_sample, cuda_graph;
   std::optional<std::string> target_ci, case_timeout;
   int check = 1;
-  bool in_place = false, persistent = false, dry_run = false, quiet = false;
+  std::string call;  // mpi: blocking (default), nonblocking or persistent
+  bool in_place = false, dry_run = false, quiet = false;
   std::string style = "pico";  // the table: pico or nccl-tests
 };
 
@@ -62,7 +63,7 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"time_budget", "--time-budget"}, {"case_timeout", "--case-timeout"}, {"warmup", "--warmup"},
       {"min_iterations", "--iterations"}, {"max_iterations", "--iterations"}, {"target_ci", "--target-ci"},
       {"validation", "--check"}, {"calls_per_sample", "--calls-per-sample"}, {"graph", "-G"},
-      {"rotate_buffers", "--rotate-buffers"}, {"persistent", "--persistent"}};
+      {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}};
   return flags;
 }
 
@@ -117,7 +118,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   backend["library"] = o.backend;
   backend["algorithms"].push_back(o.algorithm);
   if (!o.rotate_buffers.empty()) backend["rotate_buffers"] = o.rotate_buffers;
-  if (o.persistent) backend["persistent"] = true;
+  if (!o.call.empty()) backend["call"] = o.call;
   doc["backends"].push_back(backend);
   YAML::Node timing;
   timing["mode"] = o.mode.value_or(o.cuda_graph ? "throughput" : "latency");
@@ -212,8 +213,9 @@ void add_bench(CLI::App& app, int& exit_code) {
                   "Throughput mode: calls timed together per sample (default 20; 1: each call)");
   cmd->add_option("--rotate-buffers", opts->rotate_buffers,
                   "nccl: move each timed call's buffers through this span (nccl-tests' cold cache), e.g. 1GiB");
-  cmd->add_flag("--persistent", opts->persistent,
-               "mpi: the persistent form, MPI_<Coll>_init once, then MPI_Start/MPI_Wait per call (OSU's _persistent)");
+  cmd->add_option("--call", opts->call,
+                  "mpi: blocking (default), nonblocking (MPI_I<Coll> then MPI_Wait: OSU's pure communication time) or "
+                  "persistent (MPI_<Coll>_init once, then MPI_Start/MPI_Wait)");
   cmd->add_option("-G,--cudagraph", opts->cuda_graph,
                   "nccl-tests -G: N replays of a CUDA graph of -n calls (default 20); nccl backends, throughput");
   cmd->add_option("-x,-w,--warmup", opts->warmup, "Warm-up iterations per case (OSU -x, nccl-tests -w)");

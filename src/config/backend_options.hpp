@@ -12,7 +12,8 @@ namespace pico {
 // `bias_calls` (collectives/compressed/options.hpp). compressed_backend_options.cpp
 BackendOptions compressed_backend_options();
 BackendOptions gpu_compressed_backend_options();
-// mpi: `persistent`, each call's persistent form (MPI_<Coll>_init once, then
+// mpi: `call`, how each collective is called: blocking, nonblocking
+// (MPI_I<Coll>, MPI_Wait) or persistent (MPI_<Coll>_init once, then
 // MPI_Start/MPI_Wait). mpi_backend_options.cpp
 BackendOptions mpi_backend_options();
 // nccl: `gpus_per_process`, the GPUs each process drives, and

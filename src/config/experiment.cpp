@@ -326,7 +326,7 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     if (auto params = m.get("params")) spec.params = parse_params(*params, backend);
     if (backend.options.parse != nullptr) spec.options = backend.options.parse(m);
     // A library may be listed once per set of its options (mpi, and mpi with
-    // persistent: true), so that both are measured in one run.
+    // call: persistent), so that both are measured in one run.
     std::string shown = backend.name;
     for (const auto& [k, v] : spec.options) shown += fmt::format(" {}: {}", k, v);
     add_unique(seen, shown, library_node, "backend", shown);

@@ -30,7 +30,25 @@ nlohmann::json params_to_json(const std::map<std::string, double>& params) {
   return out;
 }
 
-bool is_persistent(const Case& c) { return c.options.contains(kPersistent); }
+std::string_view name(CallForm f) {
+  switch (f) {
+    case CallForm::blocking: return "blocking";
+    case CallForm::nonblocking: return "nonblocking";
+    case CallForm::persistent: return "persistent";
+  }
+  return "blocking";
+}
+
+std::optional<CallForm> parse_call_form(std::string_view s) {
+  for (CallForm f : {CallForm::blocking, CallForm::nonblocking, CallForm::persistent})
+    if (name(f) == s) return f;
+  return std::nullopt;
+}
+
+CallForm call_form(const Case& c) {
+  const auto it = c.options.find(kCall);
+  return it == c.options.end() ? CallForm::blocking : parse_call_form(it->second).value_or(CallForm::blocking);
+}
 
 int ranks_per_process(const Case& c) {
   const auto it = c.options.find(kGpusPerProcess);

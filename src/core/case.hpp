@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -64,10 +66,16 @@ inline constexpr const char* kGpusPerProcess = "gpus_per_process";
 // uses buffers at the next offset within a span of this many bytes per buffer
 // (docs/nccl.md#buffers).
 inline constexpr const char* kRotateBuffers = "rotate_buffers";
-// The mpi backend's persistent form (docs/configuration.md#persistent):
-// MPI_<Coll>_init once per case, MPI_Start and MPI_Wait per call.
-inline constexpr const char* kPersistent = "persistent";
-bool is_persistent(const Case& c);
+// How the mpi backend calls the collective (its `call` option,
+// docs/configuration.md#call-forms): the blocking MPI_<Coll>; MPI_I<Coll>
+// then MPI_Wait; or the persistent form, MPI_<Coll>_init once per case, then
+// MPI_Start and MPI_Wait per call. Blocking is the default and stays out of
+// the case's options (and so out of its id).
+enum class CallForm { blocking, nonblocking, persistent };
+inline constexpr const char* kCall = "call";
+std::string_view name(CallForm f);
+std::optional<CallForm> parse_call_form(std::string_view s);
+CallForm call_form(const Case& c);
 // The ranks each worker process runs: the case's gpus_per_process, else 1.
 // Its np ranks run in np / ranks_per_process processes.
 int ranks_per_process(const Case& c);

@@ -154,8 +154,8 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     const std::string id = report_id_of(r);
     analysis.reports.push_back(id);
     for (const CaseResult& cr : case_results_of(r.report)) {
-      // A persistent call runs the library's non-blocking schedule, which no tuned rule sets.
-      if (!is_library_backend(cr.c.backend) || !cr.measured() || is_persistent(cr.c)) continue;
+      // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets.
+      if (!is_library_backend(cr.c.backend) || !cr.measured() || call_form(cr.c) != CallForm::blocking) continue;
       const ProfileLibrary lib = library_of(r.report, cr.c.backend);
       const std::string platform = platform_of(r.report);
       const std::string identity =

@@ -475,9 +475,9 @@ def test_mpich_sweep(tmp):
     expect(env == {"MPIR_CVAR_COLLECTIVE_FALLBACK": "error", "MPIR_CVAR_DEVICE_COLLECTIVES": "none"}, str(env))
 
 
-def test_persistent(tmp):
-    # The blocking call and its persistent form (MPI_<Coll>_init once, MPI_Start/MPI_Wait per call) side by
-    # side in one run, on Open MPI (its MPIX_ pcollreq extension) and on MPICH (MPI 4.0's MPI_<Coll>_init).
+def test_call_forms(tmp):
+    # The blocking call, MPI_I<Coll> + MPI_Wait and the persistent form side by side in one run, on Open MPI
+    # (persistent through its MPIX_ pcollreq extension) and on MPICH (MPI 4.0's MPI_<Coll>_init).
     for library, extra in (("openmpi", ()), ("mpich", ("-p", MPICH_PLATFORM))):
         d = os.path.join(tmp, library)
         os.makedirs(d)
@@ -487,29 +487,34 @@ def test_persistent(tmp):
             processes: [2]
             backends:
               - {library: mpi}
-              - {library: mpi, persistent: true}
+              - {library: mpi, call: nonblocking}
+              - {library: mpi, call: persistent}
             """, *extra)
         report = checked_report(proc)
         expect(report["run"]["mpi_target"]["library"] == library, str(report["run"]["mpi_target"]))
-        persistent = [c for c in report["cases"] if c.get("options", {}).get("persistent") == "true"]
-        blocking = [c for c in report["cases"] if "options" not in c]
-        expect(len(persistent) == len(blocking) == 7, f"{len(persistent)} persistent, {len(blocking)} blocking cases")
-        expect({c["case_id"] for c in persistent}.isdisjoint(c["case_id"] for c in blocking), "the form is in the id")
-        for c in persistent + blocking:
+        by_form = {form: [c for c in report["cases"] if c.get("options", {}).get("call", "blocking") == form]
+                   for form in ("blocking", "nonblocking", "persistent")}
+        expect(all(len(cases) == 7 for cases in by_form.values()), {f: len(c) for f, c in by_form.items()})
+        ids = [c["case_id"] for c in report["cases"]]
+        expect(len(set(ids)) == len(ids), "the call form is in the case id")
+        for c in report["cases"]:
             expect(c["status"] == "ok", f"{c['collective']} {c.get('options')}: {c['reason']}")
             expect(c["validation"]["status"] == "passed" or c["collective"] == "barrier", str(c["validation"]))
-        expect(proc.stdout.count("mpi/default (persistent)") == 7, "the table names the persistent form")
+        for form in ("nonblocking", "persistent"):
+            expect(proc.stdout.count(f"mpi/default ({form})") == 7, f"the table names the {form} form")
         if library == "openmpi":
-            # The interposer's proof that the forms differ: tuned's allreduce ran for the blocking call only.
-            for c in persistent + blocking:
-                if c["collective"] == "allreduce":
-                    ran = c["selection"]["actual"]["functions"]
-                    expect(bool(ran) == (c in blocking), f"allreduce {c.get('options')}: {ran}")
-    # A forced algorithm does not reach a persistent call: refused where the file says it.
+            # The interposer's proof that the forms differ: tuned's allreduce ran for the blocking call only
+            # (coll/libnbc serves MPI_Iallreduce and the persistent form).
+            for form, cases in by_form.items():
+                for c in cases:
+                    if c["collective"] == "allreduce":
+                        ran = c["selection"]["actual"]["functions"]
+                        expect(bool(ran) == (form == "blocking"), f"allreduce {form}: {ran}")
+    # A forced algorithm does not reach these calls: refused where the file says it.
     proc = run_experiment(tmp, """\
         collectives: [allreduce]
         sizes: [8B]
-        backends: [{library: mpi, persistent: true, algorithms: [ring]}]
+        backends: [{library: mpi, call: persistent, algorithms: [ring]}]
         """)
     expect(proc.returncode == 2 and "experiment.yaml:3:" in proc.stderr and "non-blocking schedule" in proc.stderr,
            proc.stderr)

@@ -82,46 +82,48 @@ TEST_CASE("every collective, dtype, op and count validates exactly", "[mpi]") {
 // MPICH 4.0.2's persistent allgather, gather and scatter leave received
 // blocks as they were before the start: always the block a rank provides
 // itself (as if that local copy were made once, at MPI_<Coll>_init), at times
-// more (docs/configuration.md#persistent-collectives). The most elements, over
-// all ranks, that can then keep validation's sentinel; 0 where none may.
+// more (docs/configuration.md#call-forms). The most elements, over all ranks,
+// that can then keep validation's sentinel; 0 where none may.
 static std::uint64_t mpich_stale_bound(const Case& c) {
-  if (detect_mpi_library().name != "mpich") return 0;
+  if (call_form(c) != CallForm::persistent || detect_mpi_library().name != "mpich") return 0;
   const bool affected = c.collective == Collective::allgather || c.collective == Collective::gather ||
                         c.collective == Collective::scatter;
   return affected ? c.count * static_cast<std::uint64_t>(c.np) : 0;
 }
 
-// The persistent form of every collective (MPI_<Coll>_init once, then
-// MPI_Start/MPI_Wait per call), started several times on the same request.
-TEST_CASE("every collective's persistent form validates exactly, call after call", "[mpi]") {
-  if (persistent_interface()[0] == '\0') {
-    WARN("skipped: this MPI library has neither MPI 4.0's MPI_<Coll>_init nor Open MPI's MPIX_ pcollreq extension");
-    return;
-  }
+// Every collective's non-blocking (MPI_I<Coll>, MPI_Waitall) and persistent
+// (MPI_<Coll>_init once, MPI_Start/MPI_Wait per call) forms, called three times on one case.
+TEST_CASE("every collective's non-blocking and persistent forms validate exactly, call after call", "[mpi]") {
   const std::uint64_t counts[] = {0, 1, 7, 1001};
-  for (Collective coll : all_collectives()) {
-    const CollectiveSpec& spec = spec_for(coll);
-    for (bool in_place : {false, true}) {
-      if (in_place && !spec.supports_in_place()) continue;
-      for (std::uint64_t count : spec.has_payload ? std::vector<std::uint64_t>(std::begin(counts), std::end(counts))
-                                                  : std::vector<std::uint64_t>{0}) {
-        MpiBackend backend;
-        Case c = make_case(coll, spec.has_payload ? Dtype::int32 : Dtype::none, spec.has_op ? Op::sum : Op::none, count,
-                           in_place);
-        c.options[kPersistent] = "true";
-        INFO(fmt::format("{} count={} in_place={} np={} ({})", name(coll), count, in_place, c.np,
-                         persistent_interface()));
-        backend.prepare(c, test::measured());
-        for (int call = 0; call < 3; ++call) {
-          // validate() rewrites the inputs and the receive buffer's sentinels, then starts the same request again.
-          const std::uint64_t bad = sum_over_ranks(backend.validate());
-          if (const std::uint64_t bound = mpich_stale_bound(c); bad != 0 && bad <= bound) {
-            WARN(fmt::format("MPICH's persistent {} left {} elements as they were before the start", name(coll), bad));
-          } else {
-            CHECK(bad == 0);
+  for (CallForm form : {CallForm::nonblocking, CallForm::persistent}) {
+    if (form == CallForm::persistent && persistent_interface()[0] == '\0') {
+      WARN("persistent skipped: this MPI has neither MPI 4.0's MPI_<Coll>_init nor Open MPI's MPIX_ pcollreq");
+      continue;
+    }
+    for (Collective coll : all_collectives()) {
+      const CollectiveSpec& spec = spec_for(coll);
+      for (bool in_place : {false, true}) {
+        if (in_place && !spec.supports_in_place()) continue;
+        for (std::uint64_t count : spec.has_payload ? std::vector<std::uint64_t>(std::begin(counts), std::end(counts))
+                                                    : std::vector<std::uint64_t>{0}) {
+          MpiBackend backend;
+          Case c = make_case(coll, spec.has_payload ? Dtype::int32 : Dtype::none, spec.has_op ? Op::sum : Op::none,
+                             count, in_place);
+          c.options[kCall] = std::string(name(form));
+          INFO(fmt::format("{} {} count={} in_place={} np={}", name(form), name(coll), count, in_place, c.np));
+          backend.prepare(c, test::measured());
+          for (int call = 0; call < 3; ++call) {
+            // validate() rewrites the inputs and the receive buffer's sentinels, then calls again.
+            const std::uint64_t bad = sum_over_ranks(backend.validate());
+            if (const std::uint64_t bound = mpich_stale_bound(c); bad != 0 && bad <= bound) {
+              WARN(fmt::format("MPICH's persistent {} left {} elements as they were before the start", name(coll),
+                               bad));
+            } else {
+              CHECK(bad == 0);
+            }
           }
+          backend.release();
         }
-        backend.release();
       }
     }
   }

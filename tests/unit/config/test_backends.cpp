@@ -81,7 +81,7 @@ TEST_CASE("the compressed backends have their option parsers; nccl has its own",
   CHECK(backend_descriptor("compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls", "threads"});
   CHECK(backend_descriptor("nccl_compressed").options.keys == std::vector<std::string>{"inputs", "bias_calls"});
   CHECK(backend_descriptor("nccl").options.keys == std::vector<std::string>{"gpus_per_process", "rotate_buffers"});
-  CHECK(backend_descriptor("mpi").options.keys == std::vector<std::string>{"persistent"});
+  CHECK(backend_descriptor("mpi").options.keys == std::vector<std::string>{"call"});
 }
 
 TEST_CASE("another backend's key is refused, naming the backends that take it", "[backends][config]") {
@@ -89,7 +89,7 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
   const auto mpi = test::experiment_error(base + "  - {library: mpi, bias_calls: 4}\n");
   CHECK(mpi.line == 4);
   CHECK(mpi.message == "'bias_calls' applies to backends 'compressed' and 'nccl_compressed' only");
-  CHECK(mpi.hint == "backend 'mpi' takes library, algorithms, params, persistent");
+  CHECK(mpi.hint == "backend 'mpi' takes library, algorithms, params, call");
   const auto compressed = test::experiment_error(base + "  - {library: compressed, algorithms: [dense], gpus_per_process: 2}\n");
   CHECK(compressed.message == "'gpus_per_process' applies to backend 'nccl' only");
   CHECK(compressed.hint == "backend 'compressed' takes library, algorithms, params, inputs, bias_calls, threads");
@@ -97,24 +97,29 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
   const auto unknown = test::experiment_error(base + "  - {library: mpi, colour: red}\n");
   CHECK(unknown.message == "unknown key 'colour' in a backends entry");
   CHECK(unknown.hint ==
-        "allowed keys: library, algorithms, params, persistent, inputs, bias_calls, threads, gpus_per_process, "
+        "allowed keys: library, algorithms, params, call, inputs, bias_calls, threads, gpus_per_process, "
         "rotate_buffers");
 }
 
-TEST_CASE("mpi's persistent form: its own entry beside the blocking one, the library default only", "[backends][config]") {
+TEST_CASE("mpi's call forms: each its own entry beside the blocking one, the library default only", "[backends][config]") {
   const std::string base = "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n";
-  const Experiment both = parse_experiment(base + "  - {library: mpi, algorithms: all}\n"
-                                                  "  - {library: mpi, persistent: true}\n", "x.yaml");
-  REQUIRE(both.backends.size() == 2);
-  CHECK(both.backends[0].options.empty());
-  CHECK(both.backends[1].options == std::map<std::string, std::string>{{"persistent", "true"}});
-  CHECK(both.backends[1].algorithms == std::vector<std::string>{"default"});
-  // false is the blocking call: the same entry as one without the key.
-  const auto twice = test::experiment_error(base + "  - {library: mpi}\n  - {library: mpi, persistent: false}\n");
+  const Experiment forms = parse_experiment(base + "  - {library: mpi, algorithms: all}\n"
+                                                   "  - {library: mpi, call: nonblocking}\n"
+                                                   "  - {library: mpi, call: persistent}\n", "x.yaml");
+  REQUIRE(forms.backends.size() == 3);
+  CHECK(forms.backends[0].options.empty());
+  CHECK(forms.backends[1].options == std::map<std::string, std::string>{{"call", "nonblocking"}});
+  CHECK(forms.backends[2].options == std::map<std::string, std::string>{{"call", "persistent"}});
+  CHECK(forms.backends[2].algorithms == std::vector<std::string>{"default"});
+  // call: blocking is the entry without the key.
+  const auto twice = test::experiment_error(base + "  - {library: mpi}\n  - {library: mpi, call: blocking}\n");
   CHECK(twice.line == 5);
   CHECK(twice.message == "backend 'mpi' is listed twice");
-  const auto forced = test::experiment_error(base + "  - {library: mpi, persistent: true, algorithms: [default, ring]}\n");
+  const auto forced = test::experiment_error(base + "  - {library: mpi, call: persistent, algorithms: [default, ring]}\n");
   CHECK(forced.line == 4);
-  CHECK_THAT(forced.message, Catch::Matchers::Contains("non-blocking schedule"));
+  CHECK_THAT(forced.message, Catch::Matchers::Contains("a persistent call runs the library's non-blocking schedule"));
   CHECK_THAT(forced.hint, Catch::Matchers::Contains("algorithms: [default]"));
+  const auto unknown = test::experiment_error(base + "  - {library: mpi, call: async}\n");
+  CHECK(unknown.line == 4);
+  CHECK_THAT(unknown.hint, Catch::Matchers::Contains("nonblocking"));
 }
