@@ -5,17 +5,9 @@
 namespace pico::spec {
 namespace {
 
-BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
+void fill(const RankBuffers& b) { fill_reduction(b, b.c.np); }
 
-// In place, the input starts in the receive buffer.
-void fill(const RankBuffers& b) {
-  b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, b.c.count);
-  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, b.c.np);
-}
-
-std::uint64_t check(const RankBuffers& b) {
-  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, b.c.np);
-}
+std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.c.np); }
 
 }  // namespace
 
@@ -23,7 +15,7 @@ extern const CollectiveSpec allreduce_spec{
     .collective = Collective::allreduce, .point_to_point = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
-    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,
+    .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Allreduce", .nonblocking = "MPI_Iallreduce",
             .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},

@@ -7,20 +7,10 @@
 namespace pico::spec {
 namespace {
 
-BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
+// Rank r's result reduces ranks 0..r-1: none at rank 0, which is neither set nor checked.
+void fill(const RankBuffers& b) { fill_reduction(b, b.rank); }
 
-int prefix_ranks(const RankBuffers& b) { return b.rank; }
-
-// In place, the input starts in the receive buffer.
-void fill(const RankBuffers& b) {
-  b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, b.c.count);
-  if (!b.c.in_place && b.rank > 0) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, prefix_ranks(b));
-}
-
-std::uint64_t check(const RankBuffers& b) {
-  if (b.rank == 0) return 0;
-  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, prefix_ranks(b));
-}
+std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.rank); }
 
 }  // namespace
 
@@ -29,7 +19,7 @@ extern const CollectiveSpec exscan_spec{
     .collective = Collective::exscan, .point_to_point = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
-    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Exscan", .nonblocking = "MPI_Iexscan",
             .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},

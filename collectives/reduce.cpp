@@ -5,8 +5,6 @@
 namespace pico::spec {
 namespace {
 
-BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
-
 // In place, the root's input starts in its receive buffer.
 void fill(const RankBuffers& b) {
   const bool root_in_place = b.c.in_place && b.rank == b.c.root;
@@ -25,7 +23,7 @@ extern const CollectiveSpec reduce_spec{
     .collective = Collective::reduce, .point_to_point = false,
     .has_op = true, .has_payload = true, .root = RootRole::destination,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
-    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Reduce", .nonblocking = "MPI_Ireduce",
             .args = 7, .count = 2, .type = 3, .root = 5, .comm = 6, .count2 = -1, .type2 = -1},

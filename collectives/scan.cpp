@@ -6,19 +6,10 @@
 namespace pico::spec {
 namespace {
 
-BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
+// Rank r's result reduces ranks 0..r.
+void fill(const RankBuffers& b) { fill_reduction(b, b.rank + 1); }
 
-int prefix_ranks(const RankBuffers& b) { return b.rank + 1; }
-
-// In place, the input starts in the receive buffer.
-void fill(const RankBuffers& b) {
-  b.elements.fill_reduce_input(b.c.in_place ? b.recv : b.send, b.rank, b.c.count);
-  if (!b.c.in_place) b.elements.fill_reduce_sentinel(b.recv, 0, b.c.count, prefix_ranks(b));
-}
-
-std::uint64_t check(const RankBuffers& b) {
-  return b.elements.count_reduce_mismatches(b.recv, 0, b.c.count, prefix_ranks(b));
-}
+std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.rank + 1); }
 
 }  // namespace
 
@@ -31,7 +22,7 @@ extern const CollectiveSpec scan_spec{
     .collective = Collective::scan, .point_to_point = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
-    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Scan", .nonblocking = "MPI_Iscan",
             .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},

@@ -14,8 +14,6 @@ namespace {
 // The rank whose block this rank receives.
 int prev_rank(const RankBuffers& b) { return sendrecv_peers(b.rank, b.c.np).prev; }
 
-BufferSizes sizes(const Case& c, int) { return {c.count, c.count}; }
-
 // The payload names its source rank, so a block from any rank but r-1 fails the check.
 void fill(const RankBuffers& b) {
   b.elements.fill_payload(b.send, 0, b.rank, 0, b.c.count);
@@ -35,7 +33,7 @@ extern const CollectiveSpec sendrecv_spec{
     .has_op = false, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::none,
     .no_in_place_reason = "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)",
-    .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
+    .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Sendrecv", .nonblocking = "",
             .args = 12, .count = 1, .type = 2, .root = -1, .comm = 10, .count2 = 6, .type2 = 7},

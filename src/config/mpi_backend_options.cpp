@@ -17,7 +17,8 @@ std::map<std::string, std::string> parse_mpi_options(const yaml::Map& entry) {
   std::map<std::string, std::string> options;
   const auto v = entry.get(kCall);
   if (!v) return options;
-  const std::vector<std::string> forms{"blocking", "nonblocking", "persistent"};
+  std::vector<std::string> forms;
+  for (CallForm f : kCallForms) forms.emplace_back(name(f));
   const CallForm form = *parse_call_form(v->as_choice(kCall, forms));
   if (form == CallForm::blocking) return options;  // the default stays out of the case id
   // Neither library's blocking algorithm variable reaches these calls: Open

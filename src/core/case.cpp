@@ -40,7 +40,7 @@ std::string_view name(CallForm f) {
 }
 
 std::optional<CallForm> parse_call_form(std::string_view s) {
-  for (CallForm f : {CallForm::blocking, CallForm::nonblocking, CallForm::persistent})
+  for (CallForm f : kCallForms)
     if (name(f) == s) return f;
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 // define it, so a re-run can recognise cases already measured.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -72,6 +73,7 @@ inline constexpr const char* kRotateBuffers = "rotate_buffers";
 // MPI_Start and MPI_Wait per call. Blocking is the default and stays out of
 // the case's options (and so out of its id).
 enum class CallForm { blocking, nonblocking, persistent };
+inline constexpr std::array kCallForms{CallForm::blocking, CallForm::nonblocking, CallForm::persistent};
 inline constexpr const char* kCall = "call";
 std::string_view name(CallForm f);
 std::optional<CallForm> parse_call_form(std::string_view s);
