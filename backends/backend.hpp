@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where a case's call goes. The worker's timing loop drives any backend
 // through this interface (prepare, run or time calls, validate, release; and
-// optional hooks for phases, deferred errors, the device, the library's
+// optional hooks for a split call, phases, deferred errors, the device, the library's
 // reported selection and compression metrics) and knows nothing else about it.
 #pragma once
 
@@ -46,6 +46,12 @@ class Backend {
   // on a CUDA stream) times on the device. Only backends whose descriptor says
   // cuda_graphs are given pacing.graph.
   virtual void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness);
+  // The call in its two halves, for the overlap measurement (worker/overlap.hpp):
+  // start_call returns once the operation is started, wait_call completes it.
+  // Only where splits_call() (the mpi backend's call: nonblocking).
+  virtual bool splits_call() const { return false; }
+  virtual void start_call() {}
+  virtual void wait_call() {}
   // Fills the closed-form inputs, runs once, returns this rank's mismatching element count.
   virtual std::uint64_t validate() = 0;
   // Frees what prepare allocated.

@@ -157,6 +157,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
               {"report", "collective", "backend", "algorithm", "dtype", "op", "size", "mode", "status", "reason"}};
   Table phases{{"case", "phase", "time_s"}, {"phase"}};
   Table compression{{"case", "rel_l2_error", "bits_per_element"}, {}};
+  Table overlap{{"case", "overlap_percent", "pure_comm_s", "overall_s", "compute_s"}, {}};
   // Per size: the fastest case, the reference (the default) and what the
   // library said it ran for it, and the fastest's compression error (a
   // compressed winner is never shown without its error).
@@ -188,6 +189,9 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
       if (result.measured() && result.compression && result.compression->is_object())
         compression.rows.push_back(
             {row, compression_metric(result, "rel_l2_error"), compression_metric(result, "bits_per_element")});
+      if (result.measured() && result.overlap)
+        overlap.rows.push_back({row, result.overlap->percent, result.overlap->pure_comm_s, result.overlap->overall_s,
+                                result.overlap->compute_s});
     }
     for (const BestAtSize& b : best_per_size(results, "")) {
       const Case& c = b.best->c;
@@ -208,6 +212,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
            {{"cases", cases.to_json()},
             {"phases", phases.to_json()},
             {"compression", compression.to_json()},
+            {"overlap", overlap.to_json()},
             {"best", best.to_json()}}},
           {"reports", described}};
 }

@@ -79,8 +79,8 @@ void MpiBackend::run_once() {
   switch (form_) {
     case CallForm::blocking: call_(args_); return;
     case CallForm::nonblocking:
-      start_(args_, started_);
-      MPI_Waitall(started_.count, started_.requests.data(), MPI_STATUSES_IGNORE);
+      start_call();
+      wait_call();
       return;
     case CallForm::persistent: persistent_.start_and_wait(); return;
   }

@@ -20,6 +20,9 @@ class MpiBackend : public Backend {
  public:
   void prepare(const Case& c, MPI_Comm comm) override;
   void run_once() override;
+  bool splits_call() const override { return form_ == CallForm::nonblocking; }
+  void start_call() override { start_(args_, started_); }
+  void wait_call() override { MPI_Waitall(started_.count, started_.requests.data(), MPI_STATUSES_IGNORE); }
   std::uint64_t validate() override;
   void release() override;
 

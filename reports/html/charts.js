@@ -41,6 +41,8 @@
   for (const b of best) b.in_place = b.in_place ? 'in-place' : 'out-of-place';
   const phases = decode(data.tables.phases).map((p) => Object.assign({}, cases[p.case], { phase: p.phase, time_us: p.time_s * 1e6 }));
   const compression = decode(data.tables.compression).map((m) => Object.assign({}, cases[m.case], m));
+  const overlap = decode(data.tables.overlap).map((o) => Object.assign({}, cases[o.case], o,
+    { pure_comm_us: o.pure_comm_s * 1e6, overall_us: o.overall_s * 1e6, compute_us: o.compute_s * 1e6 }));
 
   // What else than the algorithm tells two lines of one collective apart:
   // only the fields that take several values there, so labels stay short.
@@ -313,6 +315,17 @@
           tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'phase' }, { field: 'time_us', aggregate: 'sum', title: 'time (µs)', format: '.4~g' }],
         },
       });
+    }
+
+    const overlapRows = overlap.filter((o) => o.collective === collective);
+    if (overlapRows.length > 0) {
+      labelRows(overlapRows, varying(overlapRows, VARIANT_FIELDS));
+      chart('overlap', collective + ': overlap of the non-blocking call with computation', 'OSU 7.4\'s overlap: computation as long as the pure communication time put between start and wait; overlap = max(0, 100 − (overall − compute) / pure comm × 100). 100% means the computation hid the whole communication, 0% that none of it progressed meanwhile.',
+        facetByNp(overlapRows, {
+          mark: { type: 'line', point: true },
+          encoding: { x: sizeAxis, y: { field: 'overlap_percent', type: 'quantitative', scale: { domain: [0, 100] }, title: 'overlap (%)' }, color: { field: 'series', type: 'nominal', title: 'algorithm' },
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'overlap_percent', title: 'overlap (%)', format: '.1f' }, { field: 'pure_comm_us', title: 'pure comm (µs)', format: '.4~g' }, { field: 'overall_us', title: 'overall (µs)', format: '.4~g' }, { field: 'compute_us', title: 'compute (µs)', format: '.4~g' }] },
+        }));
     }
 
     const errorRows = compression.filter((m) => m.collective === collective && m.rel_l2_error !== null);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/case_result.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <utility>
@@ -73,7 +74,32 @@ std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) 
   return a;
 }
 
+json overlap_json(const Overlap& o) {
+  return {{"iterations", o.iterations}, {"pure_comm_s", o.pure_comm_s}, {"overall_s", o.overall_s},
+          {"compute_s", o.compute_s},   {"init_s", o.init_s},           {"wait_s", o.wait_s},
+          {"percent", o.percent}};
+}
+
+std::optional<Overlap> overlap_from_json(const json& record) {
+  const auto it = record.find("overlap");
+  if (it == record.end() || !it->is_object()) return std::nullopt;
+  Overlap o;
+  o.iterations = it->value("iterations", std::int64_t{0});
+  o.pure_comm_s = it->value("pure_comm_s", 0.0);
+  o.overall_s = it->value("overall_s", 0.0);
+  o.compute_s = it->value("compute_s", 0.0);
+  o.init_s = it->value("init_s", 0.0);
+  o.wait_s = it->value("wait_s", 0.0);
+  o.percent = it->value("percent", 0.0);
+  return o;
+}
+
 }  // namespace
+
+double Overlap::osu_percent(double overall_s, double compute_s, double pure_comm_s) {
+  if (!(pure_comm_s > 0)) return 0;
+  return std::max(0.0, 100.0 - ((overall_s - compute_s) / pure_comm_s) * 100.0);
+}
 
 std::string_view name(CaseStatus s) {
   for (const auto& [v, n] : kStatuses)
@@ -136,6 +162,7 @@ json to_json(const CaseResult& r) {
   if (r.phases_note) j["phases_note"] = *r.phases_note;
   if (r.device) j["device"] = *r.device;
   if (r.compression) j["compression"] = *r.compression;
+  if (r.overlap) j["overlap"] = overlap_json(*r.overlap);
   return j;
 }
 
@@ -173,6 +200,7 @@ CaseResult case_result_from_json(const json& j) {
     if (const auto note = j.find("phases_note"); note != j.end() && note->is_string()) r.phases_note = note->get<std::string>();
     r.device = optional_member(j, "device");
     r.compression = optional_member(j, "compression");
+    r.overlap = overlap_from_json(j);
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

@@ -60,6 +60,26 @@ inline constexpr std::string_view kGraph = "graph";               // one replay 
 // The tables' line for one timing_method and its calls_per_sample ("" for a method this build does not know).
 std::string sampling_text(std::string_view method, std::int64_t calls);
 
+// A non-blocking call's overlap of communication with computation, measured
+// as OSU 7.4's non-blocking benchmarks do (osu_iallreduce & co.; the worker's
+// overlap.cpp; docs/methodology.md#overlap). Each time is the mean per call on
+// a rank, averaged over the ranks.
+struct Overlap {
+  std::int64_t iterations = 0;  // calls in each of the two loops
+  double pure_comm_s = 0;       // start then wait, nothing between (OSU's "Pure Comm.")
+  double overall_s = 0;         // start, compute, wait (OSU's "Overall")
+  double compute_s = 0;         // the compute put between, calibrated on each rank to its pure_comm_s
+  double init_s = 0;            // the start call alone (OSU's "Init")
+  double wait_s = 0;            // the wait after the compute (OSU's "MPI_Wait")
+  double percent = 0;           // osu_percent of the above
+
+  // OSU 7.4's print_stats_nbc: max(0, 100 - (overall - compute) / pure_comm x 100),
+  // from the rank-averaged times. pico makes no MPI_Test calls during the
+  // compute, so OSU's test time (subtracted from its compute) is 0 (its
+  // default, no -t). 0 where pure_comm_s is not positive.
+  static double osu_percent(double overall_s, double compute_s, double pure_comm_s);
+};
+
 struct CaseResult {
   Case c;  // the defining fields, as plan.json has them
   std::string library;  // the MPI library's short name; "" when no worker ran the case
@@ -87,6 +107,7 @@ struct CaseResult {
   std::optional<std::string> phases_note;
   std::optional<nlohmann::json> device;
   std::optional<nlohmann::json> compression;
+  std::optional<Overlap> overlap;  // non-blocking calls (the mpi backend's call: nonblocking)
 
   bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
   // Sets status failed with the reason.

@@ -19,6 +19,7 @@
 #include "config/backends.hpp"
 #include "core/gpu_support.hpp"
 #include "worker/launch_info.hpp"
+#include "worker/overlap.hpp"
 #include "worker/timing_loop.hpp"
 #include "mpi_test_util.hpp"
 
@@ -237,6 +238,97 @@ TEST_CASE("throughput batches time their calls together and report the time per 
   spec.calls_per_sample = 8;
   CHECK(method_name(pacing_of(spec)) == "graph");
   CHECK(pacing_of(spec).calls_per_sample == 8);
+}
+
+namespace {
+
+// A split call whose communication takes kSeconds from its start, either
+// progressing by itself (an offloading network: the wait only waits out what
+// is left) or only inside the wait (no asynchronous progress at all).
+class SplitBackend final : public Backend {
+ public:
+  static constexpr double kSeconds = 1e-3;
+  explicit SplitBackend(bool progresses_alone) : progresses_alone_(progresses_alone) {}
+  void prepare(const Case&, MPI_Comm) override {}
+  void run_once() override {
+    start_call();
+    wait_call();
+  }
+  bool splits_call() const override { return true; }
+  void start_call() override { started_ = MPI_Wtime(); }
+  void wait_call() override {
+    const double from = progresses_alone_ ? started_ : MPI_Wtime();
+    while (MPI_Wtime() - from < kSeconds) {
+    }
+  }
+  std::uint64_t validate() override { return 0; }
+  void release() override {}
+
+ private:
+  bool progresses_alone_;
+  double started_ = 0;
+};
+
+}  // namespace
+
+// OSU's two loops and formula on calls whose overlap is known: all of the
+// communication hidden, or none. Bounds leave room for a 2-core machine's
+// descheduling (up to 4 busy ranks here) over 40 calls of 1 ms.
+TEST_CASE("the overlap measurement finds a call that progresses alone hidden, and one that does not exposed",
+          "[mpi][overlap]") {
+  SplitBackend offloaded(true), stalled(false);
+  const Overlap hidden = measure_overlap(offloaded, 40, 2, test::harness());
+  const Overlap exposed = measure_overlap(stalled, 40, 2, test::harness());
+  INFO(fmt::format("hidden: {}% of {} us; exposed: {}% of {} us", hidden.percent, hidden.pure_comm_s * 1e6,
+                   exposed.percent, exposed.pure_comm_s * 1e6));
+  for (const Overlap& o : {hidden, exposed}) {
+    CHECK(o.iterations == 40);
+    CHECK(o.pure_comm_s >= SplitBackend::kSeconds);
+    CHECK(o.compute_s >= o.pure_comm_s * (1 - 1e-12));  // each rank computes at least its own pure time
+    CHECK(o.overall_s >= o.compute_s);
+    CHECK(o.percent == Overlap::osu_percent(o.overall_s, o.compute_s, o.pure_comm_s));
+  }
+  CHECK(hidden.percent > 70);
+  CHECK(exposed.percent < 30);
+  CHECK(hidden.wait_s < exposed.wait_s);
+}
+
+// The library's own non-blocking calls, measured the same way: every rank
+// returns the same result and OSU's quantities keep their order.
+TEST_CASE("the mpi backend's non-blocking calls measure their overlap", "[mpi][overlap]") {
+  for (Collective coll : {Collective::allreduce, Collective::bcast, Collective::barrier}) {
+    MpiBackend backend;
+    const CollectiveSpec& spec = spec_for(coll);
+    Case c = make_case(coll, spec.has_payload ? Dtype::float32 : Dtype::none, spec.has_op ? Op::sum : Op::none,
+                       spec.has_payload ? 4096 : 0, false);
+    c.options[kCall] = std::string(name(CallForm::nonblocking));
+    backend.prepare(c, test::measured());
+    REQUIRE(backend.splits_call());
+    const Overlap o = measure_overlap(backend, 20, 2, test::harness());
+    INFO(fmt::format("{}: {}% of {} us", name(coll), o.percent, o.pure_comm_s * 1e6));
+    CHECK(o.pure_comm_s > 0);
+    CHECK(o.compute_s >= o.pure_comm_s * (1 - 1e-12));
+    CHECK(o.overall_s >= o.compute_s + o.init_s * (1 - 1e-9));
+    CHECK((o.percent >= 0 && o.percent <= 100));
+    double percent = o.percent, highest = 0;
+    MPI_Allreduce(&percent, &highest, 1, MPI_DOUBLE, MPI_MAX, test::harness());
+    CHECK(percent == highest);
+    CHECK(sum_over_ranks(backend.validate()) == 0);  // the calls left the case as it was
+    backend.release();
+  }
+  // The blocking and persistent forms have no halves to put computation between.
+  MpiBackend blocking;
+  blocking.prepare(make_case(Collective::allreduce, Dtype::float32, Op::sum, 16, false), test::measured());
+  CHECK_FALSE(blocking.splits_call());
+  blocking.release();
+}
+
+TEST_CASE("the overlap loops take OSU's counts, within the case's time budget", "[overlap]") {
+  CHECK(overlap_iterations(8192, 1e-6, 1.0) == 1000);    // OSU: 1,000 calls up to 8 KiB
+  CHECK(overlap_iterations(8193, 1e-6, 1.0) == 100);     // 100 above
+  CHECK(overlap_iterations(64, 1e-3, 1.0) == 333);       // three pure calls' time per iteration
+  CHECK(overlap_iterations(1 << 20, 2.0, 1.0) == 1);     // at least one
+  CHECK(overlap_iterations(4, 0, 1.0) == 1000);
 }
 
 TEST_CASE("the MPI library is recognised from its version string", "[mpi]") {

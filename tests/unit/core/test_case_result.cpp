@@ -134,3 +134,29 @@ TEST_CASE("a report's cases in report order", "[case_result]") {
   CHECK(cases[1].status == CaseStatus::ok);
   CHECK(case_results_of(json::object()).empty());
 }
+
+// OSU 7.4's print_stats_nbc on figures of its own form: overall 12, compute 10 (test time 0), pure 4 -> 50%.
+TEST_CASE("the overlap percentage is OSU's", "[case_result][overlap]") {
+  CHECK(Overlap::osu_percent(12, 10, 4) == Approx(50));
+  CHECK(Overlap::osu_percent(10, 10, 4) == Approx(100));  // the whole communication hidden
+  CHECK(Overlap::osu_percent(14, 10, 4) == Approx(0));    // none of it
+  CHECK(Overlap::osu_percent(20, 10, 4) == 0);             // clamped at 0, as OSU's max(0, ...)
+  CHECK(Overlap::osu_percent(5, 10, 0) == 0);              // no pure time measured
+}
+
+TEST_CASE("a non-blocking record carries its overlap and reads back", "[case_result][overlap]") {
+  CaseResult r = case_result_from_json(json::parse(record_line("measured")));
+  REQUIRE_FALSE(r.overlap);
+  CHECK_FALSE(to_json(r).contains("overlap"));
+  r.overlap = Overlap{.iterations = 40, .pure_comm_s = 4e-6, .overall_s = 12e-6, .compute_s = 10e-6,
+                      .init_s = 1e-6, .wait_s = 1e-6, .percent = 50};
+  const json j = to_json(r);
+  CHECK(j.at("overlap").at("percent") == 50);
+  CHECK(j.at("overlap").at("pure_comm_s") == 4e-6);
+  const CaseResult back = case_result_from_json(j);
+  REQUIRE(back.overlap);
+  CHECK(back.overlap->iterations == 40);
+  CHECK(back.overlap->overall_s == 12e-6);
+  CHECK(back.overlap->wait_s == 1e-6);
+  CHECK(to_json(back).dump() == j.dump());
+}

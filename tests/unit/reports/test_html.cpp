@@ -63,6 +63,21 @@ TEST_CASE("html page data: one row per case, repeated strings stored once", "[ht
   CHECK(data["tables"]["best"]["rows"].size() >= 1);
 }
 
+TEST_CASE("html page data: a non-blocking case's overlap row points at its case", "[html][overlap]") {
+  json report = example_report();
+  CHECK(html_page_data({{"1", "r.json", report}})["tables"]["overlap"]["rows"].empty());
+  report["cases"][0]["options"] = {{"call", "nonblocking"}};
+  report["cases"][0]["overlap"] = {{"iterations", 40}, {"pure_comm_s", 4e-6}, {"overall_s", 12e-6},
+                                   {"compute_s", 10e-6}, {"init_s", 1e-6},     {"wait_s", 1e-6},
+                                   {"percent", 50}};
+  const json data = html_page_data({{"1", "r.json", report}});
+  REQUIRE(data["tables"]["overlap"]["rows"].size() == 1);
+  CHECK(cell(data, "overlap", 0, "case") == 0);
+  CHECK(cell(data, "overlap", 0, "overlap_percent") == 50);
+  CHECK(cell(data, "overlap", 0, "pure_comm_s") == 4e-6);
+  CHECK(cell(data, "cases", 0, "algorithm") == "mpi/default (nonblocking)");
+}
+
 TEST_CASE("html: data cannot end its script element", "[html]") {
   const std::string text = script_safe_json(json{{"reason", "</script><script>alert(1)</script>"}});
   CHECK(text.find('<') == std::string::npos);

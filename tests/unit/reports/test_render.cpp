@@ -147,3 +147,25 @@ TEST_CASE("render_table colours status and validation only when asked", "[render
   }
   CHECK(stripped == pico::render_table(report));
 }
+
+TEST_CASE("non-blocking cases add OSU's overlap table under the cases", "[render][overlap]") {
+  json c = load_example_report()["cases"][0];
+  CHECK(pico::render_table(report_with_one_case(c)).find("overlap") == std::string::npos);
+  c["options"] = {{"call", "nonblocking"}};
+  c["overlap"] = {{"iterations", 40}, {"pure_comm_s", 4e-6},  {"overall_s", 12e-6}, {"compute_s", 10e-6},
+                  {"init_s", 1e-6},   {"wait_s", 1.5e-6}, {"percent", 50}};
+  for (auto style : {pico::TableStyle::cases, pico::TableStyle::benchmark, pico::TableStyle::nccl_tests}) {
+    const std::string text = pico::render_table(report_with_one_case(c), style);
+    const auto at = text.find("(OSU 7.4's overlap):\n");
+    REQUIRE(at != std::string::npos);
+    const auto lines = split(text.substr(at), "\n");
+    REQUIRE(lines.size() >= 5);
+    CHECK(lines[1] ==
+          "collective  backend/algorithm          np  size  overall(us)  compute(us)  init(us)  wait(us)  pure comm(us)  "
+          "overlap(%)");
+    CHECK(lines[3] ==
+          "allreduce   mpi/default (nonblocking)   4  4KiB        12.00        10.00      1.00      1.50           4.00  "
+          "      50.0");
+    CHECK(lines[4].rfind("overlap = max(0, 100 - (overall - compute) / pure comm x 100)", 0) == 0);
+  }
+}
