@@ -12,7 +12,7 @@ namespace pico {
 namespace {
 
 struct Row {
-  std::string library, collective, algorithm, selection, parameters, versions, constraints;
+  std::string library, collective, call, algorithm, selection, parameters, versions, constraints;
 };
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
@@ -38,38 +38,45 @@ std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const 
   return text;
 }
 
-std::vector<Row> rows(const std::string& library, const std::string& collective) {
+// One call form's rows of a catalogue for collective c: the blocking call's
+// (every collective the library runs) or the non-blocking call's (those with a variable).
+void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm form, std::vector<Row>& out) {
   static const CollectiveCatalog kNoChoice;  // no variable, no algorithms: the library's only form
+  const auto& of_form = cat.collectives_of(form);
+  auto it = of_form.find(c);
+  // A library that runs a collective without any choice of algorithm (MPI_Sendrecv) has no entry for it but
+  // still runs it as `default`; a built-in catalogue has no default, and an unsupported collective no case.
+  const bool default_only = form == CallForm::blocking && it == of_form.end() && cat.mechanism != "builtin" &&
+                            !cat.unsupported.contains(c);
+  if (it == of_form.end() && !default_only) return;
+  const auto& cc = default_only ? kNoChoice : it->second;
+  const std::string call(name(form));
+  std::vector<std::string> for_all;
+  for (const auto& k : cc.constraints) for_all.push_back(k.require.expression());
+  std::vector<std::string> common = for_all;
+  for (const auto& k : cat.constraints) common.push_back(k.require.expression());
+  if (cat.mechanism != "builtin")
+    out.push_back(
+        {lib, std::string(name(c)), call, "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
+  for (const auto& a : cc.algorithms) {
+    std::vector<std::string> params;
+    for (const auto& p : a.parameters)
+      params.push_back(cc.parameter_variables.contains(p) ? fmt::format("{} ({})", p, cc.parameter_variables.at(p)) : p);
+    std::vector<std::string> constraints = common;
+    for (const auto& k : a.constraints) constraints.push_back(k.require.expression());
+    out.push_back({lib, std::string(name(c)), call, a.name, selection_of(cat, cc, &a), join(params, ", "),
+                   a.versions.empty() ? "all" : a.versions, join(constraints, "; ")});
+  }
+}
+
+std::vector<Row> rows(const std::string& library, const std::string& collective) {
   std::vector<Row> out;
   for (const auto& lib : catalog_libraries()) {
     if (!library.empty() && lib != library) continue;
     const Catalog& cat = catalog_for(lib);
-    for (Collective c : all_collectives()) {
-      if (!collective.empty() && name(c) != collective) continue;
-      auto it = cat.collectives.find(c);
-      // A library that runs a collective without any choice of algorithm (MPI_Sendrecv) has no entry for it but
-      // still runs it as `default`; a built-in catalogue has no default, and an unsupported collective no case.
-      const bool default_only =
-          it == cat.collectives.end() && cat.mechanism != "builtin" && !cat.unsupported.contains(c);
-      if (it == cat.collectives.end() && !default_only) continue;
-      const auto& cc = default_only ? kNoChoice : it->second;
-      std::vector<std::string> for_all;
-      for (const auto& k : cc.constraints) for_all.push_back(k.require.expression());
-      std::vector<std::string> common = for_all;
-      for (const auto& k : cat.constraints) common.push_back(k.require.expression());
-      if (cat.mechanism != "builtin")
-        out.push_back(
-            {lib, std::string(name(c)), "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
-      for (const auto& a : cc.algorithms) {
-        std::vector<std::string> params;
-        for (const auto& p : a.parameters)
-          params.push_back(cc.parameter_variables.contains(p) ? fmt::format("{} ({})", p, cc.parameter_variables.at(p)) : p);
-        std::vector<std::string> constraints = common;
-        for (const auto& k : a.constraints) constraints.push_back(k.require.expression());
-        out.push_back({lib, std::string(name(c)), a.name, selection_of(cat, cc, &a), join(params, ", "),
-                       a.versions.empty() ? "all" : a.versions, join(constraints, "; ")});
-      }
-    }
+    for (CallForm form : {CallForm::blocking, CallForm::nonblocking})
+      for (Collective c : all_collectives())
+        if (collective.empty() || name(c) == collective) add_rows(lib, cat, c, form, out);
   }
   return out;
 }
@@ -80,13 +87,16 @@ std::string render_algorithms_text(const std::string& library, const std::string
   const auto all = rows(library, collective);
   std::size_t selection_width = 58;  // the selection column fits its longest entry (MPICH's id and name)
   for (const auto& r : all) selection_width = std::max(selection_width, r.selection.size());
-  std::string out = fmt::format("{:<10} {:<15} {:<38} {:<{}} {:<9} {}\n", "library", "collective", "algorithm",
-                                "selection", selection_width, "versions", "constraints / parameters");
+  std::size_t algorithm_width = 38;
+  for (const auto& r : all) algorithm_width = std::max(algorithm_width, r.algorithm.size());
+  std::string out = fmt::format("{:<10} {:<15} {:<11} {:<{}} {:<{}} {:<10} {}\n", "library", "collective", "call",
+                                "algorithm", algorithm_width, "selection", selection_width, "versions",
+                                "constraints / parameters");
   for (const auto& r : all) {
     std::string extra = r.constraints;
     if (!r.parameters.empty()) extra += (extra.empty() ? "" : "; ") + std::string("params: ") + r.parameters;
-    out += fmt::format("{:<10} {:<15} {:<38} {:<{}} {:<9} {}\n", r.library, r.collective, r.algorithm, r.selection,
-                       selection_width, r.versions.empty() ? "all" : r.versions, extra);
+    out += fmt::format("{:<10} {:<15} {:<11} {:<{}} {:<{}} {:<10} {}\n", r.library, r.collective, r.call, r.algorithm,
+                       algorithm_width, r.selection, selection_width, r.versions.empty() ? "all" : r.versions, extra);
   }
   return out;
 }
@@ -98,11 +108,11 @@ std::string render_algorithms_markdown(const std::string& library, const std::st
     if (r.library != current) {
       const Catalog& cat = catalog_for(r.library);
       out += fmt::format("{}### {}\n\n{}\n\n", current.empty() ? "" : "\n", r.library, cat.description);
-      out += "| collective | algorithm | selection | parameters | versions | runs as itself only if |\n";
-      out += "|---|---|---|---|---|---|\n";
+      out += "| collective | call | algorithm | selection | parameters | versions | runs as itself only if |\n";
+      out += "|---|---|---|---|---|---|---|\n";
       current = r.library;
     }
-    out += fmt::format("| {} | {} | `{}` | {} | {} | {} |\n", r.collective, r.algorithm, r.selection,
+    out += fmt::format("| {} | {} | {} | `{}` | {} | {} | {} |\n", r.collective, r.call, r.algorithm, r.selection,
                        r.parameters.empty() ? "" : r.parameters, r.versions.empty() ? "all" : r.versions,
                        r.constraints.empty() ? "" : "`" + r.constraints + "`");
   }

@@ -21,12 +21,14 @@ void add_unique(std::vector<std::string>& to, const std::string& name) {
 BackendDescriptor with_catalog_names(BackendDescriptor d) {
   if (d.has_default) d.algorithms.push_back("default");
   for (const auto& file : d.catalogs) {
-    for (const auto& [coll, entry] : catalog_for(file).collectives) {
-      for (const auto& a : entry.algorithms) {
-        add_unique(d.algorithms, a.name);
-        for (const auto& p : a.parameters) add_unique(d.parameters, p);
+    const Catalog& cat = catalog_for(file);
+    for (const auto* of_form : {&cat.collectives, &cat.nonblocking})
+      for (const auto& [coll, entry] : *of_form) {
+        for (const auto& a : entry.algorithms) {
+          add_unique(d.algorithms, a.name);
+          for (const auto& p : a.parameters) add_unique(d.parameters, p);
+        }
       }
-    }
   }
   return d;
 }

@@ -22,7 +22,7 @@ using yaml::Value;
 namespace {
 
 const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",     "dtypes",        "unsupported",
-                                        "default_only", "selection",   "collectives", "parameter_grid"};
+                                        "default_only", "selection",   "collectives", "nonblocking",   "parameter_grid"};
 const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",         "default_readback",
                                               "env_prefix",     "launch_env",            "launch_env_by_version",
                                               "constraints",    "verify",                "actual",
@@ -206,9 +206,14 @@ bool version_in_range(const std::string& version, const std::string& range) {
   return ok;
 }
 
-const AlgorithmEntry* Catalog::find(Collective c, const std::string& algorithm) const {
-  auto it = collectives.find(c);
-  if (it == collectives.end()) return nullptr;
+const std::map<Collective, CollectiveCatalog>& Catalog::collectives_of(CallForm form) const {
+  return form == CallForm::blocking ? collectives : nonblocking;
+}
+
+const AlgorithmEntry* Catalog::find(Collective c, const std::string& algorithm, CallForm form) const {
+  const auto& of_form = collectives_of(form);
+  auto it = of_form.find(c);
+  if (it == of_form.end()) return nullptr;
   for (const auto& a : it->second.algorithms)
     if (a.name == algorithm) return &a;
   return nullptr;
@@ -220,10 +225,11 @@ std::string Catalog::mechanism_for(const std::string& version) const {
   return !version.empty() && version_in_range(version, mpi_t_versions) ? "mpi_t" : "env";
 }
 
-std::vector<std::string> Catalog::algorithm_names(Collective c, const std::string& version) const {
+std::vector<std::string> Catalog::algorithm_names(Collective c, const std::string& version, CallForm form) const {
   std::vector<std::string> names{"default"};
-  auto it = collectives.find(c);
-  if (it == collectives.end()) return names;
+  const auto& of_form = collectives_of(form);
+  auto it = of_form.find(c);
+  if (it == of_form.end()) return names;
   for (const auto& a : it->second.algorithms)
     if (version_in_range(version, a.versions)) names.push_back(a.name);
   return names;
@@ -306,6 +312,16 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     if (cat.default_only.contains(c))
       key.fail(fmt::format("{} is default_only: it has no algorithms or constraints to list", name(c)));
     cat.collectives[c] = parse_collective_entry(value, cat.mechanism);
+  }
+  if (auto v = top.get("nonblocking")) {
+    if (cat.mechanism == "builtin" || cat.runtime != "mpi")
+      top.key("nonblocking")->fail("only an MPI library's catalogue has non-blocking calls to choose algorithms for");
+    for (const auto& [key, value] : v->as_entries("nonblocking")) {
+      const Collective c = *parse_collective(key.as_choice("collective", names));
+      if (cat.default_only.contains(c) || cat.unsupported.contains(c))
+        key.fail(fmt::format("{} has no algorithms to choose in this library", name(c)));
+      cat.nonblocking[c] = parse_collective_entry(value, cat.mechanism);
+    }
   }
   cat.ran_algorithm = parse_ran_algorithm(sel.get("actual"), cat);
   if (auto v = top.get("parameter_grid")) cat.parameter_grid = parse_parameter_grid(*v, cat);

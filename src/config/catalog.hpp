@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/constraint.hpp"
+#include "core/case.hpp"
 #include "core/ran_algorithm.hpp"
 #include "core/types.hpp"
 
@@ -73,18 +74,27 @@ struct Catalog {
   // algorithms' `function`s (interposer), pico's own code (builtin), or not at all.
   RanAlgorithmSource ran_algorithm;
   std::map<Collective, CollectiveCatalog> collectives;
+  // The algorithms of the non-blocking calls (MPI_I<Coll>), which their own
+  // variables choose (Open MPI's coll_libnbc_i<coll>_algorithm, MPICH's
+  // MPIR_CVAR_I<COLL>_INTRA_ALGORITHM) under the same `selection`.
+  std::map<Collective, CollectiveCatalog> nonblocking;
   // The values `algorithms: all` sweeps for a parameter the experiment gives
   // none for (segment sizes, fan-outs), so that segmented algorithms are measured.
   std::map<std::string, std::vector<double>> parameter_grid;
   std::string source_path;
 
-  const AlgorithmEntry* find(Collective c, const std::string& algorithm) const;
+  // The collectives whose algorithms a call form's variables choose:
+  // `nonblocking` for MPI_I<Coll> and the persistent form (both run the
+  // library's non-blocking schedules), `collectives` for the blocking call.
+  const std::map<Collective, CollectiveCatalog>& collectives_of(CallForm form) const;
+  const AlgorithmEntry* find(Collective c, const std::string& algorithm, CallForm form = CallForm::blocking) const;
   // How algorithms are selected on `version` of the library: `mechanism`,
   // but env where mpi_t_versions leaves the version out.
   std::string mechanism_for(const std::string& version) const;
   bool has_dtype(Dtype d) const;
   // Algorithms of a collective available in `version` ("" = any), default first.
-  std::vector<std::string> algorithm_names(Collective c, const std::string& version) const;
+  std::vector<std::string> algorithm_names(Collective c, const std::string& version,
+                                           CallForm form = CallForm::blocking) const;
   std::map<std::string, std::string> launch_env_for(const std::string& version) const;
   // The functions that run the algorithms available in `version`, with what each runs.
   AlgorithmFunctions algorithm_functions(const std::string& version) const;

@@ -45,9 +45,11 @@ std::optional<CallForm> parse_call_form(std::string_view s) {
   return std::nullopt;
 }
 
-CallForm call_form(const Case& c) {
-  const auto it = c.options.find(kCall);
-  return it == c.options.end() ? CallForm::blocking : parse_call_form(it->second).value_or(CallForm::blocking);
+CallForm call_form(const Case& c) { return call_form(c.options); }
+
+CallForm call_form(const std::map<std::string, std::string>& options) {
+  const auto it = options.find(kCall);
+  return it == options.end() ? CallForm::blocking : parse_call_form(it->second).value_or(CallForm::blocking);
 }
 
 int ranks_per_process(const Case& c) {

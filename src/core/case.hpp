@@ -78,6 +78,8 @@ inline constexpr const char* kCall = "call";
 std::string_view name(CallForm f);
 std::optional<CallForm> parse_call_form(std::string_view s);
 CallForm call_form(const Case& c);
+// The same from a backend entry's options (config's BackendSpec), before any case exists.
+CallForm call_form(const std::map<std::string, std::string>& options);
 // The ranks each worker process runs: the case's gpus_per_process, else 1.
 // Its np ranks run in np / ranks_per_process processes.
 int ranks_per_process(const Case& c);

@@ -76,7 +76,8 @@ struct ResolvedAlgorithm {
   std::string skip_reason;
 };
 
-ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, const PlanTarget& target) {
+ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, CallForm form,
+                          const PlanTarget& target) {
   ResolvedAlgorithm r;
   r.cat = cat;
   if (cat != nullptr && cat->runtime == "nccl" && target.nccl_version.empty()) {
@@ -95,8 +96,10 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
                                   "platform's mpi: {{library: openmpi|mpich}}", algorithm);
     return r;
   }
-  const auto coll_it = cat->collectives.find(coll);
-  const CollectiveCatalog* cc = coll_it == cat->collectives.end() ? nullptr : &coll_it->second;
+  // The call form's own variables: MPI_I<Coll> runs the library's non-blocking schedules.
+  const auto& of_form = cat->collectives_of(form);
+  const auto coll_it = of_form.find(coll);
+  const CollectiveCatalog* cc = coll_it == of_form.end() ? nullptr : &coll_it->second;
   const std::string mechanism = cat->mechanism_for(target.version_for(*cat));
   if (algorithm == "default") {
     if (mechanism == "mpi_t" && cc != nullptr) {
@@ -111,9 +114,10 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
     }
     return r;
   }
-  r.entry = cat->find(coll, algorithm);
+  r.entry = cat->find(coll, algorithm, form);
   if (r.entry == nullptr) {
-    r.skip_reason = fmt::format("{} has no algorithm '{}' for {}", library_label(*cat, target), algorithm, name(coll));
+    r.skip_reason = fmt::format("{} has no algorithm '{}' for {}{}", library_label(*cat, target), algorithm, name(coll),
+                                form == CallForm::blocking ? "" : fmt::format(" (call: {})", name(form)));
     return r;
   }
   if (!version_in_range(target.version_for(*cat), r.entry->versions)) {
@@ -205,9 +209,10 @@ struct PlanBuilder {
   // Why the library would not run this algorithm as itself for this case, or "".
   std::string constraint_violation(const Catalog* cat, const AlgorithmEntry* entry, const Case& c) const {
     if (cat == nullptr) return "";
-    const auto coll = cat->collectives.find(c.collective);
+    const auto& of_form = cat->collectives_of(call_form(c));
+    const auto coll = of_form.find(c.collective);
     const std::vector<AlgorithmConstraint> none;
-    const auto& for_collective = coll == cat->collectives.end() ? none : coll->second.constraints;
+    const auto& for_collective = coll == of_form.end() ? none : coll->second.constraints;
     if (entry == nullptr && for_collective.empty()) return "";
     const auto param = [&](const char* name) -> std::int64_t {
       const auto it = c.params.find(name);
@@ -225,11 +230,13 @@ struct PlanBuilder {
   void add_algorithm(Case base, const Catalog* cat, const BackendSpec& backend, const BackendDescriptor& descriptor,
                      const std::string& algorithm) {
     base.algorithm = algorithm;
+    const CallForm form = call_form(backend.options);
     const ResolvedAlgorithm r =
-        resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, target);
+        resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, form, target);
     const CollectiveCatalog* cc = nullptr;
     if (cat != nullptr)
-      if (auto it = cat->collectives.find(base.collective); it != cat->collectives.end()) cc = &it->second;
+      if (auto it = cat->collectives_of(form).find(base.collective); it != cat->collectives_of(form).end())
+        cc = &it->second;
     for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;
@@ -308,7 +315,7 @@ struct PlanBuilder {
     // One case that resolve() records skipped with the catalogue's reason, where
     // a built-in catalogue would otherwise expand to nothing and say nothing.
     if (cat->unsupported.contains(coll)) return {"default"};
-    auto names = cat->algorithm_names(coll, target.version_for(*cat));
+    auto names = cat->algorithm_names(coll, target.version_for(*cat), call_form(backend.options));
     if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
     return names;
   }
@@ -385,9 +392,13 @@ std::size_t runnable_cases(const Plan& p) {
 }
 
 std::string plan_duration_text(const Plan& p) {
+  // A non-blocking case's overlap loops take up to one more time_budget (worker/overlap.hpp).
+  double budgets = 0;
+  for (const auto& g : p.groups)
+    for (const auto& c : g.cases) budgets += call_form(c) == CallForm::nonblocking ? 2 : 1;
   const auto n = static_cast<double>(runnable_cases(p));
   return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each); at most {} (case_timeout {} each)",
-                     runnable_cases(p), format_duration(n * p.timing.time_budget_s),
+                     runnable_cases(p), format_duration(budgets * p.timing.time_budget_s),
                      format_duration(p.timing.time_budget_s), format_duration(n * p.timing.case_timeout_s),
                      format_duration(p.timing.case_timeout_s));
 }

@@ -185,8 +185,8 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
   r.busbw_GBps = busbw_GBps(c, stats.median_s);
   if (ctx.timing.keep_samples) r.samples_s = timed.samples_s;
   if (backend->splits_call())  // a non-blocking call: how much of it computation hides (OSU's overlap)
-    r.overlap = measure_overlap(*backend, overlap_iterations(c.bytes, stats.median_s, ctx.timing.time_budget_s),
-                                ctx.timing.warmup, ctx.harness);
+    r.overlap = measure_overlap(*backend, overlap_iterations(c.bytes), ctx.timing.warmup, ctx.timing.time_budget_s,
+                                ctx.harness);
 
   if (ctx.instrumentation.phases || backend->always_records_phases()) record_phases(*backend, ctx, r);
 

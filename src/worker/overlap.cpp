@@ -41,26 +41,38 @@ struct RankTimes {  // sums over the timed calls on this rank, in seconds
 
 }  // namespace
 
-std::int64_t overlap_iterations(std::uint64_t bytes, double median_s, double budget_s) {
-  // OSU 7.4's COLL_LOOP_SMALL and COLL_LOOP_LARGE, switched above LARGE_MESSAGE_SIZE (osu_util.h).
-  std::int64_t n = bytes > 8192 ? 100 : 1000;
-  if (median_s > 0) {
-    const double affordable = std::floor(budget_s / (3 * median_s));
-    if (affordable < static_cast<double>(n)) n = static_cast<std::int64_t>(std::max(1.0, affordable));
-  }
-  return n;
+std::int64_t overlap_iterations(std::uint64_t bytes) {
+  // COLL_LOOP_SMALL and COLL_LOOP_LARGE, switched above LARGE_MESSAGE_SIZE (osu_util.h).
+  return bytes > 8192 ? 100 : 1000;
 }
 
-Overlap measure_overlap(Backend& backend, std::int64_t iterations, std::int64_t skip, MPI_Comm harness) {
+Overlap measure_overlap(Backend& backend, std::int64_t max_iterations, std::int64_t skip, double budget_s,
+                        MPI_Comm harness) {
   BusyCompute compute;
   RankTimes t;
+  // After each call, every rank learns the slowest rank's elapsed time, so
+  // that all stop together; then the barrier OSU has, which releases the
+  // ranks together (a reduction leaves them skewed by its tree, and that
+  // skew would show in the next call's time).
+  const auto elapsed_everywhere = [&](double since) {
+    double elapsed = MPI_Wtime() - since;
+    harness::allreduce(harness, &elapsed, 1, harness::Reduction::max);
+    harness::barrier(harness);
+    return elapsed;
+  };
   harness::barrier(harness);
-  for (std::int64_t i = 0; i < skip + iterations; ++i) {
+  std::int64_t iterations = 0;
+  const double first_start = MPI_Wtime();
+  for (std::int64_t i = 0; iterations < max_iterations; ++i) {
     const double start = MPI_Wtime();
     backend.start_call();
     backend.wait_call();
-    if (i >= skip) t.pure += MPI_Wtime() - start;
-    harness::barrier(harness);
+    const double pure = MPI_Wtime() - start;
+    if (i >= skip) {
+      t.pure += pure;
+      ++iterations;
+    }
+    if (elapsed_everywhere(first_start) >= budget_s / 3 && iterations > 0) break;
   }
   // Each rank computes for its own mean pure time, as OSU's init_arrays(latency) calibrates per rank.
   const double target = t.pure / static_cast<double>(iterations);

@@ -15,14 +15,17 @@
 
 namespace pico {
 
-// Runs both loops of `iterations` timed calls after `skip` untimed ones, a
-// harness barrier after each call as OSU has. Collective over `harness`;
-// every rank returns the same rank-averaged result. backend.splits_call() must hold.
-Overlap measure_overlap(Backend& backend, std::int64_t iterations, std::int64_t skip, MPI_Comm harness);
+// Runs both loops: `skip` untimed calls, then timed ones, each followed by
+// OSU's barrier (on the harness communicator); in the first, a reduction
+// before it tells every rank the loop's elapsed time. The first loop stops after
+// `max_iterations` timed calls, or once it has used a third of `budget_s`
+// (the second, with the computation, takes about twice as long); the second
+// takes as many. Collective over `harness`; every rank returns the same
+// rank-averaged result. backend.splits_call() must hold.
+Overlap measure_overlap(Backend& backend, std::int64_t max_iterations, std::int64_t skip, double budget_s,
+                        MPI_Comm harness);
 
-// How many calls each loop takes: OSU's collective counts (1,000 up to
-// 8 KiB, 100 above), but both loops (about three pure calls' time per
-// iteration, `median_s` each) within `budget_s`; at least one.
-std::int64_t overlap_iterations(std::uint64_t bytes, double median_s, double budget_s);
+// OSU 7.4's count for collectives: 1,000 calls up to 8 KiB, 100 above.
+std::int64_t overlap_iterations(std::uint64_t bytes);
 
 }  // namespace pico

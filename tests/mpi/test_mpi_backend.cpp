@@ -277,8 +277,8 @@ class SplitBackend final : public Backend {
 TEST_CASE("the overlap measurement finds a call that progresses alone hidden, and one that does not exposed",
           "[mpi][overlap]") {
   SplitBackend offloaded(true), stalled(false);
-  const Overlap hidden = measure_overlap(offloaded, 40, 2, test::harness());
-  const Overlap exposed = measure_overlap(stalled, 40, 2, test::harness());
+  const Overlap hidden = measure_overlap(offloaded, 40, 2, 100, test::harness());
+  const Overlap exposed = measure_overlap(stalled, 40, 2, 100, test::harness());
   INFO(fmt::format("hidden: {}% of {} us; exposed: {}% of {} us", hidden.percent, hidden.pure_comm_s * 1e6,
                    exposed.percent, exposed.pure_comm_s * 1e6));
   for (const Overlap& o : {hidden, exposed}) {
@@ -304,7 +304,7 @@ TEST_CASE("the mpi backend's non-blocking calls measure their overlap", "[mpi][o
     c.options[kCall] = std::string(name(CallForm::nonblocking));
     backend.prepare(c, test::measured());
     REQUIRE(backend.splits_call());
-    const Overlap o = measure_overlap(backend, 20, 2, test::harness());
+    const Overlap o = measure_overlap(backend, 20, 2, 100, test::harness());
     INFO(fmt::format("{}: {}% of {} us", name(coll), o.percent, o.pure_comm_s * 1e6));
     CHECK(o.pure_comm_s > 0);
     CHECK(o.compute_s >= o.pure_comm_s * (1 - 1e-12));
@@ -323,12 +323,19 @@ TEST_CASE("the mpi backend's non-blocking calls measure their overlap", "[mpi][o
   blocking.release();
 }
 
-TEST_CASE("the overlap loops take OSU's counts, within the case's time budget", "[overlap]") {
-  CHECK(overlap_iterations(8192, 1e-6, 1.0) == 1000);    // OSU: 1,000 calls up to 8 KiB
-  CHECK(overlap_iterations(8193, 1e-6, 1.0) == 100);     // 100 above
-  CHECK(overlap_iterations(64, 1e-3, 1.0) == 333);       // three pure calls' time per iteration
-  CHECK(overlap_iterations(1 << 20, 2.0, 1.0) == 1);     // at least one
-  CHECK(overlap_iterations(4, 0, 1.0) == 1000);
+TEST_CASE("the overlap loops take OSU's counts, or stop together within the case's time budget", "[mpi][overlap]") {
+  CHECK(overlap_iterations(8192) == 1000);  // OSU: 1,000 calls up to 8 KiB
+  CHECK(overlap_iterations(8193) == 100);   // 100 above
+  SplitBackend slow(false);                 // 1 ms calls: a 30 ms budget allows the first loop about 10
+  const double start = MPI_Wtime();
+  const Overlap o = measure_overlap(slow, 1000, 1, 0.03, test::harness());
+  const double took = MPI_Wtime() - start;
+  CHECK(o.iterations >= 1);
+  CHECK(o.iterations < 40);
+  CHECK(took < 1.0);
+  std::int64_t mine = o.iterations, most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_INT64_T, MPI_MAX, test::harness());
+  CHECK(mine == most);  // every rank ran the same number of calls
 }
 
 TEST_CASE("the MPI library is recognised from its version string", "[mpi]") {

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "worker/algorithm_selector.hpp"
 #include "harness/mpi_handles.hpp"
@@ -25,6 +26,18 @@ int allgather_on(MPI_Comm comm) {
   MPI_Comm_size(comm, &size);
   std::vector<int> all(static_cast<std::size_t>(size));
   return MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
+}
+
+// The same through the non-blocking call, completed at once.
+int iallgather_on(MPI_Comm comm) {
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int mine = 1, size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> all(static_cast<std::size_t>(size));
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int started = MPI_Iallgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm, &request);
+  if (started != MPI_SUCCESS) return started;
+  return MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
 }  // namespace
@@ -53,6 +66,16 @@ TEST_CASE("Open MPI runs the algorithm forced through MPI_T", "[.][selection-ope
     const AppliedSelection restored = selector.apply(library_default);
     CHECK(restored.verified);
     CHECK(allgather_on(restored.comm) == MPI_SUCCESS);
+
+    // coll/libnbc's variable for the non-blocking call takes MPI_T writes too
+    // (libnbc reads it at every call; no algorithm of it fails to prove it).
+    Selection nonblocking = two_proc;
+    nonblocking.variable = "coll_libnbc_iallgather_algorithm";
+    nonblocking.value = "2";  // recursive_doubling
+    const AppliedSelection nb = selector.apply(nonblocking);
+    CHECK(nb.verified);
+    CHECK(nb.applied == "2");
+    CHECK(iallgather_on(nb.comm) == MPI_SUCCESS);
   }
 }
 
@@ -101,6 +124,21 @@ TEST_CASE("MPICH runs the algorithm chosen by its CVAR, at launch and through MP
     library_default.value = "auto";
     library_default.readback = "0";
     CHECK(allgather_on(selector.apply(library_default).comm) == MPI_SUCCESS);
+
+    // The non-blocking call's own variable, the same way: its
+    // sched_recursive_doubling needs a power-of-two np too, sched_ring does not.
+    Selection nb_forced = ring;
+    nb_forced.variable = "MPIR_CVAR_IALLGATHER_INTRA_ALGORITHM";
+    nb_forced.value = "sched_recursive_doubling";
+    nb_forced.readback = "4";
+    const AppliedSelection nb = selector.apply(nb_forced);
+    CHECK(nb.verified);
+    CHECK(iallgather_on(nb.comm) != MPI_SUCCESS);
+    Selection nb_ring = nb_forced;
+    nb_ring.value = "sched_ring";
+    nb_ring.readback = "2";
+    CHECK(selector.apply(nb_ring).verified);
+    CHECK(iallgather_on(shared.get()) == MPI_SUCCESS);
 
     // A case of another collective puts the allgather variable back to its
     // launch value (recursive doubling), so the allgather fails again.

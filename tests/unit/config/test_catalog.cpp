@@ -67,6 +67,43 @@ TEST_CASE("the shipped catalogues load and name a value for every algorithm", "[
   CHECK(catalog_for("mpich").find(Collective::allgather, "recursive_doubling")->readback == "3");
 }
 
+TEST_CASE("the non-blocking calls' algorithms: their own variables, ids and constraints", "[catalog][call]") {
+  const Catalog& ompi = catalog_for("openmpi");
+  CHECK(&ompi.collectives_of(CallForm::nonblocking) == &ompi.nonblocking);
+  CHECK(&ompi.collectives_of(CallForm::persistent) == &ompi.nonblocking);
+  CHECK(&ompi.collectives_of(CallForm::blocking) == &ompi.collectives);
+  CHECK(ompi.nonblocking.at(Collective::allreduce).variable == "coll_libnbc_iallreduce_algorithm");
+  CHECK(ompi.find(Collective::allreduce, "rabenseifner", CallForm::nonblocking)->value == "3");
+  CHECK(ompi.find(Collective::allreduce, "binomial", CallForm::nonblocking)->value == "2");
+  CHECK(ompi.find(Collective::allreduce, "binomial") == nullptr);  // not a coll/tuned allreduce
+  CHECK(ompi.find(Collective::bcast, "knomial", CallForm::nonblocking)->value == "4");
+  CHECK_FALSE(ompi.nonblocking.contains(Collective::alltoall));  // libnbc 4.1 has no ialltoall variable
+  const auto nb = ompi.algorithm_names(Collective::allreduce, "4.1.4", CallForm::nonblocking);
+  CHECK(nb == std::vector<std::string>{"default", "ring", "binomial", "rabenseifner", "recursive_doubling"});
+  CHECK(ompi.algorithm_names(Collective::allreduce, "5.0.3", CallForm::nonblocking).size() == 1);
+  const Catalog& mpich = catalog_for("mpich");
+  // Every collective with a blocking variable has a non-blocking one in MPICH 4.0.2.
+  for (const auto& [coll, entry] : mpich.collectives) {
+    INFO(name(coll));
+    REQUIRE(mpich.nonblocking.contains(coll));
+    CHECK(mpich.nonblocking.at(coll).variable.starts_with("MPIR_CVAR_I"));
+    for (const auto& a : mpich.nonblocking.at(coll).algorithms) CHECK_FALSE(a.readback.empty());
+  }
+  CHECK(mpich.find(Collective::allreduce, "tsp_ring", CallForm::nonblocking)->readback == "9");
+  CHECK(mpich.find(Collective::alltoall, "sched_inplace", CallForm::nonblocking)->constraints.size() == 1);
+  // Only an MPI library's catalogue has the section, and not for a collective it cannot choose for.
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: builtin}\ncollectives:\n  allreduce:\n"
+                                  "    algorithms: [{name: ring}]\nnonblocking:\n  allreduce:\n"
+                                  "    algorithms: [{name: ring}]\n",
+                                  "c.yaml"),
+                    Catch::Matchers::Contains("only an MPI library's catalogue"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t}\ndefault_only: {sendrecv: why}\n"
+                                  "collectives: {}\nnonblocking:\n  sendrecv:\n    variable: v\n"
+                                  "    algorithms: [{name: ring, value: '1'}]\n",
+                                  "c.yaml"),
+                    Catch::Matchers::Contains("sendrecv has no algorithms to choose"));
+}
+
 TEST_CASE("catalogue mistakes are reported at their line", "[catalog]") {
   const std::string head = "library: x\nselection: {mechanism: mpi_t}\ncollectives:\n  allreduce:\n";
   try {

@@ -219,3 +219,97 @@ TEST_CASE("repetitions: the plan N times, each in launches of its own, shuffled 
   CHECK(read.repetition_seed == 7);
   CHECK_THROWS_AS(parse_experiment(std::string(text) + "repetitions: 0\n", "t.yaml"), InputError);
 }
+
+namespace {
+
+// The cases of one collective in a plan of `backends` on `target`, by algorithm.
+std::map<std::string, std::vector<Case>> cases_by_algorithm(const std::string& backends, Collective coll, int np,
+                                                            const PlanTarget& target) {
+  const Plan plan = make_plan(parse_experiment(fmt::format("collectives: [{}]\nsizes: [4B, 4KiB]\nprocesses: [{}]\n"
+                                                           "backends: {}\n",
+                                                           name(coll), np, backends),
+                                               "t.yaml"),
+                              target);
+  std::map<std::string, std::vector<Case>> out;
+  for (const auto& c : plan.cases) out[c.algorithm].push_back(c);
+  return out;
+}
+
+bool skipped_in(const Plan& plan, const Case& c) {
+  return std::any_of(plan.skipped.begin(), plan.skipped.end(), [&](const SkippedCase& s) { return s.c.case_id == c.case_id; });
+}
+
+}  // namespace
+
+TEST_CASE("call: nonblocking sweeps the library's non-blocking algorithms through their own variables", "[plan][call]") {
+  const PlanTarget openmpi{"openmpi", "4.1.4"};
+  const auto ompi = cases_by_algorithm("[{library: mpi, call: nonblocking, algorithms: all}]", Collective::allreduce, 4,
+                                       openmpi);
+  CHECK(ompi.size() == 5);  // default, ring, binomial, rabenseifner, recursive_doubling
+  for (const auto& [algorithm, cases] : ompi)
+    for (const Case& c : cases) {
+      INFO(algorithm);
+      CHECK(c.selection.variable == "coll_libnbc_iallreduce_algorithm");
+      CHECK(c.options.at("call") == "nonblocking");
+    }
+  CHECK(ompi.at("ring").front().selection.value == "1");
+  CHECK(ompi.at("default").front().selection.value == "0");
+  // The blocking entry keeps coll/tuned's variable and algorithms.
+  const auto blocking = cases_by_algorithm("[{library: mpi, algorithms: all}]", Collective::allreduce, 4, openmpi);
+  CHECK(blocking.at("default").front().selection.variable == "coll_tuned_allreduce_algorithm");
+  CHECK_FALSE(blocking.contains("binomial"));
+  // A collective libnbc offers no choice for runs as default only, with nothing written.
+  const auto alltoall = cases_by_algorithm("[{library: mpi, call: nonblocking, algorithms: all}]", Collective::alltoall,
+                                           4, openmpi);
+  CHECK(alltoall.size() == 1);
+  CHECK(alltoall.at("default").front().selection.variable.empty());
+  // Outside the versions whose ids were checked, the algorithms are skipped with the range.
+  const Plan five = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [4KiB]\nprocesses: [4]\n"
+                                               "backends: [{library: mpi, call: nonblocking, algorithms: [ring]}]\n",
+                                               "t.yaml"),
+                              PlanTarget{"openmpi", "5.0.3"});
+  REQUIRE(five.skipped.size() == 1);
+  CHECK_THAT(five.skipped[0].reason, Catch::Matchers::Contains(">=4.1,<5.0"));
+}
+
+TEST_CASE("a non-blocking algorithm libnbc or MPICH would not run as itself is skipped with the reason", "[plan][call]") {
+  const Plan ompi = make_plan(parse_experiment("collectives: [allreduce, allgather]\nsizes: [4B, 4KiB]\n"
+                                               "processes: [3]\nbackends: [{library: mpi, call: nonblocking, "
+                                               "algorithms: [rabenseifner, recursive_doubling]}]\n",
+                                               "t.yaml"),
+                              PlanTarget{"openmpi", "4.1.4"});
+  for (const Case& c : ompi.cases) {
+    INFO(c.case_id << " " << name(c.collective) << " " << c.algorithm << " " << c.count);
+    // libnbc's rabenseifner needs count >= 2 on 3 ranks; its recursive-doubling iallgather a power-of-two
+    // np; and it has no rabenseifner iallgather at all.
+    const bool falls_back = (c.algorithm == "rabenseifner" && c.count < 2) ||
+                            (c.collective == Collective::allgather && c.algorithm != "default");
+    CHECK(skipped_in(ompi, c) == falls_back);
+  }
+  const PlanTarget mpich{"mpich", "4.0.2"};
+  const auto nb = cases_by_algorithm("[{library: mpi, call: nonblocking, algorithms: all}]", Collective::allgather, 3,
+                                     mpich);
+  CHECK(nb.contains("tsp_recexch_doubling"));
+  CHECK(nb.at("sched_ring").front().selection.variable == "MPIR_CVAR_IALLGATHER_INTRA_ALGORITHM");
+  CHECK(nb.at("sched_ring").front().selection.readback == "2");
+  CHECK(nb.at("sched_ring").front().selection.mechanism == "mpi_t");
+  // Another MPICH takes the name in the environment, one launch per algorithm.
+  const auto other = cases_by_algorithm("[{library: mpi, call: nonblocking, algorithms: [sched_ring]}]",
+                                        Collective::allgather, 3, PlanTarget{"mpich", "4.1"});
+  CHECK(other.at("sched_ring").front().selection.mechanism == "env");
+}
+
+TEST_CASE("a non-blocking algorithm name is not a blocking one: the blocking entry skips it", "[plan][call]") {
+  const Plan plan = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [4KiB]\nprocesses: [4]\n"
+                                               "backends: [{library: mpi, algorithms: [binomial]}]\n",
+                                               "t.yaml"),
+                              PlanTarget{"openmpi", "4.1.4"});
+  REQUIRE(plan.skipped.size() == 1);  // binomial; the default runs
+  CHECK_THAT(plan.skipped.back().reason, Catch::Matchers::Contains("has no algorithm 'binomial' for allreduce"));
+  const Plan nb = make_plan(parse_experiment("collectives: [allreduce]\nsizes: [4KiB]\nprocesses: [4]\n"
+                                             "backends: [{library: mpi, call: nonblocking, algorithms: [segmented_ring]}]\n",
+                                             "t.yaml"),
+                            PlanTarget{"openmpi", "4.1.4"});
+  REQUIRE(nb.skipped.size() == 1);
+  CHECK_THAT(nb.skipped.back().reason, Catch::Matchers::Contains("(call: nonblocking)"));
+}
