@@ -524,14 +524,6 @@ def test_call_forms(tmp):
                     if c["collective"] == "allreduce":
                         ran = c["selection"]["actual"]["functions"]
                         expect(bool(ran) == (form == "blocking"), f"allreduce {form}: {ran}")
-    # A forced algorithm does not reach these calls: refused where the file says it.
-    proc = run_experiment(tmp, """\
-        collectives: [allreduce]
-        sizes: [8B]
-        backends: [{library: mpi, call: persistent, algorithms: [ring]}]
-        """)
-    expect(proc.returncode == 2 and "experiment.yaml:3:" in proc.stderr and "non-blocking schedule" in proc.stderr,
-           proc.stderr)
 
 
 NONBLOCKING_COLLECTIVES = ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "gather",
@@ -542,19 +534,28 @@ def test_nonblocking_algorithms(tmp):
     # Every non-blocking algorithm of each library's catalogue (Open MPI's coll/libnbc, MPICH's I<coll>
     # schedules), forced through its own MPI_T variable in one launch, at np 3 (the non-power-of-two
     # constraints), in place and not: each runs and validates, or is skipped with the catalogue's reason.
-    # Open MPI: the collectives libnbc has variables for, and alltoall for one it has none for (3 ranks on
-    # 2 cores make its calls slow); MPICH: every collective.
-    for library, extra, collectives in (
-            ("openmpi", (), ["allreduce", "bcast", "allgather", "alltoall", "reduce", "scan", "exscan"]),
-            ("mpich", ("-p", MPICH_PLATFORM), NONBLOCKING_COLLECTIVES)):
-        d = os.path.join(tmp, library)
+    # The same for the persistent form, which runs those schedules. Open MPI: the collectives libnbc has
+    # variables for, and alltoall for one it has none for (3 ranks on 2 cores make its calls slow); MPICH:
+    # every collective, but persistent gather, scatter and allgather, whose 4.0.2 defects
+    # docs/configuration.md#call-forms describes.
+    libnbc = ["allreduce", "bcast", "allgather", "alltoall", "reduce", "scan", "exscan"]
+    mpich_persistent = [c for c in NONBLOCKING_COLLECTIVES if c not in ("gather", "scatter", "allgather")]
+    # The persistent form once per algorithm (64 B, out of place): the variable reaching MPI_<Coll>_init.
+    # MPICH's many algorithms out of place, and in place only where that changes which run (alltoall).
+    for library, call, extra, collectives, sizes, in_place in (
+            ("openmpi", "nonblocking", (), libnbc, "4B, 64B", "both"),
+            ("openmpi", "persistent", (), libnbc, "64B", "false"),
+            ("mpich", "nonblocking", ("-p", MPICH_PLATFORM), NONBLOCKING_COLLECTIVES, "4B, 64B", "false"),
+            ("mpich", "nonblocking", ("-p", MPICH_PLATFORM), ["alltoall"], "64B", "true"),
+            ("mpich", "persistent", ("-p", MPICH_PLATFORM), mpich_persistent, "64B", "false")):
+        d = os.path.join(tmp, f"{library}-{call}-{in_place}")
         os.makedirs(d)
         proc = run_experiment(d, f"""\
             collectives: [{", ".join(collectives)}]
-            sizes: [4B, 64B]
-            in_place: both
+            sizes: [{sizes}]
+            in_place: {in_place}
             processes: [3]
-            backends: [{{library: mpi, call: nonblocking, algorithms: all}}]
+            backends: [{{library: mpi, call: {call}, algorithms: all}}]
             """, *extra)
         report = checked_report(proc)
         if library == "mpich":
@@ -567,8 +568,8 @@ def test_nonblocking_algorithms(tmp):
         prefix = "coll_libnbc_i" if library == "openmpi" else "MPIR_CVAR_I"
         ran = set()
         for c in report["cases"]:
-            label = f"{library} {c['collective']} {c['algorithm']} {c['bytes']}B in_place={c['in_place']}"
-            expect(c["options"] == {"call": "nonblocking"}, label)
+            label = f"{library} {call} {c['collective']} {c['algorithm']} {c['bytes']}B in_place={c['in_place']}"
+            expect(c["options"] == {"call": call}, label)
             if c["status"] == "skipped":
                 expect(c["reason"] and c["algorithm"] != "default", f"{label}: {c['reason']}")
                 continue
@@ -580,7 +581,8 @@ def test_nonblocking_algorithms(tmp):
             if c["algorithm"] != "default":
                 ran.add((c["collective"], c["algorithm"]))
                 expect(s["applied"] == (s["readback"] or s["value"]), f"{label}: {s}")
-        expect(len(ran) >= (14 if library == "openmpi" else 40), f"{library}: {len(ran)} algorithms ran: {sorted(ran)}")
+        least = 14 if library == "openmpi" else 25 if len(collectives) > 1 else 4  # in-place ialltoall: 4
+        expect(len(ran) >= least, f"{library} {call} in_place={in_place}: {len(ran)} ran: {sorted(ran)}")
 
 
 def test_mpich_mpi_t_fallback(tmp):

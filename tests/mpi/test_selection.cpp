@@ -40,6 +40,23 @@ int iallgather_on(MPI_Comm comm) {
   return MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
+#if MPI_VERSION >= 4
+// MPI 4.0's persistent form: MPICH chooses its schedule at MPI_Allgather_init.
+int allgather_init_on(MPI_Comm comm) {
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int mine = 1, size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> all(static_cast<std::size_t>(size));
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int made = MPI_Allgather_init(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm, MPI_INFO_NULL, &request);
+  if (made != MPI_SUCCESS) return made;
+  MPI_Start(&request);
+  const int done = MPI_Wait(&request, MPI_STATUS_IGNORE);
+  MPI_Request_free(&request);
+  return done;
+}
+#endif
+
 }  // namespace
 
 TEST_CASE("Open MPI runs the algorithm forced through MPI_T", "[.][selection-openmpi]") {
@@ -139,6 +156,12 @@ TEST_CASE("MPICH runs the algorithm chosen by its CVAR, at launch and through MP
     nb_ring.readback = "2";
     CHECK(selector.apply(nb_ring).verified);
     CHECK(iallgather_on(shared.get()) == MPI_SUCCESS);
+#if MPI_VERSION >= 4
+    // The persistent form runs the same schedules, chosen by the same variable at MPI_Allgather_init.
+    CHECK(allgather_init_on(shared.get()) == MPI_SUCCESS);
+    CHECK(selector.apply(nb_forced).verified);
+    CHECK(allgather_init_on(shared.get()) != MPI_SUCCESS);
+#endif
 
     // A case of another collective puts the allgather variable back to its
     // launch value (recursive doubling), so the allgather fails again.

@@ -101,7 +101,7 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
         "rotate_buffers");
 }
 
-TEST_CASE("mpi's call forms: each its own entry beside the blocking one, the library default only", "[backends][config]") {
+TEST_CASE("mpi's call forms: each its own entry beside the blocking one, with the non-blocking algorithms", "[backends][config]") {
   const std::string base = "collectives: [allreduce]\nsizes: [1KiB]\nbackends:\n";
   const Experiment forms = parse_experiment(base + "  - {library: mpi, algorithms: all}\n"
                                                    "  - {library: mpi, call: nonblocking}\n"
@@ -115,10 +115,12 @@ TEST_CASE("mpi's call forms: each its own entry beside the blocking one, the lib
   const auto twice = test::experiment_error(base + "  - {library: mpi}\n  - {library: mpi, call: blocking}\n");
   CHECK(twice.line == 5);
   CHECK(twice.message == "backend 'mpi' is listed twice");
-  const auto forced = test::experiment_error(base + "  - {library: mpi, call: persistent, algorithms: [default, ring]}\n");
-  CHECK(forced.line == 4);
-  CHECK_THAT(forced.message, Catch::Matchers::Contains("a persistent call runs the library's non-blocking schedule"));
-  CHECK_THAT(forced.hint, Catch::Matchers::Contains("algorithms: [default]"));
+  // Both forms take the catalogue's non-blocking algorithms (the plan resolves them, tests/unit/plan).
+  const Experiment forced = parse_experiment(base + "  - {library: mpi, call: nonblocking, algorithms: [ring]}\n"
+                                                    "  - {library: mpi, call: persistent, algorithms: [binomial]}\n",
+                                             "x.yaml");
+  CHECK(forced.backends[0].algorithms == std::vector<std::string>{"default", "ring"});
+  CHECK(forced.backends[1].algorithms == std::vector<std::string>{"default", "binomial"});
   const auto unknown = test::experiment_error(base + "  - {library: mpi, call: async}\n");
   CHECK(unknown.line == 4);
   CHECK_THAT(unknown.hint, Catch::Matchers::Contains("nonblocking"));

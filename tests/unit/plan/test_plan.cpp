@@ -253,6 +253,11 @@ TEST_CASE("call: nonblocking sweeps the library's non-blocking algorithms throug
       CHECK(c.options.at("call") == "nonblocking");
     }
   CHECK(ompi.at("ring").front().selection.value == "1");
+  // The persistent form runs libnbc's schedules too, chosen by the same variables.
+  const auto persistent = cases_by_algorithm("[{library: mpi, call: persistent, algorithms: [binomial]}]",
+                                             Collective::allreduce, 4, openmpi);
+  CHECK(persistent.at("binomial").front().selection.variable == "coll_libnbc_iallreduce_algorithm");
+  CHECK(persistent.at("binomial").front().options.at("call") == "persistent");
   CHECK(ompi.at("default").front().selection.value == "0");
   // The blocking entry keeps coll/tuned's variable and algorithms.
   const auto blocking = cases_by_algorithm("[{library: mpi, algorithms: all}]", Collective::allreduce, 4, openmpi);
