@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "worker/overlap.hpp"
 
-#include <algorithm>
 #include <array>
-#include <cmath>
 
 #include "harness/harness.hpp"
 
