@@ -234,9 +234,10 @@ struct PlanBuilder {
     const ResolvedAlgorithm r =
         resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, form, target);
     const CollectiveCatalog* cc = nullptr;
-    if (cat != nullptr)
-      if (auto it = cat->collectives_of(form).find(base.collective); it != cat->collectives_of(form).end())
-        cc = &it->second;
+    if (cat != nullptr) {
+      const auto& of_form = cat->collectives_of(form);
+      if (auto it = of_form.find(base.collective); it != of_form.end()) cc = &it->second;
+    }
     for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;

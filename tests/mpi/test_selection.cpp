@@ -20,22 +20,29 @@ namespace {
 
 using namespace pico;
 
+// One int from every rank, in each call form; errors returned, not fatal.
+struct AllgatherOfOnes {
+  explicit AllgatherOfOnes(MPI_Comm c) : comm(c) {
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    all.resize(static_cast<std::size_t>(size));
+  }
+  MPI_Comm comm;
+  int mine = 1;
+  std::vector<int> all;
+};
+
 int allgather_on(MPI_Comm comm) {
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  int mine = 1, size = 0;
-  MPI_Comm_size(comm, &size);
-  std::vector<int> all(static_cast<std::size_t>(size));
-  return MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
+  AllgatherOfOnes a(comm);
+  return MPI_Allgather(&a.mine, 1, MPI_INT, a.all.data(), 1, MPI_INT, a.comm);
 }
 
 // The same through the non-blocking call, completed at once.
 int iallgather_on(MPI_Comm comm) {
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  int mine = 1, size = 0;
-  MPI_Comm_size(comm, &size);
-  std::vector<int> all(static_cast<std::size_t>(size));
+  AllgatherOfOnes a(comm);
   MPI_Request request = MPI_REQUEST_NULL;
-  const int started = MPI_Iallgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm, &request);
+  const int started = MPI_Iallgather(&a.mine, 1, MPI_INT, a.all.data(), 1, MPI_INT, a.comm, &request);
   if (started != MPI_SUCCESS) return started;
   return MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
@@ -43,12 +50,10 @@ int iallgather_on(MPI_Comm comm) {
 #if MPI_VERSION >= 4
 // MPI 4.0's persistent form: MPICH chooses its schedule at MPI_Allgather_init.
 int allgather_init_on(MPI_Comm comm) {
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  int mine = 1, size = 0;
-  MPI_Comm_size(comm, &size);
-  std::vector<int> all(static_cast<std::size_t>(size));
+  AllgatherOfOnes a(comm);
   MPI_Request request = MPI_REQUEST_NULL;
-  const int made = MPI_Allgather_init(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm, MPI_INFO_NULL, &request);
+  const int made =
+      MPI_Allgather_init(&a.mine, 1, MPI_INT, a.all.data(), 1, MPI_INT, a.comm, MPI_INFO_NULL, &request);
   if (made != MPI_SUCCESS) return made;
   MPI_Start(&request);
   const int done = MPI_Wait(&request, MPI_STATUS_IGNORE);
