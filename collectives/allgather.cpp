@@ -23,7 +23,7 @@ std::uint64_t check(const RankBuffers& b) { return count_rank_block_mismatches(b
 }  // namespace
 
 extern const CollectiveSpec allgather_spec{
-    .collective = Collective::allgather, .point_to_point = false,
+    .collective = Collective::allgather, .point_to_point = false, .count_matrix = false,
     .has_op = false, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,

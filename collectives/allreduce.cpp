@@ -12,7 +12,7 @@ std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.c.np); }
 }  // namespace
 
 extern const CollectiveSpec allreduce_spec{
-    .collective = Collective::allreduce, .point_to_point = false,
+    .collective = Collective::allreduce, .point_to_point = false, .count_matrix = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,

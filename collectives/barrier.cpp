@@ -13,7 +13,7 @@ std::uint64_t check(const RankBuffers&) { return 0; }
 }  // namespace
 
 extern const CollectiveSpec barrier_spec{
-    .collective = Collective::barrier, .point_to_point = false,
+    .collective = Collective::barrier, .point_to_point = false, .count_matrix = false,
     .has_op = false, .has_payload = false, .root = RootRole::none,
     .in_place = InPlaceSide::none, .no_in_place_reason = "MPI defines no in-place form of barrier",
     .buffer_sizes = sizes, .algbw_bytes_factor = no_bandwidth, .busbw_factor = no_bandwidth,

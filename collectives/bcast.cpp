@@ -21,7 +21,7 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec bcast_spec{
-    .collective = Collective::bcast, .point_to_point = false,
+    .collective = Collective::bcast, .point_to_point = false, .count_matrix = false,
     .has_op = false, .has_payload = true, .root = RootRole::source,
     .in_place = InPlaceSide::none, .no_in_place_reason = "MPI defines no in-place form of bcast",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,

@@ -16,7 +16,7 @@ std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.rank); }
 
 // The libraries' rules cannot hold a per-size choice, as for scan (scan.cpp).
 extern const CollectiveSpec exscan_spec{
-    .collective = Collective::exscan, .point_to_point = false,
+    .collective = Collective::exscan, .point_to_point = false, .count_matrix = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,

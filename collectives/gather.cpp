@@ -24,7 +24,7 @@ std::uint64_t check(const RankBuffers& b) { return b.rank == b.c.root ? count_ra
 }  // namespace
 
 extern const CollectiveSpec gather_spec{
-    .collective = Collective::gather, .point_to_point = false,
+    .collective = Collective::gather, .point_to_point = false, .count_matrix = false,
     .has_op = false, .has_payload = true, .root = RootRole::destination,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,

@@ -20,7 +20,7 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec reduce_spec{
-    .collective = Collective::reduce, .point_to_point = false,
+    .collective = Collective::reduce, .point_to_point = false, .count_matrix = false,
     .has_op = true, .has_payload = true, .root = RootRole::destination,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,

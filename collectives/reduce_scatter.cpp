@@ -23,7 +23,7 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec reduce_scatter_spec{
-    .collective = Collective::reduce_scatter, .point_to_point = false,
+    .collective = Collective::reduce_scatter, .point_to_point = false, .count_matrix = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,

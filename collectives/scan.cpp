@@ -19,7 +19,7 @@ std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.rank + 1
 // choice. NCCL, UCC and ASTRA-sim have no scan. The bandwidth factors are 1:
 // nccl-tests has no scan to follow.
 extern const CollectiveSpec scan_spec{
-    .collective = Collective::scan, .point_to_point = false,
+    .collective = Collective::scan, .point_to_point = false, .count_matrix = false,
     .has_op = true, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::send, .no_in_place_reason = "",
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,

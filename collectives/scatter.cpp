@@ -23,7 +23,7 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec scatter_spec{
-    .collective = Collective::scatter, .point_to_point = false,
+    .collective = Collective::scatter, .point_to_point = false, .count_matrix = false,
     .has_op = false, .has_payload = true, .root = RootRole::source,
     .in_place = InPlaceSide::recv, .no_in_place_reason = "",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,

@@ -29,7 +29,7 @@ std::uint64_t check(const RankBuffers& b) {
 // One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
 // MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
 extern const CollectiveSpec sendrecv_spec{
-    .collective = Collective::sendrecv, .point_to_point = true,
+    .collective = Collective::sendrecv, .point_to_point = true, .count_matrix = false,
     .has_op = false, .has_payload = true, .root = RootRole::none,
     .in_place = InPlaceSide::none,
     .no_in_place_reason = "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)",

@@ -10,7 +10,7 @@
 namespace pico {
 namespace spec {
 extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_spec, gather_spec, scatter_spec,
-    alltoall_spec, reduce_scatter_spec, scan_spec, exscan_spec, sendrecv_spec, barrier_spec;
+    alltoall_spec, alltoallv_spec, reduce_scatter_spec, scan_spec, exscan_spec, sendrecv_spec, barrier_spec;
 }
 
 namespace {
@@ -24,6 +24,7 @@ constexpr CollectiveRows<const CollectiveSpec*> kSpecs{{
     {Collective::gather, &spec::gather_spec},
     {Collective::scatter, &spec::scatter_spec},
     {Collective::alltoall, &spec::alltoall_spec},
+    {Collective::alltoallv, &spec::alltoallv_spec},
     {Collective::reduce_scatter, &spec::reduce_scatter_spec},
     {Collective::scan, &spec::scan_spec},
     {Collective::exscan, &spec::exscan_spec},

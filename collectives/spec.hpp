@@ -97,6 +97,10 @@ struct CollectiveSpec {
   // Point to point (sendrecv): no collective algorithm to choose, a trace's
   // MPI_Sendrecv is a matched message pair, the model fits its latency and gap on it.
   bool point_to_point;
+  // Each rank sends each peer its own count (alltoallv): the counts come from
+  // the case's count matrix (collectives/count_matrix.hpp, the `counts`
+  // option), and the case's count is the matrix's mean block.
+  bool count_matrix;
   bool has_op;       // combines data with a reduction operation (the case's op)
   bool has_payload;  // moves data: has a datatype, counts and validation (all but barrier)
   RootRole root;

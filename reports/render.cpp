@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/count_matrix.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
 #include "reports/nccl_tests_table.hpp"
@@ -65,8 +66,10 @@ std::string params_text(const std::map<std::string, double>& params) {
 
 std::string algorithm_label(const Case& c) {
   const std::string params = params_text(c.params);
-  return fmt::format("{}/{}{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]",
-                     call_form(c) == CallForm::blocking ? "" : fmt::format(" ({})", name(call_form(c))));
+  const auto counts = c.options.find(kCountsOption);
+  return fmt::format("{}/{}{}{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]",
+                     call_form(c) == CallForm::blocking ? "" : fmt::format(" ({})", name(call_form(c))),
+                     counts == c.options.end() ? "" : fmt::format(" (counts {})", counts->second));
 }
 
 namespace {

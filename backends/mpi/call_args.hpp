@@ -20,6 +20,12 @@ struct MpiCallArgs {
   int next = 0;  // ring neighbours (sendrecv): the rank sent to and the rank received from
   int prev = 0;
   MPI_Comm comm = MPI_COMM_NULL;
+  // A count-matrix collective's (alltoallv's) counts and displacements, in
+  // elements, one per rank; the backend owns the arrays.
+  const int* send_counts = nullptr;
+  const int* send_displs = nullptr;
+  const int* recv_counts = nullptr;
+  const int* recv_displs = nullptr;
 };
 
 using MpiCall = int (*)(const MpiCallArgs&);

@@ -33,6 +33,10 @@ int scatter(const MpiCallArgs& a) {
   return MPI_Scatter(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm);
 }
 int alltoall(const MpiCallArgs& a) { return MPI_Alltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm); }
+int alltoallv(const MpiCallArgs& a) {
+  return MPI_Alltoallv(a.send, a.send_counts, a.send_displs, a.type, a.recv, a.recv_counts, a.recv_displs, a.type,
+                       a.comm);
+}
 int reduce_scatter(const MpiCallArgs& a) {
   return MPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
 }
@@ -74,6 +78,11 @@ int iscatter(const MpiCallArgs& a, MpiRequests& r) {
 int ialltoall(const MpiCallArgs& a, MpiRequests& r) {
   r.count = 1;
   return MPI_Ialltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, &r.requests[0]);
+}
+int ialltoallv(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ialltoallv(a.send, a.send_counts, a.send_displs, a.type, a.recv, a.recv_counts, a.recv_displs, a.type,
+                        a.comm, &r.requests[0]);
 }
 int ireduce_scatter(const MpiCallArgs& a, MpiRequests& r) {
   r.count = 1;
@@ -140,6 +149,11 @@ int alltoall_init(const MpiCallArgs& a, MpiRequests& p) {
   return PICO_PERSISTENT(Alltoall)(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm, MPI_INFO_NULL,
                                    &p.requests[0]);
 }
+int alltoallv_init(const MpiCallArgs& a, MpiRequests& p) {
+  p.count = 1;
+  return PICO_PERSISTENT(Alltoallv)(a.send, a.send_counts, a.send_displs, a.type, a.recv, a.recv_counts,
+                                    a.recv_displs, a.type, a.comm, MPI_INFO_NULL, &p.requests[0]);
+}
 int reduce_scatter_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Reduce_scatter_block)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL,
@@ -160,7 +174,7 @@ int barrier_init(const MpiCallArgs& a, MpiRequests& p) {
 #else
 constexpr MpiStartCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr,
                       allgather_init = nullptr, gather_init = nullptr, scatter_init = nullptr,
-                      alltoall_init = nullptr, reduce_scatter_init = nullptr, scan_init = nullptr,
+                      alltoall_init = nullptr, alltoallv_init = nullptr, reduce_scatter_init = nullptr, scan_init = nullptr,
                       exscan_init = nullptr, barrier_init = nullptr;
 #endif
 
@@ -179,6 +193,7 @@ constexpr CollectiveRows<MpiCalls> kCalls{{
     {Collective::gather, {gather, igather, gather_init}},
     {Collective::scatter, {scatter, iscatter, scatter_init}},
     {Collective::alltoall, {alltoall, ialltoall, alltoall_init}},
+    {Collective::alltoallv, {alltoallv, ialltoallv, alltoallv_init}},
     {Collective::reduce_scatter, {reduce_scatter, ireduce_scatter, reduce_scatter_init}},
     {Collective::scan, {scan, iscan, scan_init}},
     {Collective::exscan, {exscan, iexscan, exscan_init}},

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/mpi/library_calls.hpp"
+#include "collectives/count_matrix.hpp"
 #include "collectives/element_ops.hpp"
 
 namespace pico {
@@ -68,11 +69,26 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .prev = peers.prev,
       .comm = comm,
   };
+  if (spec_for(c.collective).count_matrix) set_vector_args(c);
   call_ = library_call(c.collective);
   form_ = call_form(c);
   start_ = nonblocking_call(c.collective);
   if (form_ == CallForm::persistent) persistent_ = PersistentCall(c.collective, args_);
   fill_inputs();  // time the call on the same data it is validated with
+}
+
+// MPI counts and displacements are int: a buffer past INT_MAX elements fails the case.
+void MpiBackend::set_vector_args(const Case& c) {
+  const VectorLayout l = vector_layout(count_matrix(c), rank_);
+  if (std::max(l.send_total, l.recv_total) > static_cast<std::uint64_t>(INT_MAX))
+    throw std::invalid_argument("this rank's alltoallv buffer exceeds the MPI int count range");
+  const std::array<const std::vector<std::uint64_t>*, 4> from{&l.send_counts, &l.send_displs, &l.recv_counts,
+                                                              &l.recv_displs};
+  for (std::size_t k = 0; k < from.size(); ++k) vector_args_[k].assign(from[k]->begin(), from[k]->end());
+  args_.send_counts = vector_args_[0].data();
+  args_.send_displs = vector_args_[1].data();
+  args_.recv_counts = vector_args_[2].data();
+  args_.recv_displs = vector_args_[3].data();
 }
 
 void MpiBackend::run_once() {

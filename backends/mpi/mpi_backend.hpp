@@ -2,6 +2,7 @@
 // The MPI library's own collectives (MPI_Allreduce, MPI_Bcast, ...).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -38,12 +39,17 @@ class MpiBackend : public Backend {
   int rank() const { return rank_; }
 
  private:
+  void set_vector_args(const Case& c);
+
   Case case_;
   int rank_ = 0;
   std::vector<std::byte> send_;
   std::vector<std::byte> recv_;
   std::size_t recv_bytes_ = 0;  // the receive buffer's size; the vector holds at least a byte
   MpiCallArgs args_;
+  // alltoallv's counts and displacements: send counts, send displacements,
+  // receive counts, receive displacements (args_ points into them).
+  std::array<std::vector<int>, 4> vector_args_;
   MpiCall call_ = nullptr;
   CallForm form_ = CallForm::blocking;
   MpiStartCall start_ = nullptr;  // nonblocking: MPI_I<Coll>

@@ -56,9 +56,14 @@ void NcclBackend::plan_rotation() {
   if (option == case_.options.end()) return;
   const std::size_t span = std::stoull(option->second);
   std::size_t largest = 0;
-  for (int rank = 0; rank < case_.np; ++rank) {
-    const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, rank);
-    largest = std::max({largest, sizes.send, sizes.recv});
+  if (spec_for(case_.collective).count_matrix) {  // one matrix, not one per rank
+    const CountMatrix m = count_matrix(case_);
+    for (int rank = 0; rank < case_.np; ++rank) largest = std::max({largest, m.sent_by(rank), m.received_by(rank)});
+  } else {
+    for (int rank = 0; rank < case_.np; ++rank) {
+      const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, rank);
+      largest = std::max({largest, sizes.send, sizes.recv});
+    }
   }
   rotation_stride_ = std::max<std::size_t>((largest * dtype_size(case_.dtype) + 255) / 256 * 256, 256);
   rotations_ = std::max<std::size_t>(1, span / rotation_stride_);
@@ -86,7 +91,8 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
              .recv = device_bytes(sizes.recv * element + extra),
              .counter = device_bytes(sizeof(device_patterns::Count)),
              .args = {},
-             .moved = {}};
+             .moved = {},
+             .layout = {}};
   // NCCL's in-place form passes the receive buffer (or this rank's block of it) as the input.
   const bool in_place = in_place_side(case_, lane.rank) != InPlaceSide::none;
   const InPlaceBlocks blocks = nccl_in_place_blocks(case_.collective);
@@ -107,6 +113,14 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
       .comm = lane.comm,
       .stream = lane.stream.get(),
   };
+  if (spec_for(case_.collective).count_matrix) {
+    s.layout = vector_layout(count_matrix(case_), lane.rank);
+    s.args.send_counts = s.layout.send_counts.data();
+    s.args.send_displs = s.layout.send_displs.data();
+    s.args.recv_counts = s.layout.recv_counts.data();
+    s.args.recv_displs = s.layout.recv_displs.data();
+    s.args.element_bytes = element;
+  }
   return s;
 }
 

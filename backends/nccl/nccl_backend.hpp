@@ -13,6 +13,7 @@
 #include "backends/nccl/cuda_handles.hpp"
 #include "backends/nccl/nccl_calls.hpp"
 #include "backends/nccl/tuning_log.hpp"
+#include "collectives/count_matrix.hpp"
 
 namespace pico::nccl {
 
@@ -40,6 +41,7 @@ class NcclBackend final : public Backend {
     DeviceBuffer counter;
     NcclCallArgs args;   // the call at offset 0: checked, validated, and the first timed
     NcclCallArgs moved;  // rotate_buffers: the timed call at the current offset
+    VectorLayout layout;  // alltoallv: the counts args points into (their heap arrays survive a move)
   };
   RankSlot make_slot(const Lane& lane, ncclDataType_t type) const;
   void plan_rotation();

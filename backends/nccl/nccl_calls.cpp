@@ -47,6 +47,25 @@ ncclResult_t alltoall(const NcclCallArgs& a) {
   });
 }
 
+// nccl-tests' alltoallv: one send and one receive per peer with this rank's
+// counts, at its displacements; empty blocks are skipped (NCCL would post a
+// zero-byte message for each).
+ncclResult_t alltoallv(const NcclCallArgs& a) {
+  return grouped([&a] {
+    ncclResult_t r = ncclSuccess;
+    for (int q = 0; q < a.nranks && r == ncclSuccess; ++q) {
+      const auto i = static_cast<std::size_t>(q);
+      if (a.send_counts[i] != 0)
+        r = ncclSend(block(a.send, a.element_bytes * a.send_displs[i], 1), a.send_counts[i], a.type, q, a.comm,
+                     a.stream);
+      if (r == ncclSuccess && a.recv_counts[i] != 0)
+        r = ncclRecv(block(a.recv, a.element_bytes * a.recv_displs[i], 1), a.recv_counts[i], a.type, q, a.comm,
+                     a.stream);
+    }
+    return r;
+  });
+}
+
 ncclResult_t gather(const NcclCallArgs& a) {
   return grouped([&a] {
     ncclResult_t r = ncclSuccess;
@@ -91,6 +110,7 @@ constexpr CollectiveRows<NcclRow> kRows{{
     {Collective::gather, {gather, kAtStart}},
     {Collective::scatter, {scatter, kAtStart}},
     {Collective::alltoall, {alltoall, kAtStart}},
+    {Collective::alltoallv, {alltoallv, kAtStart}},
     {Collective::reduce_scatter, {reduce_scatter, {.input_at_own_block = false, .result_at_own_block = true}}},
     {Collective::scan, {nullptr, kAtStart}},
     {Collective::exscan, {nullptr, kAtStart}},

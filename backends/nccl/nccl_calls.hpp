@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // NCCL's collectives, one function per pico collective with one signature, so
 // that the backend binds the call once in prepare and run_once decides nothing.
-// Alltoall, gather, scatter and sendrecv are grouped ncclSend/ncclRecv (NCCL's own recipe).
+// Alltoall, alltoallv, gather, scatter and sendrecv are grouped ncclSend/ncclRecv (NCCL's own recipe).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <nccl.h>
 
@@ -38,6 +39,13 @@ struct NcclCallArgs {
   int prev = 0;
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
+  // A count-matrix collective's (alltoallv's) counts and displacements per
+  // peer, in elements of element_bytes; the backend owns the arrays.
+  const std::uint64_t* send_counts = nullptr;
+  const std::uint64_t* send_displs = nullptr;
+  const std::uint64_t* recv_counts = nullptr;
+  const std::uint64_t* recv_displs = nullptr;
+  std::size_t element_bytes = 0;
 };
 
 using NcclCall = ncclResult_t (*)(const NcclCallArgs&);

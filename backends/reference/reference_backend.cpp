@@ -46,7 +46,12 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
       .root = m.root,
       .in_place = send_absent || recv_absent,
       .segment = segment,
+      .layout = nullptr,
   };
+  if (spec.count_matrix) {
+    layout_ = vector_layout(count_matrix(c), rank);
+    args_.layout = &layout_;
+  }
 }
 
 // A transport of its own whose phase hook records, built outside the timed loop.

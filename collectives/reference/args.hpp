@@ -8,6 +8,10 @@
 
 #include "collectives/transport/transport.hpp"
 
+namespace pico {
+struct VectorLayout;
+}
+
 namespace pico::reference {
 
 struct CallArgs {
@@ -20,6 +24,9 @@ struct CallArgs {
   int root = 0;
   bool in_place = false;
   std::size_t segment = 0;  // elements per pipeline segment; 0 = one segment
+  // A count-matrix collective's (alltoallv's) counts and displacements for
+  // this rank (collectives/count_matrix.hpp); nullptr for the others.
+  const VectorLayout* layout = nullptr;
 };
 
 // The whole vector in the receive buffer, where a reduction whose result stays

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "collectives/count_matrix.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
 #include "collectives/spec.hpp"
@@ -36,6 +37,7 @@ Case as_case(const ScheduleRequest& req) {
   c.np = req.np;
   c.in_place = req.in_place;
   c.root = req.root;
+  if (!req.counts.empty()) c.options[kCountsOption] = req.counts;
   return c;
 }
 
@@ -55,6 +57,11 @@ void check_request(const ScheduleRequest& req) {
   if (req.in_place && !spec.supports_in_place()) throw std::invalid_argument(std::string(spec.no_in_place_reason));
   if (spec.has_payload && req.dtype == Dtype::none)
     throw std::invalid_argument(fmt::format("{} needs a datatype", name(req.collective)));
+  if (!req.counts.empty()) {
+    if (!spec.count_matrix) throw std::invalid_argument(fmt::format("{} takes no count matrix", name(req.collective)));
+    if (const std::string why = pattern_fit_reason(parse_count_pattern(req.counts), req.np); !why.empty())
+      throw std::invalid_argument(why);
+  }
 }
 
 void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& out) {
@@ -71,14 +78,17 @@ void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& 
   RecordingTransport t(rank, req.np, element_bytes(req), capacity, out);
   // The buffer MPI_IN_PLACE stands for is absent.
   const InPlaceSide in_place = in_place_side(c, rank);
-  const CallArgs args{
+  CallArgs args{
       .send = in_place == InPlaceSide::send ? nullptr : t.send_buffer(),
       .recv = in_place == InPlaceSide::recv ? nullptr : t.recv_buffer(),
       .count = req.count,
       .root = req.root,
       .in_place = in_place != InPlaceSide::none,
       .segment = segment,
+      .layout = nullptr,
   };
+  const VectorLayout layout = spec_for(req.collective).count_matrix ? vector_layout(count_matrix(c), rank) : VectorLayout{};
+  args.layout = &layout;
   entry->run(t, args);
   t.finish();
 }

@@ -22,6 +22,7 @@ struct ScheduleRequest {
   bool in_place = false;
   int root = 0;
   std::uint64_t segment_bytes = 64 * 1024;  // for segmented algorithms; 0 = unsegmented
+  std::string counts{};  // a count-matrix collective's pattern (collectives/count_matrix.hpp); "" = uniform
 };
 
 // Throws std::invalid_argument when the request cannot be recorded: unknown

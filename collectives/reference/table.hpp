@@ -11,6 +11,7 @@
 #include "collectives/reference/allgather.hpp"
 #include "collectives/reference/allreduce.hpp"
 #include "collectives/reference/alltoall.hpp"
+#include "collectives/reference/alltoallv.hpp"
 #include "collectives/reference/barrier.hpp"
 #include "collectives/reference/bcast.hpp"
 #include "collectives/reference/exscan.hpp"
@@ -81,6 +82,8 @@ inline constexpr AlgorithmEntry<T> kAlgorithms[] = {
     {{Collective::alltoall, "pairwise", scratch::all, false}, alltoall_pairwise<T>},
     {{Collective::alltoall, "bruck", scratch::all_thrice, false}, alltoall_bruck<T>},
     {{Collective::alltoall, "linear", scratch::all, false}, alltoall_linear<T>},
+    {{Collective::alltoallv, "pairwise", scratch::none, false}, alltoallv_pairwise<T>},
+    {{Collective::alltoallv, "linear", scratch::none, false}, alltoallv_linear<T>},
     {{Collective::gather, "binomial", scratch::all, false}, gather_binomial<T>},
     {{Collective::gather, "linear", scratch::none, false}, gather_linear<T>},
     {{Collective::scatter, "binomial", scratch::all, false}, scatter_binomial<T>},

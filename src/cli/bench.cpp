@@ -20,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
+#include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
@@ -46,6 +47,7 @@ struct BenchOptions {
   std::optional<std::string> target_ci, case_timeout;
   int check = 1;
   std::string call;  // mpi: blocking (default), nonblocking or persistent
+  std::string counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
   bool in_place = false, dry_run = false, quiet = false;
   std::string style = "pico";  // the table: pico or nccl-tests
 };
@@ -63,7 +65,9 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"time_budget", "--time-budget"}, {"case_timeout", "--case-timeout"}, {"warmup", "--warmup"},
       {"min_iterations", "--iterations"}, {"max_iterations", "--iterations"}, {"target_ci", "--target-ci"},
       {"validation", "--check"}, {"calls_per_sample", "--calls-per-sample"}, {"graph", "-G"},
-      {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}};
+      {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}, {"count_matrix", "--counts"},
+      {"pattern", "--counts"},   {"seed", "--counts"},             {"rank", "--counts"},
+      {"factor", "--counts"},    {"alpha", "--counts"},            {"path", "--counts"}};
   return flags;
 }
 
@@ -102,6 +106,31 @@ std::pair<std::vector<std::uint64_t>, std::string> bench_sizes(const BenchOption
   return {*sizes, "--sizes"};
 }
 
+// --counts TEXT as the experiment's map form: {pattern: hot, rank: 0, factor: 8}.
+YAML::Node count_matrix_node(const std::string& text) {
+  CountPattern p;
+  try {
+    p = parse_count_pattern(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("--counts", e.what(),
+                     "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A or file:PATH");
+  }
+  YAML::Node node;
+  const std::string canonical = pattern_text(p);
+  node["pattern"] = canonical.substr(0, canonical.find(':'));
+  switch (p.kind) {
+    case CountPatternKind::uniform: break;
+    case CountPatternKind::random: node["seed"] = p.seed; break;
+    case CountPatternKind::hot:
+      node["rank"] = p.rank;
+      node["factor"] = p.factor;
+      break;
+    case CountPatternKind::powerlaw: node["alpha"] = p.alpha; break;
+    case CountPatternKind::file: node["path"] = std::filesystem::absolute(p.path).string(); break;  // from the cwd
+  }
+  return node;
+}
+
 // The experiment as a document: every flag value one scalar node.
 YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uint64_t>& sizes) {
   YAML::Node doc;
@@ -111,6 +140,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   doc["dtypes"].push_back(o.dtype);
   doc["ops"].push_back(o.op);
   for (const int n : o.np) doc["processes"].push_back(n);
+  if (!o.counts.empty()) doc["count_matrix"].push_back(count_matrix_node(o.counts));
   // nccl-tests' table has both forms side by side: measure both unless --in-place asks for one.
   if (o.style == "nccl-tests" && !o.in_place) doc["in_place"] = "both";
   else doc["in_place"] = o.in_place;
@@ -216,6 +246,9 @@ void add_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--call", opts->call,
                   "mpi: blocking (default), nonblocking (MPI_I<Coll> then MPI_Wait: OSU's pure communication time) or "
                   "persistent (MPI_<Coll>_init once, then MPI_Start/MPI_Wait)");
+  cmd->add_option("--counts", opts->counts,
+                  "alltoallv: the count matrix, uniform (default), random:seed=N, hot:rank=R,factor=F, "
+                  "powerlaw:alpha=A or file:PATH (docs/configuration.md#count-matrices)");
   cmd->add_option("-G,--cudagraph", opts->cuda_graph,
                   "nccl-tests -G: N replays of a CUDA graph of -n calls (default 20); nccl backends, throughput");
   cmd->add_option("-x,-w,--warmup", opts->warmup, "Warm-up iterations per case (OSU -x, nccl-tests -w)");

@@ -5,6 +5,7 @@
 // Records a reference algorithm's schedule for all P ranks without MPI and
 // writes it for a network simulator (collectives/schedule_export.hpp).
 #include <sstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/goal_writer.hpp"
 #include "collectives/schedule_export.hpp"
+#include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
@@ -28,6 +30,7 @@ namespace {
 
 struct ScheduleOptions {
   std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB", model;
+  std::string counts;  // alltoallv's count-matrix pattern
   int np = 0, root = 0, threads = 0;
   GoalOptions goal;
   bool in_place = false;
@@ -83,6 +86,18 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
   if (o.in_place && !spec.supports_in_place())
     bad("--in-place", std::string(spec.no_in_place_reason), "leave out --in-place");
   req.in_place = o.in_place;
+  if (!o.counts.empty()) {
+    if (!spec.count_matrix) bad("--counts", fmt::format("{} takes no count matrix", o.collective), "leave out --counts");
+    try {
+      CountPattern p = parse_count_pattern(o.counts);
+      if (p.kind == CountPatternKind::file) p.path = std::filesystem::absolute(p.path).string();
+      if (const std::string fit = pattern_fit_reason(p, o.np); !fit.empty()) bad("--counts", fit, "give a rank below --np");
+      if (p.kind == CountPatternKind::file) read_count_weights(p.path, o.np);  // its own errors name the file
+      req.counts = pattern_text(p);
+    } catch (const std::invalid_argument& e) {
+      bad("--counts", e.what(), "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A or file:PATH");
+    }
+  }
   return req;
 }
 
@@ -99,6 +114,9 @@ void add_schedule(CLI::App& app, int& exit_code) {
   cmd->add_option("--size", opts->size, "Per-rank message size, e.g. 1MiB (as an experiment's sizes)");
   cmd->add_option("--dtype", opts->dtype, "Datatype")->capture_default_str();
   cmd->add_option("--root", opts->root, "Root rank of rooted collectives")->capture_default_str();
+  cmd->add_option("--counts", opts->counts,
+                  "alltoallv: the count matrix, uniform (default), random:seed=N, hot:rank=R,factor=F, "
+                  "powerlaw:alpha=A or file:PATH");
   cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
   cmd->add_flag("--in-place", opts->in_place, "Record the MPI_IN_PLACE form");
   cmd->add_option("-f,--format", opts->format, "goal | json")

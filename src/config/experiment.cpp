@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "config/backends.hpp"
+#include "config/count_patterns.hpp"
 #include "collectives/spec.hpp"
 #include "core/case.hpp"
 #include "core/input_error.hpp"
@@ -30,7 +31,7 @@ using yaml::Value;
 const std::vector<std::string> kExperimentKeys{"name",    "description", "collectives", "sizes",    "counts",
                                                "dtypes",  "ops",         "processes",   "in_place", "backends",
                                                "timing",  "validation", "instrumentation", "repetitions",
-                                               "repetition_seed"};
+                                               "repetition_seed", "count_matrix"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
@@ -451,6 +452,7 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("ops")) e.ops = parse_names<Op>(*v, "ops", "op", all_ops(), parse_op);
   if (auto v = top.get("processes")) e.processes = parse_processes(*v);
   if (auto v = top.get("in_place")) e.in_place = parse_in_place(*v);
+  if (auto v = top.get("count_matrix")) e.count_patterns = parse_count_patterns(*v, e.processes);
   if (auto v = top.get("backends")) e.backends = parse_backends(*v);
   if (auto v = top.get("timing")) {
     e.timing = parse_timing(*v);

@@ -57,6 +57,9 @@ struct Experiment {
   std::vector<Op> ops{Op::sum};
   std::vector<int> processes{2};
   std::vector<bool> in_place{false};  // in_place: false | true | both
+  // The count-matrix patterns alltoallv cases sweep, as canonical texts
+  // (collectives/count_matrix.hpp); other collectives ignore them.
+  std::vector<std::string> count_patterns{"uniform"};
   std::vector<BackendSpec> backends{BackendSpec{}};
   TimingSpec timing;
   InstrumentationSpec instrumentation;

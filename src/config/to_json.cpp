@@ -40,6 +40,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
           {"ops", names(e.ops)},
           {"processes", e.processes},
           {"in_place", in_place},
+          {"count_matrix", e.count_patterns},
           {"backends", backends},
           {"timing", timing_to_json(e.timing)},
           {"instrumentation", instrumentation_to_json(e.instrumentation)},

@@ -16,6 +16,7 @@ constexpr CollectiveRows<std::string_view> kCollectives{{
     {Collective::gather, "gather"},
     {Collective::scatter, "scatter"},
     {Collective::alltoall, "alltoall"},
+    {Collective::alltoallv, "alltoallv"},
     {Collective::reduce_scatter, "reduce_scatter"},
     {Collective::scan, "scan"},
     {Collective::exscan, "exscan"},

@@ -21,7 +21,8 @@ namespace pico {
 // Adding one: a word here (barrier stays last: it ends the count), its name in
 // types.cpp, and its descriptor (collectives/spec.hpp), which holds the rest.
 enum class Collective {
-  allreduce, bcast, reduce, allgather, gather, scatter, alltoall, reduce_scatter, scan, exscan, sendrecv, barrier
+  allreduce, bcast, reduce, allgather, gather, scatter, alltoall, alltoallv, reduce_scatter, scan, exscan, sendrecv,
+  barrier
 };
 inline constexpr std::size_t kCollectiveCount = static_cast<std::size_t>(Collective::barrier) + 1;
 

@@ -24,7 +24,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   nlohmann::ordered_json collectives = nlohmann::ordered_json::object();
   for (const ProfileRule* rule : rules_by_collective(profile)) {
     require_covering(*rule);
-    const std::uint64_t factor = ompi_size_factor(rule->collective, rule->comm_size);
+    const std::uint64_t factor = ompi_rule_size_factor(*rule);
     nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const ProfileRange& range : rule->ranges) {
       if (range.algorithm == "default") continue;

@@ -38,12 +38,13 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
       const ProfileRule& rule = *rules[i];
       require_covering(rule);
       // Without a message size (barrier's is always 0) only the first range can apply.
-      const std::size_t n = ompi_size_factor(c, rule.comm_size) == 0 ? 1 : rule.ranges.size();
+      const std::uint64_t factor = ompi_rule_size_factor(rule);
+      const std::size_t n = factor == 0 ? 1 : rule.ranges.size();
       body += fmt::format("{} {}  # comm size, message rules\n", rule.comm_size, n);
       for (std::size_t k = 0; k < n; ++k) {
         const ProfileRange& range = rule.ranges[k];
         const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, rule, range);
-        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(rule, range, ompi_size_factor(c, rule.comm_size)).min,
+        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(rule, range, factor).min,
                             cols.algorithm, cols.faninout, cols.segsize, v2 ? " 0" : "", range.algorithm);
       }
     }

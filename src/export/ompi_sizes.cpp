@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "export/ompi_sizes.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
@@ -31,6 +33,18 @@ std::uint64_t ompi_size_factor(Collective c, int comm_size) {
                                     "coll_tuned_<collective>_algorithm variable",
                                     name(c)));
   return size_factor(basis, comm_size);
+}
+
+std::uint64_t ompi_rule_size_factor(const ProfileRule& rule) {
+  const std::uint64_t factor = ompi_size_factor(rule.collective, rule.comm_size);
+  if (factor == 0 && std::any_of(rule.ranges.begin(), rule.ranges.end(), [&](const ProfileRange& r) {
+        return r.algorithm != rule.ranges.front().algorithm || r.params != rule.ranges.front().params;
+      }))
+    throw ExportRefusal(fmt::format("{}: Open MPI's rules choose {} by communicator size alone, and the profile "
+                                    "chooses differently by message size",
+                                    describe(rule), name(rule.collective)),
+                        fmt::format("force one {} algorithm for this communicator size", name(rule.collective)));
+  return factor;
 }
 
 OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,

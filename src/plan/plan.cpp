@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
 #include "core/json_file.hpp"
@@ -261,6 +262,7 @@ struct PlanBuilder {
       return;
     }
     const std::vector<Op> no_op{Op::none};
+    const std::vector<std::string> kNoPattern{""};  // a collective without a count matrix
     for (Dtype dtype : e.dtypes) {
       base.dtype = dtype;
       for (Op op : spec.has_op ? e.ops : no_op) {
@@ -273,19 +275,24 @@ struct PlanBuilder {
           }
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, dtype)) {
-            base.count = choice.count;
-            const auto bytes = checked_mul(choice.count, dtype_size(dtype));
-            base.bytes = bytes.value_or(0);
-            std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
-            if (reason.empty()) reason = buffer_overflow_reason(base, bytes);
-            if (reason.empty()) reason = r.skip_reason;
-            if (reason.empty()) reason = dtype_reason(r.cat, dtype);
-            // NCCL counts are size_t; MPI's are int.
-            const bool mpi_counts = r.cat == nullptr || r.cat->runtime == "mpi";
-            if (reason.empty() && mpi_counts && choice.count > static_cast<std::uint64_t>(INT_MAX))
-              reason = "count exceeds the MPI int count range";
-            if (reason.empty()) reason = constraint_violation(r.cat, r.entry, base);
-            add(base, reason, env);
+            for (const std::string& pattern : spec.count_matrix ? e.count_patterns : kNoPattern) {
+              if (!pattern.empty()) base.options[kCountsOption] = pattern;
+              base.count = choice.count;
+              const auto bytes = checked_mul(choice.count, dtype_size(dtype));
+              base.bytes = bytes.value_or(0);
+              std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
+              if (reason.empty()) reason = buffer_overflow_reason(base, bytes);
+              if (reason.empty()) reason = r.skip_reason;
+              if (reason.empty()) reason = dtype_reason(r.cat, dtype);
+              // NCCL counts are size_t; MPI's are int.
+              const bool mpi_counts = r.cat == nullptr || r.cat->runtime == "mpi";
+              if (reason.empty() && mpi_counts && choice.count > static_cast<std::uint64_t>(INT_MAX))
+                reason = "count exceeds the MPI int count range";
+              if (reason.empty() && !pattern.empty())
+                reason = pattern_fit_reason(parse_count_pattern(pattern), base.np);
+              if (reason.empty()) reason = constraint_violation(r.cat, r.entry, base);
+              add(base, reason, env);
+            }
           }
         }
       }

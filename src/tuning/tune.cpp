@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/count_matrix.hpp"
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
@@ -154,8 +155,11 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     const std::string id = report_id_of(r);
     analysis.reports.push_back(id);
     for (const CaseResult& cr : case_results_of(r.report)) {
-      // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets.
+      // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
+      // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
       if (!is_library_backend(cr.c.backend) || !cr.measured() || call_form(cr.c) != CallForm::blocking) continue;
+      if (const auto counts = cr.c.options.find(kCountsOption); counts != cr.c.options.end() && counts->second != "uniform")
+        continue;
       const ProfileLibrary lib = library_of(r.report, cr.c.backend);
       const std::string platform = platform_of(r.report);
       const std::string identity =

@@ -91,7 +91,7 @@ def test_quickstart(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-o", os.path.join(tmp, "results"), cwd=tmp)
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "199")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", "217")
     report = load(path)
     expect(report["schema"] == "pico-report/1", "schema tag")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -113,11 +113,11 @@ def test_quickstart(tmp):
     for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
         expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
     # The table is what the user sees, and pico report renders the same report.
-    expect("199 cases: 199 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
+    expect("217 cases: 217 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
     table = pico("report", results_dir)
     expect(table.returncode == 0 and "allreduce" in table.stdout, "pico report table")
     csv = pico("report", results_dir, "--format", "csv")
-    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 200, "csv has header + 199 rows")
+    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 218, "csv has header + 217 rows")
     js = pico("report", path, "--format", "json")
     expect(json.loads(js.stdout)["cases"][0]["case_id"] == report["cases"][0]["case_id"], "json output")
 
@@ -137,7 +137,8 @@ def test_np_sweep(tmp):
     check_schema(path, "--expect-status", "ok")
     report = load(path)
     # Per np: 4 dtypes x 3 counts x (5 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 50 + 1.
-    expect(len(report["cases"]) == 4 * (12 * 50 + 1), f"{len(report['cases'])} cases")
+    expect(len(report["cases"]) == 4 * (12 * 50 + 1 + 3 * 4),  # alltoallv: no in-place form, no op
+           f"{len(report['cases'])} cases")
     expect(report["run"]["launches"] == 4, "one launch per process count")
     expect({c["np"] for c in report["cases"]} == {1, 2, 3, 4}, "all process counts")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -583,6 +584,56 @@ def test_nonblocking_algorithms(tmp):
                 expect(s["applied"] == (s["readback"] or s["value"]), f"{label}: {s}")
         least = 14 if library == "openmpi" else 25 if len(collectives) > 1 else 4  # in-place ialltoall: 4
         expect(len(ran) >= least, f"{library} {call} in_place={in_place}: {len(ran)} ran: {sorted(ran)}")
+
+
+def test_alltoallv(tmp):
+    # alltoallv under every count-matrix pattern, a file's among them, at np 3: each library's algorithms
+    # forced and seen (Open MPI's interposer sees its coll/base function run) beside pico's reference
+    # ones and MPICH's non-blocking schedules; each case validates and its report carries its pattern;
+    # a hot rank outside the ranks is skipped with the reason.
+    write(tmp, "counts.txt", "# rows: senders\n0 1 2\n3 0 1\n# the last\n5 5 0\n")
+    patterns = {"uniform", "random:seed=3", "hot:rank=2,factor=8", "powerlaw:alpha=1.5",
+                "file:" + os.path.join(os.path.realpath(tmp), "counts.txt")}
+    for library, extra, backends in (
+            ("openmpi", (), "[{library: mpi, algorithms: all}, {library: reference, algorithms: all}]"),
+            ("mpich", ("-p", MPICH_PLATFORM),
+             "[{library: mpi, algorithms: all}, {library: mpi, call: nonblocking, algorithms: all}]")):
+        d = os.path.join(tmp, library)
+        os.makedirs(d)
+        proc = run_experiment(d, f"""\
+            collectives: [alltoallv]
+            sizes: [4B, 4KiB]
+            processes: [3]
+            count_matrix: [uniform, {{pattern: random, seed: 3}}, {{pattern: hot, rank: 2, factor: 8}},
+                           {{pattern: powerlaw, alpha: 1.5}}, {{pattern: file, path: ../counts.txt}},
+                           {{pattern: hot, rank: 3}}]
+            backends: {backends}
+            """, *extra)
+        report = checked_report(proc)
+        if library == "mpich":
+            needs_mpich_mpi_t(report)
+        seen = {c["options"]["counts"] for c in report["cases"] if c["status"] != "skipped"}
+        expect(seen == patterns, f"{library}: patterns {sorted(seen)}")
+        algorithms = {(c["backend"], c["options"].get("call", "blocking"), c["algorithm"]) for c in report["cases"]}
+        for backend, call, catalogue in (("mpi", "blocking", library), ("mpi", "nonblocking", library),
+                                         ("reference", "blocking", "reference")):
+            every = {a for b, f, a in algorithms if b == backend and f == call}
+            if every:
+                names, _ = catalogue_names(catalogue, "alltoallv", call)
+                expect(every == names | {"default"} - ({"default"} if backend == "reference" else set()),
+                       f"{library} {backend} {call}: {sorted(every)} vs {sorted(names)}")
+        for c in report["cases"]:
+            label = f"{library} {c['backend']} {c['algorithm']} {c['bytes']}B {c['options']}"
+            if c["status"] == "skipped":
+                expect(c["options"]["counts"] == "hot:rank=3,factor=8" and "not among the 3 ranks" in c["reason"], label)
+                continue
+            expect(c["status"] == "ok", f"{label}: {c['reason']}")
+            expect(c["validation"]["status"] == "passed", f"{label}: {c['validation']}")
+            if c["backend"] == "mpi" and c["options"].get("call") is None:
+                expect(c["selection"]["verified"] is True, f"{label}: {c['selection']}")
+                check_actual(c, library)
+        expect(sum(c["status"] == "skipped" for c in report["cases"]) == len(algorithms) * 2,
+               f"{library}: one hot-rank-3 case skipped per algorithm and size")
 
 
 def test_mpich_mpi_t_fallback(tmp):
@@ -1306,7 +1357,7 @@ def test_bad_input(tmp):
 def test_dry_run(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
     expect(proc.returncode == 0, proc.stderr)
-    expect("199 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    expect("217 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
     expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
            or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")

@@ -70,7 +70,7 @@ def test_quickstart(tmp):
     elapsed = time.monotonic() - start
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "199")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", "217")
     report = load(path)
     job = report["provenance"]["slurm"]
     expect(re.fullmatch(r"\d+", job["job_id"]), f"job id recorded: {job}")

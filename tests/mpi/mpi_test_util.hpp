@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <mpi.h>
 
@@ -40,6 +43,14 @@ inline Case make_case(std::string backend, Collective coll, std::string algorith
   c.np = np;
   c.in_place = in_place;
   return c;
+}
+
+// The count-matrix patterns a count-matrix collective (alltoallv) is
+// validated under on np ranks: alltoall's, a random one with empty and large
+// blocks, an incast on the last rank and a steep power law (blocks of 0 at
+// small counts).
+inline std::vector<std::string> count_patterns_for_tests(int np) {
+  return {"uniform", "random:seed=5", fmt::format("hot:rank={},factor=16", np - 1), "powerlaw:alpha=2"};
 }
 
 }  // namespace pico::test

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "backends/reference/reference_backend.hpp"
+#include "collectives/count_matrix.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
 #include "collectives/spec.hpp"
@@ -36,17 +37,21 @@ std::vector<Case> cases_for(Collective coll, const std::string& alg, int np) {
   const std::vector<int> roots = spec.rooted() && np > 1 ? std::vector<int>{0, np - 1} : std::vector<int>{0};
   const std::vector<std::uint64_t> counts =
       spec.has_payload ? std::vector<std::uint64_t>{0, 1, p - 1, p + 1, 1000} : std::vector<std::uint64_t>{0};
+  const std::vector<std::string> patterns =
+      spec.count_matrix ? test::count_patterns_for_tests(np) : std::vector<std::string>{""};
   std::vector<Case> cases;
   for (Dtype dtype : dtypes)
     for (Op op : ops)
       for (bool in_place : {false, true})
         for (int root : roots)
-          for (std::uint64_t count : counts) {
-            if (in_place && !spec.supports_in_place()) continue;
-            Case c = test::make_case("reference", coll, alg, dtype, op, count, np, in_place);
-            c.root = root;
-            cases.push_back(c);
-          }
+          for (std::uint64_t count : counts)
+            for (const std::string& pattern : patterns) {
+              if (in_place && !spec.supports_in_place()) continue;
+              Case c = test::make_case("reference", coll, alg, dtype, op, count, np, in_place);
+              c.root = root;
+              if (!pattern.empty()) c.options[kCountsOption] = pattern;
+              cases.push_back(c);
+            }
   return cases;
 }
 
@@ -72,8 +77,9 @@ TEST_CASE("every reference algorithm validates exactly", "[mpi][reference]") {
                     test::harness());
       for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
-        INFO(fmt::format("{} {} {} {} count={} in_place={} root={} np={}", name(coll), alg, name(c.dtype),
-                         name(c.op), c.count, c.in_place, c.root, np));
+        INFO(fmt::format("{} {} {} {} count={} in_place={} root={} np={} counts={}", name(coll), alg, name(c.dtype),
+                         name(c.op), c.count, c.in_place, c.root, np,
+                         c.options.contains(kCountsOption) ? c.options.at(kCountsOption) : "-"));
         REQUIRE(total[i] == 0);
         ++checked;
       }

@@ -117,6 +117,8 @@ U expected_elements(Collective c, const std::string& alg, int p, U n, int r, int
         return s;
       }
       return (P - 1) * n;
+    case Collective::alltoallv:  // a schedule request has no pattern: the uniform matrix, a block to every peer
+      return (P - 1) * n;
     case Collective::gather:
       if (alg == "binomial") return v != 0 ? static_cast<U>(subtree(p, v)) * n : 0;
       return v != 0 ? n : 0;

@@ -198,3 +198,23 @@ TEST_CASE("ucc-tune never writes an empty range 0-0 for the largest sizes") {
   const std::string edge = export_profile(p, "p.json", export_format("ucc-tune"), {});
   CHECK_THAT(edge, Catch::Matchers::Contains("-9223372036854775807:") && !Catch::Matchers::Contains(":0-0:"));
 }
+
+TEST_CASE("Open MPI's rules choose alltoallv by communicator size alone: a per-size choice is refused") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  for (ProfileRule& rule : p.rules) {
+    if (rule.collective != Collective::alltoallv) continue;
+    ProfileRange small = rule.ranges.front();
+    small.max_bytes = 1023;
+    small.algorithm = "basic_linear";
+    rule.ranges.front().min_bytes = 1024;
+    rule.ranges.insert(rule.ranges.begin(), small);
+  }
+  for (const char* format : {"ompi-rules"}) {
+    try {
+      export_profile(p, "p.json", export_format(format), {});
+      FAIL("no refusal");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.message, Catch::Matchers::Contains("choose alltoallv by communicator size alone"));
+    }
+  }
+}
