@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "collectives/goal_writer.hpp"
 #include "collectives/schedule_ordered.hpp"
@@ -150,7 +151,10 @@ void write_json(const ScheduleRequest& req, std::ostream& out, int threads) {
   out << "{\"format\":\"pico-schedule\",\"version\":1,\"collective\":\"" << name(req.collective)
       << "\",\"algorithm\":\"" << req.algorithm << "\",\"num_ranks\":" << req.np << ",\"count\":" << req.count
       << ",\"dtype\":\"" << name(req.dtype) << "\",\"in_place\":" << (req.in_place ? "true" : "false")
-      << ",\"root\":" << req.root << ",\"segment_bytes\":" << req.segment_bytes << ",\"ranks\":[\n";
+      << ",\"root\":" << req.root << ",\"segment_bytes\":" << req.segment_bytes;
+  // A count-matrix collective's pattern, JSON-escaped (a file pattern holds a path).
+  if (!req.counts.empty()) out << ",\"counts\":" << nlohmann::json(req.counts).dump();
+  out << ",\"ranks\":[\n";
   stream_ranks(req, threads, out, [](const RankSchedule& rs, TextBuffer& text) {
     if (rs.rank != 0) text.commit(put(text.room(2), ",\n"));
     write_json_rank(text, rs);

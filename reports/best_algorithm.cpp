@@ -7,11 +7,16 @@
 
 #include <fmt/format.h>
 
+#include "collectives/count_matrix.hpp"
+
 namespace pico {
 
+// An alltoallv's count matrix is part of the problem, not a way to solve it:
+// cases of different patterns never compete.
 std::string same_size_key(const Case& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
-                     name(c.mode), c.in_place);
+  const auto counts = c.options.find(kCountsOption);
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
+                     name(c.mode), c.in_place, counts == c.options.end() ? "" : counts->second);
 }
 
 const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size, const std::string& selector) {

@@ -75,6 +75,14 @@ CountPattern parse_one(const yaml::Value& item) {
 
 }  // namespace
 
+std::string parse_count_pattern_item(const yaml::Value& item, int ranks) {
+  const CountPattern p = parse_one(item);
+  if (const std::string why = pattern_fit_reason(p, ranks); !why.empty())
+    item.fail(why, fmt::format("give a rank below {}", ranks));
+  if (p.kind == CountPatternKind::file) read_count_weights(p.path, ranks);
+  return pattern_text(p);
+}
+
 std::vector<std::string> parse_count_patterns(const yaml::Value& v, const std::vector<int>& processes) {
   std::vector<std::string> out;
   for (const yaml::Value& item : v.as_list("count_matrix")) {

@@ -16,5 +16,9 @@ namespace pico {
 // directory and its matrix read now for every process count, so that a
 // malformed file fails the load with its line and column. Throws InputError.
 std::vector<std::string> parse_count_patterns(const yaml::Value& v, const std::vector<int>& processes);
+// One pattern (a name or a map), for a collective on `ranks` ranks (a
+// workload call): its canonical text; a hot rank outside the ranks or a file
+// of another size fails at the item.
+std::string parse_count_pattern_item(const yaml::Value& item, int ranks);
 
 }  // namespace pico

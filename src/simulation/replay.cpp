@@ -72,6 +72,7 @@ class RankFormatter {
       const int np = w.partitions[static_cast<std::size_t>(c.partition)].group_size;
       if (c.kind == CallKind::collective) {
         cr.req = collective_request(c.collective, c.bytes, c.root, algorithms[i], np, o.segment_bytes);
+        cr.req.counts = c.counts;
         cr.span = tag_span(cr.req);
       }
       if (cr.span > kMaxGoalTag) throw std::logic_error("a call's tag span exceeds GOAL's tags");

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "config/count_patterns.hpp"
 #include "config/data_files.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
@@ -64,7 +65,7 @@ void Workload::scale_compute(double factor) {
 Workload parse_workload_yaml(const std::string& text, const std::string& file) {
   static const std::vector<std::string> kTop{"name", "ranks", "communicators", "iterations", "calls", "final_gap"};
   static const std::vector<std::string> kComm{"group_size", "stride"};
-  static const std::vector<std::string> kCall{"collective", "size", "comm", "root", "gap", "repeat"};
+  static const std::vector<std::string> kCall{"collective", "size", "comm", "root", "gap", "repeat", "counts"};
   const Value doc = Value::parse_document(text, file);
   const Map top = doc.as_map("the workload", kTop);
   Workload w;
@@ -105,6 +106,11 @@ Workload parse_workload_yaml(const std::string& text, const std::string& file) {
     const int group = w.partitions[static_cast<std::size_t>(c.partition)].group_size;
     if (auto r = m.get("root")) c.root = static_cast<int>(r->as_int("root", 0, group - 1));
     if (auto g = m.get("gap")) c.gap_s = duration_of(*g, "gap");
+    if (auto counts = m.get("counts")) {
+      if (!spec_for(c.collective).count_matrix)
+        m.key("counts")->fail(fmt::format("{} takes no count matrix", name(c.collective)), "leave out counts");
+      c.counts = parse_count_pattern_item(*counts, group);
+    }
     const std::int64_t repeat = m.get("repeat") ? m.get("repeat")->as_int("repeat", 1, 1 << 24) : 1;
     if (w.calls.size() + static_cast<std::uint64_t>(repeat) > kMaxWorkloadCalls)
       (m.get("repeat") ? *m.get("repeat") : item).fail(

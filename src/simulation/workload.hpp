@@ -47,6 +47,7 @@ struct WorkloadCall {
   int partition = 0;        // index into Workload::partitions; 0 is the world
   int root = 0;
   double gap_s = 0;  // compute before the call
+  std::string counts{};  // alltoallv: its count-matrix pattern (collectives/count_matrix.hpp); "" = uniform
 };
 
 struct Workload {

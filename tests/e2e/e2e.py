@@ -634,6 +634,20 @@ def test_alltoallv(tmp):
                 check_actual(c, library)
         expect(sum(c["status"] == "skipped" for c in report["cases"]) == len(algorithms) * 2,
                f"{library}: one hot-rank-3 case skipped per algorithm and size")
+    # pico bench and pico schedule take the pattern as its text.
+    proc = pico("bench", "alltoallv", "--np", "3", "--sizes", "1KiB", "--counts", "hot:rank=2,factor=4",
+                "--time-budget", "50ms", "-o", os.path.join(tmp, "bench"), cwd=tmp)
+    (case,) = checked_report(proc)["cases"]
+    expect(case["options"] == {"counts": "hot:rank=2,factor=4"} and case["validation"]["status"] == "passed", str(case))
+    proc = pico("bench", "alltoallv", "--counts", "zipf", cwd=tmp)
+    expect(proc.returncode == 2 and "--counts: unknown count pattern 'zipf'" in proc.stderr, proc.stderr)
+    proc = pico("schedule", "alltoallv", "--np", "3", "--size", "16B", "--algorithm", "linear",
+                "--counts", "hot:rank=0,factor=4", "-f", "json", cwd=tmp)
+    expect(proc.returncode == 0, proc.stderr)
+    schedule = json.loads(proc.stdout)
+    received = [sum(op["bytes"] for op in r["ops"] if op["kind"] == "recv") for r in schedule["ranks"]]
+    expect(schedule["counts"] == "hot:rank=0,factor=4" and received[0] == 4 * received[1] == 4 * received[2],
+           f"received {received}")
 
 
 def test_mpich_mpi_t_fallback(tmp):

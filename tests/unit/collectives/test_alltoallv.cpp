@@ -20,6 +20,7 @@
 #include "config/experiment.hpp"
 #include "core/input_error.hpp"
 #include "plan/plan.hpp"
+#include "simulation/workload.hpp"
 
 using namespace pico;
 
@@ -275,4 +276,29 @@ TEST_CASE("a recorded alltoallv schedule sends each peer its block of the matrix
   bad = reference::ScheduleRequest{Collective::alltoallv, "linear", 3, 10};
   bad.counts = "hot:rank=3";
   CHECK_THROWS_WITH(reference::record_all(bad), Catch::Matchers::Contains("the hot rank 3 is not among the 3 ranks"));
+}
+
+TEST_CASE("a workload's alltoallv call takes a count matrix for its communicator", "[alltoallv][simulation]") {
+  const Workload w = parse_workload_yaml(
+      "ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n"
+      "  - {collective: alltoallv, size: 1KiB, comm: half, counts: {pattern: hot, rank: 3, factor: 4}}\n"
+      "  - {collective: alltoallv, size: 1KiB}\n",
+      "w.yaml");
+  REQUIRE(w.calls.size() == 2);
+  CHECK(w.calls[0].counts == "hot:rank=3,factor=4");
+  CHECK(w.calls[1].counts.empty());  // uniform
+  auto error_of = [](const std::string& call) -> InputError {
+    try {
+      parse_workload_yaml("ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n  - " + call + "\n", "w.yaml");
+    } catch (const InputError& e) {
+      return e;
+    }
+    FAIL("no error for " << call);
+    return InputError("", "");
+  };
+  const InputError outside = error_of("{collective: alltoallv, size: 1KiB, comm: half, counts: {pattern: hot, rank: 4}}");
+  CHECK(outside.message == "the hot rank 4 is not among the 4 ranks");
+  CHECK(outside.line == 4);
+  const InputError foreign = error_of("{collective: alltoall, size: 1KiB, counts: uniform}");
+  CHECK(foreign.message == "alltoall takes no count matrix");
 }

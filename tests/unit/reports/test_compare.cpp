@@ -4,6 +4,8 @@
 // and compression metrics carried along.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <cstring>
 
 #include <fmt/format.h>
@@ -129,6 +131,25 @@ TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[comp
   CHECK_THAT(records[1], Contains("allreduce,float32,sum,false,latency,4,1024,mpi/default,mpi/ring,3e-06,1e-06,"));
   const auto speedup = records[1].substr(records[1].find("1e-06,") + 6);
   CHECK(std::stod(speedup.substr(0, speedup.find(','))) == Approx(3.0));
+}
+
+TEST_CASE("compare --best: alltoallv's count matrices are separate problems", "[compare][alltoallv]") {
+  auto alltoallv = [](const std::string& id, const std::string& algorithm, const std::string& counts, double t) {
+    json c = measured_case(id, "mpi", algorithm, 256, t, t * 0.95, t * 1.05);
+    c["collective"] = "alltoallv";
+    c["op"] = "none";
+    c["options"] = {{"counts", counts}};
+    return c;
+  };
+  // The hot matrix is slower whatever the algorithm; it must not lose to the uniform one.
+  const json report = report_of({alltoallv("a", "default", "uniform", 1e-3), alltoallv("b", "pairwise", "uniform", 2e-3),
+                                 alltoallv("c", "default", "hot:rank=0,factor=8", 4e-3),
+                                 alltoallv("d", "pairwise", "hot:rank=0,factor=8", 3e-3)});
+  const json rows = best_per_size_rows(report, "r1", {});
+  REQUIRE(rows.size() == 2);
+  std::set<std::string> best;
+  for (const json& r : rows) best.insert(r["best"].get<std::string>());
+  CHECK(best == std::set<std::string>{"mpi/default (counts uniform)", "mpi/pairwise (counts hot:rank=0,factor=8)"});
 }
 
 TEST_CASE("compare --best: the fastest algorithm per size and the default's loss", "[compare]") {
