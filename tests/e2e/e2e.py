@@ -1064,8 +1064,9 @@ def test_list_backends(tmp):
 
 
 NCCL_EXPERIMENT = """\
-    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, sendrecv, barrier]
+    collectives: [allreduce, allgather, reduce_scatter, bcast, alltoall, alltoallv, sendrecv, barrier]
     sizes: [8B, 4KiB, 1MiB]
+    count_matrix: [uniform, {{pattern: random, seed: 3}}]
     dtypes: [float32, bfloat16, float16, int8, int16]
     ops: [sum, max]
     in_place: both
