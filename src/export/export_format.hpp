@@ -1,47 +1,88 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// pico export: a tuned profile written in a library's own tuning input.
-// Each format is one descriptor in one file (src/export/<format>.cpp) and
-// one line in the table (src/export/formats.cpp): its name, the profile
-// library it accepts, its writer and how to load what it wrote. A writer
-// refuses (InputError) anything the library would silently ignore or
-// misread, so a file pico writes is one the library acts on.
+// pico export: a tuned profile written in a library's or a simulator's own
+// input. Each format is one descriptor in one file: its name, the profile
+// library it accepts, its description, the flags it takes beside --format
+// and --output, its writer and how to load what it wrote. The libraries'
+// formats are listed in src/export/formats.cpp, the simulators' (above this
+// layer) in src/simulation/simulator_exports.cpp; `pico export` registers
+// the two lists as one (src/cli/export.cpp), flags and help included. A
+// writer refuses (ExportRefusal, InputError) anything the library would
+// silently ignore or misread, so a file pico writes is one it acts on.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tuning/profile.hpp"
 
 namespace pico {
 
-// Format-specific inputs from the command line.
-struct ExportOptions {
-  std::string mpich_defaults;  // mpich-json: a file with MPICH's default tree; "" = read the installed libmpich
-  std::string mpich_library;   // mpich-json: the libmpich to read when no file is given; "" = search the usual places
-  std::optional<int> nccl_channels;  // nccl-tuner: channel count for rules that carry none
+// A flag a format takes (--NAME VALUE): text, or an integer in [min, max].
+struct FormatFlag {
+  std::string_view name;  // without the dashes: "mpich-defaults"
+  std::string_view help;
+  bool integer;
+  long long min;
+  long long max;
+};
+
+// The values the command line gave for the chosen format's flags, by name.
+class FormatArgs {
+ public:
+  void set(std::string name, std::string value) { values_[std::move(name)] = std::move(value); }
+  // "" when not given.
+  std::string text(std::string_view name) const;
+  // nullopt when not given; the command line checked the range.
+  std::optional<long long> integer(std::string_view name) const;
+
+ private:
+  std::map<std::string, std::string, std::less<>> values_;
+};
+
+// What a format wrote: one text (to standard output or -o FILE) or, for a
+// format that writes several files, each {name, text} into the directory -o
+// names; and what it could not express, for standard error.
+struct ExportOutput {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> notes;
 };
 
 struct ExportFormat {
   std::string_view name;         // --format value
-  std::string_view library;      // the profile library (ProfileLibrary::name) it accepts
+  std::string_view library;      // the profile library it accepts (ProfileLibrary::name); "" = any
   std::string_view description;  // one line, for --help and docs
-  // The file's text. Throws InputError (WHERE = the profile path) for
-  // anything the library would ignore, misread or abort on.
-  std::string (*write)(const TunedProfile& profile, const ExportOptions& options);
-  // What to do with the file: the variables or flags that load it.
-  std::string (*how_to_load)(const TunedProfile& profile, const std::string& file);
+  std::span<const FormatFlag> flags;
+  bool directory;  // writes several files: -o names their directory and is required
+  // Throws ExportRefusal (or InputError with its own WHERE) for anything the
+  // tool would ignore, misread or abort on.
+  // `profile_path` names the profile in errors.
+  ExportOutput (*write)(const TunedProfile& profile, const std::string& profile_path, const FormatArgs& args);
+  // What to do with the output (a file or, for `directory`, the directory).
+  std::string (*how_to_load)(const TunedProfile& profile, const FormatArgs& args, const std::string& output);
 };
 
-// Every format, in the order `pico export --help` lists them.
-const std::vector<const ExportFormat*>& export_formats();
-// The format named, or InputError naming the choices (WHERE "--format").
-const ExportFormat& export_format(std::string_view name);
+// A single-file format's writer from its text function.
+template <std::string (*Text)(const TunedProfile&, const FormatArgs&)>
+ExportOutput one_file(const TunedProfile& profile, const std::string&, const FormatArgs& args) {
+  return {{{"", Text(profile, args)}}, {}};
+}
 
-// The format's text, after checking the profile's library is the format's
-// (InputError at `profile_path` otherwise).
-std::string export_profile(const TunedProfile& profile, const std::string& profile_path, const ExportFormat& format,
-                           const ExportOptions& options);
+// The libraries' formats, in the order `pico export --help` lists them.
+const std::vector<const ExportFormat*>& export_formats();
+// The format named among `formats`, or InputError naming the choices (WHERE "--format").
+const ExportFormat& export_format(std::string_view name,
+                                  const std::vector<const ExportFormat*>& formats = export_formats());
+
+// The format's output, after checking the profile's library is the format's
+// (InputError at `profile_path` otherwise); an ExportRefusal becomes an
+// InputError at `profile_path` naming the format.
+ExportOutput export_profile(const TunedProfile& profile, const std::string& profile_path, const ExportFormat& format,
+                            const FormatArgs& args);
 
 }  // namespace pico

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The table of export formats: adding one is a file defining its
-// ExportFormat (src/export/<format>.cpp) and one line here.
+// The table of the libraries' export formats: adding one is a file defining
+// its ExportFormat (src/export/<format>.cpp) and one line here.
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
@@ -20,25 +20,36 @@ const std::vector<const ExportFormat*>& export_formats() {
   return formats;
 }
 
-const ExportFormat& export_format(std::string_view format) {
+std::string FormatArgs::text(std::string_view name) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? std::string() : it->second;
+}
+
+std::optional<long long> FormatArgs::integer(std::string_view name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return std::stoll(it->second);
+}
+
+const ExportFormat& export_format(std::string_view format, const std::vector<const ExportFormat*>& formats) {
   std::string names;
-  for (const ExportFormat* f : export_formats()) {
+  for (const ExportFormat* f : formats) {
     if (f->name == format) return *f;
     names += fmt::format("{}{}", names.empty() ? "" : ", ", f->name);
   }
   throw InputError("--format", fmt::format("unknown export format '{}'", format), "the formats: " + names);
 }
 
-std::string export_profile(const TunedProfile& profile, const std::string& profile_path, const ExportFormat& format,
-                           const ExportOptions& options) {
-  if (profile.library.name != format.library)
+ExportOutput export_profile(const TunedProfile& profile, const std::string& profile_path, const ExportFormat& format,
+                            const FormatArgs& args) {
+  if (!format.library.empty() && profile.library.name != format.library)
     throw InputError(profile_path,
                      fmt::format("the profile is for {} {}, but --format {} writes {}'s input", profile.library.name,
                                  profile.library.version, format.name, format.library),
                      fmt::format("tune reports of {} for this format, or pick a format for {}", format.library,
                                  profile.library.name));
   try {
-    return format.write(profile, options);
+    return format.write(profile, profile_path, args);
   } catch (const ExportRefusal& e) {
     throw InputError(profile_path, fmt::format("--format {}: {}", format.name, e.what()), e.hint);
   }

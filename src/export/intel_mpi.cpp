@@ -25,7 +25,7 @@ bool all_digits(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-std::string write(const TunedProfile& profile, const ExportOptions&) {
+std::string write(const TunedProfile& profile, const FormatArgs&) {
   std::map<std::string, std::string> per_variable;
   for (const ProfileRule& rule : profile.rules) {
     require_covering(rule);
@@ -53,14 +53,20 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   return out;
 }
 
-std::string how_to_load(const TunedProfile&, const std::string& file) {
+std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
   return fmt::format("Load it before mpirun:\n  . {}\n  I_MPI_DEBUG=6 prints the algorithms Intel MPI chose.\n",
                      file.empty() ? "FILE" : file);
 }
 
 }  // namespace
 
-extern const ExportFormat kIntelMpiFormat{"intel-mpi", "intelmpi", "Intel MPI I_MPI_ADJUST_<COLL> strings", write,
-                                          how_to_load};
+extern const ExportFormat kIntelMpiFormat{
+    .name = "intel-mpi",
+    .library = "intelmpi",
+    .description = "Intel MPI I_MPI_ADJUST_<COLL> strings",
+    .flags = {},
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

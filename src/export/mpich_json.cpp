@@ -83,8 +83,8 @@ nlohmann::ordered_json tuned_chain(const TunedProfile& profile, const ProfileRul
   return chain;
 }
 
-std::string write(const TunedProfile& profile, const ExportOptions& options) {
-  MpichDefaults defaults = load_mpich_defaults(options.mpich_defaults, options.mpich_library);
+std::string write(const TunedProfile& profile, const FormatArgs& args) {
+  MpichDefaults defaults = load_mpich_defaults(args.text("mpich-defaults"), args.text("mpich-library"));
   const auto rules = rules_by_collective(profile);
   for (std::size_t i = 0; i < rules.size();) {
     const Collective c = rules[i]->collective;
@@ -107,7 +107,7 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
   return defaults.tree.dump(1) + "\n";
 }
 
-std::string how_to_load(const TunedProfile& profile, const std::string& file) {
+std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in MPICH {0} (read at MPI_Init; any error there aborts, so a run that starts has read it):\n"
       "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
@@ -117,10 +117,20 @@ std::string how_to_load(const TunedProfile& profile, const std::string& file) {
       profile.library.version, file.empty() ? "FILE" : file);
 }
 
+constexpr FormatFlag kFlags[] = {
+    {"mpich-defaults", "MPICH's default selection tree (default: read from the installed libmpich)", false, 0, 0},
+    {"mpich-library", "the libmpich.so.12 to read the default tree from", false, 0, 0},
+};
+
 }  // namespace
 
 extern const ExportFormat kMpichJsonFormat{
-    "mpich-json", "mpich", "MPICH selection tree: the library's defaults with the tuned subtrees swapped in", write,
-    how_to_load};
+    .name = "mpich-json",
+    .library = "mpich",
+    .description = "MPICH selection tree: the library's defaults with the tuned subtrees swapped in",
+    .flags = kFlags,
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

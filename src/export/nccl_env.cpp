@@ -15,7 +15,7 @@ namespace pico {
 
 namespace {
 
-std::string write(const TunedProfile& profile, const ExportOptions&) {
+std::string write(const TunedProfile& profile, const FormatArgs&) {
   std::map<std::string, std::pair<NcclChoice, std::string>> per_collective;  // collective -> choice, its algorithm
   std::map<std::string, bool> has_default;
   for (const ProfileRule& rule : profile.rules) {
@@ -53,14 +53,20 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   return out;
 }
 
-std::string how_to_load(const TunedProfile&, const std::string& file) {
+std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
   return fmt::format("Load it (NCCL 2.24+ for per-collective lists) before the job starts:\n  . {}\n",
                      file.empty() ? "FILE" : file);
 }
 
 }  // namespace
 
-extern const ExportFormat kNcclEnvFormat{"nccl-env", "nccl", "per-collective NCCL_ALGO / NCCL_PROTO (NCCL 2.24+)",
-                                         write, how_to_load};
+extern const ExportFormat kNcclEnvFormat{
+    .name = "nccl-env",
+    .library = "nccl",
+    .description = "per-collective NCCL_ALGO / NCCL_PROTO (NCCL 2.24+)",
+    .flags = {},
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

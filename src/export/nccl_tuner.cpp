@@ -31,15 +31,15 @@ std::string protocol_of(const ProfileRule& rule, const ProfileRange& range, cons
                       fmt::format("sweep {0}_ll, {0}_ll128 and {0}_simple and tune from those", range.algorithm));
 }
 
-int channels_of(const ProfileRule& rule, const ProfileRange& range, const ExportOptions& options) {
+int channels_of(const ProfileRule& rule, const ProfileRange& range, const FormatArgs& args) {
   if (auto it = range.params.find("channels"); it != range.params.end()) return static_cast<int>(it->second);
-  if (options.nccl_channels) return *options.nccl_channels;
+  if (const auto channels = args.integer("nccl-channels")) return static_cast<int>(*channels);
   throw ExportRefusal(fmt::format("{}: no channel count for {} (the plugin would run one channel)", describe(rule),
                                   range.algorithm),
                       "give --nccl-channels N (e.g. what NCCL_DEBUG=INFO reports as nChannels)");
 }
 
-std::string write(const TunedProfile& profile, const ExportOptions& options) {
+std::string write(const TunedProfile& profile, const FormatArgs& args) {
   std::string rows = "# coll,min_bytes,max_bytes,algo,proto,channels,nNodes,nRanks\n";
   for (const ProfileRule& rule : profile.rules) {
     require_covering(rule);
@@ -49,14 +49,14 @@ std::string write(const TunedProfile& profile, const ExportOptions& options) {
       const LibraryRange r = library_range(rule, range, nccl_factor(rule));
       rows += fmt::format("{},{},{},{},{},{},{},{}\n", nccl_collective(rule), r.min,
                           r.max ? std::to_string(*r.max) : "-1", nccl_csv_name(choice.algo),
-                          protocol_of(rule, range, choice), channels_of(rule, range, options), rule.nodes,
+                          protocol_of(rule, range, choice), channels_of(rule, range, args), rule.nodes,
                           rule.comm_size);
     }
   }
   return rows;
 }
 
-std::string how_to_load(const TunedProfile&, const std::string& file) {
+std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it with NCCL's example tuner plugin (build ext-tuner/example, or plugins/tuner/example from 2.29.7;\n"
       "its 2.28.3-2.29.7 versions crash when loaded, fixed in 2.30):\n"
@@ -65,9 +65,19 @@ std::string how_to_load(const TunedProfile&, const std::string& file) {
       file.empty() ? "FILE" : file);
 }
 
+constexpr FormatFlag kFlags[] = {
+    {"nccl-channels", "channels for rules that carry none (1 to 64)", true, 1, 64},
+};
+
 }  // namespace
 
-extern const ExportFormat kNcclTunerFormat{"nccl-tuner", "nccl", "NCCL example tuner plugin CSV (explicit channels)",
-                                           write, how_to_load};
+extern const ExportFormat kNcclTunerFormat{
+    .name = "nccl-tuner",
+    .library = "nccl",
+    .description = "NCCL example tuner plugin CSV (explicit channels)",
+    .flags = kFlags,
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

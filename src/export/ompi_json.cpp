@@ -15,7 +15,7 @@ namespace pico {
 
 namespace {
 
-std::string write(const TunedProfile& profile, const ExportOptions&) {
+std::string write(const TunedProfile& profile, const FormatArgs&) {
   if (!profile.library.version.empty() && !version_in_range(profile.library.version, ">=6.0"))
     throw ExportRefusal(fmt::format("Open MPI {} reads only the classic rules file (JSON rules are main/6.0)",
                                     profile.library.version),
@@ -54,7 +54,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   return file.dump(2) + "\n";
 }
 
-std::string how_to_load(const TunedProfile&, const std::string& file) {
+std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in Open MPI main / 6.0 (the JSON form of the rules file):\n"
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {0} ...\n"
@@ -64,7 +64,13 @@ std::string how_to_load(const TunedProfile&, const std::string& file) {
 
 }  // namespace
 
-extern const ExportFormat kOmpiJsonFormat{"ompi-json", "openmpi", "Open MPI main/6.0 JSON tuned rules", write,
-                                          how_to_load};
+extern const ExportFormat kOmpiJsonFormat{
+    .name = "ompi-json",
+    .library = "openmpi",
+    .description = "Open MPI main/6.0 JSON tuned rules",
+    .flags = {},
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

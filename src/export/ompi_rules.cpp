@@ -21,7 +21,7 @@ bool has_version_2_header(const std::string& version) {
   return !version.empty() && version_in_range(version, ">=5.0.7");
 }
 
-std::string write(const TunedProfile& profile, const ExportOptions&) {
+std::string write(const TunedProfile& profile, const FormatArgs&) {
   const Catalog& catalog = catalog_for("openmpi");
   const bool v2 = has_version_2_header(profile.library.version);
   const auto rules = rules_by_collective(profile);
@@ -55,7 +55,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
                      profile.platform, v2 ? " max_requests" : "", collectives, body);
 }
 
-std::string how_to_load(const TunedProfile& profile, const std::string& file) {
+std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in Open MPI {0} (coll/tuned reads it at the first collective):\n"
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {1} ...\n"
@@ -69,6 +69,12 @@ std::string how_to_load(const TunedProfile& profile, const std::string& file) {
 }  // namespace
 
 extern const ExportFormat kOmpiRulesFormat{
-    "ompi-rules", "openmpi", "Open MPI coll/tuned classic dynamic rules file (4.1, 5.0)", write, how_to_load};
+    .name = "ompi-rules",
+    .library = "openmpi",
+    .description = "Open MPI coll/tuned classic dynamic rules file (4.1, 5.0)",
+    .flags = {},
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

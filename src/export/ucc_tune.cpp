@@ -27,7 +27,7 @@ bool plain_identifier(const std::string& s) {
   return true;
 }
 
-std::string write(const TunedProfile& profile, const ExportOptions&) {
+std::string write(const TunedProfile& profile, const FormatArgs&) {
   std::string tokens;
   for (const ProfileRule* rule : rules_by_collective(profile)) {
     require_covering(*rule);
@@ -47,7 +47,7 @@ std::string write(const TunedProfile& profile, const ExportOptions&) {
   return tokens + "\n";
 }
 
-std::string how_to_load(const TunedProfile&, const std::string& file) {
+std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in UCC (Open MPI's coll/ucc, or any UCC user):\n"
       "  export UCC_TL_UCP_TUNE=\"$(cat {})\"\n"
@@ -59,7 +59,13 @@ std::string how_to_load(const TunedProfile&, const std::string& file) {
 
 }  // namespace
 
-extern const ExportFormat kUccTuneFormat{"ucc-tune", "ucc", "UCC_TL_UCP_TUNE string (UCC's TL/UCP scores)", write,
-                                         how_to_load};
+extern const ExportFormat kUccTuneFormat{
+    .name = "ucc-tune",
+    .library = "ucc",
+    .description = "UCC_TL_UCP_TUNE string (UCC's TL/UCP scores)",
+    .flags = {},
+    .directory = false,
+    .write = one_file<write>,
+    .how_to_load = how_to_load};
 
 }  // namespace pico

@@ -73,7 +73,8 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
   const LibraryLoading how = loading_for(load.profile, path);
   load.format = how.format;
   load.file_name = how.file_name;
-  load.text = export_profile(load.profile, path, export_format(how.format), ExportOptions{});
+  // The library formats pico loads are single files that need no flag.
+  load.text = export_profile(load.profile, path, export_format(how.format), FormatArgs{}).files.front().second;
   return load;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/simulator_exports.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -92,6 +93,80 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
       model.platform, npus, bandwidth_GBps, static_cast<double>(m.L) * 1e-3);
   in.memory = {{"memory-type", "NO_MEMORY_EXPANSION"}};
   return in;
+}
+
+namespace {
+
+// Schedgen2 (spcl/LogGOPSim src/Schedgen2/mpi_colls.py) reads a per-size
+// algorithm table; the ranges it has no algorithm for become notes.
+ExportOutput write_schedgen2(const TunedProfile& profile, const std::string& profile_path, const FormatArgs&) {
+  std::vector<std::string> skipped;
+  ExportOutput out{{{"", schedgen2_ptrn_config(profile, profile_path, &skipped).dump(2) + "\n"}}, {}};
+  for (const std::string& why : skipped) out.notes.push_back("not expressed: " + why);
+  return out;
+}
+
+std::string schedgen2_how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
+  return fmt::format("Load it in Schedgen2: python3 mpi_colls.py ... --ptrn-config {}\n", file.empty() ? "FILE" : file);
+}
+
+// The NPUs of the network: --npus, else the profile's largest communicator.
+int astra_npus(const TunedProfile& profile, const FormatArgs& args) {
+  if (const auto npus = args.integer("npus")) return static_cast<int>(*npus);
+  int npus = 0;
+  for (const ProfileRule& rule : profile.rules) npus = std::max(npus, rule.comm_size);
+  return npus;
+}
+
+// ASTRA-sim takes three files, written into the directory -o names.
+ExportOutput write_astra_sim(const TunedProfile& profile, const std::string& profile_path, const FormatArgs& args) {
+  const std::string model_path = args.text("model");
+  const LogGPModel model = model_path.empty() ? default_model() : load_model(model_path);
+  AstraSimInputs in = astra_sim_inputs(profile, profile_path, model, astra_npus(profile, args));
+  ExportOutput out{{{"system.json", in.system.dump(2) + "\n"},
+                    {"network.yml", in.network_yaml},
+                    {"memory.json", in.memory.dump(2) + "\n"}},
+                   {}};
+  for (std::string& note : in.notes) out.notes.push_back("note: " + note);
+  return out;
+}
+
+std::string astra_sim_how_to_load(const TunedProfile& profile, const FormatArgs& args, const std::string& dir) {
+  return fmt::format(
+      "Run ASTRA-sim with them ({1} NPUs): --system-configuration={0}/system.json "
+      "--network-configuration={0}/network.yml\n"
+      "  --remote-memory-configuration={0}/memory.json --workload-configuration=YOUR_WORKLOAD\n",
+      dir, astra_npus(profile, args));
+}
+
+constexpr FormatFlag kAstraSimFlags[] = {
+    {"model", "the model (pico fit) for bandwidth and latency (default: ATLAHS AI)", false, 0, 0},
+    {"npus", "NPUs in the network (default: the profile's largest communicator)", true, 1, 1 << 24},
+};
+
+}  // namespace
+
+extern const ExportFormat kSchedgen2Format{
+    .name = "schedgen2",
+    .library = "",
+    .description = "Schedgen2's --ptrn-config table (JSON)",
+    .flags = {},
+    .directory = false,
+    .write = write_schedgen2,
+    .how_to_load = schedgen2_how_to_load};
+
+extern const ExportFormat kAstraSimFormat{
+    .name = "astra-sim",
+    .library = "",
+    .description = "ASTRA-sim 2.x system JSON, network YAML and memory JSON",
+    .flags = kAstraSimFlags,
+    .directory = true,
+    .write = write_astra_sim,
+    .how_to_load = astra_sim_how_to_load};
+
+const std::vector<const ExportFormat*>& simulator_export_formats() {
+  static const std::vector<const ExportFormat*> formats{&kAstraSimFormat, &kSchedgen2Format};
+  return formats;
 }
 
 }  // namespace pico

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A tuned profile for other simulators (pico export --format astra-sim |
-// schedgen2, issue 18; `pico export` itself is issue 17's and registers
-// these). Both go through the profile's reference equivalents
-// (profile_choice.hpp), then to the simulator's own algorithm names.
+// schedgen2): two export formats (export/export_format.hpp) that `pico
+// export` lists beside the libraries'. Both go through the profile's
+// reference equivalents (profile_choice.hpp), then to the simulator's own
+// algorithm names.
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "export/export_format.hpp"
 #include "simulation/loggp_model.hpp"
 #include "tuning/profile.hpp"
 
@@ -39,5 +41,8 @@ struct AstraSimInputs {
 };
 AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model,
                                 int npus);
+
+// The simulators' export formats (astra-sim, schedgen2), in `pico export --help` order.
+const std::vector<const ExportFormat*>& simulator_export_formats();
 
 }  // namespace pico

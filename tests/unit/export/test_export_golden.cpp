@@ -27,8 +27,11 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
-std::string exported(const std::string& profile, const std::string& format, ExportOptions options = {}) {
-  return export_profile(load_profile(kDir + profile), profile, export_format(format), options);
+std::string exported(const std::string& profile, const std::string& format, const FormatArgs& args = {}) {
+  const ExportOutput out = export_profile(load_profile(kDir + profile), profile, export_format(format), args);
+  REQUIRE(out.files.size() == 1);
+  CHECK(out.files.front().first.empty());
+  return out.files.front().second;
 }
 
 void check_golden(const std::string& text, const std::string& golden) {
@@ -40,17 +43,17 @@ void check_golden(const std::string& text, const std::string& golden) {
   CHECK(text == read(kDir + golden));
 }
 
-ExportOptions mpich_options() {
-  ExportOptions o;
-  o.mpich_defaults = kDir + "mpich-4.0.2-defaults.json";
+FormatArgs mpich_options() {
+  FormatArgs o;
+  o.set("mpich-defaults", kDir + "mpich-4.0.2-defaults.json");
   return o;
 }
 
 }  // namespace
 
 TEST_CASE("golden: every format") {
-  ExportOptions nccl;
-  nccl.nccl_channels = 8;
+  FormatArgs nccl;
+  nccl.set("nccl-channels", "8");
   check_golden(exported("openmpi-4.1.4.profile.json", "ompi-rules"), "openmpi-4.1.4.ompi-rules");
   check_golden(exported("openmpi-5.0.7.profile.json", "ompi-rules"), "openmpi-5.0.7.ompi-rules");
   check_golden(exported("openmpi-6.0.0.profile.json", "ompi-json"), "openmpi-6.0.0.ompi-json");
@@ -131,7 +134,7 @@ TEST_CASE("intel-mpi names scan and exscan by their own variables") {
   ProfileRule& rule = p.rules.front();
   for (Collective c : {Collective::scan, Collective::exscan}) {
     rule.collective = c;
-    const std::string text = export_profile(p, "p.json", export_format("intel-mpi"), {});
+    const std::string text = export_profile(p, "p.json", export_format("intel-mpi"), {}).files.front().second;
     CHECK_THAT(text, Catch::Matchers::Contains(c == Collective::scan ? "export I_MPI_ADJUST_SCAN=\""
                                                                      : "export I_MPI_ADJUST_EXSCAN=\""));
   }
@@ -190,12 +193,12 @@ TEST_CASE("intel-mpi refuses a range starting past its largest size rather than 
 
 TEST_CASE("ucc-tune never writes an empty range 0-0 for the largest sizes") {
   TunedProfile p = load_profile(kDir + "ucc.profile.json");
-  const std::string text = export_profile(p, "p.json", export_format("ucc-tune"), {});
+  const std::string text = export_profile(p, "p.json", export_format("ucc-tune"), {}).files.front().second;
   CHECK_THAT(text, !Catch::Matchers::Contains(":0-0:"));
   ProfileRule& rule = p.rules.front();
   (rule.ranges.end() - 2)->max_bytes = kMaxProfileBytes - 1;
   rule.ranges.back().min_bytes = kMaxProfileBytes;
-  const std::string edge = export_profile(p, "p.json", export_format("ucc-tune"), {});
+  const std::string edge = export_profile(p, "p.json", export_format("ucc-tune"), {}).files.front().second;
   CHECK_THAT(edge, Catch::Matchers::Contains("-9223372036854775807:") && !Catch::Matchers::Contains(":0-0:"));
 }
 
@@ -211,7 +214,7 @@ TEST_CASE("Open MPI's rules choose alltoallv by communicator size alone: a per-s
   }
   for (const char* format : {"ompi-rules"}) {
     try {
-      export_profile(p, "p.json", export_format(format), {});
+      export_profile(p, "p.json", export_format(format), FormatArgs{});
       FAIL("no refusal");
     } catch (const InputError& e) {
       CHECK_THAT(e.message, Catch::Matchers::Contains("choose alltoallv by communicator size alone"));
