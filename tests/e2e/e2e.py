@@ -1887,6 +1887,10 @@ def test_hardened_inputs(tmp):
     profile["library"]["version"] = ""
     unversioned = write(tmp, "unversioned.json", json.dumps(profile))
     expect_bad_input(r"library/version: '' is not a library version", "export", unversioned, "--format", "ompi-rules")
+    # A format's own flag with another format: refused, naming the formats that take it.
+    expect_bad_input(r"--npus: --format ompi-rules takes no --npus", "export",
+                     os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"), "--format",
+                     "ompi-rules", "--npus", "4")
     model = load(os.path.join(SRC, "tests", "data", "model-example.json"))
     model["platform"] = "x\ntopology: [ Ring ]"
     bad_model = write(tmp, "model.json", json.dumps(model))

@@ -8,11 +8,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/mpich_defaults.hpp"
+#include "simulation/simulator_exports.hpp"
 
 using namespace pico;
 
@@ -73,6 +75,25 @@ TEST_CASE("every format in the table has a name, a library, a writer and loading
     CHECK(&export_format(f->name) == f);
   }
   CHECK_THROWS_AS(export_format("astra-sim-9"), InputError);
+  // A flag's name is the same flag in every format that declares it: one meaning, one range.
+  std::map<std::string_view, const FormatFlag*> seen;
+  std::vector<const ExportFormat*> all = export_formats();
+  for (const ExportFormat* f : simulator_export_formats()) {
+    CHECK(f->library.empty());  // a simulator takes any library's profile through its reference equivalents
+    all.push_back(f);
+  }
+  for (const ExportFormat* f : all)
+    for (const FormatFlag& flag : f->flags) {
+      INFO(f->name << " --" << flag.name);
+      CHECK(!flag.help.empty());
+      CHECK((!flag.integer || flag.min <= flag.max));
+      if (auto [it, fresh] = seen.emplace(flag.name, &flag); !fresh) CHECK(it->second->help == flag.help);
+    }
+  FormatArgs args;
+  args.set("nccl-channels", "8");
+  CHECK(args.integer("nccl-channels") == 8);
+  CHECK_FALSE(args.integer("npus"));
+  CHECK(args.text("mpich-defaults").empty());
 }
 
 TEST_CASE("export refuses a profile of another library, naming both") {
