@@ -14,6 +14,7 @@
 #include "collectives/goal_writer.hpp"
 #include "collectives/schedule_ordered.hpp"
 #include "collectives/schedule_text.hpp"
+#include "core/input_error.hpp"
 
 namespace pico {
 namespace {
@@ -126,12 +127,6 @@ void stream_ranks(const ScheduleRequest& req, int threads, std::ostream& out, Fo
 
 }  // namespace
 
-std::optional<ScheduleFormat> parse_schedule_format(std::string_view s) {
-  if (s == "goal") return ScheduleFormat::goal;
-  if (s == "json") return ScheduleFormat::json;
-  return std::nullopt;
-}
-
 void write_goal(const ScheduleRequest& req, std::ostream& out, int threads, const GoalOptions& options) {
   reference::check_request(req);
   const std::uint64_t span = tag_span(req);
@@ -162,9 +157,55 @@ void write_json(const ScheduleRequest& req, std::ostream& out, int threads) {
   out << "]}\n";
 }
 
-void write_schedule(const ScheduleRequest& req, ScheduleFormat format, std::ostream& out, int threads,
-                    const GoalOptions& goal) {
-  if (format == ScheduleFormat::goal) write_goal(req, out, threads, goal);
-  else write_json(req, out, threads);
+namespace {
+
+// GOAL's own flags: the reduction cost and the first tag of the call's range.
+void write_goal_format(const ScheduleRequest& req, const FormatArgs& args, std::ostream& out, int threads) {
+  GoalOptions options;
+  if (const auto ps = args.number("reduce-ps-per-byte")) options.reduce_ps_per_byte = *ps;
+  if (const auto tag = args.integer("tag-base")) options.tag_base = static_cast<std::uint64_t>(*tag);
+  reference::check_request(req);
+  if (options.tag_base + tag_span(req) - 1 > kMaxGoalTag)
+    throw InputError("--tag-base", fmt::format("the call's {} tags from {} pass GOAL's largest tag {}", tag_span(req),
+                                               options.tag_base, kMaxGoalTag),
+                     "give a smaller --tag-base");
+  write_goal(req, out, threads, options);
 }
+
+void write_json_format(const ScheduleRequest& req, const FormatArgs&, std::ostream& out, int threads) {
+  write_json(req, out, threads);
+}
+
+constexpr FormatFlag kGoalFlags[] = {
+    {"reduce-ps-per-byte", "a local reduction's cost in ps per byte (calc time; default 250, 4 GB/s)",
+     FlagKind::number, 0, 1e6},
+    {"tag-base", "first tag of the call's range (to chain calls)", FlagKind::integer, 0,
+     static_cast<double>(kMaxGoalTag)},
+};
+
+const ScheduleFormat kGoal{.name = "goal",
+                           .description = "LogGOPSim's GOAL text (ATLAHS)",
+                           .flags = kGoalFlags,
+                           .write = write_goal_format};
+const ScheduleFormat kJson{.name = "json",
+                           .description = "pico's JSON: every operation with its dependencies",
+                           .flags = {},
+                           .write = write_json_format};
+
+}  // namespace
+
+const std::vector<const ScheduleFormat*>& schedule_formats() {
+  static const std::vector<const ScheduleFormat*> formats{&kGoal, &kJson};
+  return formats;
+}
+
+const ScheduleFormat& schedule_format(std::string_view name) {
+  std::string names;
+  for (const ScheduleFormat* f : schedule_formats()) {
+    if (f->name == name) return *f;
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", f->name);
+  }
+  throw InputError("--format", fmt::format("unknown schedule format '{}'", name), "the formats: " + names);
+}
+
 }  // namespace pico

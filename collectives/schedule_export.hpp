@@ -8,17 +8,15 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <ostream>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "collectives/reference/recording.hpp"
+#include "core/format_args.hpp"
 
 namespace pico {
-
-enum class ScheduleFormat { goal, json };
-
-std::optional<ScheduleFormat> parse_schedule_format(std::string_view s);
 
 // How GOAL expresses time and tags (collectives/goal_writer.hpp): LogGOPSim
 // reads integers in one unit, so time is in picoseconds.
@@ -41,7 +39,21 @@ void write_goal(const reference::ScheduleRequest& req, std::ostream& out, int th
 // peer, bytes, tag, step, phase, deps}]}]`, every recorded operation included.
 void write_json(const reference::ScheduleRequest& req, std::ostream& out, int threads = 0);
 
-void write_schedule(const reference::ScheduleRequest& req, ScheduleFormat format, std::ostream& out,
-                    int threads = 0, const GoalOptions& goal = {});
+// pico schedule's formats, one descriptor each (as pico export's,
+// export/export_format.hpp): its name, description, the flags it takes
+// beside the verb's own, and its writer, which reads them.
+struct ScheduleFormat {
+  std::string_view name;
+  std::string_view description;
+  std::span<const FormatFlag> flags;
+  // Throws InputError (WHERE the flag) for a flag value the request cannot
+  // take, std::invalid_argument for a request that cannot be recorded.
+  void (*write)(const reference::ScheduleRequest& req, const FormatArgs& args, std::ostream& out, int threads);
+};
+
+// Every format, in the order `pico schedule --help` lists them.
+const std::vector<const ScheduleFormat*>& schedule_formats();
+// The format named, or InputError naming the choices (WHERE "--format").
+const ScheduleFormat& schedule_format(std::string_view name);
 
 }  // namespace pico

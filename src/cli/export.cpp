@@ -3,16 +3,14 @@
 // One registry: the libraries' formats (src/export/) and the simulators'
 // (src/simulation/simulator_exports.cpp, above export), each declaring its
 // name, description, flags and writer; the help and the flags come from them.
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
+#include "cli/format_flags.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
@@ -29,15 +27,6 @@ const std::vector<const ExportFormat*>& all_formats() {
     return all;
   }();
   return formats;
-}
-
-// The formats that take flag `name`, for its help and for refusing it elsewhere.
-std::vector<std::string_view> formats_taking(std::string_view name) {
-  std::vector<std::string_view> out;
-  for (const ExportFormat* f : all_formats())
-    for (const FormatFlag& flag : f->flags)
-      if (flag.name == name) out.push_back(f->name);
-  return out;
 }
 
 // A single file to standard output (how to load it to stderr) or to
@@ -80,7 +69,7 @@ void add_export(CLI::App& app, int& exit_code) {
       "export", "Write a tuned profile in a library's own tuning input or a simulator's; formats:" + formats);
   struct Options {
     std::string profile, format, output;
-    std::map<std::string, std::string> flags;  // the format flags given, by name
+    std::shared_ptr<GivenFlags> flags = std::make_shared<GivenFlags>();
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("profile", opts->profile, "Profile from pico tune")->required();
@@ -88,29 +77,10 @@ void add_export(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", opts->output,
                   "Write here (default: standard output; how to load it goes to stderr); a directory for formats "
                   "that write several files");
-  std::map<std::string_view, const FormatFlag*> registered;  // a flag two formats share is registered once
-  for (const ExportFormat* f : all_formats())
-    for (const FormatFlag& flag : f->flags) {
-      if (!registered.emplace(flag.name, &flag).second) continue;
-      std::string takers;
-      for (std::string_view t : formats_taking(flag.name)) takers += fmt::format("{}{}", takers.empty() ? "" : ", ", t);
-      auto* option = cmd->add_option_function<std::string>(
-          fmt::format("--{}", flag.name), [opts, name = std::string(flag.name)](const std::string& v) {
-            opts->flags[name] = v;
-          },
-          fmt::format("{}: {}", takers, flag.help));
-      if (flag.integer) option->check(CLI::Range(flag.min, flag.max));
-    }
+  add_format_flags(cmd, all_formats(), opts->flags);
   cmd->callback([opts, &exit_code] {
     const ExportFormat& format = export_format(opts->format, all_formats());
-    FormatArgs args;
-    for (const auto& [name, value] : opts->flags) {
-      const auto takers = formats_taking(name);
-      if (std::find(takers.begin(), takers.end(), format.name) == takers.end())
-        throw InputError("--" + name, fmt::format("--format {} takes no --{}", format.name, name),
-                         fmt::format("--{} is for {}", name, fmt::join(takers, ", ")));
-      args.set(name, value);
-    }
+    const FormatArgs args = format_args(format, all_formats(), *opts->flags);
     if (format.directory && opts->output.empty())
       throw InputError("--output", fmt::format("--format {} writes several files", format.name),
                        fmt::format("give a directory: -o {}-inputs/", format.name));

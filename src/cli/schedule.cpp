@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
+#include "cli/format_flags.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/goal_writer.hpp"
 #include "collectives/schedule_export.hpp"
@@ -30,9 +31,9 @@ namespace {
 
 struct ScheduleOptions {
   std::string collective, algorithm, size, dtype = "float32", format = "goal", output, segment_size = "64KiB", model;
+  std::shared_ptr<GivenFlags> flags = std::make_shared<GivenFlags>();  // the formats' own (GOAL's)
   std::string counts;  // alltoallv's count-matrix pattern
   int np = 0, root = 0, threads = 0;
-  GoalOptions goal;
   bool in_place = false;
 };
 
@@ -119,36 +120,34 @@ void add_schedule(CLI::App& app, int& exit_code) {
                   "powerlaw:alpha=A or file:PATH");
   cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
   cmd->add_flag("--in-place", opts->in_place, "Record the MPI_IN_PLACE form");
-  cmd->add_option("-f,--format", opts->format, "goal | json")
-      ->check(CLI::IsMember({"goal", "json"}))
-      ->capture_default_str();
+  std::string formats;
+  for (const ScheduleFormat* f : schedule_formats()) formats += fmt::format("\n  {:<5} {}", f->name, f->description);
+  cmd->add_option("-f,--format", opts->format, "Output format:" + formats)->capture_default_str();
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
   cmd->add_option("--threads", opts->threads, "Ranks formatted at once (0: one per hardware thread)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  auto* gamma = cmd->add_option("--reduce-ps-per-byte", opts->goal.reduce_ps_per_byte,
-                                "GOAL: a local reduction's cost in ps per byte (calc time)")
-                    ->check(CLI::Range(0.0, 1e6))
-                    ->capture_default_str();
-  cmd->add_option("--model", opts->model, "GOAL: take the reduction cost from a model (pico fit)")->excludes(gamma);
-  cmd->add_option("--tag-base", opts->goal.tag_base, "GOAL: first tag of the call's range (to chain calls)")
-      ->check(CLI::Range(std::uint64_t{0}, kMaxGoalTag))
-      ->capture_default_str();
+  add_format_flags(cmd, schedule_formats(), opts->flags);
+  cmd->add_option("--model", opts->model, "goal: take the reduction cost from a model (pico fit)");
   cmd->callback([opts, &exit_code] {
+    const ScheduleFormat& format = schedule_format(opts->format);
+    FormatArgs args = format_args(format, schedule_formats(), *opts->flags);
     const reference::ScheduleRequest req = to_request(*opts);
-    if (!opts->model.empty()) opts->goal.reduce_ps_per_byte = load_model(opts->model).params.reduce_ps_per_byte;
-    if (opts->goal.tag_base + tag_span(req) - 1 > kMaxGoalTag)
-      bad("--tag-base", fmt::format("the call's {} tags from {} pass GOAL's largest tag {}", tag_span(req),
-                                    opts->goal.tag_base, kMaxGoalTag),
-          "give a smaller --tag-base");
-    const ScheduleFormat format = *parse_schedule_format(opts->format);
+    // --model is a source of GOAL's reduction cost, in place of --reduce-ps-per-byte.
+    if (!opts->model.empty()) {
+      if (format.name != "goal")
+        bad("--model", fmt::format("--format {} takes no --model", format.name), "--model is for goal");
+      if (args.has("reduce-ps-per-byte"))
+        bad("--model", "--model and --reduce-ps-per-byte both give the reduction cost", "give one of them");
+      args.set("reduce-ps-per-byte", fmt::format("{}", load_model(opts->model).params.reduce_ps_per_byte));
+    }
     if (opts->output.empty()) {
-      write_schedule(req, format, std::cout, opts->threads, opts->goal);
+      format.write(req, args, std::cout, opts->threads);
       std::cout.flush();
     } else {
       // Written whole by write_text_file: a file that cannot be written is exit 3 with the reason, as for every verb.
       std::ostringstream text;
-      write_schedule(req, format, text, opts->threads, opts->goal);
+      format.write(req, args, text, opts->threads);
       write_text_file(opts->output, text.str());
     }
     exit_code = 0;

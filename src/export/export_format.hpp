@@ -10,40 +10,16 @@
 // silently ignore or misread, so a file pico writes is one it acts on.
 #pragma once
 
-#include <functional>
-#include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/format_args.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
-
-// A flag a format takes (--NAME VALUE): text, or an integer in [min, max].
-struct FormatFlag {
-  std::string_view name;  // without the dashes: "mpich-defaults"
-  std::string_view help;
-  bool integer;
-  long long min;
-  long long max;
-};
-
-// The values the command line gave for the chosen format's flags, by name.
-class FormatArgs {
- public:
-  void set(std::string name, std::string value) { values_[std::move(name)] = std::move(value); }
-  // "" when not given.
-  std::string text(std::string_view name) const;
-  // nullopt when not given; the command line checked the range.
-  std::optional<long long> integer(std::string_view name) const;
-
- private:
-  std::map<std::string, std::string, std::less<>> values_;
-};
 
 // What a format wrote: one text (to standard output or -o FILE) or, for a
 // format that writes several files, each {name, text} into the directory -o

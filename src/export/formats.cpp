@@ -20,17 +20,6 @@ const std::vector<const ExportFormat*>& export_formats() {
   return formats;
 }
 
-std::string FormatArgs::text(std::string_view name) const {
-  const auto it = values_.find(name);
-  return it == values_.end() ? std::string() : it->second;
-}
-
-std::optional<long long> FormatArgs::integer(std::string_view name) const {
-  const auto it = values_.find(name);
-  if (it == values_.end()) return std::nullopt;
-  return std::stoll(it->second);
-}
-
 const ExportFormat& export_format(std::string_view format, const std::vector<const ExportFormat*>& formats) {
   std::string names;
   for (const ExportFormat* f : formats) {

@@ -118,8 +118,8 @@ std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const st
 }
 
 constexpr FormatFlag kFlags[] = {
-    {"mpich-defaults", "MPICH's default selection tree (default: read from the installed libmpich)", false, 0, 0},
-    {"mpich-library", "the libmpich.so.12 to read the default tree from", false, 0, 0},
+    {"mpich-defaults", "MPICH's default selection tree (default: read from the installed libmpich)", FlagKind::text, 0, 0},
+    {"mpich-library", "the libmpich.so.12 to read the default tree from", FlagKind::text, 0, 0},
 };
 
 }  // namespace

@@ -66,7 +66,7 @@ std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::strin
 }
 
 constexpr FormatFlag kFlags[] = {
-    {"nccl-channels", "channels for rules that carry none (1 to 64)", true, 1, 64},
+    {"nccl-channels", "channels for rules that carry none (1 to 64)", FlagKind::integer, 1, 64},
 };
 
 }  // namespace

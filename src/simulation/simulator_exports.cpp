@@ -140,8 +140,8 @@ std::string astra_sim_how_to_load(const TunedProfile& profile, const FormatArgs&
 }
 
 constexpr FormatFlag kAstraSimFlags[] = {
-    {"model", "the model (pico fit) for bandwidth and latency (default: ATLAHS AI)", false, 0, 0},
-    {"npus", "NPUs in the network (default: the profile's largest communicator)", true, 1, 1 << 24},
+    {"model", "the model (pico fit) for bandwidth and latency (default: ATLAHS AI)", FlagKind::text, 0, 0},
+    {"npus", "NPUs in the network (default: the profile's largest communicator)", FlagKind::integer, 1, 1 << 24},
 };
 
 }  // namespace

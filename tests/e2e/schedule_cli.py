@@ -61,6 +61,16 @@ def main():
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--dtype", "float8"): "unknown datatype",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--format", "xml"): "xml",
         ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--threads", "-1"): "--threads",
+        # GOAL's own flags, declared by its format: refused with another, checked as GOAL needs them.
+        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "-f", "json", "--tag-base", "3"):
+            "--format json takes no --tag-base",
+        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--tag-base", "1.5"): "--tag-base",
+        ("allreduce", "--algorithm", "ring", "--np", "4", "--size", "8B", "--tag-base", "2147483647"):
+            "pass GOAL's largest tag",
+        ("alltoallv", "--algorithm", "linear", "--np", "4", "--size", "8B", "--counts", "hot:rank=4"):
+            "the hot rank 4 is not among the 4 ranks",
+        ("alltoall", "--algorithm", "linear", "--np", "4", "--size", "8B", "--counts", "uniform"):
+            "alltoall takes no count matrix",
     }
     for args, message in bad.items():
         proc = pico(*args)
