@@ -55,8 +55,13 @@ void run_check(const PredictOptions& o) {
   if (o.model.empty()) throw InputError("--check", "--check needs --model", "fit one: pico fit REPORT -o model.json");
   const LogGPModel model = load_model(o.model);
   const nlohmann::json report = read_report(o.check, kMaxJsonFileBytesWithin2GB);
+  const CheckOrigin origin = check_origin(model, o.model, report, o.check);
   const auto tools = simulator(o.loggopsim);
   const CheckSummary s = check_report(tools, report, o.check, model.params, o.threads);
+  fmt::print("model {} (platform '{}', {}, fitted from {}); ", o.model, model.platform, model.library, model.source);
+  fmt::print("{}", origin.held_out ? "held-out check: the report is not the one it was fitted from\n"
+                             : "NOT held out: this is the report the model was fitted from, so the errors below "
+                               "overstate its accuracy on other runs\n");
   fmt::print("simulated by {}\n", simulator_name(tools));
   fmt::print("{:<16} {:>3} {:>9}  {:<20} {:>12} {:>12} {:>8}\n", "collective", "np", "size", "algorithm", "measured",
              "predicted", "error");
@@ -75,6 +80,13 @@ void run_check(const PredictOptions& o) {
   if (s.ranked)
     fmt::print("predicted best = measured best at {} of {} (collective, size) points ({:.0f}%); whole ranking at {}\n",
                s.best_matches, s.ranked, 100.0 * s.best_matches / s.ranked, s.ranking_matches);
+  fmt::print("\n{:<16} {:>6} {:>14} {:>10} {:>12} {:>18}\n", "collective", "cases", "median error", "max error",
+             "best match", "mean Spearman rho");
+  for (const CollectiveCheck& c : s.by_collective)
+    fmt::print("{:<16} {:>6} {:>13.1f}% {:>9.1f}% {:>12} {:>18}\n", name(c.collective), c.error.points,
+               100 * c.error.median_rel, 100 * c.error.max_rel,
+               c.ranked ? fmt::format("{}/{}", c.best_matches, c.ranked) : std::string("-"),
+               c.ranked ? fmt::format("{:+.2f}", c.mean_spearman) : std::string("-"));
 }
 
 void run_predict(const PredictOptions& o) {

@@ -2,6 +2,8 @@
 #include "simulation/predict.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -86,11 +88,105 @@ CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nloh
     pt.same_ranking = std::equal(by_measured.begin(), by_measured.end(), by_predicted.begin(),
                                  [](const auto& a, const auto& b) { return a.algorithm == b.algorithm; });
     if (pt.rows.size() < 2) continue;
+    std::vector<double> m, p;
+    for (const auto& r : pt.rows) {
+      m.push_back(r.measured_s);
+      p.push_back(r.predicted_s);
+    }
+    pt.spearman = spearman(m, p);
     ++s.ranked;
     s.best_matches += pt.measured_best == pt.predicted_best;
     s.ranking_matches += pt.same_ranking;
   }
+  // Per collective, in collective order.
+  std::map<Collective, std::pair<std::vector<double>, std::vector<double>>> rows;
+  std::map<Collective, CollectiveCheck> per;
+  for (const CheckedPoint& pt : s.points) {
+    CollectiveCheck& c = per[pt.collective];
+    c.collective = pt.collective;
+    for (const auto& r : pt.rows) {
+      rows[pt.collective].first.push_back(r.predicted_s);
+      rows[pt.collective].second.push_back(r.measured_s);
+    }
+    if (pt.rows.size() < 2) continue;
+    ++c.ranked;
+    c.best_matches += pt.measured_best == pt.predicted_best;
+    c.mean_spearman += pt.spearman;
+  }
+  for (auto& [coll, c] : per) {
+    c.error = relative_error(rows[coll].first, rows[coll].second);
+    if (c.ranked > 0) c.mean_spearman /= c.ranked;
+    s.by_collective.push_back(c);
+  }
   return s;
+}
+
+namespace {
+
+// Ranks from 1, ties sharing their average rank.
+std::vector<double> average_ranks(const std::vector<double>& v) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> rank(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    for (std::size_t k = i; k <= j; ++k) rank[order[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
+    i = j + 1;
+  }
+  return rank;
+}
+
+// The file a model's source or a --check argument names: a results
+// directory stands for its report.json.
+std::string report_file(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (std::filesystem::is_directory(p, ec)) p /= "report.json";
+  const auto canonical = std::filesystem::weakly_canonical(p, ec);
+  return (ec ? p : canonical).string();
+}
+
+// The MPI library the report's cases ran on (each case records it).
+std::string library_of(const nlohmann::json& report) {
+  for (const nlohmann::json& c : report.value("cases", nlohmann::json::array()))
+    if (c.is_object() && c.value("library", "") != "") return c.value("library", "");
+  return "";
+}
+
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || a.size() < 2) return 0;
+  const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
+  const double n = static_cast<double>(a.size()), mean = (n + 1) / 2;
+  double cov = 0, va = 0, vb = 0;
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    cov += (ra[i] - mean) * (rb[i] - mean);
+    va += (ra[i] - mean) * (ra[i] - mean);
+    vb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  return va > 0 && vb > 0 ? cov / std::sqrt(va * vb) : 0;
+}
+
+CheckOrigin check_origin(const LogGPModel& model, const std::string& model_path, const nlohmann::json& report,
+                         const std::string& report_path) {
+  CheckOrigin o;
+  o.report_platform = report.value("platform", nlohmann::json::object()).value("name", "");
+  o.report_library = library_of(report);
+  if (!model.platform.empty() && !o.report_platform.empty() && model.platform != o.report_platform)
+    throw InputError(report_path,
+                     fmt::format("the report ran on platform '{}', but {} was fitted on '{}'", o.report_platform,
+                                 model_path, model.platform),
+                     "check a model on runs of the platform it was fitted on; fit one here with pico fit");
+  if (!model.library.empty() && !o.report_library.empty() && model.library != o.report_library)
+    throw InputError(report_path,
+                     fmt::format("the report's cases ran on {}, but {} was fitted on {}", o.report_library,
+                                 model_path, model.library),
+                     "check a model on runs of the MPI library it was fitted on");
+  o.held_out = model.source.empty() || report_file(model.source) != report_file(report_path);
+  return o;
 }
 
 }  // namespace pico

@@ -45,6 +45,17 @@ struct CheckedPoint {
   std::vector<Row> rows;  // fastest measured first
   std::string measured_best, predicted_best;
   bool same_ranking = false;  // the whole order agrees
+  double spearman = 0;        // rank correlation of predicted and measured times; 0 with one algorithm
+};
+
+// One collective's points: the error over its rows, how often the best
+// matched, and the mean Spearman correlation over its ranked points.
+struct CollectiveCheck {
+  Collective collective = Collective::allreduce;
+  FitError error;
+  int ranked = 0;
+  int best_matches = 0;
+  double mean_spearman = 0;
 };
 
 struct CheckSummary {
@@ -53,7 +64,25 @@ struct CheckSummary {
   int ranked = 0;         // points with two algorithms or more
   int best_matches = 0;   // of those, points whose predicted best is the measured best
   int ranking_matches = 0;
+  std::vector<CollectiveCheck> by_collective;  // in collective order
 };
+
+// Spearman's rank correlation of two equally long series (ties take their
+// average rank): 1 when they order alike, -1 when reversed; 0 for fewer
+// than two values or a constant series.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+// Whether a check is held out: the model and the report must come from the
+// same platform (its name) and MPI library, else InputError (where = the
+// report) says which differs; `held_out` is false when the model was fitted
+// from this very report (a fit checked on its own data overstates accuracy).
+struct CheckOrigin {
+  bool held_out = true;
+  std::string report_platform;
+  std::string report_library;
+};
+CheckOrigin check_origin(const LogGPModel& model, const std::string& model_path, const nlohmann::json& report,
+                         const std::string& report_path);
 
 // The report's measured reference cases, simulated under the model. Throws
 // InputError (where = report_path) when it has none.

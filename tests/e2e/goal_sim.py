@@ -177,6 +177,26 @@ def test_fit_and_predict(tools, tmp):
     expect(check.returncode == 0, f"predict --check: {check.stdout}{check.stderr}")
     points = 3 * 3
     expect(f"predicted best = measured best at {points} of {points}" in check.stdout, check.stdout[-1500:])
+    expect("NOT held out" in check.stdout, check.stdout[:400])
+    expect(re.search(r"^allreduce\s+\d+\s+[\d.]+%\s+[\d.]+%\s+3/3\s+\+1\.00$", check.stdout, re.M), check.stdout[-800:])
+    # The same cases as another run: held out; as another platform or library: refused.
+    r = json.load(open(report))
+    for field, value, message in ((None, None, "held-out check"), ("platform", "elsewhere", "ran on platform 'elsewhere'"),
+                                  ("library", "mpich", "cases ran on mpich")):
+        other = json.loads(json.dumps(r))
+        if field == "platform":
+            other["platform"]["name"] = value
+        elif field == "library":
+            for c in other["cases"]:
+                c["library"] = value
+        path = os.path.join(tmp, f"other-{field}.json")
+        json.dump(other, open(path, "w"))
+        proc = subprocess.run([PICO, "predict", "--check", path, "--model", model_path], capture_output=True,
+                              text=True, timeout=300, env=env)
+        if field is None:
+            expect(proc.returncode == 0 and message in proc.stdout, proc.stdout[:400] + proc.stderr)
+        else:
+            expect(proc.returncode == 2 and message in proc.stderr, f"{field}: {proc.returncode} {proc.stderr}")
 
     far = subprocess.run([PICO, "predict", "allreduce", "--size", "1MiB", "--np", "256", "--model", model_path],
                          capture_output=True, text=True, timeout=300, env=env)
