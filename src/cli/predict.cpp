@@ -16,6 +16,7 @@
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
 #include "core/counted.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "launch/executor.hpp"
 #include "simulation/predict.hpp"
@@ -28,6 +29,7 @@ namespace {
 struct PredictOptions {
   std::string collective, size, dtype = "float32", model, loggopsim, check, segment_size = "64KiB", profile;
   int np = 0, threads = 0;
+  bool record = false;  // --check --record: keep the held-out check in the model file
 };
 
 std::string time_text(double s) {
@@ -87,6 +89,15 @@ void run_check(const PredictOptions& o) {
                100 * c.error.median_rel, 100 * c.error.max_rel,
                c.ranked ? fmt::format("{}/{}", c.best_matches, c.ranked) : std::string("-"),
                c.ranked ? fmt::format("{:+.2f}", c.mean_spearman) : std::string("-"));
+  if (!o.record) return;
+  // --record: the model keeps this held-out check as the accuracy its predictions quote.
+  if (!origin.held_out)
+    throw InputError("--record", "a check on the report the model was fitted from is not recorded",
+                     "record a check on another run: pico predict --check OTHER_RUN --model M --record");
+  LogGPModel recorded = model;
+  recorded.held_out = {.report = o.check, .error = s.error, .ranked = s.ranked, .best_matches = s.best_matches};
+  write_text_file(o.model, to_json(recorded).dump(1) + "\n");
+  fmt::print("recorded in {}: {}\n", o.model, accuracy_text(recorded, o.model));
 }
 
 void run_predict(const PredictOptions& o) {
@@ -120,6 +131,7 @@ void run_predict(const PredictOptions& o) {
                                               *segment, model.params, o.threads);
   fmt::print("{} {} on {} ranks, model: {}{} ({})\n", o.collective, payload ? format_size(bytes) : "", o.np,
              o.model.empty() ? "built-in " : o.model + ", ", model.platform, simulator_name(tools));
+  fmt::print("{}\n", accuracy_text(model, o.model));
   const double best = predictions.front().seconds;
   for (const auto& p : predictions) {
     if (!p.not_evaluated.empty()) fmt::print("  {:<20} not evaluated: {}\n", p.algorithm, p.not_evaluated);
@@ -149,6 +161,9 @@ void add_predict(CLI::App& app, int& exit_code) {
   cmd->add_option("--model", opts->model, "Model from pico fit (default: ATLAHS's AI parameters)");
   cmd->add_option("--profile", opts->profile, "Tuned profile: say which algorithm it picks here");
   cmd->add_option("--check", opts->check, "Compare the model with a report's measured reference cases");
+  cmd->add_flag("--record", opts->record,
+                "With --check on a report the model was not fitted from: keep the result in the model file as the "
+                "accuracy its predictions quote");
   cmd->add_option("--loggopsim", opts->loggopsim,
                   "Directory holding txt2bin and LogGOPSim (default: $PICO_LOGGOPSIM_DIR, then PATH)");
   cmd->add_option("--threads", opts->threads, "Simulations at once (0: one per hardware thread)")
@@ -157,6 +172,8 @@ void add_predict(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     // Ctrl-C or kill stops the simulations by an exception, so that their /tmp/pico-sim-* go with the stack.
     install_interrupt_handlers();
+    if (opts->record && opts->check.empty())
+      throw InputError("--record", "--record keeps a check: it needs --check REPORT", "pico predict --check OTHER_RUN --model M --record");
     if (!opts->check.empty()) run_check(*opts);
     else run_predict(*opts);
     std::cout.flush();

@@ -235,6 +235,7 @@ void run(ReplayCliOptions& o) {
     times.push_back(t);
   }
   const std::string model_name = o.model.empty() ? "built-in (ATLAHS AI)" : o.model;
+  fmt::print("model {}: {}\n", model_name, accuracy_text(model, o.model));
   if (times.size() == 2)
     fmt::print("{} vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", variants.front().label, times[0], times[1],
                100 * (times[0] / times[1] - 1), model_name);

@@ -59,7 +59,23 @@ nlohmann::json to_json(const LogGPModel& m) {
           {"O", p.O},
           {"S", p.S},
           {"reduce_ps_per_byte", p.reduce_ps_per_byte},
-          {"fit", {{"p2p", error_json(m.p2p)}, {"collectives", error_json(m.collectives)}}}};
+          {"fit", {{"p2p", error_json(m.p2p)}, {"collectives", error_json(m.collectives)}}},
+          {"held_out",
+           {{"report", m.held_out.report},
+            {"error", error_json(m.held_out.error)},
+            {"ranked_points", m.held_out.ranked},
+            {"best_matches", m.held_out.best_matches}}}};
+}
+
+std::string accuracy_text(const LogGPModel& m, const std::string& model_path) {
+  if (m.held_out.error.points == 0)
+    return fmt::format("accuracy: not checked on a run it was not fitted from (pico predict --check OTHER_RUN "
+                       "--model {} --record)",
+                       model_path.empty() ? "M" : model_path);
+  return fmt::format("accuracy: +-{:.1f}% median error (max {:.1f}%), best algorithm right at {} of {} points, "
+                     "checked on {} held-out cases of {}",
+                     100 * m.held_out.error.median_rel, 100 * m.held_out.error.max_rel, m.held_out.best_matches,
+                     m.held_out.ranked, m.held_out.error.points, m.held_out.report);
 }
 
 LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
@@ -96,6 +112,16 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
   if (j.contains("fit") && j["fit"].is_object()) {
     m.p2p = error_from_json(j["fit"].value("p2p", nlohmann::json()), where);
     m.collectives = error_from_json(j["fit"].value("collectives", nlohmann::json()), where);
+  }
+  if (j.contains("held_out") && j["held_out"].is_object()) {
+    const nlohmann::json& h = j["held_out"];
+    m.held_out.report = optional_field<std::string>(h, "report", "", where);
+    m.held_out.error = error_from_json(h.value("error", nlohmann::json()), where);
+    m.held_out.ranked = optional_field(h, "ranked_points", 0, where);
+    m.held_out.best_matches = optional_field(h, "best_matches", 0, where);
+    if (const auto problem = one_line_problem(m.held_out.report))
+      throw InputError(where, fmt::format("'held_out/report' {} at byte {}", problem->what, problem->byte),
+                       "write it with pico predict --check --record");
   }
   return m;
 }

@@ -40,7 +40,20 @@ struct LogGPModel {
   LogGPParams params;
   FitError p2p;          // sendrecv cases against L + 2o + (n-1)G
   FitError collectives;  // reference-algorithm cases simulated with the model
+  // The last held-out check recorded into the model (pico predict --check
+  // REPORT --record, on a report it was not fitted from): what every
+  // prediction with it quotes as its accuracy. points 0: never checked.
+  struct HeldOut {
+    std::string report;  // the report checked against
+    FitError error;
+    int ranked = 0;        // (collective, size) points with two algorithms or more
+    int best_matches = 0;  // of those, where the predicted best was the measured best
+  } held_out;
 };
+
+// One line on how far to trust the model's predictions: its recorded
+// held-out error, or that it has none (and how to get one).
+std::string accuracy_text(const LogGPModel& m, const std::string& model_path);
 
 nlohmann::json to_json(const LogGPModel& m);
 // Throws InputError naming `where` on a malformed or foreign document.

@@ -9,6 +9,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -195,6 +196,20 @@ def test_fit_and_predict(tools, tmp):
                               text=True, timeout=300, env=env)
         if field is None:
             expect(proc.returncode == 0 and message in proc.stdout, proc.stdout[:400] + proc.stderr)
+            # --record keeps a held-out check in the model, and predictions quote it; the fit's own report is refused.
+            recorded = os.path.join(tmp, "recorded-model.json")
+            shutil.copy(model_path, recorded)
+            for target, code in ((report, 2), (path, 0)):
+                proc = subprocess.run([PICO, "predict", "--check", target, "--model", recorded, "--record"],
+                                      capture_output=True, text=True, timeout=300, env=env)
+                expect(proc.returncode == code, f"--record on {target}: {proc.returncode} {proc.stderr}")
+            held = json.load(open(recorded))["held_out"]
+            expect(held["report"] == path and held["error"]["points"] == len(cases) - 4 and held["ranked_points"] == 9,
+                   str(held))
+            quoted = subprocess.run([PICO, "predict", "allreduce", "--size", "1MiB", "--np", "16", "--model", recorded],
+                                    capture_output=True, text=True, timeout=300, env=env).stdout
+            expect(re.search(r"^accuracy: \+-[\d.]+% median error .* checked on \d+ held-out cases of ", quoted, re.M),
+                   quoted)
         else:
             expect(proc.returncode == 2 and message in proc.stderr, f"{field}: {proc.returncode} {proc.stderr}")
 
