@@ -39,7 +39,7 @@ double positive_number(const yaml::Value& v, std::string_view what, bool zero_al
 CountPattern pattern_named(const yaml::Value& v, std::string_view what) {
   const std::string kind = v.as_choice(what, count_pattern_kinds());
   if (kind != "file") return parse_count_pattern(kind);
-  if (!v.is_map() && what == "count_matrix")
+  if (what == "count_matrix")  // a bare name: a file has no path to give
     v.fail("the file pattern needs a path", "write {pattern: file, path: counts.txt}");
   CountPattern p;
   p.kind = CountPatternKind::file;
