@@ -25,7 +25,8 @@ constexpr KindName kKinds[] = {{CountPatternKind::uniform, "uniform"},
                                {CountPatternKind::random, "random"},
                                {CountPatternKind::hot, "hot"},
                                {CountPatternKind::powerlaw, "powerlaw"},
-                               {CountPatternKind::file, "file"}};
+                               {CountPatternKind::file, "file"},
+                               {CountPatternKind::distance, "distance"}};
 
 std::string_view kind_name(CountPatternKind k) {
   for (const auto& [kind, n] : kKinds)
@@ -63,6 +64,13 @@ std::vector<double> weights_of(const CountPattern& p, int np) {
         case CountPatternKind::hot: x = to == p.rank ? p.factor : 1.0; break;
         case CountPatternKind::powerlaw: x = std::pow(static_cast<double>(to + 1), -p.alpha); break;
         case CountPatternKind::file: break;
+        case CountPatternKind::distance: {
+          // (1 - s)/np of the row uniform, s by distance over the sum of distances, np(np-1)/2.
+          const double d = static_cast<double>((to - from + np) % np);
+          const double pairs = static_cast<double>(np) * (np - 1) / 2;
+          x = (1 - p.spread) / np + (np > 1 ? p.spread * d / pairs : p.spread);
+          break;
+        }
       }
     }
   if (p.kind == CountPatternKind::file) w = read_count_weights(p.path, np);
@@ -78,6 +86,7 @@ std::string pattern_text(const CountPattern& p) {
     case CountPatternKind::hot: return fmt::format("hot:rank={},factor={}", p.rank, param_text(p.factor));
     case CountPatternKind::powerlaw: return fmt::format("powerlaw:alpha={}", param_text(p.alpha));
     case CountPatternKind::file: return "file:" + p.path;
+    case CountPatternKind::distance: return fmt::format("distance:spread={}", param_text(p.spread));
   }
   return "?";
 }
@@ -133,10 +142,12 @@ CountPattern parse_count_pattern(std::string_view text) {
       p.factor = v;
     } else if (p.kind == CountPatternKind::powerlaw && key == "alpha" && v >= 0) {
       p.alpha = v;
+    } else if (p.kind == CountPatternKind::distance && key == "spread" && v >= 0 && v <= 1) {
+      p.spread = v;
     } else {
       throw std::invalid_argument(fmt::format(
           "{} takes no {}={} (random: seed, an integer >= 0; hot: rank, an integer >= 0, and factor > 0; "
-          "powerlaw: alpha >= 0)",
+          "powerlaw: alpha >= 0; distance: spread in [0, 1])",
           kind_name(p.kind), key, value));
     }
   }

@@ -29,6 +29,10 @@ enum class CountPatternKind {
   hot,       // every rank sends `factor` times as much to rank `rank` as to any other (an incast)
   powerlaw,  // destination q weighs (q + 1)^-alpha (Zipf, as MoE expert popularity is modelled)
   file,      // the weights of an np x np text file (rows: senders), scaled to the case's volume
+  // nccl-tests' alltoallv_perf default: weight grows with the ring distance
+  // (to - from) mod np, blended with uniform by `spread` (its
+  // NCCL_TESTS_ALLTOALLV_SPREAD, 1 = fully distance-weighted)
+  distance,
 };
 
 struct CountPattern {
@@ -37,16 +41,18 @@ struct CountPattern {
   int rank = 0;            // hot: the rank that receives more
   double factor = 8;       // hot: how much more
   double alpha = 1;        // powerlaw: the exponent
+  double spread = 1;       // distance: 0 uniform .. 1 fully distance-weighted
   std::string path;        // file: absolute, resolved from the experiment file's directory
 };
 
 // The canonical text a case stores and a report shows: "uniform",
-// "random:seed=7", "hot:rank=0,factor=8", "powerlaw:alpha=1.5", "file:/abs/path".
+// "random:seed=7", "hot:rank=0,factor=8", "powerlaw:alpha=1.5",
+// "distance:spread=1", "file:/abs/path".
 std::string pattern_text(const CountPattern& p);
 // Inverse of pattern_text; throws std::invalid_argument naming what is wrong.
 CountPattern parse_count_pattern(std::string_view text);
 // The pattern names, in the order above; and as a help text or refusal
-// names them: "uniform, random, hot, powerlaw or file".
+// names them: "uniform, random, hot, powerlaw, file or distance".
 std::vector<std::string> count_pattern_kinds();
 std::string count_pattern_names();
 

@@ -67,7 +67,8 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"validation", "--check"}, {"calls_per_sample", "--calls-per-sample"}, {"graph", "-G"},
       {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}, {"count_matrix", "--counts"},
       {"pattern", "--counts"},   {"seed", "--counts"},             {"rank", "--counts"},
-      {"factor", "--counts"},    {"alpha", "--counts"},            {"path", "--counts"}};
+      {"factor", "--counts"},    {"alpha", "--counts"},            {"path", "--counts"},
+      {"spread", "--counts"}};
   return flags;
 }
 
@@ -113,7 +114,8 @@ YAML::Node count_matrix_node(const std::string& text) {
     p = parse_count_pattern(text);
   } catch (const std::invalid_argument& e) {
     throw InputError("--counts", e.what(),
-                     "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A or file:PATH");
+                     "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A, distance:spread=S or "
+                     "file:PATH");
   }
   YAML::Node node;
   const std::string canonical = pattern_text(p);
@@ -127,6 +129,7 @@ YAML::Node count_matrix_node(const std::string& text) {
       break;
     case CountPatternKind::powerlaw: node["alpha"] = p.alpha; break;
     case CountPatternKind::file: node["path"] = std::filesystem::absolute(p.path).string(); break;  // from the cwd
+    case CountPatternKind::distance: node["spread"] = p.spread; break;
   }
   return node;
 }
@@ -248,7 +251,8 @@ void add_bench(CLI::App& app, int& exit_code) {
                   "persistent (MPI_<Coll>_init once, then MPI_Start/MPI_Wait)");
   cmd->add_option("--counts", opts->counts,
                   "alltoallv: the count matrix, uniform (default), random:seed=N, hot:rank=R,factor=F, "
-                  "powerlaw:alpha=A or file:PATH (docs/configuration.md#count-matrices)");
+                  "powerlaw:alpha=A, distance:spread=S (nccl-tests' default) or file:PATH "
+                  "(docs/configuration.md#count-matrices)");
   cmd->add_option("-G,--cudagraph", opts->cuda_graph,
                   "nccl-tests -G: N replays of a CUDA graph of -n calls (default 20); nccl backends, throughput");
   cmd->add_option("-x,-w,--warmup", opts->warmup, "Warm-up iterations per case (OSU -x, nccl-tests -w)");

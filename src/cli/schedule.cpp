@@ -96,7 +96,8 @@ reference::ScheduleRequest to_request(const ScheduleOptions& o) {
       if (p.kind == CountPatternKind::file) read_count_weights(p.path, o.np);  // its own errors name the file
       req.counts = pattern_text(p);
     } catch (const std::invalid_argument& e) {
-      bad("--counts", e.what(), "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A or file:PATH");
+      bad("--counts", e.what(),
+          "write uniform, random:seed=N, hot:rank=R,factor=F, powerlaw:alpha=A, distance:spread=S or file:PATH");
     }
   }
   return req;
@@ -117,7 +118,7 @@ void add_schedule(CLI::App& app, int& exit_code) {
   cmd->add_option("--root", opts->root, "Root rank of rooted collectives")->capture_default_str();
   cmd->add_option("--counts", opts->counts,
                   "alltoallv: the count matrix, uniform (default), random:seed=N, hot:rank=R,factor=F, "
-                  "powerlaw:alpha=A or file:PATH");
+                  "powerlaw:alpha=A, distance:spread=S or file:PATH");
   cmd->add_option("--segment-size", opts->segment_size, "Segment size of pipelined algorithms")->capture_default_str();
   cmd->add_flag("--in-place", opts->in_place, "Record the MPI_IN_PLACE form");
   std::string formats;

@@ -13,7 +13,7 @@
 namespace pico {
 namespace {
 
-const std::vector<std::string> kPatternKeys{"pattern", "seed", "rank", "factor", "alpha", "path"};
+const std::vector<std::string> kPatternKeys{"pattern", "seed", "rank", "factor", "alpha", "spread", "path"};
 
 // The keys each pattern takes besides `pattern`.
 std::vector<std::string> keys_of(CountPatternKind k) {
@@ -23,6 +23,7 @@ std::vector<std::string> keys_of(CountPatternKind k) {
     case CountPatternKind::hot: return {"rank", "factor"};
     case CountPatternKind::powerlaw: return {"alpha"};
     case CountPatternKind::file: return {"path"};
+    case CountPatternKind::distance: return {"spread"};
   }
   return {};
 }
@@ -62,6 +63,10 @@ CountPattern parse_one(const yaml::Value& item) {
   if (auto v = m.get("rank")) p.rank = static_cast<int>(v->as_int("rank", 0, INT_MAX));
   if (auto v = m.get("factor")) p.factor = positive_number(*v, "factor", false);
   if (auto v = m.get("alpha")) p.alpha = positive_number(*v, "alpha", true);
+  if (auto v = m.get("spread")) {
+    p.spread = positive_number(*v, "spread", true);
+    if (p.spread > 1) v->fail(fmt::format("spread must be in [0, 1], got {}", v->describe()), "1 is nccl-tests' default");
+  }
   if (p.kind == CountPatternKind::file) {
     const yaml::Value path = m.require("path");
     std::filesystem::path file(path.as_nonempty_string("path"));

@@ -592,7 +592,7 @@ def test_alltoallv(tmp):
     # ones and MPICH's non-blocking schedules; each case validates and its report carries its pattern;
     # a hot rank outside the ranks is skipped with the reason.
     write(tmp, "counts.txt", "# rows: senders\n0 1 2\n3 0 1\n# the last\n5 5 0\n")
-    patterns = {"uniform", "random:seed=3", "hot:rank=2,factor=8", "powerlaw:alpha=1.5",
+    patterns = {"uniform", "random:seed=3", "hot:rank=2,factor=8", "powerlaw:alpha=1.5", "distance:spread=0.5",
                 "file:" + os.path.join(os.path.realpath(tmp), "counts.txt")}
     for library, extra, backends in (
             ("openmpi", (), "[{library: mpi, algorithms: all}, {library: reference, algorithms: all}]"),
@@ -606,6 +606,7 @@ def test_alltoallv(tmp):
             processes: [3]
             count_matrix: [uniform, {{pattern: random, seed: 3}}, {{pattern: hot, rank: 2, factor: 8}},
                            {{pattern: powerlaw, alpha: 1.5}}, {{pattern: file, path: ../counts.txt}},
+                           {{pattern: distance, spread: 0.5}},
                            {{pattern: hot, rank: 3}}]
             backends: {backends}
             """, *extra)

@@ -47,10 +47,10 @@ inline Case make_case(std::string backend, Collective coll, std::string algorith
 
 // The count-matrix patterns a count-matrix collective (alltoallv) is
 // validated under on np ranks: alltoall's, a random one with empty and large
-// blocks, an incast on the last rank and a steep power law (blocks of 0 at
-// small counts).
+// blocks, an incast on the last rank, a steep power law (blocks of 0 at
+// small counts) and nccl-tests' distance matrix (nothing to itself).
 inline std::vector<std::string> count_patterns_for_tests(int np) {
-  return {"uniform", "random:seed=5", fmt::format("hot:rank={},factor=16", np - 1), "powerlaw:alpha=2"};
+  return {"uniform", "random:seed=5", fmt::format("hot:rank={},factor=16", np - 1), "powerlaw:alpha=2", "distance"};
 }
 
 }  // namespace pico::test

@@ -81,10 +81,12 @@ std::uint64_t row_max(const CountMatrix& m) {
 
 TEST_CASE("count patterns round-trip through their text and refuse what they do not take", "[alltoallv]") {
   for (const char* text : {"uniform", "random:seed=7", "hot:rank=2,factor=8", "hot:rank=0,factor=2.5",
-                           "powerlaw:alpha=1.5", "file:/tmp/m.txt"})
+                           "powerlaw:alpha=1.5", "file:/tmp/m.txt", "distance:spread=0.5"})
     CHECK(pattern_text(parse_count_pattern(text)) == text);
   CHECK(pattern_text(parse_count_pattern("random")) == "random:seed=1");
   CHECK(pattern_text(parse_count_pattern("hot")) == "hot:rank=0,factor=8");
+  CHECK(pattern_text(parse_count_pattern("distance")) == "distance:spread=1");
+  CHECK_THROWS_WITH(parse_count_pattern("distance:spread=2"), Catch::Matchers::Contains("distance takes no spread=2"));
   CHECK_THROWS_WITH(parse_count_pattern("zipf"), Catch::Matchers::Contains("unknown count pattern 'zipf'"));
   CHECK_THROWS_WITH(parse_count_pattern("random:alpha=1"), Catch::Matchers::Contains("random takes no alpha=1"));
   CHECK_THROWS_WITH(parse_count_pattern("hot:factor=0"), Catch::Matchers::Contains("hot takes no factor=0"));
@@ -95,7 +97,7 @@ TEST_CASE("count patterns round-trip through their text and refuse what they do 
 
 TEST_CASE("every pattern moves the volume of alltoall, shaped its own way", "[alltoallv]") {
   for (int np : {1, 2, 3, 5, 8}) {
-    for (const char* text : {"uniform", "random:seed=3", "hot:rank=0,factor=8", "powerlaw:alpha=1"}) {
+    for (const char* text : {"uniform", "random:seed=3", "hot:rank=0,factor=8", "powerlaw:alpha=1", "distance"}) {
       INFO(fmt::format("{} np={}", text, np));
       const CountMatrix m = make_count_matrix(parse_count_pattern(text), np, 1000);
       CHECK(m.total() == 1000ULL * np * np);
@@ -122,6 +124,19 @@ TEST_CASE("every pattern moves the volume of alltoall, shaped its own way", "[al
   const CountMatrix zipf = make_count_matrix(parse_count_pattern("powerlaw:alpha=1"), 6, 600);
   for (int q = 1; q < 6; ++q) CHECK(zipf.received_by(q) < zipf.received_by(q - 1));
   CHECK(zipf.received_by(0) == Approx(2.0 * zipf.received_by(1)).margin(6));
+}
+
+TEST_CASE("distance is nccl-tests' default matrix: weight by ring distance, blended by spread", "[alltoallv]") {
+  // Fully weighted on 4 ranks: rank r sends (q - r) mod 4 sixths of its row to q, none to itself.
+  const CountMatrix full = make_count_matrix(parse_count_pattern("distance"), 4, 600);
+  for (int r = 0; r < 4; ++r)
+    for (int q = 0; q < 4; ++q) CHECK(full.at(r, q) == static_cast<std::uint64_t>((q - r + 4) % 4) * 400);
+  // spread 0 is uniform; one half is half of each.
+  const CountMatrix flat = make_count_matrix(parse_count_pattern("distance:spread=0"), 4, 600);
+  for (int q = 0; q < 4; ++q) CHECK(flat.at(1, q) == 600);
+  const CountMatrix half = make_count_matrix(parse_count_pattern("distance:spread=0.5"), 4, 600);
+  CHECK(half.at(0, 0) == 300);
+  CHECK(half.at(0, 3) == 300 + 600);
 }
 
 TEST_CASE("a random matrix depends on its seed alone and spreads its blocks", "[alltoallv]") {
