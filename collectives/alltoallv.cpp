@@ -9,15 +9,15 @@ namespace pico::spec {
 namespace {
 
 BufferSizes sizes(const Case& c, int rank) {
-  const CountMatrix m = count_matrix(c);
-  return {m.sent_by(rank), m.received_by(rank)};
+  const auto m = count_matrix(c);
+  return {m->sent_by(rank), m->received_by(rank)};
 }
 
 // The send buffer holds payload(r, k) for k over the whole buffer, so the
 // block for q starts at payload index send_displs[q]: a receiver knows both
 // the source and the destination of what arrives.
 void fill(const RankBuffers& b) {
-  const VectorLayout l = vector_layout(count_matrix(b.c), b.rank);
+  const VectorLayout l = vector_layout(*count_matrix(b.c), b.rank);
   b.elements.fill_payload(b.send, 0, b.rank, 0, l.send_total);
   for (int q = 0; q < b.c.np; ++q) {
     const auto i = static_cast<std::size_t>(q);
@@ -26,7 +26,7 @@ void fill(const RankBuffers& b) {
 }
 
 std::uint64_t check(const RankBuffers& b) {
-  const VectorLayout l = vector_layout(count_matrix(b.c), b.rank);
+  const VectorLayout l = vector_layout(*count_matrix(b.c), b.rank);
   std::uint64_t bad = 0;
   for (int q = 0; q < b.c.np; ++q) {
     const auto i = static_cast<std::size_t>(q);

@@ -53,6 +53,7 @@ double philox_uniform(std::uint64_t seed, int from, int to) {
 
 std::vector<double> weights_of(const CountPattern& p, int np) {
   if (const std::string why = pattern_fit_reason(p, np); !why.empty()) throw std::invalid_argument(why);
+  if (p.kind == CountPatternKind::file) return read_count_weights(p.path, np);
   const auto n = static_cast<std::size_t>(np);
   std::vector<double> w(n * n, 1.0);
   for (int from = 0; from < np; ++from)
@@ -73,7 +74,6 @@ std::vector<double> weights_of(const CountPattern& p, int np) {
         }
       }
     }
-  if (p.kind == CountPatternKind::file) w = read_count_weights(p.path, np);
   return w;
 }
 
@@ -159,6 +159,14 @@ CountMatrix::CountMatrix(int np, std::vector<std::uint64_t> counts) : np_(np), c
     throw std::invalid_argument(fmt::format("a count matrix of {} ranks needs {} entries, not {}", np,
                                             static_cast<std::size_t>(np) * static_cast<std::size_t>(np),
                                             counts_.size()));
+  offsets_.resize(counts_.size());
+  for (int from = 0; from < np; ++from) {
+    std::uint64_t before = 0;
+    for (int to = 0; to < np; ++to) {
+      offsets_[index(from, to)] = before;
+      before += at(from, to);
+    }
+  }
 }
 
 std::uint64_t CountMatrix::sent_by(int rank) const {
@@ -237,10 +245,25 @@ CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t
   return CountMatrix(np, std::move(counts));
 }
 
-CountMatrix count_matrix(const Case& c) {
+std::string counts_option(const Case& c) {
   const auto it = c.options.find(kCountsOption);
-  const CountPattern p = it == c.options.end() ? CountPattern{} : parse_count_pattern(it->second);
-  return make_count_matrix(p, c.np, c.count);
+  return it == c.options.end() ? std::string() : it->second;
+}
+
+std::shared_ptr<const CountMatrix> count_matrix(const Case& c) {
+  struct Last {
+    std::string pattern;
+    int np = 0;
+    std::uint64_t count = 0;
+    std::shared_ptr<const CountMatrix> matrix;
+  };
+  thread_local Last last;
+  const std::string pattern = counts_option(c);
+  if (!last.matrix || last.pattern != pattern || last.np != c.np || last.count != c.count) {
+    const CountPattern p = pattern.empty() ? CountPattern{} : parse_count_pattern(pattern);
+    last = {pattern, c.np, c.count, std::make_shared<const CountMatrix>(make_count_matrix(p, c.np, c.count))};
+  }
+  return last.matrix;
 }
 
 VectorLayout vector_layout(const CountMatrix& m, int rank) {
@@ -254,13 +277,13 @@ VectorLayout vector_layout(const CountMatrix& m, int rank) {
   for (int q = 0; q < m.np(); ++q) {
     const auto i = static_cast<std::size_t>(q);
     l.send_counts[i] = m.at(rank, q);
-    l.send_displs[i] = l.send_total;
-    l.send_total += l.send_counts[i];
+    l.send_displs[i] = m.offset(rank, q);
     l.recv_counts[i] = m.at(q, rank);
     l.recv_displs[i] = l.recv_total;
     l.recv_total += l.recv_counts[i];
-    for (int t = 0; t < rank; ++t) l.peer_send_displs[i] += m.at(q, t);
+    l.peer_send_displs[i] = m.offset(q, rank);
   }
+  l.send_total = m.sent_by(rank);
   return l;
 }
 

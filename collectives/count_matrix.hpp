@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,9 @@ class CountMatrix {
   CountMatrix(int np, std::vector<std::uint64_t> counts);
   int np() const { return np_; }
   std::uint64_t at(int from, int to) const { return counts_[index(from, to)]; }
+  // Where rank `from`'s block for `to` starts in its packed send buffer: the
+  // row's entries before column `to` (kept, so a rank's layout is O(np)).
+  std::uint64_t offset(int from, int to) const { return offsets_[index(from, to)]; }
   std::uint64_t sent_by(int rank) const;      // row total: this rank's send buffer
   std::uint64_t received_by(int rank) const;  // column total: its receive buffer
   std::uint64_t total() const;
@@ -78,6 +82,7 @@ class CountMatrix {
   }
   int np_;
   std::vector<std::uint64_t> counts_;
+  std::vector<std::uint64_t> offsets_;  // exclusive prefix sums of each row
 };
 
 // The weights of a file pattern's np x np text file (whitespace-separated
@@ -87,8 +92,14 @@ std::vector<double> read_count_weights(const std::string& path, int np);
 
 // The matrix of `pattern` for np ranks whose blocks average mean_count elements.
 CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t mean_count);
+// The case's `counts` option, "" when it has none (uniform).
+std::string counts_option(const Case& c);
 // The case's matrix: its `counts` option (uniform when absent), np and count.
-CountMatrix count_matrix(const Case& c);
+// Every rank's buffers, layout, fill and check ask for it, and a schedule or
+// replay asks once per rank recorded: each thread keeps the last matrix it
+// made (a file pattern is read once, an np x np matrix built once) and hands
+// it out while the case's pattern, np and count stay the same.
+std::shared_ptr<const CountMatrix> count_matrix(const Case& c);
 
 // What one rank passes to MPI_Alltoallv, in elements: its blocks packed in
 // rank order in each buffer, and where the block it sends each peer starts in

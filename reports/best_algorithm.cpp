@@ -14,9 +14,8 @@ namespace pico {
 // An alltoallv's count matrix is part of the problem, not a way to solve it:
 // cases of different patterns never compete.
 std::string same_size_key(const Case& c) {
-  const auto counts = c.options.find(kCountsOption);
   return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", name(c.collective), name(c.dtype), name(c.op), c.count, c.np,
-                     name(c.mode), c.in_place, counts == c.options.end() ? "" : counts->second);
+                     name(c.mode), c.in_place, counts_option(c));
 }
 
 const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size, const std::string& selector) {

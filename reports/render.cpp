@@ -66,10 +66,10 @@ std::string params_text(const std::map<std::string, double>& params) {
 
 std::string algorithm_label(const Case& c) {
   const std::string params = params_text(c.params);
-  const auto counts = c.options.find(kCountsOption);
+  const std::string counts = counts_option(c);
   return fmt::format("{}/{}{}{}{}", c.backend, c.algorithm, params.empty() ? "" : "[" + params + "]",
                      call_form(c) == CallForm::blocking ? "" : fmt::format(" ({})", name(call_form(c))),
-                     counts == c.options.end() ? "" : fmt::format(" (counts {})", counts->second));
+                     counts.empty() ? "" : fmt::format(" (counts {})", counts));
 }
 
 namespace {

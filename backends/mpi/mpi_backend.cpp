@@ -7,7 +7,6 @@
 #include <string>
 
 #include "backends/mpi/library_calls.hpp"
-#include "collectives/count_matrix.hpp"
 #include "collectives/element_ops.hpp"
 
 namespace pico {
@@ -70,6 +69,7 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
       .comm = comm,
   };
   if (spec_for(c.collective).count_matrix) set_vector_args(c);
+  else layout_ = VectorLayout{};
   call_ = library_call(c.collective);
   form_ = call_form(c);
   start_ = nonblocking_call(c.collective);
@@ -79,7 +79,8 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
 
 // MPI counts and displacements are int: a buffer past INT_MAX elements fails the case.
 void MpiBackend::set_vector_args(const Case& c) {
-  const VectorLayout l = vector_layout(count_matrix(c), rank_);
+  layout_ = pico::vector_layout(*count_matrix(c), rank_);
+  const VectorLayout& l = layout_;
   if (std::max(l.send_total, l.recv_total) > static_cast<std::uint64_t>(INT_MAX))
     throw std::invalid_argument("this rank's alltoallv buffer exceeds the MPI int count range");
   const std::array<const std::vector<std::uint64_t>*, 4> from{&l.send_counts, &l.send_displs, &l.recv_counts,

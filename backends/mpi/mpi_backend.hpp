@@ -10,6 +10,7 @@
 #include "backends/backend.hpp"
 #include "backends/mpi/call_args.hpp"
 #include "backends/mpi/persistent_call.hpp"
+#include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 
 namespace pico {
@@ -37,6 +38,8 @@ class MpiBackend : public Backend {
   // The resolved call arguments (buffers or MPI_IN_PLACE, count, type, op, root, comm).
   const MpiCallArgs& call_args() const { return args_; }
   int rank() const { return rank_; }
+  // A count-matrix collective's layout for this rank (empty for the others).
+  const VectorLayout& vector_layout() const { return layout_; }
 
  private:
   void set_vector_args(const Case& c);
@@ -47,8 +50,10 @@ class MpiBackend : public Backend {
   std::vector<std::byte> recv_;
   std::size_t recv_bytes_ = 0;  // the receive buffer's size; the vector holds at least a byte
   MpiCallArgs args_;
-  // alltoallv's counts and displacements: send counts, send displacements,
-  // receive counts, receive displacements (args_ points into them).
+  // alltoallv: this rank's layout, and its counts and displacements as MPI's
+  // ints (send counts, send displacements, receive counts, receive
+  // displacements; args_ points into them).
+  VectorLayout layout_;
   std::array<std::vector<int>, 4> vector_args_;
   MpiCall call_ = nullptr;
   CallForm form_ = CallForm::blocking;

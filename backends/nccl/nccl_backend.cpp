@@ -57,8 +57,8 @@ void NcclBackend::plan_rotation() {
   const std::size_t span = std::stoull(option->second);
   std::size_t largest = 0;
   if (spec_for(case_.collective).count_matrix) {  // one matrix, not one per rank
-    const CountMatrix m = count_matrix(case_);
-    for (int rank = 0; rank < case_.np; ++rank) largest = std::max({largest, m.sent_by(rank), m.received_by(rank)});
+    const auto m = count_matrix(case_);
+    for (int rank = 0; rank < case_.np; ++rank) largest = std::max({largest, m->sent_by(rank), m->received_by(rank)});
   } else {
     for (int rank = 0; rank < case_.np; ++rank) {
       const BufferSizes sizes = spec_for(case_.collective).buffer_sizes(case_, rank);
@@ -114,7 +114,7 @@ NcclBackend::RankSlot NcclBackend::make_slot(const Lane& lane, ncclDataType_t ty
       .stream = lane.stream.get(),
   };
   if (spec_for(case_.collective).count_matrix) {
-    s.layout = vector_layout(count_matrix(case_), lane.rank);
+    s.layout = vector_layout(*count_matrix(case_), lane.rank);
     s.args.send_counts = s.layout.send_counts.data();
     s.args.send_displs = s.layout.send_displs.data();
     s.args.recv_counts = s.layout.recv_counts.data();

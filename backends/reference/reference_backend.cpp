@@ -46,12 +46,8 @@ void ReferenceBackend::prepare(const Case& c, MPI_Comm comm) {
       .root = m.root,
       .in_place = send_absent || recv_absent,
       .segment = segment,
-      .layout = nullptr,
+      .layout = spec.count_matrix ? &vector_layout() : nullptr,  // MpiBackend::prepare made it
   };
-  if (spec.count_matrix) {
-    layout_ = vector_layout(count_matrix(c), rank);
-    args_.layout = &layout_;
-  }
 }
 
 // A transport of its own whose phase hook records, built outside the timed loop.

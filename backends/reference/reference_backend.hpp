@@ -9,7 +9,6 @@
 #include <optional>
 
 #include "backends/mpi/mpi_backend.hpp"
-#include "collectives/count_matrix.hpp"
 #include "collectives/reference/args.hpp"
 #include "collectives/transport/mpi_transport.hpp"
 
@@ -36,7 +35,6 @@ class ReferenceBackend : public MpiBackend {
   void (*run_)(Transport&, const reference::CallArgs&) = nullptr;
   std::size_t scratch_elements_ = 0;
   reference::CallArgs args_;
-  VectorLayout layout_;  // alltoallv: this rank's counts (args_.layout points here)
 };
 
 }  // namespace pico

@@ -87,7 +87,8 @@ void record_rank(const ScheduleRequest& req, int rank, transport::RankSchedule& 
       .segment = segment,
       .layout = nullptr,
   };
-  const VectorLayout layout = spec_for(req.collective).count_matrix ? vector_layout(count_matrix(c), rank) : VectorLayout{};
+  const VectorLayout layout =
+      spec_for(req.collective).count_matrix ? vector_layout(*count_matrix(c), rank) : VectorLayout{};
   args.layout = &layout;
   entry->run(t, args);
   t.finish();

@@ -102,7 +102,7 @@ reference::ScheduleRequest request_of(const Case& c) {
   req.root = c.root;
   if (auto it = c.params.find("segment_size"); it != c.params.end())
     req.segment_bytes = static_cast<std::uint64_t>(it->second);
-  if (auto it = c.options.find(kCountsOption); it != c.options.end()) req.counts = it->second;
+  req.counts = counts_option(c);
   return req;
 }
 

@@ -158,8 +158,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
       if (!is_library_backend(cr.c.backend) || !cr.measured() || call_form(cr.c) != CallForm::blocking) continue;
-      if (const auto counts = cr.c.options.find(kCountsOption); counts != cr.c.options.end() && counts->second != "uniform")
-        continue;
+      if (const std::string counts = counts_option(cr.c); !counts.empty() && counts != "uniform") continue;
       const ProfileLibrary lib = library_of(r.report, cr.c.backend);
       const std::string platform = platform_of(r.report);
       const std::string identity =

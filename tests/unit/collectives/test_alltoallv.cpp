@@ -46,7 +46,7 @@ struct Exchange {
   CountMatrix m;
   std::vector<std::vector<std::byte>> send, recv;
 
-  explicit Exchange(const Case& k) : c(k), elements(k), m(count_matrix(k)) {
+  explicit Exchange(const Case& k) : c(k), elements(k), m(*count_matrix(k)) {
     const std::size_t element = dtype_size(c.dtype);
     for (int r = 0; r < c.np; ++r) {
       const BufferSizes sizes = spec_for(c.collective).buffer_sizes(c, r);
