@@ -200,12 +200,7 @@ const std::vector<const ScheduleFormat*>& schedule_formats() {
 }
 
 const ScheduleFormat& schedule_format(std::string_view name) {
-  std::string names;
-  for (const ScheduleFormat* f : schedule_formats()) {
-    if (f->name == name) return *f;
-    names += fmt::format("{}{}", names.empty() ? "" : ", ", f->name);
-  }
-  throw InputError("--format", fmt::format("unknown schedule format '{}'", name), "the formats: " + names);
+  return find_format(name, schedule_formats(), "schedule");
 }
 
 }  // namespace pico

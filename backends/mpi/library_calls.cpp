@@ -174,8 +174,8 @@ int barrier_init(const MpiCallArgs& a, MpiRequests& p) {
 #else
 constexpr MpiStartCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr,
                       allgather_init = nullptr, gather_init = nullptr, scatter_init = nullptr,
-                      alltoall_init = nullptr, alltoallv_init = nullptr, reduce_scatter_init = nullptr, scan_init = nullptr,
-                      exscan_init = nullptr, barrier_init = nullptr;
+                      alltoall_init = nullptr, alltoallv_init = nullptr, reduce_scatter_init = nullptr,
+                      scan_init = nullptr, exscan_init = nullptr, barrier_init = nullptr;
 #endif
 
 struct MpiCalls {

@@ -55,12 +55,10 @@ ncclResult_t alltoallv(const NcclCallArgs& a) {
     ncclResult_t r = ncclSuccess;
     for (int q = 0; q < a.nranks && r == ncclSuccess; ++q) {
       const auto i = static_cast<std::size_t>(q);
-      if (a.send_counts[i] != 0)
-        r = ncclSend(block(a.send, a.element_bytes * a.send_displs[i], 1), a.send_counts[i], a.type, q, a.comm,
-                     a.stream);
-      if (r == ncclSuccess && a.recv_counts[i] != 0)
-        r = ncclRecv(block(a.recv, a.element_bytes * a.recv_displs[i], 1), a.recv_counts[i], a.type, q, a.comm,
-                     a.stream);
+      const std::byte* out = static_cast<const std::byte*>(a.send) + a.element_bytes * a.send_displs[i];
+      std::byte* in = static_cast<std::byte*>(a.recv) + a.element_bytes * a.recv_displs[i];
+      if (a.send_counts[i] != 0) r = ncclSend(out, a.send_counts[i], a.type, q, a.comm, a.stream);
+      if (r == ncclSuccess && a.recv_counts[i] != 0) r = ncclRecv(in, a.recv_counts[i], a.type, q, a.comm, a.stream);
     }
     return r;
   });

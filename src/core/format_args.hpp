@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The flags an output format takes beside the verb's own (pico export's
 // formats, pico schedule's), declared by the format and registered by the
-// verb, and the values the command line gave for them.
+// verb, the values the command line gave for them, and the lookup of a
+// format by name.
 #pragma once
 
 #include <functional>
@@ -10,6 +11,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
 
 namespace pico {
 
@@ -38,5 +44,17 @@ class FormatArgs {
  private:
   std::map<std::string, std::string, std::less<>> values_;
 };
+
+// The format named `name` among `formats` (descriptors with a `name`:
+// pico export's, pico schedule's), or InputError at --format naming them all.
+template <class Format>
+const Format& find_format(std::string_view name, const std::vector<const Format*>& formats, std::string_view verb) {
+  std::string names;
+  for (const Format* f : formats) {
+    if (f->name == name) return *f;
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", f->name);
+  }
+  throw InputError("--format", fmt::format("unknown {} format '{}'", verb, name), "the formats: " + names);
+}
 
 }  // namespace pico

@@ -21,12 +21,7 @@ const std::vector<const ExportFormat*>& export_formats() {
 }
 
 const ExportFormat& export_format(std::string_view format, const std::vector<const ExportFormat*>& formats) {
-  std::string names;
-  for (const ExportFormat* f : formats) {
-    if (f->name == format) return *f;
-    names += fmt::format("{}{}", names.empty() ? "" : ", ", f->name);
-  }
-  throw InputError("--format", fmt::format("unknown export format '{}'", format), "the formats: " + names);
+  return find_format(format, formats, "export");
 }
 
 ExportOutput export_profile(const TunedProfile& profile, const std::string& profile_path, const ExportFormat& format,
