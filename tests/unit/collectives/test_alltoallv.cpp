@@ -17,6 +17,7 @@
 #include "collectives/element_ops.hpp"
 #include "collectives/reference/recording.hpp"
 #include "collectives/spec.hpp"
+#include "config_errors.hpp"
 #include "config/experiment.hpp"
 #include "core/input_error.hpp"
 #include "plan/plan.hpp"
@@ -246,14 +247,8 @@ TEST_CASE("the plan sweeps count_matrix patterns for alltoallv only and skips a 
 }
 
 TEST_CASE("count_matrix errors name the file, line and column", "[alltoallv][config]") {
-  auto error_of = [](const std::string& yaml) -> InputError {
-    try {
-      parse_experiment("collectives: [alltoallv]\nsizes: [64B]\n" + yaml, "e.yaml");
-    } catch (const InputError& e) {
-      return e;
-    }
-    FAIL("no error for " << yaml);
-    return InputError("", "");
+  auto error_of = [](const std::string& yaml) {
+    return test::experiment_error("collectives: [alltoallv]\nsizes: [64B]\n" + yaml);
   };
   const InputError unknown = error_of("count_matrix: [uniform, zipf]\n");
   CHECK(unknown.line == 3);
@@ -302,14 +297,9 @@ TEST_CASE("a workload's alltoallv call takes a count matrix for its communicator
   REQUIRE(w.calls.size() == 2);
   CHECK(w.calls[0].counts == "hot:rank=3,factor=4");
   CHECK(w.calls[1].counts.empty());  // uniform
-  auto error_of = [](const std::string& call) -> InputError {
-    try {
-      parse_workload_yaml("ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n  - " + call + "\n", "w.yaml");
-    } catch (const InputError& e) {
-      return e;
-    }
-    FAIL("no error for " << call);
-    return InputError("", "");
+  auto error_of = [](const std::string& call) {
+    return test::error_of(parse_workload_yaml, "ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n  - " + call + "\n",
+                          "w.yaml");
   };
   const InputError outside = error_of("{collective: alltoallv, size: 1KiB, comm: half, counts: {pattern: hot, rank: 4}}");
   CHECK(outside.message == "the hot rank 4 is not among the 4 ranks");
