@@ -35,7 +35,8 @@ std::vector<std::string_view> formats_taking(const std::vector<const Format*>& f
 
 // One option per flag name on cmd; what the command line gives lands in *given.
 template <class Format>
-void add_format_flags(CLI::App* cmd, const std::vector<const Format*>& formats, const std::shared_ptr<GivenFlags>& given) {
+void add_format_flags(CLI::App* cmd, const std::vector<const Format*>& formats,
+                      const std::shared_ptr<GivenFlags>& given) {
   std::map<std::string_view, bool> registered;
   for (const Format* f : formats)
     for (const FormatFlag& flag : f->flags) {

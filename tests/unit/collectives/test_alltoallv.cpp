@@ -298,10 +298,11 @@ TEST_CASE("a workload's alltoallv call takes a count matrix for its communicator
   CHECK(w.calls[0].counts == "hot:rank=3,factor=4");
   CHECK(w.calls[1].counts.empty());  // uniform
   auto error_of = [](const std::string& call) {
-    return test::error_of(parse_workload_yaml, "ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n  - " + call + "\n",
-                          "w.yaml");
+    const std::string workload = "ranks: 8\ncommunicators: {half: {group_size: 4}}\ncalls:\n  - " + call + "\n";
+    return test::error_of(parse_workload_yaml, workload, "w.yaml");
   };
-  const InputError outside = error_of("{collective: alltoallv, size: 1KiB, comm: half, counts: {pattern: hot, rank: 4}}");
+  const InputError outside =
+      error_of("{collective: alltoallv, size: 1KiB, comm: half, counts: {pattern: hot, rank: 4}}");
   CHECK(outside.message == "the hot rank 4 is not among the 4 ranks");
   CHECK(outside.line == 4);
   const InputError foreign = error_of("{collective: alltoall, size: 1KiB, counts: uniform}");
