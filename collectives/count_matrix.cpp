@@ -230,9 +230,13 @@ std::vector<double> read_count_weights(const std::string& path, int np) {
 // Scaled so the entries sum to mean_count * np^2 exactly: entry i gets the
 // rounded running total of the scaled weights minus the rounded total before it.
 CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t mean_count) {
+  const double volume = static_cast<double>(mean_count) * static_cast<double>(np) * static_cast<double>(np);
+  // Every entry and running total must stay an exact uint64 (llround past 2^63 is undefined).
+  if (volume >= 0x1p62)
+    throw std::invalid_argument(fmt::format("{} elements per block on {} ranks is more than 64 bits can count",
+                                            mean_count, np));
   const std::vector<double> w = weights_of(pattern, np);
   const double sum = std::accumulate(w.begin(), w.end(), 0.0);
-  const double volume = static_cast<double>(mean_count) * static_cast<double>(np) * static_cast<double>(np);
   std::vector<std::uint64_t> counts(w.size());
   double running = 0;
   std::uint64_t given = 0;

@@ -114,6 +114,18 @@ def test_openmpi(tmp):
     via_prov = checked_report(via)["provenance"]["profile"]
     expect(via_prov["source"].endswith("tuning.profile") and via_prov["path"] == profile_path, str(via_prov))
 
+    # alltoallv, whose rules Open MPI reads by communicator size alone: the golden profile's pairwise,
+    # exported and loaded, is what the interposer sees run at every size (its own default is basic_linear).
+    golden = os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json")
+    a2av = run(tmp, "alltoallv.yaml", """\
+        collectives: [alltoallv]
+        sizes: [64B, 64KiB]
+        processes: [4]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "--profile", golden)
+    for case in checked_report(a2av)["cases"]:
+        expect(case["status"] == "ok" and case["selection"]["actual"]["algorithm"] == "pairwise", str(case["selection"]))
+
     # A file pico would never write: an algorithm id past the last. Open MPI
     # aborts the first call, so the case fails: the variables make it read the file.
     bad_rules = write(tmp, "bad-rules.txt", "1\n2\n1\n4 1\n0 99 0 0\n")

@@ -111,6 +111,8 @@ TEST_CASE("every pattern moves the volume of alltoall, shaped its own way", "[al
       CHECK(columns == m.total());
     }
   }
+  CHECK_THROWS_WITH(make_count_matrix(CountPattern{}, 4, std::uint64_t{1} << 61),
+                    Catch::Matchers::Contains("more than 64 bits can count"));
   const CountMatrix uniform = make_count_matrix(CountPattern{}, 4, 10);
   for (int r = 0; r < 4; ++r)
     for (int q = 0; q < 4; ++q) CHECK(uniform.at(r, q) == 10);
