@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--dry-run] [--no-wait]
+// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--race BUDGET] [--dry-run] [--no-wait]
 // pico run --resume DIR [--no-wait]
 #include <iostream>
 #include <memory>
@@ -11,6 +11,7 @@
 #include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "config/units.hpp"
 #include "launch/run.hpp"
 
 namespace pico::cli {
@@ -18,7 +19,7 @@ namespace pico::cli {
 void add_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run an experiment on a platform and write a report");
   struct Options {
-    std::string experiment, platform = "local", output = "results", output_dir, resume, profile;
+    std::string experiment, platform = "local", output = "results", output_dir, resume, profile, race;
     std::vector<int> np;
     bool dry_run = false, quiet = false, no_wait = false;
   };
@@ -30,6 +31,9 @@ void add_run(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--dir", opts->output_dir, "Exact results directory (instead of a new one under --output)");
   cmd->add_option("--np", opts->np, "Override the experiment's process counts");
+  cmd->add_option("--race", opts->race,
+                  "Race each choice's algorithms within this budget per launch (e.g. 10m) instead of measuring every "
+                  "case to the end (the experiment's timing.race)");
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands (Slurm: the job script), run nothing");
   cmd->add_option("--resume", opts->resume,
                   "Finish the run in DIR: run only the cases without an ok result, with DIR's experiment and platform");
@@ -40,8 +44,8 @@ void add_run(CLI::App& app, int& exit_code) {
   cmd->callback([opts, platform, &exit_code] {
     if (!opts->resume.empty()) {
       if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run ||
-          !opts->profile.empty())
-        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --profile or --dry-run",
+          !opts->profile.empty() || !opts->race.empty())
+        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --race, --profile or --dry-run",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
       exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
@@ -55,6 +59,16 @@ void add_run(CLI::App& app, int& exit_code) {
       if (np < 1) throw InputError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
                                     "give one or more process counts >= 1, e.g. --np 2 --np 4");
     if (!opts->np.empty()) request.experiment.processes = opts->np;
+    if (!opts->race.empty()) {
+      std::string why;
+      const auto budget = parse_duration_s(opts->race, &why);
+      if (!budget || *budget <= 0)
+        throw InputError("--race", 0, 0, budget ? "the race budget must be longer than zero" : why,
+                         "give the measurement time per launch, e.g. --race 10m or --race 90s");
+      RaceSpec race = request.experiment.timing.race.value_or(RaceSpec{});  // the experiment's refine stays
+      race.budget_s = *budget;
+      request.experiment.timing.race = race;
+    }
     request.platform = resolve_platform(opts->platform);
     request.output_base = opts->output;
     request.output_dir = opts->output_dir;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// pico tune RESULTS... [-o PROFILE] [--objective median|p95] [--min-gain 5%]
+// pico tune RESULTS... [-o PROFILE] [--objective median|p95] [--min-gain 5%] [--predict-np N...]
 // pico tune --check RESULTS... --profile PROFILE
 #include <iostream>
 #include <memory>
@@ -14,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
+#include "tuning/comm_size_prediction.hpp"
 #include "tuning/tune.hpp"
 
 namespace pico::cli {
@@ -45,6 +46,7 @@ void add_tune(CLI::App& app, int& exit_code) {
   struct Options {
     std::vector<std::string> results;
     std::string output, objective = "median", min_gain = "5%", profile;
+    std::vector<int> predict_np;
     bool check = false, quiet = false;
   };
   auto opts = std::make_shared<Options>();
@@ -56,6 +58,9 @@ void add_tune(CLI::App& app, int& exit_code) {
   cmd->add_flag("--check", opts->check,
                 "Compare runs made with --profile against the sweep: per size tuned default vs best vs old default");
   cmd->add_option("--profile", opts->profile, "The profile the --check runs loaded");
+  cmd->add_option("--predict-np", opts->predict_np,
+                  "Also fill in rules for these communicator sizes from the measured ones, marked predicted "
+                  "(docs/tuning.md#communicator-sizes-not-measured)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No summary");
   cmd->callback([opts, &exit_code] {
     TuneOptions options;
@@ -75,10 +80,15 @@ void add_tune(CLI::App& app, int& exit_code) {
     }
     if (!opts->profile.empty())
       throw InputError("--profile", "--profile goes with --check", "pico tune RESULTS... -o PROFILE makes one");
+    for (int np : opts->predict_np)
+      if (np < 1 || np > (1 << 30))
+        throw InputError("--predict-np", fmt::format("{} is not a communicator size", np), "give sizes of 1 or more, e.g. --predict-np 8");
     const TuneAnalysis analysis = analyse_reports(reports, options);
     require_rivals(analysis, reports.front().path);
     if (!opts->quiet) std::cout << render_tune_summary(analysis, options);
     TunedProfile profile = profile_from_analysis(analysis, options);
+    for (const std::string& note : add_predicted_rules(profile, opts->predict_np))
+      if (!opts->quiet) std::cout << note << "\n";
     profile.created = utc_timestamp_iso();
     profile.pico_version = std::string(build::version);
     check_profile(profile, "pico tune");

@@ -38,7 +38,8 @@ const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 const std::vector<std::string> kTimingKeys{"mode",         "warmup",       "min_iterations",   "max_iterations",
                                            "time_budget",  "target_ci",    "case_timeout",     "keep_samples",
-                                           "calls_per_sample", "graph"};
+                                           "calls_per_sample", "graph",        "race"};
+const std::vector<std::string> kRaceKeys{"budget", "refine"};
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
 constexpr std::int64_t kMaxCallsPerSample = 100'000;
@@ -373,6 +374,19 @@ void check_timing(const Map& m, const TimingSpec& t) {
               "whole case (set-up, warm-up and timed loop), after which it is killed, so it needs to be larger");
 }
 
+// `race: 10m`, or `race: {budget: 10m, refine: false}`.
+RaceSpec parse_race(const Value& v) {
+  RaceSpec race;
+  if (!v.is_map()) {
+    race.budget_s = parse_positive_duration(v, "race budget");
+    return race;
+  }
+  const Map m = v.as_map("race", kRaceKeys);
+  race.budget_s = parse_positive_duration(m.require("budget"), "race budget");
+  if (auto x = m.get("refine")) race.refine = x->as_bool("refine");
+  return race;
+}
+
 InstrumentationSpec parse_instrumentation(const Value& v) {
   const Map m = v.as_map("instrumentation", kInstrumentationKeys);
   InstrumentationSpec spec;
@@ -417,6 +431,7 @@ TimingSpec parse_timing(const Value& v) {
     if (m.has("calls_per_sample"))
       x->fail("graph and calls_per_sample both say how many calls one sample holds", "keep one of them");
   }
+  if (auto x = m.get("race")) t.race = parse_race(*x);
   check_timing(m, t);
   return t;
 }

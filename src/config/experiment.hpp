@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/race.hpp"
 #include "core/types.hpp"
 
 namespace pico {
@@ -42,6 +44,9 @@ struct TimingSpec {
   // GPU backends: the calls_per_sample calls are captured once in a CUDA graph
   // and a sample is one replay of it (`graph: N` sets both).
   bool graph = false;
+  // Race the algorithms of each choice instead of measuring every one to the
+  // end (docs/tuning.md#racing): budget per launch, and grid refinement.
+  std::optional<RaceSpec> race;
 };
 
 // nccl-tests' -n: the calls a throughput sample holds unless calls_per_sample says.

@@ -82,16 +82,18 @@ nlohmann::json platform_to_json(const Platform& p) {
 }
 
 nlohmann::json timing_to_json(const TimingSpec& t) {
-  return {{"mode", name(t.mode)},
-          {"warmup", t.warmup},
-          {"min_iterations", t.min_iterations},
-          {"max_iterations", t.max_iterations},
-          {"time_budget_s", t.time_budget_s},
-          {"target_ci", t.target_ci},
-          {"case_timeout_s", t.case_timeout_s},
-          {"keep_samples", t.keep_samples},
-          {"calls_per_sample", t.calls_per_sample},
-          {"graph", t.graph ? t.calls_per_sample : 0}};  // the YAML's graph: N, 0 for none
+  nlohmann::json j = {{"mode", name(t.mode)},
+                      {"warmup", t.warmup},
+                      {"min_iterations", t.min_iterations},
+                      {"max_iterations", t.max_iterations},
+                      {"time_budget_s", t.time_budget_s},
+                      {"target_ci", t.target_ci},
+                      {"case_timeout_s", t.case_timeout_s},
+                      {"keep_samples", t.keep_samples},
+                      {"calls_per_sample", t.calls_per_sample},
+                      {"graph", t.graph ? t.calls_per_sample : 0}};  // the YAML's graph: N, 0 for none
+  if (t.race) j["race"] = {{"budget_s", t.race->budget_s}, {"refine", t.race->refine}};
+  return j;
 }
 
 TimingSpec timing_from_json(const nlohmann::json& j) {
@@ -107,6 +109,8 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   // Reports written before batches existed timed every call on its own.
   t.calls_per_sample = j.value("calls_per_sample", std::int64_t{1});
   t.graph = j.value("graph", std::int64_t{0}) > 0;
+  if (const auto race = j.find("race"); race != j.end() && race->is_object())
+    t.race = RaceSpec{.budget_s = race->at("budget_s").get<double>(), .refine = race->value("refine", true)};
   return t;
 }
 

@@ -94,6 +94,31 @@ std::optional<Overlap> overlap_from_json(const json& record) {
   return o;
 }
 
+json race_json(const RaceRecord& r) {
+  return {{"fate", name(r.fate)},         {"reason", r.reason},     {"rounds", r.rounds},
+          {"race_rounds", r.race_rounds}, {"entrants", r.entrants}, {"winner", r.winner},
+          {"stop", r.stop},               {"budget_s", r.budget_s}, {"spent_s", r.spent_s}};
+}
+
+std::optional<RaceRecord> race_from_json(const json& j) {
+  const auto it = j.find("race");
+  if (it == j.end() || !it->is_object()) return std::nullopt;
+  RaceRecord r;
+  const std::string fate = it->value("fate", "");
+  const auto parsed = parse_race_fate(fate);
+  if (!parsed) throw std::runtime_error(fmt::format("unknown race fate '{}'", fate));
+  r.fate = *parsed;
+  r.reason = it->value("reason", "");
+  r.rounds = it->value("rounds", 0);
+  r.race_rounds = it->value("race_rounds", 0);
+  r.entrants = it->value("entrants", 0);
+  r.winner = it->value("winner", "");
+  r.stop = it->value("stop", "");
+  r.budget_s = it->value("budget_s", 0.0);
+  r.spent_s = it->value("spent_s", 0.0);
+  return r;
+}
+
 }  // namespace
 
 double Overlap::osu_percent(double overall_s, double compute_s, double pure_comm_s) {
@@ -163,6 +188,7 @@ json to_json(const CaseResult& r) {
   if (r.device) j["device"] = *r.device;
   if (r.compression) j["compression"] = *r.compression;
   if (r.overlap) j["overlap"] = overlap_json(*r.overlap);
+  if (r.race) j["race"] = race_json(*r.race);
   return j;
 }
 
@@ -201,6 +227,7 @@ CaseResult case_result_from_json(const json& j) {
     r.device = optional_member(j, "device");
     r.compression = optional_member(j, "compression");
     r.overlap = overlap_from_json(j);
+    r.race = race_from_json(j);
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/case.hpp"
+#include "core/race.hpp"
 #include "core/stats.hpp"
 
 namespace pico {
@@ -80,6 +81,20 @@ struct Overlap {
   static double osu_percent(double overall_s, double compute_s, double pure_comm_s);
 };
 
+// A raced case's part in its race (timing.race; docs/tuning.md#racing): the
+// case's timing pools the rounds it ran.
+struct RaceRecord {
+  RaceFate fate = RaceFate::survived;
+  std::string reason;      // why it was dropped or failed
+  int rounds = 0;          // rounds this case was measured in
+  int race_rounds = 0;     // rounds its race ran
+  int entrants = 0;        // candidates that started the race
+  std::string winner;      // the winning candidate ("chain segment_size=8192"); "" when none survived
+  std::string stop;        // why the race ended (core/race.hpp's RaceOutcome::stop)
+  double budget_s = 0;     // what the race could spend
+  double spent_s = 0;      // what it spent, every entrant's rounds with their set-up
+};
+
 struct CaseResult {
   Case c;  // the defining fields, as plan.json has them
   std::string library;  // the MPI library's short name; "" when no worker ran the case
@@ -108,6 +123,7 @@ struct CaseResult {
   std::optional<nlohmann::json> device;
   std::optional<nlohmann::json> compression;
   std::optional<Overlap> overlap;  // non-blocking calls (the mpi backend's call: nonblocking)
+  std::optional<RaceRecord> race;  // timing.race
 
   bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
   // Sets status failed with the reason.

@@ -137,7 +137,9 @@ class GroupRunner {
         out.in_flight = id;
         case_start = Clock::now();
         any_started = true;
-        progress_.show(describe_case(*by_id[id]));
+        const auto round = s.find("race_round");
+        progress_.show(describe_case(*by_id[id]) +
+                       (round != s.end() ? fmt::format(" (race round {})", round->get<int>()) : std::string()));
       }
       for (const auto& line : results.read_new()) {
         const CaseResult r = case_result_from_json(line);

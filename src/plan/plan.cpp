@@ -405,6 +405,14 @@ std::string plan_duration_text(const Plan& p) {
   for (const auto& g : p.groups)
     for (const auto& c : g.cases) budgets += call_form(c) == CallForm::nonblocking ? 2 : 1;
   const auto n = static_cast<double>(runnable_cases(p));
+  if (p.timing.race) {
+    const double launches = static_cast<double>(p.groups.size());
+    return fmt::format(
+        "{} case(s) to race in {} launch(es): about {} of measurement ({} per launch, timing.race; round 0 measures "
+        "every candidate whatever the budget), against about {} of timed loops measuring every case to the end",
+        runnable_cases(p), p.groups.size(), format_duration(launches * p.timing.race->budget_s),
+        format_duration(p.timing.race->budget_s), format_duration(budgets * p.timing.time_budget_s));
+  }
   return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each); at most {} (case_timeout {} each)",
                      runnable_cases(p), format_duration(budgets * p.timing.time_budget_s),
                      format_duration(p.timing.time_budget_s), format_duration(n * p.timing.case_timeout_s),

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
@@ -99,6 +100,9 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     row.bytes = bytes;
     const ProfileRange* range = profile.choose(coll, np, bytes, nodes);
     row.profile_choice = range ? range->algorithm : "(no rule)";
+    for (const ProfileRule& rule : profile.rules)
+      for (const ProfileRange& r : rule.ranges)
+        if (&r == range) row.predicted_from = rule.predicted_from;
     row.tuned_s = tuned_size->default_time_s;
     row.best_s = it->second->fastest_time_s;
     row.best = it->second->fastest;
@@ -127,11 +131,15 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
     return s.low > 0 ? fmt::format("{:.2f} [{:.2f},{:.2f}]", s.estimate, s.low, s.high)
                      : fmt::format("{:.2f} [none]", s.estimate);
   };
-  for (const CheckRow& r : result.rows)
+  std::set<std::vector<int>> predicted;
+  for (const CheckRow& r : result.rows) {
+    if (!r.predicted_from.empty()) predicted.insert(r.predicted_from);
     out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>19} {:>19}  {:<12} {}\n",
-                       name(r.key.collective), r.key.comm_size, size_text(r.bytes), r.profile_choice, r.tuned_s * 1e6,
+                       name(r.key.collective), r.key.comm_size, size_text(r.bytes),
+                       r.profile_choice + (r.predicted_from.empty() ? "" : " *"), r.tuned_s * 1e6,
                        r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),
                        r.verdict, r.ran);
+  }
   for (const std::string& u : result.unmatched) out += u + "\n";
   out += fmt::format("{} of {} sizes within {:.0f}% of the sweep's best and at most {:.0f}% slower than the old "
                      "default (SLOWER: confidently worse than the old default; FAR: confidently far from the best)\n",
@@ -141,6 +149,16 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
     out += fmt::format("{} within noise: the estimate misses a bound but its interval does not rule the bound "
                        "out; measure more launches (the experiment's `repetitions:`, e.g. 5) to decide\n",
                        counted(static_cast<std::size_t>(result.within_noise), "size"));
+  for (const std::vector<int>& from : predicted) {
+    std::size_t rows = 0, good = 0;
+    for (const CheckRow& r : result.rows)
+      if (r.predicted_from == from) {
+        ++rows;
+        good += r.verdict == "ok";
+      }
+    out += fmt::format("* predicted from np {} (pico tune --predict-np), not measured: {} of {} of its sizes ok\n",
+                       fmt::join(from, " and "), good, rows);
+  }
   if (result.failed > 0) out += fmt::format("check failed at {}\n", counted(static_cast<std::size_t>(result.failed), "size"));
   return out;
 }

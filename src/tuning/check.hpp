@@ -18,6 +18,7 @@ struct CheckRow {
   RuleShape key;
   std::uint64_t bytes = 0;
   std::string profile_choice;  // the profile's algorithm at this size
+  std::vector<int> predicted_from;  // the rule's measured sizes when the profile predicted it (--predict-np)
   double tuned_s = 0;          // the default with the profile loaded
   double best_s = 0;           // the sweep's fastest algorithm
   std::string best;            // its name

@@ -188,6 +188,15 @@ ProfileRule rule_from_json(const Reader& in, const json& j, const std::string& p
   const json& ranges = in.array(j, path, "ranges");
   for (std::size_t k = 0; k < ranges.size(); ++k)
     rule.ranges.push_back(range_from_json(in, ranges[k], fmt::format("{}/ranges/{}", path, k)));
+  if (j.contains("predicted_from")) {
+    const json& from = in.array(j, path, "predicted_from");
+    for (std::size_t k = 0; k < from.size(); ++k) {
+      const std::string at = fmt::format("{}/predicted_from/{}", path, k);
+      if (!from[k].is_number_integer() || from[k].get<std::int64_t>() < 1 || from[k].get<std::int64_t>() > (1 << 30))
+        in.fail(at, "must be a measured communicator size, a whole number from 1 to 2^30");
+      rule.predicted_from.push_back(from[k].get<int>());
+    }
+  }
   return rule;
 }
 
@@ -218,11 +227,13 @@ json to_json(const TunedProfile& p) {
   for (const auto& rule : p.rules) {
     json ranges = json::array();
     for (const auto& r : rule.ranges) ranges.push_back(range_json(r));
-    rules.push_back({{"collective", std::string(name(rule.collective))},
-                     {"comm_size", rule.comm_size},
-                     {"nodes", rule.nodes},
-                     {"ppn", rule.ppn},
-                     {"ranges", std::move(ranges)}});
+    json r = {{"collective", std::string(name(rule.collective))},
+              {"comm_size", rule.comm_size},
+              {"nodes", rule.nodes},
+              {"ppn", rule.ppn},
+              {"ranges", std::move(ranges)}};
+    if (!rule.predicted_from.empty()) r["predicted_from"] = rule.predicted_from;
+    rules.push_back(std::move(r));
   }
   return {{"schema", kProfileSchema},
           {"library", {{"backend", p.library.backend}, {"name", p.library.name}, {"version", p.library.version}}},

@@ -78,6 +78,10 @@ struct ProfileRule {
   int nodes = 0;  // 0: unknown (a report without placement)
   int ppn = 0;
   std::vector<ProfileRange> ranges;
+  // A rule for a communicator size no report measured, filled in from the
+  // rules of these measured sizes (tuning/comm_size_prediction.hpp); empty
+  // for a measured rule.
+  std::vector<int> predicted_from;
 };
 
 struct TunedProfile {

@@ -88,6 +88,7 @@ struct SizeData {
   std::string variant, variant_report;
   std::map<std::string, Candidate> candidates;  // by candidate_key; "default" is the library default
   std::vector<std::string> default_actual;      // what the library reported it ran for the default's cases
+  int race_dropped = 0;
 };
 
 using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
@@ -187,6 +188,14 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
                                      size.variant_report),
                          "tune reports of one datatype, op, in-place form and mode at a time");
       }
+      // A race's survivors ran every round the default ran; a dropped candidate
+      // only the first ones, so its samples are not comparable with the
+      // default's pooled ones (a machine's slow period would decide), and the
+      // race already found it slower than the best.
+      if (cr.race && cr.race->fate == RaceFate::dropped) {
+        ++size.race_dropped;
+        continue;
+      }
       Candidate& cand = size.candidates[candidate_key(cr.c.algorithm, cr.c.params)];
       cand.algorithm = cr.c.algorithm;
       cand.params = cr.c.params;
@@ -205,7 +214,8 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     for (auto& [bytes, data] : sizes) {
       if (!data.candidates.contains("default")) continue;  // nothing to compare with: the range around it decides
       kc.sizes.push_back(choose(bytes, data, options));
-      kc.sizes.back().candidates = static_cast<int>(data.candidates.size());
+      kc.sizes.back().candidates = static_cast<int>(data.candidates.size()) + data.race_dropped;
+      kc.sizes.back().race_dropped = data.race_dropped;
     }
     if (!kc.sizes.empty()) analysis.keys.push_back(std::move(kc));
   }
@@ -291,6 +301,12 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                          s.algorithm == "default" ? "default (not confident)" : candidate_key(s.algorithm, s.params));
     }
   if (losses == 0) out += "the default was the fastest at every measured size\n";
+  int dropped = 0;
+  for (const KeyChoices& kc : analysis.keys)
+    for (const SizeChoice& s : kc.sizes) dropped += s.race_dropped;
+  if (dropped > 0)
+    out += fmt::format("{} candidate(s) a race dropped were not compared with the default (each case's race record "
+                       "says when and why)\n", dropped);
   return out;
 }
 

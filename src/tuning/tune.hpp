@@ -55,6 +55,9 @@ struct SizeChoice {
   std::vector<std::string> default_actual;
   int default_launches = 0, chosen_launches = 0;
   int candidates = 0;  // algorithms (and parameter sets) measured at this size, the default included
+  // Of them, those a race dropped (timing.race): not compared with the
+  // default, having lost to the race's best in the rounds they ran.
+  int race_dropped = 0;
   // The default's and the fastest candidate's observations, for tune --check's intervals.
   std::vector<Observation> default_obs, fastest_obs;
   std::vector<ProfileEvidence> evidence;  // the chosen algorithm's cases (the default's where it stays)

@@ -26,6 +26,7 @@
 #include "instrumentation/interposer_probe.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/interposer_preload.hpp"
+#include "worker/race_runner.hpp"
 #include "worker/launch_info.hpp"
 #include "harness/mpi_handles.hpp"
 
@@ -129,10 +130,23 @@ int run(const Args& args, const std::string& preload_status) {
                         .algorithm_functions = &request.algorithm_functions,
                         .interposer = interposer ? &*interposer : nullptr,
                         .interposer_missing = interposer_missing};
-  for (const Case& c : request.cases) {
-    if (rank == 0) progress_log->append({{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}});
-    const CaseResult result = run_case(c, ctx);
+  auto started = [&](const Case& c, std::optional<int> race_round) {
+    if (rank != 0) return;
+    nlohmann::json event{{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}};
+    if (race_round) event["race_round"] = *race_round;
+    progress_log->append(event);
+  };
+  auto finished = [&](const CaseResult& result) {
     if (rank == 0) cases_log->append(to_json(result));
+  };
+  if (request.timing.race) {
+    run_races(request.cases, ctx, *request.timing.race,
+              {.round_started = [&](const Case& c, int round) { started(c, round); }, .finished = finished});
+  } else {
+    for (const Case& c : request.cases) {
+      started(c, std::nullopt);
+      finished(run_case(c, ctx));
+    }
   }
   release_backend_resources();
   return 0;

@@ -12,6 +12,10 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
 - mpich: the exported JSON (the library's whole default tree with the tuned
   subtree swapped in) loads at np 2, every other collective still works, and
   a trap rule shows the boundary takes effect at exactly its byte.
+- race: a raced sweep (timing.race) on Open MPI: every choice's default
+  survives, a dropped candidate says why, survivors ran every round, the
+  launch keeps to its budget, refinement skips only sizes whose neighbours
+  agree, and pico tune reads the result.
 - bad_input: mixed libraries, a profile for another library, and exports the
   library would ignore exit 2 with what is wrong.
 """
@@ -267,6 +271,95 @@ def test_bad_input(tmp):
         backends: [{library: mpi, algorithms: [ring]}]
         """, "--profile", profile_path)
     expect(forced.returncode == 2 and "measures the library's default" in forced.stderr, forced.stderr)
+
+RACE_BUDGET_S = 2.0
+
+
+def test_race(tmp):
+    yaml_text = """\
+        collectives: [allreduce, bcast]
+        sizes: [8B, 64B, 512B, 4KiB, 32KiB]
+        processes: [2, 4]
+        backends: [{library: mpi, algorithms: all}]
+        timing: {warmup: 2, min_iterations: 20, max_iterations: 2000, time_budget: 100ms, case_timeout: 60s,
+                 race: {budget: 2s}}
+        """
+    path = write(tmp, "race.yaml", yaml_text)
+    dry = pico("run", path, "--dry-run", cwd=tmp)
+    expect(dry.returncode == 0 and "to race in 2 launch(es): about 4.0s of measurement" in dry.stdout, dry.stdout[:800])
+    proc = pico("run", path, "-o", os.path.join(tmp, "results"), "-q", cwd=tmp)
+    report = checked_report(proc)
+    cases = [c for c in report["cases"] if c["backend"] == "mpi"]
+    raced = [c for c in cases if "race" in c]
+    refined = [c for c in cases if c["status"] == "skipped" and "timing.race.refine" in c["reason"]]
+    expect(raced, "raced cases carry their race record")
+    expect(all(c["status"] != "ok" or "race" in c for c in cases), "every measured case was raced")
+
+    races = {}
+    for c in raced:
+        races.setdefault((c["collective"], c["np"], c["bytes"]), []).append(c)
+    spent = {2: 0.0, 4: 0.0}
+    for (coll, np, size), entrants in races.items():
+        where = f"{coll} np {np} {size} B"
+        first = entrants[0]["race"]
+        expect(all(c["race"]["winner"] == first["winner"] and c["race"]["spent_s"] == first["spent_s"]
+                   for c in entrants), f"{where}: one race, one winner")
+        expect(len(entrants) == first["entrants"], f"{where}: {len(entrants)} records of {first['entrants']} entrants")
+        spent[np] += first["spent_s"]
+        default = [c for c in entrants if c["algorithm"] == "default"]
+        expect(len(default) == 1 and default[0]["race"]["fate"] == "survived", f"{where}: the default survives")
+        for c in entrants:
+            r = c["race"]
+            if r["fate"] == "survived":
+                expect(r["rounds"] == r["race_rounds"] and c["stop_reason"] == "race" and c["status"] == "ok",
+                       f"{where}: a survivor ran every round: {r}")
+            elif r["fate"] == "dropped":
+                expect("lies above" in r["reason"] and r["rounds"] <= r["race_rounds"], f"{where}: {r}")
+            label = " ".join([c["algorithm"]] + [f"{k}={v}" for k, v in sorted(c.get("params", {}).items())])
+            if r["fate"] == "survived" and label == r["winner"]:
+                winner_median = c["timing"]["median_s"]
+                expect(all(o["timing"]["median_s"] >= winner_median for o in entrants
+                           if o["race"]["fate"] == "survived"), f"{where}: the winner is the fastest survivor")
+    # Round 0 sees every candidate whatever the budget; past it each launch keeps to its budget.
+    for np, s in spent.items():
+        expect(s <= RACE_BUDGET_S * 1.5, f"np {np}: the races spent {s:.2f}s of a {RACE_BUDGET_S}s budget")
+
+    winners = {key: entrants[0]["race"]["winner"] for key, entrants in races.items()}
+    sizes = [8, 64, 512, 4096, 32768]
+    for c in refined:
+        i = sizes.index(c["bytes"])
+        below = winners[(c["collective"], c["np"], sizes[i - 1])]
+        above = winners[(c["collective"], c["np"], sizes[i + 1])]
+        expect(below == above and f" {below} won at both" in c["reason"], f"{c['reason']} ({below}, {above})")
+    for (coll, np, size) in races:
+        i = sizes.index(size)
+        expect(i % 2 == 0 or size == sizes[-1] or
+               winners[(coll, np, sizes[i - 1])] != winners[(coll, np, sizes[i + 1])],
+               f"{coll} np {np} {size} B raced only because its neighbours disagree")
+
+    progress = [json.loads(line) for line in open(os.path.join(results_dir(proc), "progress.jsonl"), encoding="utf-8")]
+    expect(any("race_round" in e for e in progress), "the progress names each race round")
+    profile_path, summary = tune(tmp, results_dir(proc), extra=("--predict-np", "8", "--predict-np", "4"))
+    dropped = sum(1 for c in raced if c["race"]["fate"] == "dropped")
+    expect((f"{dropped} candidate(s) a race dropped" in summary) == (dropped > 0), summary)
+    # Communicator sizes not measured: np 8 from np 2 and 4, marked; np 4 was measured.
+    expect("allreduce np 8: predicted from np 2 and 4" in summary, summary)
+    expect("allreduce np 4: measured, not predicted" in summary, summary)
+    profile = load(profile_path)
+    eight = [r for r in profile["rules"] if r["comm_size"] == 8]
+    expect(len(eight) == 2 and all(r["predicted_from"] == [2, 4] for r in eight), json.dumps(eight)[:600])
+    measured = [r for r in profile["rules"] if r["comm_size"] != 8]
+    expect(all("predicted_from" not in r for r in measured), "measured rules are not marked")
+    text, _ = export(tmp, profile_path, "ompi-rules")
+    parsed = tuning_formats.parse_ompi_rules(text)
+    expect(all(8 in sizes_of for sizes_of in parsed.values()), f"the rules file has an np 8 block: {parsed}")
+
+    for bad, why in (("race: 0s", "race budget"), ("race: {refine: false}", "budget")):
+        bad_path = write(tmp, "bad.yaml", yaml_text.replace("race: {budget: 2s}", bad))
+        proc = pico("run", bad_path, "--dry-run", cwd=tmp)
+        expect(proc.returncode == 2 and why in proc.stderr, proc.stderr)
+    proc = pico("run", path, "--race", "soon", "--dry-run", cwd=tmp)
+    expect(proc.returncode == 2 and "--race" in proc.stderr, proc.stderr)
 
 
 def needs_mpich():

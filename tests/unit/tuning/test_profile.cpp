@@ -22,13 +22,13 @@ TunedProfile sample() {
   p.library = {"mpi", "openmpi", "4.1.4"};
   p.platform = "local";
   p.reports = {"20261124T000000Z-abcd"};
-  ProfileRule four{Collective::allreduce, 4, 1, 4, {profile_range(0, 65535, "recursive_doubling"), profile_range(65536, {}, "ring")}};
+  ProfileRule four{Collective::allreduce, 4, 1, 4, {profile_range(0, 65535, "recursive_doubling"), profile_range(65536, {}, "ring")}, {}};
   four.ranges[1].params = {{"segment_size", 65536}};
   four.ranges[1].measured_bytes = {65536, 1048576};
   four.ranges[1].speedup = SpeedupInterval{1.3, 1.2, 1.4};
   four.ranges[1].evidence = {{"20261124T000000Z-abcd", "0123456789abcdef", 1048576, 0.001, 0.0013}};
-  p.rules = {four, ProfileRule{Collective::allreduce, 8, 2, 4, {profile_range(0, {}, "default")}},
-             ProfileRule{Collective::bcast, 4, 1, 4, {profile_range(0, {}, "binomial")}}};
+  p.rules = {four, ProfileRule{Collective::allreduce, 8, 2, 4, {profile_range(0, {}, "default")}, {}},
+             ProfileRule{Collective::bcast, 4, 1, 4, {profile_range(0, {}, "binomial")}, {}}};
   return p;
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("choose: the range for a size, with Open MPI's communicator-size rule"
 
 TEST_CASE("choose prefers the rule of the same node count among equal sizes", "[tuning]") {
   TunedProfile p = sample();
-  p.rules.push_back(ProfileRule{Collective::allreduce, 4, 4, 1, {profile_range(0, {}, "ring")}});
+  p.rules.push_back(ProfileRule{Collective::allreduce, 4, 4, 1, {profile_range(0, {}, "ring")}, {}});
   CHECK(p.choose(Collective::allreduce, 4, 8)->algorithm == "recursive_doubling");
   CHECK(p.choose(Collective::allreduce, 4, 8, 4)->algorithm == "ring");
   CHECK(p.choose(Collective::allreduce, 4, 8, 1)->algorithm == "recursive_doubling");

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core/race.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/stats.hpp"
+
+namespace pico {
+namespace {
+
+
+MedianCi interval_of(const std::vector<double>& samples) {
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  return median_ci95_sorted(sorted);
+}
+
+std::string us(double seconds) { return fmt::format("{:.4g} us", seconds * 1e6); }
+
+// Rounds a race of n entrants is planned in: one to see everyone, about
+// log2(n) to thin the field (successive halving), one for the last two.
+int planned_rounds(std::size_t n) {
+  return 2 + static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<std::size_t>(n, 1)))));
+}
+
+}  // namespace
+
+std::string_view name(RaceFate f) {
+  switch (f) {
+    case RaceFate::survived: return "survived";
+    case RaceFate::dropped: return "dropped";
+    case RaceFate::failed: return "failed";
+  }
+  return "";
+}
+
+std::optional<RaceFate> parse_race_fate(std::string_view s) {
+  for (RaceFate f : {RaceFate::survived, RaceFate::dropped, RaceFate::failed})
+    if (name(f) == s) return f;
+  return std::nullopt;
+}
+
+Race::Race(std::span<const RaceEntrant> entrants, const RaceSettings& settings)
+    : entrants_(entrants.begin(), entrants.end()),
+      settings_(settings),
+      cheapest_(entrants.size(), std::numeric_limits<double>::infinity()),
+      planned_(planned_rounds(entrants.size())) {
+  out_.entrants.resize(entrants.size());
+  for (std::size_t i = 0; i < entrants.size(); ++i) alive_.push_back(i);
+}
+
+void Race::open(const MeasureRound& measure, double slice_s) {
+  if (out_.rounds == 0 && !alive_.empty()) round(measure, slice_s);
+}
+
+void Race::run(const MeasureRound& measure, double budget_s) {
+  const double until = out_.spent_s + budget_s;
+  while (!alive_.empty() && out_.stop.empty()) {
+    const double left = until - out_.spent_s;
+    if (alive_.size() == 1) {
+      out_.stop = "one_left";
+      break;
+    }
+    // Past twice the plan, rounds only re-measure candidates that already
+    // overlap (each round's own loop stops at target_ci, and pooling rounds
+    // taken at different moments widens an interval rather than narrowing it).
+    if (out_.rounds >= 2 * planned_) {
+      out_.stop = "round_limit";
+      break;
+    }
+    // An entrant's round costs at most its cheapest round so far plus the
+    // timed loop it is granted (and one iteration's overshoot): the cheapest
+    // rounds must fit, and the slices come out of the share of what is left.
+    double fixed = 0;
+    for (std::size_t i : alive_) fixed += cheapest_[i];
+    if (fixed > left) {
+      out_.stop = "budget";
+      break;
+    }
+    const double share = left / std::max(1, planned_ - out_.rounds);
+    round(measure, std::max(0.0, share - fixed) / static_cast<double>(alive_.size()));
+  }
+  if (alive_.empty() && out_.stop.empty()) out_.stop = "all_failed";
+}
+
+void Race::round(const MeasureRound& measure, double slice_s) {
+  const int round = out_.rounds;
+  for (std::size_t i : alive_) {
+    RoundResult r = measure(i, slice_s);
+    EntrantOutcome& e = out_.entrants[i];
+    out_.spent_s += r.spent_s;
+    cheapest_[i] = std::min(cheapest_[i], r.spent_s);
+    ++e.rounds;
+    if (!r.failure.empty()) {
+      e.fate = RaceFate::failed;
+      e.reason = fmt::format("failed in round {}: {}", round, r.failure);
+      continue;
+    }
+    e.samples.insert(e.samples.end(), r.samples.begin(), r.samples.end());
+  }
+  out_.rounds = round + 1;
+  std::erase_if(alive_, [&](std::size_t i) { return out_.entrants[i].fate == RaceFate::failed; });
+
+  // The best judged entrant; every other judged one whose interval lies above its interval goes.
+  auto judged = [&](std::size_t i) {
+    return static_cast<std::int64_t>(out_.entrants[i].samples.size()) >= settings_.min_samples;
+  };
+  std::optional<std::size_t> best;
+  std::vector<MedianCi> ci(entrants_.size());
+  for (std::size_t i : alive_) {
+    if (!judged(i)) continue;
+    ci[i] = interval_of(out_.entrants[i].samples);
+    if (!best || ci[i].median < ci[*best].median) best = i;
+  }
+  bool dropped = false;
+  if (best) {
+    for (std::size_t i : alive_) {
+      if (i == *best || entrants_[i].keep || !judged(i) || ci[i].low <= ci[*best].high) continue;
+      EntrantOutcome& e = out_.entrants[i];
+      e.fate = RaceFate::dropped;
+      e.reason = fmt::format("dropped after round {}: median {} (95% CI {} to {}) lies above {}'s {} to {}", round,
+                             us(ci[i].median), us(ci[i].low), us(ci[i].high), entrants_[*best].label,
+                             us(ci[*best].low), us(ci[*best].high));
+      dropped = true;
+    }
+    std::erase_if(alive_, [&](std::size_t i) { return out_.entrants[i].fate == RaceFate::dropped; });
+  }
+  // Everyone left is precise and nobody could be told apart this round: more
+  // rounds would only narrow intervals that already overlap.
+  const bool settled = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) {
+    return judged(i) && relative_ci_halfwidth(ci[i]) <= settings_.target_ci;
+  });
+  if (!dropped && settled && alive_.size() > 1) out_.stop = "settled";
+}
+
+RaceOutcome Race::finish() {
+  if (out_.stop.empty()) out_.stop = alive_.empty() ? "all_failed" : alive_.size() == 1 ? "one_left" : "budget";
+  out_.winner.reset();
+  for (std::size_t i = 0; i < entrants_.size(); ++i) {
+    const EntrantOutcome& e = out_.entrants[i];
+    if (e.fate != RaceFate::survived || e.samples.empty()) continue;
+    if (!out_.winner || interval_of(e.samples).median < interval_of(out_.entrants[*out_.winner].samples).median)
+      out_.winner = i;
+  }
+  return out_;
+}
+
+RaceOutcome race(std::span<const RaceEntrant> entrants, const RaceSettings& settings, const MeasureRound& measure) {
+  Race r(entrants, settings);
+  // Round 0 takes its planned share of the budget; the rest goes to the later rounds.
+  r.open(measure, settings.budget_s / planned_rounds(entrants.size()) / static_cast<double>(std::max<std::size_t>(1, entrants.size())));
+  r.run(measure, settings.budget_s - r.spent());
+  return r.finish();
+}
+
+std::vector<std::size_t> coarse_positions(std::size_t n) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < n; i += 2) out.push_back(i);
+  if (n > 0 && out.back() != n - 1) out.push_back(n - 1);
+  return out;
+}
+
+}  // namespace pico
