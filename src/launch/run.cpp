@@ -154,6 +154,8 @@ RunResult run_experiment(const RunRequest& request) {
     for (const auto& [k, v] : profile_env(run)) platform.env[k] = v;
   }
   write_run_record(dir, run);
+  // A race spends a budget rather than measuring every case: say how much before it starts.
+  if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
   return run_in_dir(dir, plan, request.experiment, platform, target, std::move(run), request.progress,
                     request.wait, 0);
 }

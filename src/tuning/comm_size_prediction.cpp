@@ -2,6 +2,7 @@
 #include "tuning/comm_size_prediction.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -35,8 +36,15 @@ void add_evidence(ProfileRange& to, const ProfileRange& from) {
     if (to.covers(e.bytes)) to.evidence.push_back(e);
 }
 
+// Of two measured sizes, the one nearer to n in ratio (the larger on a tie).
+const ProfileRule& nearer(const ProfileRule& a, const ProfileRule& b, int n) {
+  const double da = std::abs(std::log(static_cast<double>(n) / a.comm_size));
+  const double db = std::abs(std::log(static_cast<double>(n) / b.comm_size));
+  return da < db ? a : b;
+}
+
 // The rule at comm_size n from the measured rules a and b: a choice both
-// made, else the default. Its placement follows what a and b share: the
+// made, else the nearer one's. Its placement follows what a and b share: the
 // processes per node (more nodes), or the nodes (more per node).
 ProfileRule filled(const ProfileRule& a, const ProfileRule& b, int n) {
   ProfileRule out;
@@ -50,6 +58,7 @@ ProfileRule filled(const ProfileRule& a, const ProfileRule& b, int n) {
     out.ppn = n / a.nodes;
   }
   out.predicted_from = {a.comm_size, b.comm_size};
+  const ProfileRule& near = nearer(a, b, n);
   std::set<std::uint64_t> starts;
   for (const ProfileRule* rule : {&a, &b})
     for (const ProfileRange& r : rule->ranges) starts.insert(r.min_bytes);
@@ -57,14 +66,13 @@ ProfileRule filled(const ProfileRule& a, const ProfileRule& b, int n) {
     const auto next = std::next(it);
     const ProfileRange& ra = covering(a, *it);
     const ProfileRange& rb = covering(b, *it);
+    const ProfileRange& from = covering(near, *it);
     ProfileRange piece;
     piece.min_bytes = *it;
     if (next != starts.end()) piece.max_bytes = *next - 1;
-    if (same_choice(ra, rb)) {
-      piece.algorithm = ra.algorithm;
-      piece.params = ra.params;
-      piece.speedup = weaker(ra.speedup, rb.speedup);
-    }
+    piece.algorithm = from.algorithm;
+    piece.params = from.params;
+    piece.speedup = same_choice(ra, rb) ? weaker(ra.speedup, rb.speedup) : from.speedup;
     ProfileRange* last = out.ranges.empty() ? nullptr : &out.ranges.back();
     if (last != nullptr && same_choice(*last, piece)) {
       last->max_bytes = piece.max_bytes;
@@ -73,11 +81,13 @@ ProfileRule filled(const ProfileRule& a, const ProfileRule& b, int n) {
       out.ranges.push_back(std::move(piece));
     }
   }
-  for (ProfileRange& r : out.ranges) {
-    if (r.algorithm == "default") continue;
-    add_evidence(r, covering(a, r.min_bytes));
-    add_evidence(r, covering(b, r.min_bytes));
-  }
+  // Each range carries the evidence of the measured ranges that made its choice.
+  for (ProfileRange& r : out.ranges)
+    for (const ProfileRule* rule : {&a, &b})
+      for (const ProfileRange& source : rule->ranges)
+        if (same_choice(source, r) && source.min_bytes <= r.max_bytes.value_or(kMaxProfileBytes) &&
+            r.min_bytes <= source.max_bytes.value_or(kMaxProfileBytes))
+          add_evidence(r, source);
   return out;
 }
 
@@ -131,10 +141,9 @@ std::vector<std::string> add_predicted_rules(TunedProfile& profile, std::span<co
         continue;
       }
       added.push_back(filled(*a, *b, n));
-      int kept = 0;
-      for (const ProfileRange& r : added.back().ranges) kept += r.algorithm != "default";
-      notes.push_back(fmt::format("{}: predicted from np {} and {}: {} range(s), {} keeping a choice both made",
-                                  what, a->comm_size, b->comm_size, added.back().ranges.size(), kept));
+      notes.push_back(fmt::format("{}: predicted from np {} and {} ({} range(s); where they differ, np {}'s choice)",
+                                  what, a->comm_size, b->comm_size, added.back().ranges.size(),
+                                  nearer(*a, *b, n).comm_size));
     }
   }
   for (ProfileRule& r : added) profile.rules.push_back(std::move(r));

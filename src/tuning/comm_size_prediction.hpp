@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Rules for communicator sizes no report measured (pico tune --predict-np;
 // docs/tuning.md#communicator-sizes-not-measured), filled in from the
-// measured rules of the same collective: between two
-// measured sizes, or beyond the two nearest to it, a size range keeps a
-// choice both of them made (the choice is stable across communicator sizes
-// there) and the library's default where they differ. Each filled rule is
-// marked predicted_from with the sizes it came from, and carries their
-// evidence; `pico tune --check` at such a size says how good it was.
+// measured rules of the same collective: from the two measured sizes around
+// it, or the two nearest beyond them, a size range keeps a choice both made
+// (stable across communicator sizes there) and takes the nearer size's
+// (in ratio) where they differ. Each filled rule is marked predicted_from
+// with the sizes it came from, and carries their evidence; `pico tune
+// --check` at such a size says how good it was.
 #pragma once
 
 #include <span>

@@ -26,6 +26,8 @@ constexpr std::int64_t kJudgedFrom = 5;
 // Warm-up calls of a round: a few on the first (the communicator is new),
 // one on later ones.
 constexpr int kFirstRoundWarmup = 2;
+// Round 0's timed loop: time_budget divided by this.
+constexpr double kScreenShare = 20;
 
 // What a case is, but for its algorithm and parameters: the cases with one
 // key are the candidates of one choice. Without the size: one series.
@@ -85,11 +87,11 @@ class ChoiceRace {
     rounds_.assign(n, 0);
   }
 
-  // Round 0: a quarter of time_budget per candidate (small messages get tens
-  // of samples for little), at least its minimum; what it costs says what
-  // the choice costs.
+  // Round 0: a twentieth of time_budget per candidate (small messages get
+  // tens of samples for little), at least its minimum; what it costs says
+  // what the choice costs.
   void screen() {
-    race_.open(measure(), ctx_.timing.time_budget_s / 4);
+    race_.open(measure(), ctx_.timing.time_budget_s / kScreenShare);
     screen_cost_ = race_.spent();
   }
   void run(double budget_s) {
@@ -188,10 +190,10 @@ class ChoiceRace {
   double screen_cost_ = 0;  // round 0's, which no budget limits
 };
 
-// Screens every race, then shares `budget_s` less the screens among them in
-// proportion to what each screen cost (a choice of many candidates or large
-// messages needs more), keeping `reserve` (a fraction of what is left) for
-// later races.
+// Screens every race, then shares what `budget_left_s` holds after the
+// screens among them in proportion to what each screen cost (a choice of many
+// candidates or large messages needs more), keeping `reserve` (a fraction of
+// it) for later races. Takes what they spent off budget_left_s.
 void race_all(std::vector<std::unique_ptr<ChoiceRace>>& races, double& budget_left_s, double reserve) {
   double screens = 0;
   for (auto& r : races) {
@@ -245,7 +247,8 @@ void run_races(const std::vector<Case>& cases, const CaseContext& ctx, const Rac
   }
   double budget_left = spec.budget_s;
   // The sizes between may each need a race: keep their part of the budget.
-  const double reserve = static_cast<double>(between) / static_cast<double>(first.size() + between);
+  const double reserve =
+      between == 0 ? 0.0 : static_cast<double>(between) / static_cast<double>(first.size() + between);
   race_all(first, budget_left, reserve);
 
   // The sizes between (odd positions but the last) race where their neighbours disagree.

@@ -53,37 +53,54 @@ const ProfileRule& at(const TunedProfile& p, int comm_size) {
 
 }  // namespace
 
-TEST_CASE("a communicator size not measured keeps the choices both neighbours made, the default elsewhere",
+TEST_CASE("a communicator size not measured keeps the choices both neighbours made, the nearer one's elsewhere",
           "[tuning]") {
   TunedProfile p = measured();
   const std::vector<int> sizes{8, 3, 4};
   const std::vector<std::string> notes = add_predicted_rules(p, sizes);
   REQUIRE(notes.size() == 3);
-  CHECK(notes[0] == "allreduce np 8: predicted from np 2 and 4: 2 range(s), 1 keeping a choice both made");
+  CHECK(notes[0] == "allreduce np 8: predicted from np 2 and 4 (2 range(s); where they differ, np 4's choice)");
   CHECK(notes[2] == "allreduce np 4: measured, not predicted");
   check_profile(p, "test");  // contiguous, first at 0, last unbounded, no duplicate rule
 
-  for (int n : {3, 8}) {
+  for (int n : {3, 8}) {  // 3 is nearer to 4 than to 2 in ratio
     const ProfileRule& r = at(p, n);
     CHECK(r.predicted_from == std::vector<int>{2, 4});
     CHECK(r.nodes == n);
     REQUIRE(r.ranges.size() == 2);
-    CHECK(r.ranges[0].algorithm == "recursive_doubling");
+    CHECK(r.ranges[0].algorithm == "recursive_doubling");  // both chose it below 512 B
     CHECK(r.ranges[0].max_bytes == std::optional<std::uint64_t>{511});
-    CHECK(r.ranges[0].speedup->low == 1.2);  // the weaker of the two
-    CHECK(r.ranges[0].measured_bytes.empty());  // nothing was measured at this size
-    CHECK(r.ranges[0].evidence.size() == 2);    // np 2's at 64 B and np 4's at 128 B
-    CHECK(r.ranges[1].algorithm == "default");  // ring on 2 nodes, Rabenseifner on 4: not stable
+    CHECK(r.ranges[0].speedup->low == 1.2);       // the weaker of the two
+    CHECK(r.ranges[0].measured_bytes.empty());    // nothing was measured at this size
+    CHECK(r.ranges[0].evidence.size() == 2);      // np 2's at 64 B and np 4's at 128 B
+    CHECK(r.ranges[1].algorithm == "rabenseifner");  // ring on 2 nodes, Rabenseifner on 4: np 4's
     CHECK(r.ranges[1].min_bytes == 512);
     CHECK_FALSE(r.ranges[1].max_bytes.has_value());
-    CHECK(r.ranges[1].evidence.empty());
+    CHECK(r.ranges[1].speedup->low == 1.4);
+    REQUIRE(r.ranges[1].evidence.size() == 1);    // np 4's only: np 2 chose ring
+    CHECK(r.ranges[1].evidence[0].bytes == 65536);
   }
   // The profile reads back with the marks, and exports choose from the predicted rule at np 8.
   const TunedProfile back = profile_from_json(to_json(p), "p.json");
   CHECK(at(back, 8).predicted_from == std::vector<int>{2, 4});
   CHECK(at(back, 2).predicted_from.empty());
   CHECK(back.choose(Collective::allreduce, 8, 100)->algorithm == "recursive_doubling");
-  CHECK(back.choose(Collective::allreduce, 8, 4096)->algorithm == "default");
+  CHECK(back.choose(Collective::allreduce, 8, 4096)->algorithm == "rabenseifner");
+}
+
+TEST_CASE("between two measured sizes, the nearer one's choice fills where they differ", "[tuning]") {
+  TunedProfile p = measured();
+  p.rules[1].comm_size = 16;  // measured at 2 and 16 nodes
+  p.rules[1].nodes = 16;
+  const std::vector<int> three{3};
+  add_predicted_rules(p, three);
+  const ProfileRule& r = at(p, 3);
+  CHECK(r.predicted_from == std::vector<int>{2, 16});
+  // 512 B to 1 KiB, where np 16 chose Rabenseifner, takes np 2's recursive doubling (3 is nearer to 2).
+  REQUIRE(r.ranges.size() == 2);
+  CHECK(r.ranges[0].algorithm == "recursive_doubling");
+  CHECK(r.ranges[0].max_bytes == std::optional<std::uint64_t>{1023});
+  CHECK(r.ranges[1].algorithm == "ring");
 }
 
 TEST_CASE("a size is predicted only from two measured communicator sizes that fill its nodes", "[tuning]") {
