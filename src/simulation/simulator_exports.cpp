@@ -63,11 +63,12 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
   return out;
 }
 
-AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model, int npus) {
+AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model, int npus,
+                                int splits) {
   const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
   AstraSimInputs in;
   in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
-               {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", 4},
+               {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", splits},
                {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
   for (const Collective c : all_collectives()) {
     const std::string_view astra = spec_for(c).names.astra_sim;
@@ -122,7 +123,8 @@ int astra_npus(const TunedProfile& profile, const FormatArgs& args) {
 ExportOutput write_astra_sim(const TunedProfile& profile, const std::string& profile_path, const FormatArgs& args) {
   const std::string model_path = args.text("model");
   const LogGPModel model = model_path.empty() ? default_model() : load_model(model_path);
-  AstraSimInputs in = astra_sim_inputs(profile, profile_path, model, astra_npus(profile, args));
+  AstraSimInputs in = astra_sim_inputs(profile, profile_path, model, astra_npus(profile, args),
+                                       static_cast<int>(args.integer("splits").value_or(1)));
   ExportOutput out{{{"system.json", in.system.dump(2) + "\n"},
                     {"network.yml", in.network_yaml},
                     {"memory.json", in.memory.dump(2) + "\n"}},
@@ -142,6 +144,8 @@ std::string astra_sim_how_to_load(const TunedProfile& profile, const FormatArgs&
 constexpr FormatFlag kAstraSimFlags[] = {
     {"model", "the model (pico fit) for bandwidth and latency (default: ATLAHS AI)", FlagKind::text, 0, 0},
     {"npus", "NPUs in the network (default: the profile's largest communicator)", FlagKind::integer, 1, 1 << 24},
+    {"splits", "preferred-dataset-splits: chunks per collective (default 1; more only for bandwidth-bound workloads)",
+     FlagKind::integer, 1, 1024},
 };
 
 }  // namespace

@@ -39,8 +39,11 @@ struct AstraSimInputs {
   nlohmann::json memory;
   std::vector<std::string> notes;  // collectives left at ASTRA-sim's ring, and why
 };
+// splits: the system's preferred-dataset-splits, the chunks ASTRA-sim cuts
+// each collective into (1 unless the workload is bandwidth-bound:
+// docs/simulation.md#other-simulators-astra-sim-and-schedgen2).
 AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model,
-                                int npus);
+                                int npus, int splits = 1);
 
 // The simulators' export formats (astra-sim, schedgen2), in `pico export --help` order.
 const std::vector<const ExportFormat*>& simulator_export_formats();

@@ -59,6 +59,8 @@ TEST_CASE("ASTRA-sim inputs: the choice for the largest messages, per dimension"
   CHECK(in.network_yaml.find("bandwidth: [ 25.000 ]") != std::string::npos);  // G = 40 ps/B
   CHECK(in.network_yaml.find("latency: [ 3700.0 ]") != std::string::npos);
   CHECK(in.memory["memory-type"] == "NO_MEMORY_EXPANSION");
+  CHECK(in.system["preferred-dataset-splits"] == 1);  // chunking multiplies latency-bound collectives
+  CHECK(astra_sim_inputs(openmpi_profile(), "p.json", model, 16, 4).system["preferred-dataset-splits"] == 4);
   const AstraSimInputs small = astra_sim_inputs(openmpi_profile(), "p.json", model, 4);
   CHECK(small.system["all-reduce-implementation"] == nlohmann::json::array({"ring"}));
 }
