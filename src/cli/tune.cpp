@@ -72,6 +72,9 @@ void add_tune(CLI::App& app, int& exit_code) {
     for (const std::string& r : opts->results) reports.push_back({r, read_report(r)});
     if (opts->check) {
       if (opts->profile.empty()) throw InputError("--check", "no profile given", "pico tune --check RESULTS... --profile PROFILE");
+      if (!opts->predict_np.empty())
+        throw InputError("--predict-np", "--predict-np makes a profile; --check checks one",
+                         "pico tune RESULTS... --predict-np N -o PROFILE, then pico tune --check ... --profile PROFILE");
       const TunedProfile profile = load_profile(opts->profile);
       const CheckResult result = check_profile_against(profile, opts->profile, reports, options);
       std::cout << render_check(result, options);

@@ -73,8 +73,9 @@ using MeasureRound = std::function<RoundResult(std::size_t, double)>;
 // granted slice_s of timed loop (0: its minimum), whatever that costs. run()
 // goes on within budget_s more: a round starts only if the cheapest round
 // each survivor has run so far, summed, fits in what is left, and grants each
-// the share of the rest that remains after them, so run() overruns by at
-// most one iteration per entrant and round. It stops when one entrant is
+// the share of the rest that remains after them, so run() overruns by about
+// one iteration per entrant and round (more when a round's set-up takes
+// longer than its cheapest did). It stops when one entrant is
 // left, when the survivors are settled, at the budget, or after twice the
 // planned rounds (2 + ceil(log2 n)).
 class Race {

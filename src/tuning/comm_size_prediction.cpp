@@ -121,10 +121,13 @@ std::vector<std::string> add_predicted_rules(TunedProfile& profile, std::span<co
     if (std::none_of(rules.begin(), rules.end(), [&](const ProfileRule* r) { return r->comm_size == rule.comm_size; }))
       rules.push_back(&rule);
   }
+  std::vector<int> sizes;  // each once, in the order given
+  for (int n : comm_sizes)
+    if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
   std::vector<ProfileRule> added;
   for (auto& [collective, rules] : measured) {
     std::sort(rules.begin(), rules.end(), [](const ProfileRule* x, const ProfileRule* y) { return x->comm_size < y->comm_size; });
-    for (int n : comm_sizes) {
+    for (int n : sizes) {
       const std::string what = fmt::format("{} np {}", name(collective), n);
       if (std::any_of(rules.begin(), rules.end(), [&](const ProfileRule* r) { return r->comm_size == n; })) {
         notes.push_back(fmt::format("{}: measured, not predicted", what));

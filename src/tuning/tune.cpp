@@ -88,7 +88,7 @@ struct SizeData {
   std::string variant, variant_report;
   std::map<std::string, Candidate> candidates;  // by candidate_key; "default" is the library default
   std::vector<std::string> default_actual;      // what the library reported it ran for the default's cases
-  int race_dropped = 0;
+  std::set<std::string> race_dropped;           // candidate keys a race dropped here (in any report or repetition)
 };
 
 using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
@@ -193,7 +193,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       // default's pooled ones (a machine's slow period would decide), and the
       // race already found it slower than the best.
       if (cr.race && cr.race->fate == RaceFate::dropped) {
-        ++size.race_dropped;
+        size.race_dropped.insert(candidate_key(cr.c.algorithm, cr.c.params));
         continue;
       }
       Candidate& cand = size.candidates[candidate_key(cr.c.algorithm, cr.c.params)];
@@ -212,10 +212,14 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     KeyChoices kc;
     kc.key = {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)};
     for (auto& [bytes, data] : sizes) {
+      // Dropped in one race, a candidate is out at this size: its surviving
+      // repetitions alone would judge it on its good runs.
+      for (const std::string& key : data.race_dropped)
+        if (key != "default") data.candidates.erase(key);
       if (!data.candidates.contains("default")) continue;  // nothing to compare with: the range around it decides
       kc.sizes.push_back(choose(bytes, data, options));
-      kc.sizes.back().candidates = static_cast<int>(data.candidates.size()) + data.race_dropped;
-      kc.sizes.back().race_dropped = data.race_dropped;
+      kc.sizes.back().candidates = static_cast<int>(data.candidates.size() + data.race_dropped.size());
+      kc.sizes.back().race_dropped = static_cast<int>(data.race_dropped.size());
     }
     if (!kc.sizes.empty()) analysis.keys.push_back(std::move(kc));
   }

@@ -16,11 +16,12 @@
 namespace pico {
 namespace {
 
-// Samples a round takes at least, and from how many pooled samples a
-// candidate is judged. At 5 the order-statistic interval of the median is
-// the samples' range: a candidate goes when all its samples are slower than
-// all of the best's, which two candidates of one distribution do by chance
-// once in C(10,5) = 252.
+// Samples a round takes at least (whatever min_iterations says), and from
+// how many pooled samples a candidate is judged. At 5 the order-statistic
+// interval of the median is the samples' range: a candidate goes when all its
+// samples are slower than all of the best's, which one fixed pair of
+// candidates of one distribution does by chance once in C(10,5) = 252 at one
+// look; against the best of a field, looked at every round, more often.
 constexpr std::int64_t kRoundMinIterations = 5;
 constexpr std::int64_t kJudgedFrom = 5;
 // Warm-up calls of a round: a few on the first (the communicator is new),
@@ -104,7 +105,9 @@ class ChoiceRace {
   void finish() {
     const RaceOutcome outcome = race_.finish();
     const std::size_t n = choice_.candidates.size();
-    choice_.entrants_raced = static_cast<int>(n);
+    // Refinement trusts a winner only over others that were measured (not failed).
+    choice_.entrants_raced = static_cast<int>(std::count_if(
+        outcome.entrants.begin(), outcome.entrants.end(), [](const EntrantOutcome& e) { return !e.samples.empty(); }));
     if (outcome.winner) choice_.winner = label_of(*choice_.candidates[*outcome.winner]);
     for (std::size_t i = 0; i < n; ++i) {
       CaseResult r = std::move(last_[i]);
@@ -116,12 +119,12 @@ class ChoiceRace {
         r.algbw_GBps = algbw_GBps(r.c, stats.median_s);
         r.busbw_GBps = busbw_GBps(r.c, stats.median_s);
         r.stop_reason = "race";
-        if (ctx_.timing.keep_samples)
-          r.samples_s = e.samples;
-        else
-          r.samples_s.reset();
+        r.samples_s = e.samples;
       }
-      r.warmup = ctx_.timing.warmup;
+      // A failure another rank saw (the ranks agreed on it) is this record's too.
+      if (e.fate == RaceFate::failed && r.status == CaseStatus::ok) r.fail(e.reason);
+      if (!ctx_.timing.keep_samples) r.samples_s.reset();
+      r.warmup = std::min(ctx_.timing.warmup, kFirstRoundWarmup);  // round 0's: later rounds warm up once
       r.validation = validation_[i];
       r.elapsed_s = elapsed_[i];
       r.race = RaceRecord{.fate = e.fate,
@@ -144,7 +147,7 @@ class ChoiceRace {
     return out;
   }
   static RaceSettings settings_of(const CaseContext& ctx) {
-    return {.budget_s = 0, .min_samples = std::min(ctx.timing.min_iterations, kJudgedFrom), .target_ci = ctx.timing.target_ci};
+    return {.budget_s = 0, .min_samples = kJudgedFrom, .target_ci = ctx.timing.target_ci};
   }
 
   MeasureRound measure() {
@@ -154,7 +157,8 @@ class ChoiceRace {
       CaseContext round = ctx_;
       round.timing.time_budget_s = slice_s;
       round.timing.keep_samples = true;
-      round.timing.min_iterations = std::min(ctx_.timing.min_iterations, kRoundMinIterations);
+      round.timing.min_iterations = kRoundMinIterations;
+      round.timing.max_iterations = std::max(ctx_.timing.max_iterations, kRoundMinIterations);
       round.timing.warmup = std::min(ctx_.timing.warmup, rounds_[i] == 0 ? kFirstRoundWarmup : 1);
       // The results are checked once, in round 0; that check stays in the record.
       round.validation = ctx_.validation && rounds_[i] == 0;
@@ -202,13 +206,15 @@ void race_all(std::vector<std::unique_ptr<ChoiceRace>>& races, double& budget_le
   }
   budget_left_s -= screens;
   const double to_share = std::max(0.0, budget_left_s) * (1.0 - reserve);
-  for (auto& r : races) {
-    const double share = screens > 0 ? to_share * r->spent() / screens : 0.0;
-    const double before = r->spent();
-    r->run(share);
-    budget_left_s -= r->spent() - before;
+  // Each race is recorded as it ends, so a crash later loses only the races still running.
+  std::vector<double> screen(races.size());
+  for (std::size_t k = 0; k < races.size(); ++k) screen[k] = races[k]->spent();
+  for (std::size_t k = 0; k < races.size(); ++k) {
+    const double share = screens > 0 ? to_share * screen[k] / screens : 0.0;
+    races[k]->run(share);
+    budget_left_s -= races[k]->spent() - screen[k];
+    races[k]->finish();
   }
-  for (auto& r : races) r->finish();
 }
 
 // A choice refinement leaves out: every candidate recorded skipped.

@@ -56,7 +56,7 @@ const ProfileRule& at(const TunedProfile& p, int comm_size) {
 TEST_CASE("a communicator size not measured keeps the choices both neighbours made, the nearer one's elsewhere",
           "[tuning]") {
   TunedProfile p = measured();
-  const std::vector<int> sizes{8, 3, 4};
+  const std::vector<int> sizes{8, 3, 4, 8};  // a size given twice is predicted once
   const std::vector<std::string> notes = add_predicted_rules(p, sizes);
   REQUIRE(notes.size() == 3);
   CHECK(notes[0] == "allreduce np 8: predicted from np 2 and 4 (2 range(s); where they differ, np 4's choice)");

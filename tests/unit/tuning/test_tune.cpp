@@ -149,3 +149,26 @@ TEST_CASE("tune: repeated launches in several reports pool, one evidence entry p
   const TunedProfile p = profile_from_analysis(t, {});
   CHECK(p.rules[0].ranges[0].evidence.size() == 2);
 }
+
+TEST_CASE("tune: a candidate a race dropped is not compared, in any repetition") {
+  // ring looks 2x faster at 8 B in the samples it ran (the first rounds, on a
+  // fast moment), but the race dropped it; in a second report it survived.
+  auto dropped = [](CaseResult r) {
+    r.race = RaceRecord{.fate = RaceFate::dropped, .reason = "dropped after round 0", .rounds = 1, .race_rounds = 3,
+                        .entrants = 3, .winner = "recursive_doubling", .stop = "settled", .budget_s = 1, .spent_s = 1};
+    return r;
+  };
+  const std::vector<CaseResult> first{measured("default", 8, 2e-6, 1), measured("recursive_doubling", 8, 1.5e-6, 2),
+                                      dropped(measured("ring", 8, 1e-6, 3))};
+  const std::vector<CaseResult> second{measured("default", 8, 2e-6, 4, 1), measured("recursive_doubling", 8, 1.5e-6, 5, 1),
+                                       measured("ring", 8, 1e-6, 6, 1)};
+  const TuneAnalysis a =
+      analyse_reports({report_of(first), report_of(second, "openmpi", "4.1.4", "20261124-000000-bbbb")}, {});
+  REQUIRE(a.keys.size() == 1);
+  const SizeChoice& s = a.keys[0].sizes.at(0);
+  CHECK(s.algorithm == "recursive_doubling");
+  CHECK(s.fastest == "recursive_doubling");
+  CHECK(s.candidates == 3);
+  CHECK(s.race_dropped == 1);
+  CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 candidate(s) a race dropped"));
+}
