@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report_facts.hpp"
 #include "cli/read_report.hpp"
 #include "core/terminal.hpp"
 #include "launch/launcher.hpp"
@@ -48,8 +49,8 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
   // interruption) must not turn a written report into an error exit.
   if (!quiet) std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
   // What the library ran under: a tuned profile loaded (run --profile, a platform's tuning.profile).
-  if (const auto prov = result.report.find("provenance"); prov != result.report.end() && prov->contains("profile")) {
-    const nlohmann::json& p = (*prov)["profile"];
+  if (const auto profile = report_facts(result.report).profile) {
+    const nlohmann::json& p = *profile;
     fmt::print("profile: {} loaded into {} {} as {} ({}; its variables in report.json's provenance.profile.env)\n",
                p.value("path", "?"), p.value("library", "?"), p.value("version", ""), p.value("format", "?"),
                p.value("file", "?"));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "analysis/report_facts.hpp"
 #include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "simulation/fit.hpp"
@@ -52,11 +53,11 @@ std::pair<double, double> relative_line_fit(const std::vector<Point>& pts) {
 
 // "intra-node" when every rank ran on one host, "inter-node" when each host ran one rank.
 std::string scope_of(const nlohmann::json& report) {
-  const auto& hosts = report.value("provenance", nlohmann::json::object()).value("hosts", nlohmann::json::array());
-  if (!hosts.is_array() || hosts.empty()) return "unknown";
+  const std::vector<ReportHost> hosts = report_facts(report).hosts;
+  if (hosts.empty()) return "unknown";
   if (hosts.size() == 1) return "intra-node";
-  for (const auto& h : hosts)
-    if (!h.contains("ranks") || h["ranks"].size() != 1) return "mixed";
+  for (const ReportHost& h : hosts)
+    if (h.ranks != 1) return "mixed";
   return "inter-node";
 }
 

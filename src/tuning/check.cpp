@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/report_facts.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "core/size_text.hpp"
@@ -41,10 +42,7 @@ std::string verdict_of(const CheckRow& r) {
   return "ok";
 }
 
-bool ran_with_profile(const LoadedReport& r) {
-  const auto& prov = r.report.value("provenance", nlohmann::json::object());
-  return prov.contains("profile") && prov["profile"].is_object();
-}
+bool ran_with_profile(const LoadedReport& r) { return report_facts(r.report).profile.has_value(); }
 
 using SizeKey = std::tuple<Collective, int, int, int, std::uint64_t>;
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report_facts.hpp"
 #include "collectives/count_matrix.hpp"
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
@@ -21,9 +22,8 @@ namespace pico {
 namespace {
 
 // The report's id: its results directory's name (<timestamp>-<id>), as pico run made it.
-std::string report_id_of(const LoadedReport& r) {
-  const std::string dir = r.report.contains("run") ? r.report["run"].value("results_dir", "") : "";
-  std::filesystem::path p(dir.empty() ? r.path : dir);
+std::string report_id_of(const LoadedReport& r, const ReportFacts& facts) {
+  std::filesystem::path p(facts.results_dir.empty() ? r.path : facts.results_dir);
   if (p.filename() == "report.json") p = p.parent_path();
   if (p.filename().empty()) p = p.parent_path();
   return p.filename().string();
@@ -35,34 +35,9 @@ bool is_library_backend(const std::string& backend) {
   return d != nullptr && d->tunable;
 }
 
-ProfileLibrary library_of(const nlohmann::json& report, const std::string& backend) {
-  ProfileLibrary lib;
-  lib.backend = backend;
-  const nlohmann::json& prov = report.value("provenance", nlohmann::json::object());
-  if (backend == "nccl") {
-    lib.name = "nccl";
-    if (prov.contains("gpu") && prov["gpu"].is_object()) lib.version = prov["gpu"].value("nccl_build", "");
-  } else if (prov.contains("mpi") && prov["mpi"].is_object()) {
-    lib.name = prov["mpi"].value("library", "unknown");
-    lib.version = prov["mpi"].value("version", "");
-  }
-  return lib;
-}
-
-std::string platform_of(const nlohmann::json& report) {
-  if (!report.contains("platform") || !report["platform"].is_object()) return "";
-  return report["platform"].value("name", "");
-}
-
-// Hosts of the launch that ran the case (provenance.launches), else of the first launch.
-int nodes_of(const nlohmann::json& report, int launch) {
-  const nlohmann::json& prov = report.value("provenance", nlohmann::json::object());
-  if (prov.contains("launches"))
-    for (const nlohmann::json& l : prov["launches"])
-      if (l.value("launch", -2) == launch && l.contains("hosts")) return std::max<int>(1, static_cast<int>(l["hosts"].size()));
-  if (prov.contains("hosts") && prov["hosts"].is_array() && !prov["hosts"].empty())
-    return static_cast<int>(prov["hosts"].size());
-  return 1;
+ProfileLibrary library_of(const ReportFacts& facts, const std::string& backend) {
+  if (backend == "nccl") return {backend, "nccl", facts.nccl_build};
+  return {backend, facts.mpi_library, facts.mpi_version};
 }
 
 std::string candidate_key(const std::string& algorithm, const std::map<std::string, double>& params) {
@@ -153,15 +128,16 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
   std::string first_identity, first_path;
   std::map<KeyTuple, std::map<std::uint64_t, SizeData>> grouped;
   for (const LoadedReport& r : reports) {
-    const std::string id = report_id_of(r);
+    const ReportFacts facts = report_facts(r.report);
+    const std::string id = report_id_of(r, facts);
     analysis.reports.push_back(id);
     for (const CaseResult& cr : case_results_of(r.report)) {
       // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
       if (!is_library_backend(cr.c.backend) || !cr.measured() || call_form(cr.c) != CallForm::blocking) continue;
       if (const std::string counts = counts_option(cr.c); !counts.empty() && counts != "uniform") continue;
-      const ProfileLibrary lib = library_of(r.report, cr.c.backend);
-      const std::string platform = platform_of(r.report);
+      const ProfileLibrary lib = library_of(facts, cr.c.backend);
+      const std::string& platform = facts.platform;
       const std::string identity =
           fmt::format("{} {} (backend {}) on platform '{}'", lib.name,
                       lib.version.empty() ? "(version unknown)" : lib.version, lib.backend, platform);
@@ -175,7 +151,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
                                      "platform", identity, first_path, first_identity),
                          "tune each library's (and platform's) reports separately, one profile each");
       }
-      const int nodes = nodes_of(r.report, cr.launch);
+      const int nodes = facts.hosts_of_launch(cr.launch);
       const KeyTuple key{cr.c.collective, cr.c.np, nodes, std::max(1, cr.c.np / nodes)};
       SizeData& size = grouped[key][cr.c.bytes];
       const std::string variant = variant_of(cr.c);
