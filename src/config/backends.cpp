@@ -29,6 +29,7 @@ BackendDescriptor with_catalog_names(BackendDescriptor d) {
           for (const auto& p : a.parameters) add_unique(d.parameters, p);
         }
       }
+    for (const auto& [parameter, type] : cat.parameter_types) d.parameter_types.try_emplace(parameter, type);
   }
   return d;
 }

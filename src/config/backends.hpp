@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "config/catalog.hpp"
 #include "core/backend_kind.hpp"
 
 namespace pico {
@@ -49,6 +50,8 @@ struct BackendDescriptor {
   std::vector<std::string> catalogs{};    // catalogue files its algorithms come from
   std::vector<std::string> algorithms{};  // every name any of its catalogues knows (or its fixed list)
   std::vector<std::string> parameters{};  // algorithm parameters its catalogues know (segment_size, ...)
+  // How an experiment's values of each are read: the catalogues' parameter_types (size where they say none).
+  std::map<std::string, ParameterType> parameter_types{};
   bool has_default = true;              // offers the library's own choice as "default"
   // A library whose choice a tuned profile can set (pico tune reads its cases; export writes its files).
   bool tunable = false;

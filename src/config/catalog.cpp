@@ -22,7 +22,8 @@ using yaml::Value;
 namespace {
 
 const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",     "dtypes",        "unsupported",
-                                        "default_only", "selection",   "collectives", "nonblocking",   "parameter_grid"};
+                                        "default_only", "selection",   "collectives", "nonblocking",   "parameter_grid",
+                                        "parameter_types"};
 const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",         "default_readback",
                                               "env_prefix",     "launch_env",            "launch_env_by_version",
                                               "constraints",    "verify",                "actual",
@@ -152,6 +153,25 @@ std::map<std::string, std::vector<double>> parse_parameter_grid(const Value& v, 
   return grid;
 }
 
+// Each parameter must be one an algorithm of this catalogue takes.
+std::map<std::string, ParameterType> parse_parameter_types(const Value& v, const Catalog& cat) {
+  std::vector<std::string> types;
+  for (ParameterType t : {ParameterType::size, ParameterType::fraction, ParameterType::duration, ParameterType::magnitude})
+    types.emplace_back(name(t));
+  std::map<std::string, ParameterType> out;
+  for (const auto& [key, value] : v.as_entries("parameter_types")) {
+    const std::string parameter = key.as_nonempty_string("parameter");
+    bool taken = false;
+    for (const auto* of_form : {&cat.collectives, &cat.nonblocking})
+      for (const auto& [coll, entry] : *of_form)
+        for (const auto& a : entry.algorithms)
+          taken = taken || std::find(a.parameters.begin(), a.parameters.end(), parameter) != a.parameters.end();
+    if (!taken) key.fail(fmt::format("no algorithm of this catalogue takes parameter '{}'", parameter));
+    out[parameter] = *parse_parameter_type(value.as_choice("parameter type", types));
+  }
+  return out;
+}
+
 std::vector<int> parse_version(const std::string& text) {
   std::vector<int> parts;
   std::stringstream ss(text);
@@ -180,6 +200,22 @@ int compare_versions(const std::vector<int>& a, const std::vector<int>& b) {
 }
 
 }  // namespace
+
+std::string_view name(ParameterType t) {
+  switch (t) {
+    case ParameterType::size: return "size";
+    case ParameterType::fraction: return "fraction";
+    case ParameterType::duration: return "duration";
+    case ParameterType::magnitude: return "magnitude";
+  }
+  return "";
+}
+
+std::optional<ParameterType> parse_parameter_type(std::string_view s) {
+  for (ParameterType t : {ParameterType::size, ParameterType::fraction, ParameterType::duration, ParameterType::magnitude})
+    if (name(t) == s) return t;
+  return std::nullopt;
+}
 
 bool version_in_range(const std::string& version, const std::string& range) {
   std::stringstream ss(range);
@@ -325,6 +361,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   }
   cat.ran_algorithm = parse_ran_algorithm(sel.get("actual"), cat);
   if (auto v = top.get("parameter_grid")) cat.parameter_grid = parse_parameter_grid(*v, cat);
+  if (auto v = top.get("parameter_types")) cat.parameter_types = parse_parameter_types(*v, cat);
   return cat;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/constraint.hpp"
@@ -20,6 +21,14 @@ struct AlgorithmConstraint {
   Constraint require;  // must hold for the algorithm to run as itself
   std::string reason;  // why, shown when a case is skipped
 };
+
+// How an experiment's `params` values of a parameter are read (the
+// catalogue's `parameter_types`; docs/configuration.md#backends): a count or
+// size (8, 64KiB), a fraction in (0, 1] (0.01, 1%), a duration longer than
+// zero (5ms, 0.005) or a positive magnitude in the input's units (2.5).
+enum class ParameterType { size, fraction, duration, magnitude };
+std::string_view name(ParameterType t);
+std::optional<ParameterType> parse_parameter_type(std::string_view s);
 
 struct AlgorithmEntry {
   std::string name;
@@ -81,6 +90,8 @@ struct Catalog {
   // The values `algorithms: all` sweeps for a parameter the experiment gives
   // none for (segment sizes, fan-outs), so that segmented algorithms are measured.
   std::map<std::string, std::vector<double>> parameter_grid;
+  // The type of each parameter that is not a size (`parameter_types`).
+  std::map<std::string, ParameterType> parameter_types;
   std::string source_path;
 
   // The collectives whose algorithms a call form's variables choose:

@@ -212,28 +212,29 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
   return out;
 }
 
-// A parameter named *_ratio is a fraction (0.01 or 1%), one named time_* a
-// duration in seconds (5ms, 0.005), one named *threshold a positive magnitude
-// in the input's units (2.5); the others are counts or sizes (8, 64KiB).
-double parse_param_value(const Value& item, const std::string& name) {
+// A value as the parameter's type says (its catalogue's parameter_types).
+double parse_param_value(const Value& item, const std::string& name, ParameterType type) {
   std::string why;
-  if (name.starts_with("time_")) {
-    const auto seconds = parse_duration_s(item.as_string(name), &why);
-    if (!seconds) item.fail(why, "write a duration such as 5ms, 200us or 0.005");
-    if (*seconds <= 0) item.fail(fmt::format("{} must be longer than zero, got {}", name, item.describe()));
-    return *seconds;
-  }
-  if (name.ends_with("threshold")) {
-    const auto t = parse_fraction(item.as_string(name), &why);
-    if (!t) item.fail(why, "write a positive number such as 2.5");
-    if (!(*t > 0) || !std::isfinite(*t)) item.fail(fmt::format("{} must be positive, got {}", name, item.describe()));
-    return *t;
-  }
-  if (name.ends_with("_ratio")) {
-    const auto f = parse_fraction(item.as_string(name), &why);
-    if (!f) item.fail(why, "write a fraction such as 0.01 or 1%");
-    if (*f <= 0 || *f > 1) item.fail(fmt::format("{} must lie in (0, 1], got {}", name, item.describe()));
-    return *f;
+  switch (type) {
+    case ParameterType::duration: {
+      const auto seconds = parse_duration_s(item.as_string(name), &why);
+      if (!seconds) item.fail(why, "write a duration such as 5ms, 200us or 0.005");
+      if (*seconds <= 0) item.fail(fmt::format("{} must be longer than zero, got {}", name, item.describe()));
+      return *seconds;
+    }
+    case ParameterType::magnitude: {
+      const auto t = parse_fraction(item.as_string(name), &why);
+      if (!t) item.fail(why, "write a positive number such as 2.5");
+      if (!(*t > 0) || !std::isfinite(*t)) item.fail(fmt::format("{} must be positive, got {}", name, item.describe()));
+      return *t;
+    }
+    case ParameterType::fraction: {
+      const auto f = parse_fraction(item.as_string(name), &why);
+      if (!f) item.fail(why, "write a fraction such as 0.01 or 1%");
+      if (*f <= 0 || *f > 1) item.fail(fmt::format("{} must lie in (0, 1], got {}", name, item.describe()));
+      return *f;
+    }
+    case ParameterType::size: break;
   }
   const auto n = parse_size(item.as_string(name), &why);
   if (!n) item.fail(why, "write a number, or a size such as 64KiB");
@@ -250,7 +251,8 @@ std::map<std::string, std::vector<double>> parse_params(const Value& v, const Ba
                                           : yaml::suggest_and_list(name, backend.parameters, "parameters"));
     std::vector<double> values;
     for (const auto& item : nonempty_list(value, "parameter values")) {
-      const double x = parse_param_value(item, name);
+      const auto type = backend.parameter_types.find(name);
+      const double x = parse_param_value(item, name, type == backend.parameter_types.end() ? ParameterType::size : type->second);
       if (std::find(values.begin(), values.end(), x) != values.end())
         item.fail(fmt::format("value {} is listed twice", param_text(x)));
       values.push_back(x);

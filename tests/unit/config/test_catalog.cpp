@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/constraint.hpp"
 #include "core/input_error.hpp"
@@ -325,4 +326,22 @@ TEST_CASE("without a known library, only the default can be measured", "[catalog
   CHECK(plan.skipped.size() == plan.cases.size() / 2);
   for (const auto& g : plan.groups)
     for (const auto& c : g.cases) CHECK(c.algorithm == "default");
+}
+
+TEST_CASE("a catalogue types its parameters; an experiment's values are read as it says", "[catalog]") {
+  const std::string body = "library: x\nselection: {mechanism: builtin}\ncollectives:\n  allreduce:\n"
+                           "    algorithms: [{name: topk, parameters: [topk_ratio, bits]}]\n";
+  const Catalog typed = parse_catalog(body + "parameter_types: {topk_ratio: fraction}\n", "c.yaml");
+  CHECK(typed.parameter_types.at("topk_ratio") == ParameterType::fraction);
+  CHECK_FALSE(typed.parameter_types.contains("bits"));  // a size, as every parameter not typed
+  CHECK_THROWS_WITH(parse_catalog(body + "parameter_types: {segment_size: size}\n", "c.yaml"),
+                    Catch::Matchers::Contains("no algorithm of this catalogue takes parameter 'segment_size'"));
+  CHECK_THROWS_WITH(parse_catalog(body + "parameter_types: {topk_ratio: percent}\n", "c.yaml"),
+                    Catch::Matchers::Contains("percent"));
+  // The shipped compressed backend reads its ratios, durations and thresholds so.
+  const BackendDescriptor& compressed = backend_descriptor("compressed");
+  CHECK(compressed.parameter_types.at("topk_ratio") == ParameterType::fraction);
+  CHECK(compressed.parameter_types.at("time_target") == ParameterType::duration);
+  CHECK(compressed.parameter_types.at("threshold") == ParameterType::magnitude);
+  CHECK_FALSE(compressed.parameter_types.contains("bits"));
 }
