@@ -19,6 +19,12 @@ std::string param_text(double value) {
   return fmt::format("{}", value);
 }
 
+std::string candidate_label(const std::string& algorithm, const std::map<std::string, double>& params) {
+  std::string label = algorithm;
+  for (const auto& [p, v] : params) label += fmt::format(" {}={}", p, param_text(v));
+  return label;
+}
+
 nlohmann::json params_to_json(const std::map<std::string, double>& params) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [k, v] : params) {

@@ -87,6 +87,9 @@ int ranks_per_process(const Case& c);
 // A parameter value as text: integral values without a decimal point
 // ("65536"), others in shortest round-trip form ("0.01").
 std::string param_text(double value);
+// An algorithm with its parameters, as tune's summary and race records name
+// a candidate: "chain chain_fanout=4 segment_size=8192".
+std::string candidate_label(const std::string& algorithm, const std::map<std::string, double>& params);
 // The params map as JSON: integral values as JSON integers.
 nlohmann::json params_to_json(const std::map<std::string, double>& params);
 

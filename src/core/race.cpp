@@ -12,7 +12,6 @@
 namespace pico {
 namespace {
 
-
 MedianCi interval_of(const std::vector<double>& samples) {
   std::vector<double> sorted = samples;
   std::sort(sorted.begin(), sorted.end());
@@ -140,11 +139,15 @@ void Race::round(const MeasureRound& measure, double slice_s) {
 RaceOutcome Race::finish() {
   if (out_.stop.empty()) out_.stop = alive_.empty() ? "all_failed" : alive_.size() == 1 ? "one_left" : "budget";
   out_.winner.reset();
+  double fastest = 0;
   for (std::size_t i = 0; i < entrants_.size(); ++i) {
     const EntrantOutcome& e = out_.entrants[i];
     if (e.fate != RaceFate::survived || e.samples.empty()) continue;
-    if (!out_.winner || interval_of(e.samples).median < interval_of(out_.entrants[*out_.winner].samples).median)
+    const double median = interval_of(e.samples).median;
+    if (!out_.winner || median < fastest) {
       out_.winner = i;
+      fastest = median;
+    }
   }
   return out_;
 }

@@ -84,7 +84,6 @@ class Race {
   void open(const MeasureRound& measure, double slice_s);
   void run(const MeasureRound& measure, double budget_s);
   double spent() const { return out_.spent_s; }
-  bool over() const { return !out_.stop.empty(); }
   // The outcome, with the winner (the survivor with the lowest median).
   RaceOutcome finish();
 

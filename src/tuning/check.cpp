@@ -96,11 +96,10 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     CheckRow row;
     row.key = {coll, np, nodes, ppn};
     row.bytes = bytes;
-    const ProfileRange* range = profile.choose(coll, np, bytes, nodes);
+    const ProfileRule* rule = profile.rule_for(coll, np, nodes);
+    const ProfileRange* range = rule != nullptr ? rule->range_for(bytes) : nullptr;
     row.profile_choice = range ? range->algorithm : "(no rule)";
-    for (const ProfileRule& rule : profile.rules)
-      for (const ProfileRange& r : rule.ranges)
-        if (&r == range) row.predicted_from = rule.predicted_from;
+    if (rule != nullptr) row.predicted_from = rule->predicted_from;
     row.tuned_s = tuned_size->default_time_s;
     row.best_s = it->second->fastest_time_s;
     row.best = it->second->fastest;

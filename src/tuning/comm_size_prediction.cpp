@@ -15,9 +15,8 @@ namespace pico {
 namespace {
 
 const ProfileRange& covering(const ProfileRule& rule, std::uint64_t bytes) {
-  for (const ProfileRange& r : rule.ranges)
-    if (r.covers(bytes)) return r;
-  return rule.ranges.back();  // not for a checked profile: its ranges cover every size
+  const ProfileRange* range = rule.range_for(bytes);
+  return range != nullptr ? *range : rule.ranges.back();  // not for a checked profile: its ranges cover every size
 }
 
 bool same_choice(const ProfileRange& a, const ProfileRange& b) {
@@ -30,7 +29,7 @@ std::optional<SpeedupInterval> weaker(const std::optional<SpeedupInterval>& a, c
   return a->low <= b->low ? a : b;
 }
 
-// The evidence of `from` that lies in [min, max].
+// The evidence of `from` that lies in `to`'s sizes.
 void add_evidence(ProfileRange& to, const ProfileRange& from) {
   for (const ProfileEvidence& e : from.evidence)
     if (to.covers(e.bytes)) to.evidence.push_back(e);
@@ -81,13 +80,11 @@ ProfileRule filled(const ProfileRule& a, const ProfileRule& b, int n) {
       out.ranges.push_back(std::move(piece));
     }
   }
-  // Each range carries the evidence of the measured ranges that made its choice.
+  // Each range carries the evidence, within its sizes, of the measured ranges that made its choice.
   for (ProfileRange& r : out.ranges)
     for (const ProfileRule* rule : {&a, &b})
       for (const ProfileRange& source : rule->ranges)
-        if (same_choice(source, r) && source.min_bytes <= r.max_bytes.value_or(kMaxProfileBytes) &&
-            r.min_bytes <= source.max_bytes.value_or(kMaxProfileBytes))
-          add_evidence(r, source);
+        if (same_choice(source, r)) add_evidence(r, source);
   return out;
 }
 
@@ -99,8 +96,6 @@ std::pair<const ProfileRule*, const ProfileRule*> sources(const std::vector<cons
   return {*(above - 1), *above};
 }
 
-}  // namespace
-
 // Why n cannot be placed as a and b are (whole nodes of their ppn, or
 // their nodes filled evenly); "" when it can.
 std::string placement_problem(const ProfileRule& a, const ProfileRule& b, int n) {
@@ -110,6 +105,8 @@ std::string placement_problem(const ProfileRule& a, const ProfileRule& b, int n)
     return fmt::format("{} ranks do not spread evenly over {} nodes", n, a.nodes);
   return "";
 }
+
+}  // namespace
 
 std::vector<std::string> add_predicted_rules(TunedProfile& profile, std::span<const int> comm_sizes) {
   std::vector<std::string> notes;

@@ -202,7 +202,13 @@ ProfileRule rule_from_json(const Reader& in, const json& j, const std::string& p
 
 }  // namespace
 
-const ProfileRange* TunedProfile::choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes) const {
+const ProfileRange* ProfileRule::range_for(std::uint64_t bytes) const {
+  for (const auto& range : ranges)
+    if (range.covers(bytes)) return &range;
+  return nullptr;  // not for a checked profile: its ranges cover every size
+}
+
+const ProfileRule* TunedProfile::rule_for(Collective collective, int comm_size, int nodes) const {
   // The communicator size whose rules apply: the largest <= comm_size, else the smallest.
   std::optional<int> applies, smallest;
   for (const auto& rule : rules) {
@@ -217,9 +223,12 @@ const ProfileRange* TunedProfile::choose(Collective collective, int comm_size, s
     if (rule.collective != collective || rule.comm_size != *applies) continue;
     if (chosen == nullptr || (nodes != 0 && rule.nodes == nodes && chosen->nodes != nodes)) chosen = &rule;
   }
-  for (const auto& range : chosen->ranges)
-    if (range.covers(bytes)) return &range;
-  return nullptr;  // not for a checked profile: its ranges cover every size
+  return chosen;
+}
+
+const ProfileRange* TunedProfile::choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes) const {
+  const ProfileRule* rule = rule_for(collective, comm_size, nodes);
+  return rule != nullptr ? rule->range_for(bytes) : nullptr;
 }
 
 json to_json(const TunedProfile& p) {

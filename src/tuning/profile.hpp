@@ -82,6 +82,9 @@ struct ProfileRule {
   // rules of these measured sizes (tuning/comm_size_prediction.hpp); empty
   // for a measured rule.
   std::vector<int> predicted_from;
+
+  // The range holding `bytes`; nullptr only for a profile that breaks the invariants.
+  const ProfileRange* range_for(std::uint64_t bytes) const;
 };
 
 struct TunedProfile {
@@ -103,6 +106,8 @@ struct TunedProfile {
   // comm_size, the one with `nodes` when given, else the first. nullptr when
   // the profile has no rule for the collective.
   const ProfileRange* choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes = 0) const;
+  // The rule choose() reads, by the same semantics; nullptr when the profile has no rule for the collective.
+  const ProfileRule* rule_for(Collective collective, int comm_size, int nodes = 0) const;
 };
 
 nlohmann::json to_json(const TunedProfile& p);

@@ -40,12 +40,6 @@ ProfileLibrary library_of(const ReportFacts& facts, const std::string& backend) 
   return {backend, facts.mpi_library, facts.mpi_version};
 }
 
-std::string candidate_key(const std::string& algorithm, const std::map<std::string, double>& params) {
-  std::string k = algorithm;
-  for (const auto& [p, v] : params) k += fmt::format(" {}={}", p, param_text(v));
-  return k;
-}
-
 // What besides the rule key and size defines a case; a profile cannot tell
 // them apart, so one size may hold only one.
 std::string variant_of(const Case& c) {
@@ -61,7 +55,7 @@ struct Candidate {
 
 struct SizeData {
   std::string variant, variant_report;
-  std::map<std::string, Candidate> candidates;  // by candidate_key; "default" is the library default
+  std::map<std::string, Candidate> candidates;  // by candidate_label; "default" is the library default
   std::vector<std::string> default_actual;      // what the library reported it ran for the default's cases
   std::set<std::string> race_dropped;           // candidate keys a race dropped here (in any report or repetition)
 };
@@ -110,7 +104,7 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
       choice.chosen_launches = launch_count(cand.obs);
     }
   }
-  choice.evidence = evidence_of(data.candidates.at(candidate_key(choice.algorithm, choice.params)).obs, bytes,
+  choice.evidence = evidence_of(data.candidates.at(candidate_label(choice.algorithm, choice.params)).obs, bytes,
                                 choice.default_time_s, options.objective);
   return choice;
 }
@@ -169,10 +163,10 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       // default's pooled ones (a machine's slow period would decide), and the
       // race already found it slower than the best.
       if (cr.race && cr.race->fate == RaceFate::dropped) {
-        size.race_dropped.insert(candidate_key(cr.c.algorithm, cr.c.params));
+        size.race_dropped.insert(candidate_label(cr.c.algorithm, cr.c.params));
         continue;
       }
-      Candidate& cand = size.candidates[candidate_key(cr.c.algorithm, cr.c.params)];
+      Candidate& cand = size.candidates[candidate_label(cr.c.algorithm, cr.c.params)];
       cand.algorithm = cr.c.algorithm;
       cand.params = cr.c.params;
       cand.obs.push_back({*cr.timing, cr.samples_s, cr.launch, id, cr.c.case_id});
@@ -271,14 +265,14 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
     for (const SizeChoice& s : kc.sizes) {
       if (s.fastest == "default") continue;
       ++losses;
-      const std::string fastest = candidate_key(s.fastest, s.fastest_params);
+      const std::string fastest = candidate_label(s.fastest, s.fastest_params);
       const std::string interval = s.fastest_speedup.low > 0
                                        ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
                                        : "none";
       out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17}  {}\n", name(kc.key.collective),
                          kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes), fastest,
                          s.fastest_speedup.estimate, interval,
-                         s.algorithm == "default" ? "default (not confident)" : candidate_key(s.algorithm, s.params));
+                         s.algorithm == "default" ? "default (not confident)" : candidate_label(s.algorithm, s.params));
     }
   if (losses == 0) out += "the default was the fastest at every measured size\n";
   int dropped = 0;

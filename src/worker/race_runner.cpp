@@ -43,11 +43,6 @@ std::string choice_key(const Case& c, bool with_size) {
   return fmt::format("{}/{}", compute_case_id(k), c.repetition);
 }
 
-std::string label_of(const Case& c) {
-  std::string label = c.algorithm;
-  for (const auto& [p, v] : c.params) label += fmt::format(" {}={}", p, param_text(v));
-  return label;
-}
 
 struct Choice {
   std::vector<const Case*> candidates;
@@ -108,7 +103,10 @@ class ChoiceRace {
     // Refinement trusts a winner only over others that were measured (not failed).
     choice_.entrants_raced = static_cast<int>(std::count_if(
         outcome.entrants.begin(), outcome.entrants.end(), [](const EntrantOutcome& e) { return !e.samples.empty(); }));
-    if (outcome.winner) choice_.winner = label_of(*choice_.candidates[*outcome.winner]);
+    if (outcome.winner) {
+      const Case& winner = *choice_.candidates[*outcome.winner];
+      choice_.winner = candidate_label(winner.algorithm, winner.params);
+    }
     for (std::size_t i = 0; i < n; ++i) {
       CaseResult r = std::move(last_[i]);
       const EntrantOutcome& e = outcome.entrants[i];
@@ -143,7 +141,8 @@ class ChoiceRace {
  private:
   static std::vector<RaceEntrant> entrants_of(const Choice& choice) {
     std::vector<RaceEntrant> out;
-    for (const Case* c : choice.candidates) out.push_back({label_of(*c), c->algorithm == "default"});
+    for (const Case* c : choice.candidates)
+      out.push_back({candidate_label(c->algorithm, c->params), c->algorithm == "default"});
     return out;
   }
   static RaceSettings settings_of(const CaseContext& ctx) {
@@ -199,16 +198,16 @@ class ChoiceRace {
 // candidates or large messages needs more), keeping `reserve` (a fraction of
 // it) for later races. Takes what they spent off budget_left_s.
 void race_all(std::vector<std::unique_ptr<ChoiceRace>>& races, double& budget_left_s, double reserve) {
+  std::vector<double> screen(races.size());
   double screens = 0;
-  for (auto& r : races) {
-    r->screen();
-    screens += r->spent();
+  for (std::size_t k = 0; k < races.size(); ++k) {
+    races[k]->screen();
+    screen[k] = races[k]->spent();
+    screens += screen[k];
   }
   budget_left_s -= screens;
   const double to_share = std::max(0.0, budget_left_s) * (1.0 - reserve);
   // Each race is recorded as it ends, so a crash later loses only the races still running.
-  std::vector<double> screen(races.size());
-  for (std::size_t k = 0; k < races.size(); ++k) screen[k] = races[k]->spent();
   for (std::size_t k = 0; k < races.size(); ++k) {
     const double share = screens > 0 ? to_share * screen[k] / screens : 0.0;
     races[k]->run(share);
