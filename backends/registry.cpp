@@ -3,14 +3,14 @@
 #include <stdexcept>
 
 #include "backends/backend.hpp"
-#include "backends/compressed/compressed_backend.hpp"
 #include "backends/fault/fault_backend.hpp"
 #include "backends/mpi/mpi_backend.hpp"
 #include "backends/reference/reference_backend.hpp"
+#include "compression/backends/compressed_backend.hpp"
 #ifdef PICO_WITH_NCCL
 #include "backends/nccl/nccl_backend.hpp"
 #include "backends/nccl/nccl_session.hpp"
-#include "backends/nccl_compressed/nccl_compressed_backend.hpp"
+#include "compression/backends/nccl_compressed_backend.hpp"
 #endif
 
 namespace pico {

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "collectives/compressed/philox_core.hpp"
+#include "collectives/philox_core.hpp"
 #include "core/input_error.hpp"
 
 namespace pico {

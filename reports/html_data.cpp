@@ -5,8 +5,10 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/case_result.hpp"
+#include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
@@ -48,77 +50,57 @@ std::string shown_status(const CaseResult& r) {
   return std::string(name(r.status));
 }
 
-// The string at a JSON pointer, "" where it is absent or not a string.
-std::string text_at(const json& j, const char* pointer) {
-  const json::json_pointer p(pointer);
-  return j.contains(p) && j.at(p).is_string() ? j.at(p).get<std::string>() : "";
-}
-
-std::string number_at(const json& j, const char* pointer) {
-  const json::json_pointer p(pointer);
-  return j.contains(p) && j.at(p).is_number() ? j.at(p).dump() : "";
+std::string joined_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) out += (out.empty() ? "" : "\n") + line;
+  return out;
 }
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-std::string hosts_text(const json& report) {
-  std::string out;
-  const json::json_pointer p("/provenance/hosts");
-  if (!report.contains(p) || !report.at(p).is_array()) return out;
-  for (const json& host : report.at(p)) {
-    if (!host.is_object()) continue;
-    std::string line = fmt::format("{}: ranks {}", host.value("name", "?"), host.contains("ranks") ? host["ranks"].dump() : "?");
-    const json& t = host.contains("topology") ? host["topology"] : json();
-    if (t.is_object())
-      line += fmt::format(", {} package(s), {} NUMA node(s), {} cores, {} PUs", t.value("packages", 0),
-                          t.value("numa_nodes", 0), t.value("cores", 0), t.value("pus", 0));
-    out += (out.empty() ? "" : "\n") + line;
+std::string hosts_text(const ReportFacts& f) {
+  std::vector<std::string> lines;
+  for (const ReportHost& host : f.hosts) {
+    std::string line = fmt::format("{}: {} rank(s)", host.name.empty() ? "?" : host.name, host.ranks);
+    if (const auto& t = host.topology)
+      line += fmt::format(", {} package(s), {} NUMA node(s), {} cores, {} PUs", t->packages, t->numa_nodes, t->cores,
+                          t->pus);
+    lines.push_back(std::move(line));
   }
-  return out;
+  return joined_lines(lines);
 }
 
-std::string lines_of_commands(const json& report) {
-  std::string out;
-  const json::json_pointer p("/provenance/launch_commands");
-  if (!report.contains(p) || !report.at(p).is_array()) return out;
-  for (const json& argv : report.at(p)) {
-    std::string line;
-    if (argv.is_array())
-      for (const json& a : argv) line += (line.empty() ? "" : " ") + (a.is_string() ? a.get<std::string>() : a.dump());
-    out += (out.empty() ? "" : "\n") + line;
-  }
-  return out;
+std::string commands_text(const ReportFacts& f) {
+  std::vector<std::string> lines;
+  for (const auto& argv : f.launch_commands) lines.push_back(fmt::format("{}", fmt::join(argv, " ")));
+  return joined_lines(lines);
 }
 
-std::string variables_text(const json& report, const char* pointer) {
-  std::string out;
-  const json::json_pointer p(pointer);
-  if (!report.contains(p) || !report.at(p).is_object()) return out;
-  for (const auto& [k, v] : report.at(p).items())
-    out += (out.empty() ? "" : "\n") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  return out;
+std::string env_text(const ReportFacts& f) {
+  std::vector<std::string> lines;
+  for (const auto& [k, v] : f.env) lines.push_back(k + "=" + v);
+  return joined_lines(lines);
 }
+
+std::string optional_text(const auto& v) { return v ? fmt::format("{}", *v) : ""; }
 
 // The provenance a reader compares between reports, as name/value rows.
 json provenance_rows(const LabelledReport& r) {
-  const json& j = r.report;
+  const ReportFacts f = report_facts(r.report);
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"results", r.path},
-      {"pico", fmt::format("{} ({}, {})", text_at(j, "/pico/version"), text_at(j, "/pico/git_hash"),
-                           text_at(j, "/pico/build_type"))},
-      {"experiment", fmt::format("{} ({})", text_at(j, "/experiment/name"), text_at(j, "/experiment/path"))},
-      {"platform", fmt::format("{} ({})", text_at(j, "/platform/name"), text_at(j, "/platform/path"))},
-      {"run", fmt::format("{} to {}, {} s in {} launch(es)", text_at(j, "/run/started_utc"),
-                          text_at(j, "/run/finished_utc"), number_at(j, "/run/wall_s"), number_at(j, "/run/launches"))},
-      {"MPI library", first_line(text_at(j, "/provenance/mpi/library_version"))},
-      {"MPI standard", text_at(j, "/provenance/mpi/mpi_standard")},
-      {"hosts", hosts_text(j)},
-      {"GPU devices", j.contains(json::json_pointer("/provenance/gpu/devices"))
-                          ? j.at(json::json_pointer("/provenance/gpu/devices")).dump()
-                          : ""},
-      {"launch commands", lines_of_commands(j)},
-      {"environment (rank 0)", variables_text(j, "/provenance/env")},
-      {"front end", fmt::format("{}@{}", text_at(j, "/provenance/user"), text_at(j, "/provenance/hostname"))},
+      {"pico", fmt::format("{} ({}, {})", f.pico_version, f.pico_git_hash, f.pico_build_type)},
+      {"experiment", fmt::format("{} ({})", f.experiment.name, f.experiment.path)},
+      {"platform", fmt::format("{} ({})", f.platform, f.platform_path)},
+      {"run", fmt::format("{} to {}, {} s in {} launch(es)", f.started_utc, f.finished_utc, optional_text(f.wall_s),
+                          optional_text(f.launches))},
+      {"MPI library", first_line(f.mpi_library_version)},
+      {"MPI standard", f.mpi_standard},
+      {"hosts", hosts_text(f)},
+      {"GPU devices", f.gpu_devices ? f.gpu_devices->dump() : ""},
+      {"launch commands", commands_text(f)},
+      {"environment (rank 0)", env_text(f)},
+      {"front end", fmt::format("{}@{}", f.user, f.hostname)},
   };
   json out = json::array();
   for (const auto& [k, v] : rows)
@@ -144,10 +126,11 @@ json compression_metric(const CaseResult& r, const char* key) {
 }  // namespace
 
 std::string report_label(const json& report, std::size_t number) {
-  const std::string library = text_at(report, "/provenance/mpi/library");
-  const std::string version = text_at(report, "/provenance/mpi/version");
-  return fmt::format("{}: {} on {}{}", number, text_at(report, "/experiment/name"), text_at(report, "/platform/name"),
-                     library.empty() || library == "unknown" ? "" : fmt::format(", {} {}", library, version));
+  const ReportFacts f = report_facts(report);
+  return fmt::format("{}: {} on {}{}", number, f.experiment.name, f.platform,
+                     f.mpi_library.empty() || f.mpi_library == "unknown"
+                         ? ""
+                         : fmt::format(", {} {}", f.mpi_library, f.mpi_version));
 }
 
 json html_page_data(const std::vector<LabelledReport>& reports) {

@@ -13,9 +13,9 @@ packages=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema python3-yaml
   # Random123's Philox, the reference the compressed kernels' Philox is tested
-  # against (tests/unit/collectives/test_compression_kernels.cpp); header-only.
+  # against (tests/unit/compression/test_compression_kernels.cpp); header-only.
   librandom123-dev
-  # PowerSGD's products and QR (collectives/compressed/low_rank.cpp): OpenBLAS,
+  # PowerSGD's products and QR (compression/kernels/low_rank.cpp): OpenBLAS,
   # serial (one core per rank), and LAPACKE's C interface to its LAPACK.
   libopenblas-serial-dev liblapacke-dev
   # Score-P's OTF2 traces for pico replay (src/simulation/otf2_trace.cpp); the

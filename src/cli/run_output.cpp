@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/report_facts.hpp"
 #include "cli/read_report.hpp"
+#include "core/report_facts.hpp"
 #include "core/terminal.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"

@@ -9,7 +9,7 @@ namespace pico {
 
 // compressed: `inputs` (who draws what), `bias_calls` and `threads` (per
 // rank, for the compression kernels); nccl_compressed: `inputs` and
-// `bias_calls` (collectives/compressed/options.hpp). compressed_backend_options.cpp
+// `bias_calls` (compression/options/options.hpp). compressed_backend_options.cpp
 BackendOptions compressed_backend_options();
 BackendOptions gpu_compressed_backend_options();
 // mpi: `call`, how each collective is called: blocking, nonblocking

@@ -7,8 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "collectives/compressed/kernel_threads.hpp"
-#include "collectives/compressed/options.hpp"
+#include "compression/options/options.hpp"
 #include "config/backend_options.hpp"
 #include "config/yaml_reader.hpp"
 

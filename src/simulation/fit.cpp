@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "analysis/report_facts.hpp"
+#include "core/report_facts.hpp"
 #include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "simulation/fit.hpp"

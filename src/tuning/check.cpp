@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analysis/report_facts.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
+#include "core/report_facts.hpp"
 #include "core/size_text.hpp"
 
 namespace pico {

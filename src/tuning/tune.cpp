@@ -10,11 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "analysis/report_facts.hpp"
 #include "collectives/count_matrix.hpp"
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "core/report_facts.hpp"
 #include "core/size_text.hpp"
 
 namespace pico {
@@ -35,8 +35,9 @@ bool is_library_backend(const std::string& backend) {
   return d != nullptr && d->tunable;
 }
 
+// The library a tunable backend's cases ran: NCCL's build, else the MPI library the worker met.
 ProfileLibrary library_of(const ReportFacts& facts, const std::string& backend) {
-  if (backend == "nccl") return {backend, "nccl", facts.nccl_build};
+  if (backend_descriptor(backend).kind == BackendKind::nccl) return {backend, "nccl", facts.nccl_build};
   return {backend, facts.mpi_library, facts.mpi_version};
 }
 

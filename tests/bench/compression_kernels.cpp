@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "collectives/compressed/kernel_threads.hpp"
-#include "collectives/compressed/kernels.hpp"
-#include "collectives/compressed/philox_batch.hpp"
+#include "compression/kernels/kernel_threads.hpp"
+#include "compression/kernels/kernels.hpp"
+#include "compression/kernels/philox_batch.hpp"
 
 namespace pc = pico::compressed;
 

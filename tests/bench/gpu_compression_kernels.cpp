@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico-gpu-kernel-bench: throughput of the CUDA compressed-allreduce kernels
-// (collectives/compressed/gpu/) next to a device-to-device copy of the same
+// (compression/kernels/gpu/) next to a device-to-device copy of the same
 // input, in one run. Times are CUDA events around each call on one stream,
 // median of --reps after two warm-up calls. 1 GB = 1e9 bytes.
 //
@@ -36,8 +36,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "collectives/compressed/gpu/gpu_kernels.hpp"
-#include "collectives/compressed/kernels.hpp"
+#include "compression/kernels/gpu/gpu_kernels.hpp"
+#include "compression/kernels/kernels.hpp"
 #include "config/units.hpp"
 
 namespace pc = pico::compressed;

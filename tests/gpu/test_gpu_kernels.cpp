@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CUDA compression kernels (collectives/compressed/gpu/) against the CPU
+// The CUDA compression kernels (compression/kernels/gpu/) against the CPU
 // kernels: every result must be bit-identical. Needs a CUDA device; without
 // one the program prints "SKIP: ..." and exits 77 (CTest: skipped).
 #define CATCH_CONFIG_RUNNER
@@ -17,8 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "collectives/compressed/gpu/gpu_kernels.hpp"
-#include "collectives/compressed/kernels.hpp"
+#include "compression/kernels/gpu/gpu_kernels.hpp"
+#include "compression/kernels/kernels.hpp"
 
 namespace pc = pico::compressed;
 namespace gpu = pico::compressed::gpu;

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "backends/compressed/algorithms.hpp"
-#include "backends/compressed/compressed_backend.hpp"
-#include "collectives/compressed/kernel_threads.hpp"
-#include "collectives/compressed/kernels.hpp"
-#include "collectives/compressed/options.hpp"
+#include "compression/backends/compressed_backend.hpp"
+#include "compression/families/adaptive_topk.hpp"
+#include "compression/kernels/kernel_threads.hpp"
+#include "compression/kernels/kernels.hpp"
+#include "compression/options/options.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {

@@ -11,11 +11,14 @@
 
 #include <cmath>
 
-#include "backends/compressed/algorithms.hpp"
-#include "backends/compressed/compressed_allreduce.hpp"
-#include "backends/compressed/compressed_backend.hpp"
-#include "collectives/compressed/kernels.hpp"
-#include "collectives/compressed/options.hpp"
+#include "compression/allreduce/compressed_allreduce.hpp"
+#include "compression/backends/compressed_backend.hpp"
+#include "compression/families/adaptive_topk.hpp"
+#include "compression/families/ef_sign.hpp"
+#include "compression/families/hard_threshold.hpp"
+#include "compression/families/powersgd.hpp"
+#include "compression/kernels/kernels.hpp"
+#include "compression/options/options.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {

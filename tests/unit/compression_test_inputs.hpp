@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Inputs for the compression kernels' tests: rank 0's vector of the seeded
-// generator (collectives/compressed/inputs.cpp), as every test draws it.
+// generator (compression/kernels/inputs.cpp), as every test draws it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "collectives/compressed/kernels.hpp"
+#include "compression/kernels/kernels.hpp"
 
 namespace pico::compressed::testing {
 

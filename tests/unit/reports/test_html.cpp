@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <set>
 #include <fstream>
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -61,6 +63,25 @@ TEST_CASE("html page data: one row per case, repeated strings stored once", "[ht
   CHECK(has_mpi_row);
   // A measured case's size has a best row.
   CHECK(data["tables"]["best"]["rows"].size() >= 1);
+}
+
+TEST_CASE("html page data: the provenance rows read the report's facts", "[html]") {
+  const json report = example_report();
+  const json data = html_page_data({{report_label(report, 1), "r.json", report}});
+  std::map<std::string, std::string> rows;
+  for (const auto& row : data["reports"][0]["provenance"]) rows[row[0]] = row[1];
+  CHECK(report_label(report, 1) == "1: example on local, openmpi 4.1.4");
+  CHECK(rows["pico"] == "0.1.0 (0123456789ab, RelWithDebInfo)");
+  CHECK(rows["experiment"] == "example (configs/examples/example.yaml)");
+  CHECK(rows["platform"] == "local (platforms/local.yaml)");
+  CHECK(rows["run"] == "2024-05-01T10:00:00Z to 2024-05-01T10:00:12Z, 12.5 s in 2 launch(es)");
+  CHECK(rows["MPI library"].starts_with("Open MPI v4.1.4, package"));
+  CHECK(rows["MPI standard"] == "3.1");
+  CHECK(rows["hosts"] == "node01: 4 rank(s), 1 package(s), 1 NUMA node(s), 8 cores, 16 PUs");
+  CHECK_THAT(rows["launch commands"], Contains("--launch 0\nmpirun -np 4"));
+  CHECK(rows["environment (rank 0)"] == "OMPI_MCA_btl=self,vader\nPATH=/usr/local/bin:/usr/bin:/bin");
+  CHECK(rows["front end"] == "alice@login01");
+  CHECK(rows.count("GPU devices") == 0);  // no GPU in the report: no row
 }
 
 TEST_CASE("html page data: a non-blocking case's overlap row points at its case", "[html][overlap]") {
