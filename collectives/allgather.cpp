@@ -36,6 +36,7 @@ extern const CollectiveSpec allgather_spec{
               .nccl_tuner = "allgather", .nccl_size = SizeBasis::comm_total,
               .ucc = "allgather", .ucc_size = SizeBasis::comm_total,
               // ATLAHS replays allgather as a dissemination, which Bruck is.
-              .astra_sim = "all-gather", .replay_default = "bruck"}};
+              .astra_sim = "all-gather",
+              .chakra = "ALL_GATHER", .chakra_size = SizeBasis::block, .replay_default = "bruck"}};
 
 }  // namespace pico::spec

@@ -24,6 +24,7 @@ extern const CollectiveSpec allreduce_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_ALLREDUCE",
               .nccl_tuner = "allreduce", .nccl_size = SizeBasis::block,
               .ucc = "allreduce", .ucc_size = SizeBasis::block,
-              .astra_sim = "all-reduce", .replay_default = "recursive_doubling"}};
+              .astra_sim = "all-reduce",
+              .chakra = "ALL_REDUCE", .chakra_size = SizeBasis::block, .replay_default = "recursive_doubling"}};
 
 }  // namespace pico::spec

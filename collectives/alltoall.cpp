@@ -39,6 +39,7 @@ extern const CollectiveSpec alltoall_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_ALLTOALL",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "alltoall", .ucc_size = SizeBasis::comm_total,
-              .astra_sim = "all-to-all", .replay_default = "linear"}};
+              .astra_sim = "all-to-all",
+              .chakra = "ALL_TO_ALL", .chakra_size = SizeBasis::comm_total, .replay_default = "linear"}};
 
 }  // namespace pico::spec

@@ -60,6 +60,7 @@ extern const CollectiveSpec alltoallv_spec{
               .intel_mpi_adjust = "",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "", .replay_default = "linear"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "linear"}};
 
 }  // namespace pico::spec

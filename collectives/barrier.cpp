@@ -25,6 +25,7 @@ extern const CollectiveSpec barrier_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_BARRIER",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "barrier", .ucc_size = SizeBasis::block,
-              .astra_sim = "", .replay_default = "dissemination"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "dissemination"}};
 
 }  // namespace pico::spec

@@ -33,6 +33,7 @@ extern const CollectiveSpec bcast_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_BCAST",
               .nccl_tuner = "broadcast", .nccl_size = SizeBasis::block,
               .ucc = "bcast", .ucc_size = SizeBasis::block,
-              .astra_sim = "", .replay_default = "binomial"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
 
 }  // namespace pico::spec

@@ -28,6 +28,7 @@ extern const CollectiveSpec exscan_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_EXSCAN",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "", .replay_default = "recursive_doubling"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "recursive_doubling"}};
 
 }  // namespace pico::spec

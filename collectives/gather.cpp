@@ -36,6 +36,7 @@ extern const CollectiveSpec gather_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_GATHER",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "gather", .ucc_size = SizeBasis::comm_total,
-              .astra_sim = "", .replay_default = "binomial"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
 
 }  // namespace pico::spec

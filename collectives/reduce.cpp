@@ -32,6 +32,7 @@ extern const CollectiveSpec reduce_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_REDUCE",
               .nccl_tuner = "reduce", .nccl_size = SizeBasis::block,
               .ucc = "reduce", .ucc_size = SizeBasis::block,
-              .astra_sim = "", .replay_default = "binomial"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
 
 }  // namespace pico::spec

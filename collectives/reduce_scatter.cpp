@@ -35,6 +35,7 @@ extern const CollectiveSpec reduce_scatter_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_REDUCE_SCATTER_BLOCK",
               .nccl_tuner = "reducescatter", .nccl_size = SizeBasis::comm_total,
               .ucc = "reduce_scatter", .ucc_size = SizeBasis::block,
-              .astra_sim = "reduce-scatter", .replay_default = "recursive_halving"}};
+              .astra_sim = "reduce-scatter",
+              .chakra = "REDUCE_SCATTER", .chakra_size = SizeBasis::comm_total, .replay_default = "recursive_halving"}};
 
 }  // namespace pico::spec

@@ -35,6 +35,7 @@ extern const CollectiveSpec scatter_spec{
               .intel_mpi_adjust = "I_MPI_ADJUST_SCATTER",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "scatter", .ucc_size = SizeBasis::block,
-              .astra_sim = "", .replay_default = "binomial"}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
 
 }  // namespace pico::spec

@@ -42,7 +42,8 @@ extern const CollectiveSpec sendrecv_spec{
               .intel_mpi_adjust = "",
               .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "", .replay_default = ""}};
+              .astra_sim = "",
+              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = ""}};
 
 }  // namespace spec
 }  // namespace pico

@@ -85,6 +85,12 @@ struct ToolNames {
   std::string_view ucc;
   SizeBasis ucc_size;
   std::string_view astra_sim;  // ASTRA-sim's system file: "<x>-implementation"
+  // The collective node of an ASTRA-sim workload (pico replay --format
+  // chakra): Chakra's CollectiveCommType name (et_def.proto) and the
+  // comm_size ASTRA-sim reads; "" (untuned) where ASTRA-sim runs no such
+  // node and pico writes the schedule's messages out instead.
+  std::string_view chakra;
+  SizeBasis chakra_size;
   // The reference algorithm a replay runs where no profile chooses (ATLAHS's defaults).
   std::string_view replay_default;
 };

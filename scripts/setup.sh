@@ -21,6 +21,10 @@ packages=(
   # Score-P's OTF2 traces for pico replay (src/simulation/otf2_trace.cpp); the
   # tests write theirs with the library's Python writer.
   libotf2-trace-dev python3-otf2
+  # Chakra execution traces for ASTRA-sim (pico replay --format chakra): the
+  # writer is generated from pico's schema (src/simulation/chakra_et.proto) by
+  # protoc and links libprotobuf; the tests decode the files with protoc --decode.
+  protobuf-compiler libprotobuf-dev
   # Network namespaces and token buckets (ip, tc) for scripts/emulated-net.sh
   # and scripts/emulated-cluster.sh; nsenter and unshare for the cluster's nodes.
   iproute2 util-linux

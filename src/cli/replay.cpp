@@ -2,9 +2,11 @@
 // pico replay WORKLOAD|TRACE [--profile P] [--algorithm COLL=ALG]... -o app.goal [--simulate [--model M]]
 //             [--max-output SIZE] [--threads N] [--compute-scale F] [--trace-mpi auto|openmpi|mpich]
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal
+// pico replay WORKLOAD|TRACE|llm ... --format chakra -o PREFIX
 // An application as one GOAL program (src/simulation/replay.hpp), its
 // collectives expanded by the chosen reference algorithms; --simulate runs
-// it and the baseline (ATLAHS's fixed algorithms) through LogGOPSim.
+// it and the baseline (ATLAHS's fixed algorithms) through LogGOPSim. With
+// --format chakra, as ASTRA-sim's inputs instead (src/simulation/chakra_replay.hpp).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -20,17 +22,19 @@
 #include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "reports/text_table.hpp"
+#include "simulation/chakra_replay.hpp"
 #include "simulation/loggopsim.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/replay.hpp"
 #include "simulation/trace_reader.hpp"
 #include "simulation/trace_replay.hpp"
+#include "simulation/workload_program.hpp"
 
 namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format = "goal";
   double compute_scale = 1;
   std::vector<std::string> algorithms;
   bool simulate = false;
@@ -104,6 +108,7 @@ struct Replayed {
   std::function<void(const std::vector<std::string>&)> print_choices;
   std::function<std::uint64_t(const std::vector<std::string>&, const ReplayOptions&)> estimate;
   std::function<void(const std::vector<std::string>&, const ReplayOptions&, std::ostream&)> write;
+  std::function<ChakraReplayOutput(const std::vector<std::string>&, const ChakraReplayOptions&)> write_chakra;
 };
 
 Replayed replayed_workload(std::shared_ptr<const Workload> w) {
@@ -121,6 +126,10 @@ Replayed replayed_workload(std::shared_ptr<const Workload> w) {
   };
   r.estimate = [w](const auto& algorithms, const ReplayOptions& ro) { return estimate_replay_bytes(*w, algorithms, ro); };
   r.write = [w](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_replay_goal(*w, algorithms, ro, out); };
+  r.write_chakra = [w](const auto& algorithms, const ChakraReplayOptions& co) {
+    const WorkloadProgram p = workload_program(*w, algorithms);
+    return write_chakra_replay(p.program, p.algorithms, co);
+  };
   return r;
 }
 
@@ -146,6 +155,9 @@ Replayed replayed_trace(std::shared_ptr<const TraceProgram> t) {
   };
   r.estimate = [t](const auto& algorithms, const ReplayOptions& ro) { return estimate_trace_goal_bytes(*t, algorithms, ro); };
   r.write = [t](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_trace_goal(*t, algorithms, ro, out); };
+  r.write_chakra = [t](const auto& algorithms, const ChakraReplayOptions& co) {
+    return write_chakra_replay(*t, algorithms, co);
+  };
   return r;
 }
 
@@ -192,7 +204,8 @@ void run(ReplayCliOptions& o) {
   if (!(o.compute_scale >= 0 && o.compute_scale <= 1e6))
     throw InputError("--compute-scale", fmt::format("{} is outside [0, 1e6]", o.compute_scale), "e.g. --compute-scale 0.5");
   const Replayed w = replayed_of(o);
-  if (o.output.empty()) throw InputError("-o", "-o FILE is required", "e.g. -o app.goal");
+  if (o.output.empty())
+    throw InputError("-o", "-o FILE is required", o.format == "chakra" ? "e.g. -o out/app (writes out/app.0.et, ...)" : "e.g. -o app.goal");
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
   std::string why;
   const auto cap = parse_size(o.max_output, &why);
@@ -201,6 +214,9 @@ void run(ReplayCliOptions& o) {
   if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment, why), "e.g. 64KiB");
   const ReplayOptions ro{.reduce_ps_per_byte = model.params.reduce_ps_per_byte, .segment_bytes = *segment, .threads = o.threads};
   std::optional<LogGOPSimTools> tools;
+  if (o.simulate && o.format == "chakra")
+    throw InputError("--simulate", "--simulate runs LogGOPSim on GOAL, not ASTRA-sim on Chakra traces",
+                     "leave out --simulate and run ASTRA-sim with the command pico prints");
   if (o.simulate) {
     tools = find_loggopsim(o.loggopsim);
     if (!tools)
@@ -213,6 +229,26 @@ void run(ReplayCliOptions& o) {
     base = profile_choice(profile, load_reference_equivalents(profile.library.name, o.profile), o.profile, base);
   }
   const AlgorithmChoice chosen = fixed_choice(parse_algorithms(o.algorithms), base);
+  if (o.format == "chakra") {
+    const std::vector<std::string> algorithms = w.choose(chosen);
+    w.print_choices(algorithms);
+    // The traces hold what the GOAL would (a node per operation), so its estimate weighs them too.
+    if (const std::uint64_t estimate = w.estimate(algorithms, ro); cap && estimate > *cap)
+      throw InputError("--max-output", fmt::format("{}.<rank>.et would be about {}, over the cap of {}", o.output,
+                                                   size_text(estimate), size_text(*cap)),
+                       "raise --max-output, or replay fewer iterations or ranks");
+    const auto start = std::chrono::steady_clock::now();
+    const ChakraReplayOutput out = w.write_chakra(
+        algorithms, {.prefix = o.output, .reduce_ps_per_byte = ro.reduce_ps_per_byte, .segment_bytes = *segment, .model = model});
+    fmt::print("{}.<rank>.et: Chakra traces of {} ranks, {} file(s) in all, written in {:.2f} s\n", o.output, w.ranks,
+               out.files.size(), seconds_since(start));
+    fmt::print("  collective calls: {} run by ASTRA-sim's implementation, {} by pico's schedule as a custom "
+               "implementation ({} distinct), {} written out as messages\n",
+               out.native, out.custom, out.custom_traces, out.expanded);
+    for (const std::string& note : out.notes) fmt::print("  note: {}\n", note);
+    fmt::print("Run ASTRA-sim: {}\n", out.command);
+    return;
+  }
   struct Variant {
     std::string label, path;
     std::vector<std::string> algorithms;
@@ -254,7 +290,13 @@ void add_replay(CLI::App& app, int& exit_code) {
                   "Workload YAML file, liballprof traces (their directory, or rank 0's file: pmpi-trace-rank-0.txt), "
                   "or 'llm' for the built-in LLM training step")
       ->required();
-  cmd->add_option("-o,--output", o->output, "GOAL file to write (not needed with --unknown list)");
+  cmd->add_option("-o,--output", o->output,
+                  "GOAL file to write; with --format chakra the files' prefix (PREFIX.<rank>.et, PREFIX.system.json, ...); "
+                  "not needed with --unknown list");
+  cmd->add_option("--format", o->format, "goal: one GOAL program (LogGOPSim); chakra: ASTRA-sim 2.x's Chakra traces "
+                                         "and system files, each collective as its chosen algorithm")
+      ->check(CLI::IsMember({"goal", "chakra"}))
+      ->capture_default_str();
   cmd->add_option("--unknown", o->unknown, "Traces: MPI calls pico does not replay are refused, skipped (their time "
                                            "joins the compute gap) or listed")
       ->check(CLI::IsMember({"refuse", "skip", "list"}))

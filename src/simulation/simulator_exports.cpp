@@ -20,8 +20,9 @@ std::string schedgen2_name(Collective c, const std::string& reference) {
   return "";
 }
 
-// Reference algorithm -> ASTRA-sim's implementation names.
-std::string astra_name(const std::string& reference) {
+}  // namespace
+
+std::string astra_sim_implementation(const std::string& reference) {
   if (reference == "ring" || reference == "segmented_ring") return "ring";
   if (reference == "recursive_doubling" || reference == "rabenseifner" || reference == "recursive_halving" ||
       reference == "bruck")
@@ -31,7 +32,20 @@ std::string astra_name(const std::string& reference) {
   return "";
 }
 
-}  // namespace
+AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits) {
+  AstraSimInputs in;
+  in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
+               {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", splits},
+               {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
+  const LogGPParams& m = model.params;
+  const double bandwidth_GBps = m.G > 0 ? 1e3 / static_cast<double>(m.G) : 100.0;
+  in.network_yaml = fmt::format(
+      "# ASTRA-sim analytical network from pico's LogGP model ({}): bandwidth 1/G, latency L\n"
+      "topology: [ Switch ]\nnpus_count: [ {} ]\nbandwidth: [ {:.3f} ]  # GB/s\nlatency: [ {:.1f} ]  # ns\n",
+      model.platform, npus, bandwidth_GBps, static_cast<double>(m.L) * 1e-3);
+  in.memory = {{"memory-type", "NO_MEMORY_EXPANSION"}};
+  return in;
+}
 
 nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& where, std::vector<std::string>* skipped) {
   const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
@@ -66,17 +80,15 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
 AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model, int npus,
                                 int splits) {
   const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
-  AstraSimInputs in;
-  in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
-               {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", splits},
-               {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
+  AstraSimInputs in = astra_sim_platform(model, npus, splits);
   for (const Collective c : all_collectives()) {
     const std::string_view astra = spec_for(c).names.astra_sim;
     if (astra.empty()) continue;
     // The choice for the largest messages: the last range of the rule for npus ranks.
     const ProfileRange* range = p.choose(c, npus, ~std::uint64_t{0} >> 1);
     std::string impl;
-    if (range && range->algorithm != "default") impl = astra_name(reference_equivalent(eq, c, range->algorithm));
+    if (range && range->algorithm != "default")
+      impl = astra_sim_implementation(reference_equivalent(eq, c, range->algorithm));
     if (impl.empty()) {
       impl = "ring";
       in.notes.push_back(fmt::format("{}: {}; ASTRA-sim's ring", name(c),
@@ -86,13 +98,6 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
     }
     in.system[fmt::format("{}-implementation", astra)] = nlohmann::json::array({impl});
   }
-  const LogGPParams& m = model.params;
-  const double bandwidth_GBps = m.G > 0 ? 1e3 / static_cast<double>(m.G) : 100.0;
-  in.network_yaml = fmt::format(
-      "# ASTRA-sim analytical network from pico's LogGP model ({}): bandwidth 1/G, latency L\n"
-      "topology: [ Switch ]\nnpus_count: [ {} ]\nbandwidth: [ {:.3f} ]  # GB/s\nlatency: [ {:.1f} ]  # ns\n",
-      model.platform, npus, bandwidth_GBps, static_cast<double>(m.L) * 1e-3);
-  in.memory = {{"memory-type", "NO_MEMORY_EXPANSION"}};
   return in;
 }
 

@@ -44,6 +44,12 @@ struct AstraSimInputs {
 // docs/simulation.md#other-simulators-astra-sim-and-schedgen2).
 AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where, const LogGPModel& model,
                                 int npus, int splits = 1);
+// The same files without the implementations: the system JSON's scheduling,
+// chunking and delays, the network and the memory.
+AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits);
+// ASTRA-sim's native implementation that runs a reference algorithm's
+// pattern (ring, halvingDoubling, doubleBinaryTree, direct), "" where none does.
+std::string astra_sim_implementation(const std::string& reference);
 
 // The simulators' export formats (astra-sim, schedgen2), in `pico export --help` order.
 const std::vector<const ExportFormat*>& simulator_export_formats();

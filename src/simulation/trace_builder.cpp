@@ -307,7 +307,7 @@ class Builder {
     const auto key = std::pair{comm, st(r).collectives[comm]++};
     auto [it, fresh] = collective_index_.try_emplace(key, out_.collectives.size());
     if (fresh) {
-      out_.collectives.push_back(TraceCollective{rec.collective, rec.bytes, comm, static_cast<int>(rec.root)});
+      out_.collectives.push_back(TraceCollective{rec.collective, rec.bytes, comm, static_cast<int>(rec.root), {}});
       arrivals_.emplace_back();
     } else {
       const TraceCollective& c = out_.collectives[it->second];

@@ -34,6 +34,7 @@ struct TraceCollective {
   std::uint64_t bytes = 0;  // per rank block, as a case's bytes
   int comm = 0;             // index into TraceProgram::comms; 0 is the world
   int root = 0;             // comm rank
+  std::string counts{};     // alltoallv: its count-matrix pattern (collectives/count_matrix.hpp); "" = uniform
 };
 
 // One message: a send matched to the receive that took it (MPI's order: the

@@ -28,38 +28,35 @@ constexpr std::uint64_t kMessageTagBase = kCollectiveTags;         // [2^30, 2^3
 
 std::uint64_t picoseconds(double s) { return static_cast<std::uint64_t>(std::llround(s * 1e12)); }
 
-// What every rank's formatter shares: each collective's request and tag
-// range, each message's tag.
-struct Plan {
-  std::vector<reference::ScheduleRequest> requests;
-  std::vector<std::uint64_t> tag_base, span;
-  std::vector<std::uint32_t> message_tag;
+}  // namespace
 
-  Plan(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o) {
-    std::uint64_t cursor = 0;
-    for (std::size_t i = 0; i < t.collectives.size(); ++i) {
-      const TraceCollective& c = t.collectives[i];
-      const int np = static_cast<int>(t.comms[static_cast<std::size_t>(c.comm)].ranks.size());
-      requests.push_back(collective_request(c.collective, c.bytes, c.root, algorithms[i], np, o.segment_bytes));
-      const std::uint64_t s = tag_span(requests.back());
-      if (s > kCollectiveTags) throw std::logic_error("a collective's tag span exceeds GOAL's tags");
-      if (cursor + s > kCollectiveTags) cursor = 0;  // reused only ~2^30 tags of calls later
-      tag_base.push_back(cursor);
-      span.push_back(s);
-      cursor += s;
-    }
-    std::unordered_map<std::uint64_t, std::uint32_t> sent;  // (src, dst) -> messages so far
-    message_tag.reserve(t.messages.size());
-    for (const TraceMessage& m : t.messages) {
-      const auto pair = static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst);
-      message_tag.push_back(static_cast<std::uint32_t>(kMessageTagBase + sent[pair]++ % kCollectiveTags));
-    }
+TracePlan::TracePlan(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o) {
+  std::uint64_t cursor = 0;
+  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
+    const TraceCollective& c = t.collectives[i];
+    const int np = static_cast<int>(t.comms[static_cast<std::size_t>(c.comm)].ranks.size());
+    requests.push_back(collective_request(c.collective, c.bytes, c.root, algorithms[i], np, o.segment_bytes));
+    requests.back().counts = c.counts;
+    const std::uint64_t s = tag_span(requests.back());
+    if (s > kCollectiveTags) throw std::logic_error("a collective's tag span exceeds GOAL's tags");
+    if (cursor + s > kCollectiveTags) cursor = 0;  // reused only ~2^30 tags of calls later
+    tag_base.push_back(cursor);
+    span.push_back(s);
+    cursor += s;
   }
-};
+  std::unordered_map<std::uint64_t, std::uint32_t> sent;  // (src, dst) -> messages so far
+  message_tag.reserve(t.messages.size());
+  for (const TraceMessage& m : t.messages) {
+    const auto pair = static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst);
+    message_tag.push_back(static_cast<std::uint32_t>(kMessageTagBase + sent[pair]++ % kCollectiveTags));
+  }
+}
+
+namespace {
 
 class TraceRankFormatter {
  public:
-  TraceRankFormatter(const TraceProgram& t, const Plan& plan, const ReplayOptions& o) : t_(t), plan_(plan), o_(o) {}
+  TraceRankFormatter(const TraceProgram& t, const TracePlan& plan, const ReplayOptions& o) : t_(t), plan_(plan), o_(o) {}
 
   // Returns the number of operations written for `rank` (for the estimate).
   void format(int rank, TextBuffer& text) {
@@ -127,7 +124,7 @@ class TraceRankFormatter {
 
   using Key = std::tuple<Collective, std::string, std::uint64_t, Dtype, int, int, int>;
   const TraceProgram& t_;
-  const Plan& plan_;
+  const TracePlan& plan_;
   const ReplayOptions& o_;
   std::vector<std::optional<Label>> requests_;
   std::vector<Label> done_;
@@ -158,7 +155,7 @@ std::vector<std::string> choose_trace_algorithms(const TraceProgram& t, const Al
 void write_trace_goal(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o,
                       std::ostream& out) {
   out << "num_ranks " << t.size() << "\n\n";
-  const Plan plan(t, algorithms, o);
+  const TracePlan plan(t, algorithms, o);
   const int workers = schedule_text::worker_count(t.size(), o.threads);
   std::vector<TraceRankFormatter> formatters;
   formatters.reserve(static_cast<std::size_t>(workers));
@@ -171,7 +168,7 @@ void write_trace_goal(const TraceProgram& t, const std::vector<std::string>& alg
 
 std::uint64_t estimate_trace_goal_bytes(const TraceProgram& t, const std::vector<std::string>& algorithms,
                                         const ReplayOptions& o) {
-  const Plan plan(t, algorithms, o);
+  const TracePlan plan(t, algorithms, o);
   TraceRankFormatter f(t, plan, o);
   std::uint64_t sampled_bytes = 0, sampled_ops = 0, all_ops = 0;
   for (const int r : {0, t.size() - 1}) {

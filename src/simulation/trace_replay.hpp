@@ -28,6 +28,16 @@
 
 namespace pico {
 
+// What every rank's writer shares: each collective's schedule request and tag
+// range, each message's tag (the GOAL and the Chakra writers alike).
+struct TracePlan {
+  std::vector<reference::ScheduleRequest> requests;
+  std::vector<std::uint64_t> tag_base, span;
+  std::vector<std::uint32_t> message_tag;
+
+  TracePlan(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o);
+};
+
 // The algorithm of each of the program's collective calls. Throws
 // InputError (where = "pico replay") when a choice is no reference algorithm.
 std::vector<std::string> choose_trace_algorithms(const TraceProgram& t, const AlgorithmChoice& choose);

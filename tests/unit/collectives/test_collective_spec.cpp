@@ -141,6 +141,9 @@ TEST_CASE("spec: each descriptor is its collective's, with its MPI binding and t
     CHECK(s.names.mpich_csel.empty() == (s.names.mpich_size == SizeBasis::untuned));
     CHECK(s.names.nccl_tuner.empty() == (s.names.nccl_size == SizeBasis::untuned));
     CHECK(s.names.ucc.empty() == (s.names.ucc_size == SizeBasis::untuned));
+    CHECK(s.names.chakra.empty() == (s.names.chakra_size == SizeBasis::untuned));
+    // ASTRA-sim runs a collective node exactly where its system file names an implementation.
+    CHECK(s.names.chakra.empty() == s.names.astra_sim.empty());
     CHECK(s.names.ompi_json_key.empty() == (s.names.ompi_tuned_id < 0));
     if (s.names.ompi_tuned_id >= 0) ompi_ids.push_back(s.names.ompi_tuned_id);
     // A collective algorithm to replay wherever there is one to choose.

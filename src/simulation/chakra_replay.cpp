@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "simulation/chakra_replay.hpp"
+
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "collectives/spec.hpp"
+#include "core/input_error.hpp"
+#include "simulation/chakra_writer.hpp"
+#include "simulation/simulator_exports.hpp"
+#include "simulation/trace_replay.hpp"
+
+namespace pico {
+namespace {
+
+enum class Form { native, custom, expanded };
+
+// How each collective call is written, decided once for all ranks.
+struct ChakraPlan {
+  std::vector<Form> form;                     // per collective call
+  std::vector<int> custom;                    // per collective call: its custom implementation, or -1
+  std::vector<std::uint64_t> custom_first;    // per custom implementation: the first call that uses it
+  std::vector<std::string> custom_name;
+  std::map<std::string, std::string> native;  // ASTRA-sim collective key -> implementation
+  std::map<std::string, std::uint64_t> native_calls, world_calls;
+  std::set<int> group_comms;                  // communicators native nodes name by pg_name
+};
+
+// ASTRA-sim's implementation that runs the same algorithm as pico's reference
+// one, message for message, "" where none does: its ring is the ring, its
+// halvingDoubling Rabenseifner's reduce-scatter by recursive halving and
+// allgather by recursive doubling (so also each half alone), its direct
+// all-to-all every rank sending to every other at once (pico's linear).
+// Stricter than pico export's nearest implementation (astra_sim_implementation):
+// a recursive-doubling allreduce, which sends the whole vector at every step,
+// is not halvingDoubling here but a custom implementation.
+std::string astra_sim_same_algorithm(Collective c, const std::string& algorithm) {
+  if (algorithm == "ring") return "ring";
+  if ((c == Collective::allreduce && algorithm == "rabenseifner") ||
+      (c == Collective::allgather && algorithm == "recursive_doubling") ||
+      (c == Collective::reduce_scatter && algorithm == "recursive_halving"))
+    return "halvingDoubling";
+  if (c == Collective::alltoall && algorithm == "linear") return "direct";
+  return "";
+}
+
+bool is_world(const TraceProgram& t, const TraceCollective& c) {
+  return t.comms[static_cast<std::size_t>(c.comm)].ranks.size() == t.ranks.size();
+}
+
+ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& algorithms) {
+  ChakraPlan plan;
+  // Per collective key, the implementation most of the world's calls chose.
+  std::map<std::string, std::map<std::string, std::uint64_t>> votes;
+  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
+    const TraceCollective& c = t.collectives[i];
+    const std::string key(spec_for(c.collective).names.astra_sim);
+    if (key.empty() || !is_world(t, c)) continue;
+    ++plan.world_calls[key];
+    if (const std::string impl = astra_sim_same_algorithm(c.collective, algorithms[i]); !impl.empty())
+      ++votes[key][impl];
+  }
+  for (const Collective c : all_collectives()) {
+    const std::string key(spec_for(c).names.astra_sim);
+    if (key.empty()) continue;
+    std::string best = "ring";
+    std::uint64_t most = 0;
+    for (const auto& [impl, n] : votes[key])
+      if (n > most) best = impl, most = n;
+    plan.native[key] = best;
+  }
+  std::map<std::tuple<Collective, std::string, int, std::uint64_t, int>, int> customs;
+  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
+    const TraceCollective& c = t.collectives[i];
+    const std::string key(spec_for(c.collective).names.astra_sim);
+    const bool has_node = !key.empty() && chakra_comm_type(c.collective).has_value();
+    const bool runs_natively = has_node && astra_sim_same_algorithm(c.collective, algorithms[i]) == plan.native[key];
+    Form form = Form::expanded;
+    if (runs_natively) form = Form::native;
+    else if (has_node && is_world(t, c)) form = Form::custom;
+    plan.form.push_back(form);
+    plan.custom.push_back(-1);
+    if (form == Form::native) {
+      ++plan.native_calls[key];
+      if (c.comm != 0) plan.group_comms.insert(c.comm);
+    }
+    if (form != Form::custom) continue;
+    const int np = static_cast<int>(t.ranks.size());
+    auto [it, fresh] = customs.try_emplace({c.collective, algorithms[i], np, c.bytes, c.root},
+                                           static_cast<int>(plan.custom_first.size()));
+    if (fresh) {
+      plan.custom_first.push_back(i);
+      plan.custom_name.push_back(fmt::format("{}-{}-{}B{}", name(c.collective), algorithms[i], c.bytes,
+                                             c.root != 0 ? fmt::format("-root{}", c.root) : ""));
+    }
+    plan.custom.back() = it->second;
+  }
+  return plan;
+}
+
+class ChakraRankFormatter {
+ public:
+  ChakraRankFormatter(const TraceProgram& t, const TracePlan& tags, const ChakraPlan& plan,
+                      const ChakraReplayOptions& o)
+      : t_(t), tags_(tags), plan_(plan), o_(o) {}
+
+  void format(int rank, const std::string& path) {
+    const TraceRank& tr = t_.ranks[static_cast<std::size_t>(rank)];
+    ChakraRankWriter w(path, t_.collectives.size());
+    requests_.assign(tr.requests, {});
+    for (const TraceOp& op : tr.ops) {
+      w.compute(op.gap_s);
+      switch (op.kind) {
+        case TraceOpKind::send:
+        case TraceOpKind::recv: {
+          const TraceMessage& m = t_.messages[op.index];
+          const bool send = op.kind == TraceOpKind::send;
+          const std::uint64_t id =
+              w.point_to_point(send, m.bytes, send ? m.dst : m.src, tags_.message_tag[op.index], op.blocking);
+          if (!op.blocking) requests_[op.request].assign(1, id);
+          break;
+        }
+        case TraceOpKind::collective: collective(rank, op, w); break;
+        case TraceOpKind::wait: {
+          done_.clear();
+          for (std::uint32_t k = 0; k < op.count; ++k) {
+            const auto& ids = requests_[tr.waited[op.index + k]];
+            done_.insert(done_.end(), ids.begin(), ids.end());
+          }
+          w.wait(done_);
+          break;
+        }
+      }
+    }
+    w.compute(tr.final_gap_s);
+    w.finish();
+  }
+
+ private:
+  void collective(int rank, const TraceOp& op, ChakraRankWriter& w) {
+    const std::size_t i = op.index;
+    const TraceCollective& c = t_.collectives[i];
+    const std::vector<int>& group = t_.comms[static_cast<std::size_t>(c.comm)].ranks;
+    if (group.size() < 2) return;
+    std::vector<std::uint64_t> done;
+    if (plan_.form[i] != Form::expanded) {
+      const ChakraCollective node{c.collective, astra_comm_size(c.collective, c.bytes, static_cast<int>(group.size())),
+                                  c.comm == 0 ? "" : std::to_string(c.comm)};
+      done.assign(1, w.collective(i, node, op.blocking));
+    } else {
+      const int comm_rank = static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
+      const transport::RankSchedule& rs = schedule(i, comm_rank);
+      if (op.blocking) w.schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
+      else done = w.detached_schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
+    }
+    if (!op.blocking) requests_[op.request] = std::move(done);
+  }
+
+  // The rank's part of collective i, recorded once per distinct request.
+  const transport::RankSchedule& schedule(std::size_t i, int comm_rank) {
+    const reference::ScheduleRequest& req = tags_.requests[i];
+    const auto key = std::tuple{req.collective, req.algorithm, req.count, req.dtype, req.np, req.root, req.counts,
+                                comm_rank};
+    auto [it, fresh] = cache_.try_emplace(key);
+    if (fresh) reference::record_rank(req, comm_rank, it->second);
+    return it->second;
+  }
+
+  using Key = std::tuple<Collective, std::string, std::uint64_t, Dtype, int, int, std::string, int>;
+  const TraceProgram& t_;
+  const TracePlan& tags_;
+  const ChakraPlan& plan_;
+  const ChakraReplayOptions& o_;
+  std::vector<std::vector<std::uint64_t>> requests_;
+  std::vector<std::uint64_t> done_;
+  std::map<Key, transport::RankSchedule> cache_;
+};
+
+void write_text(const std::string& path, const std::string& text, ChakraReplayOutput& out) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) throw InputError(path, "cannot write", "check the directory of -o exists and is writable");
+  out.files.push_back(path);
+}
+
+}  // namespace
+
+std::uint64_t astra_comm_size(Collective c, std::uint64_t bytes, int np) {
+  return bytes * size_factor(spec_for(c).names.chakra_size, np);
+}
+
+ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<std::string>& algorithms,
+                                       const ChakraReplayOptions& o) {
+  ChakraReplayOutput out;
+  const ReplayOptions ro{.reduce_ps_per_byte = o.reduce_ps_per_byte, .segment_bytes = o.segment_bytes, .threads = 1};
+  const TracePlan tags(t, algorithms, ro);
+  const ChakraPlan plan = plan_chakra(t, algorithms);
+  // ASTRA-sim reads the custom table's node ids as int (CollectiveImplLookup).
+  if (!plan.custom_first.empty() && t.collectives.size() > static_cast<std::size_t>(INT32_MAX))
+    throw InputError("pico replay", fmt::format("{} collective calls: ASTRA-sim's custom table holds node ids below 2^31",
+                                                t.collectives.size()),
+                     "replay fewer iterations, or choose algorithms ASTRA-sim runs itself (--algorithm)");
+  const std::string& prefix = o.prefix;
+  const std::string absolute = std::filesystem::absolute(prefix).lexically_normal().string();
+  try {
+    ChakraRankFormatter formatter(t, tags, plan, o);
+    for (int r = 0; r < t.size(); ++r) {
+      const std::string path = fmt::format("{}.{}.et", prefix, r);
+      formatter.format(r, path);
+      out.files.push_back(path);
+    }
+    // The custom implementations: pico's schedule of each, one trace per rank of the world.
+    if (!plan.custom_first.empty()) std::filesystem::create_directories(prefix + ".custom");
+    for (std::size_t k = 0; k < plan.custom_first.size(); ++k) {
+      const reference::ScheduleRequest& req = tags.requests[plan.custom_first[k]];
+      transport::RankSchedule rs;
+      for (int r = 0; r < req.np; ++r) {
+        reference::record_rank(req, r, rs);
+        const std::string path = fmt::format("{}.custom/{}.{}.et", prefix, plan.custom_name[k], r);
+        ChakraRankWriter w(path, 0);
+        w.schedule(rs, 0, o.reduce_ps_per_byte);
+        w.finish();
+        out.files.push_back(path);
+      }
+    }
+  } catch (const std::runtime_error& e) {
+    throw InputError(prefix, e.what(), "check the directory of -o exists and is writable");
+  }
+  std::string table;
+  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
+    switch (plan.form[i]) {
+      case Form::native: ++out.native; break;
+      case Form::expanded: ++out.expanded; break;
+      case Form::custom:
+        ++out.custom;
+        table += fmt::format("{}: {}.custom/{}\n", i, absolute, plan.custom_name[static_cast<std::size_t>(plan.custom[i])]);
+        break;
+    }
+  }
+  out.custom_traces = plan.custom_first.size();
+
+  AstraSimInputs in = astra_sim_platform(o.model, t.size(), 1);
+  for (const auto& [key, impl] : plan.native) {
+    in.system[fmt::format("{}-implementation", key)] = nlohmann::json::array({impl});
+    if (plan.world_calls.count(key))
+      out.notes.push_back(fmt::format("{}: ASTRA-sim's {} runs {} of the world's {} calls{}", key, impl,
+                                      plan.native_calls.count(key) ? plan.native_calls.at(key) : 0,
+                                      plan.world_calls.at(key),
+                                      plan.custom_first.empty() ? "" : "; pico's schedules run the others"));
+  }
+  if (!table.empty()) {
+    write_text(prefix + ".custom.yaml", "# pico replay: per-node-custom-implementation, node id -> trace prefix\n" + table, out);
+    in.system["per-node-custom-implementation"] = absolute + ".custom.yaml";
+  }
+  write_text(prefix + ".system.json", in.system.dump(2) + "\n", out);
+  write_text(prefix + ".network.yml", in.network_yaml, out);
+  write_text(prefix + ".memory.json", in.memory.dump(2) + "\n", out);
+  std::string groups_flag;
+  if (!plan.group_comms.empty()) {
+    nlohmann::json groups = nlohmann::json::object();
+    for (const int comm : plan.group_comms) {
+      std::vector<int> npus = t.comms[static_cast<std::size_t>(comm)].ranks;
+      std::sort(npus.begin(), npus.end());
+      groups[std::to_string(comm)] = npus;
+    }
+    write_text(prefix + ".comm-groups.json", groups.dump(2) + "\n", out);
+    groups_flag = fmt::format(" --comm-group-configuration={}.comm-groups.json", prefix);
+  }
+  if (out.expanded > 0)
+    out.notes.push_back(fmt::format("{} collective call(s) written as pico's schedules (sends, receives, reductions) "
+                                    "in the workload: ASTRA-sim has no node that runs them as chosen",
+                                    out.expanded));
+  out.notes.push_back("durations are whole microseconds in Chakra: shorter compute gaps and reductions round");
+  out.command = fmt::format(
+      "AstraSim_Analytical_Congestion_Unaware --workload-configuration={0} --system-configuration={0}.system.json "
+      "--network-configuration={0}.network.yml --remote-memory-configuration={0}.memory.json{1}",
+      prefix, groups_flag);
+  return out;
+}
+
+}  // namespace pico

@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""pico replay --format chakra (issue 37): Chakra execution traces for ASTRA-sim.
+
+The files are decoded with protoc --decode against pico's schema
+(src/simulation/chakra_et.proto, matched to Chakra's et_def.proto), split at
+the varint length before every message as Chakra's feeder splits them, and
+checked for what ASTRA-sim needs to run them to their end: GlobalMetadata
+first, every dependency on a node defined earlier in the file, every send
+matched by a receive of the same size and tag, every collective node with one
+id, type and size on all its members, the custom table naming collective
+nodes and traces that exist, the system file pointing at it with one chunk
+per collective. Rank 0's workload and one custom implementation are also
+compared with goldens (tests/data/chakra/*.txt; PICO_UPDATE_GOLDEN=1 rewrites
+them). Where ASTRA-sim's analytical binary is at hand (PICO_ASTRA_SIM, or
+AstraSim_Analytical_Congestion_Unaware on PATH) every rank must finish.
+
+Usage: chakra_replay.py [workload|groups|trace|refusals|all]   (skips, 77, without protoc)"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from goal_sim import expect  # noqa: E402
+from liballprof_writer import Trace  # noqa: E402
+
+PICO = os.environ.get("PICO", "build/pico")
+SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
+SCHEMA = os.path.join(SRC, "src", "simulation", "chakra_et.proto")
+DATA = os.path.join(SRC, "tests", "data", "chakra")
+PROFILE = os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json")
+
+
+def messages(path):
+    """The raw messages of a Chakra file: each preceded by its length as a varint."""
+    data, out, i = open(path, "rb").read(), [], 0
+    while i < len(data):
+        size = shift = 0
+        while True:
+            b = data[i]
+            i += 1
+            size |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        out.append(data[i:i + size])
+        expect(len(out[-1]) == size, f"{path}: message {len(out)} cut short")
+        i += size
+    return out
+
+
+def decode(message, kind):
+    proc = subprocess.run(["protoc", f"--decode=ChakraProtoMsg.{kind}", f"--proto_path={os.path.dirname(SCHEMA)}",
+                           os.path.basename(SCHEMA)], input=message, capture_output=True, timeout=60)
+    expect(proc.returncode == 0, f"protoc --decode {kind}: {proc.stderr.decode()}")
+    return proc.stdout.decode()
+
+
+def decode_file(path):
+    """(metadata text, [node text]) of a Chakra file, every message decoded by protoc."""
+    msgs = messages(path)
+    expect(len(msgs) >= 2, f"{path}: {len(msgs)} messages; ASTRA-sim needs GlobalMetadata and a node")
+    # One protoc per file: the nodes concatenated decode as one Node with repeated fields, so each alone.
+    return decode(msgs[0], "GlobalMetadata"), [decode(m, "Node") for m in msgs[1:]]
+
+
+def parse_node(text):
+    node = {"id": 0, "deps": [], "attr": {}, "duration": 0}
+    m = re.search(r"^id: (\d+)", text, re.M)
+    if m:
+        node["id"] = int(m.group(1))
+    node["type"] = re.search(r"^type: (\w+)", text, re.M).group(1)
+    node["deps"] = [int(d) for d in re.findall(r"^data_deps: (\d+)", text, re.M)]
+    m = re.search(r"^duration_micros: (\d+)", text, re.M)
+    if m:
+        node["duration"] = int(m.group(1))
+    for name, value in re.findall(r'attr \{\n  name: "(\w+)"\n  \w+: ("?[^\n]*"?)\n\}', text):
+        node["attr"][name] = value.strip('"') if value.startswith('"') else int(value)
+    return node
+
+
+def check_rank_file(path):
+    """Decoded nodes of one rank's file, checked as the feeder and the dependency solver need them."""
+    meta, texts = decode_file(path)
+    expect('version: "0.0.4"' in meta, f"{path}: metadata {meta}")
+    nodes, seen = [], set()
+    for text in texts:
+        n = parse_node(text)
+        expect(n["id"] not in seen, f"{path}: node id {n['id']} twice")
+        for d in n["deps"]:
+            expect(d in seen, f"{path}: node {n['id']} depends on {d}, not defined before it")
+        seen.add(n["id"])
+        if n["type"] in ("COMM_SEND_NODE", "COMM_RECV_NODE"):
+            for key in ("comm_size", "comm_tag", "comm_dst" if n["type"] == "COMM_SEND_NODE" else "comm_src"):
+                expect(key in n["attr"], f"{path}: node {n['id']} lacks {key}: {text}")
+        if n["type"] == "COMM_COLL_NODE":
+            expect("comm_type" in n["attr"] and "comm_size" in n["attr"], f"{path}: {text}")
+        nodes.append(n)
+    return texts, nodes
+
+
+def check_messages_match(ranks_nodes, label):
+    """Every send has a receive of the same size and tag at its destination."""
+    sends, recvs = Counter(), Counter()
+    for r, nodes in ranks_nodes.items():
+        for n in nodes:
+            a = n["attr"]
+            if n["type"] == "COMM_SEND_NODE":
+                sends[(r, a["comm_dst"], a["comm_tag"], a["comm_size"])] += 1
+            elif n["type"] == "COMM_RECV_NODE":
+                recvs[(a["comm_src"], r, a["comm_tag"], a["comm_size"])] += 1
+    expect(sends == recvs, f"{label}: unmatched messages: sends-recvs {sends - recvs}, recvs-sends {recvs - sends}")
+    return sum(sends.values())
+
+
+def replay(*args):
+    return subprocess.run([PICO, "replay", *args], capture_output=True, text=True, timeout=300)
+
+
+def astra_sim():
+    path = os.environ.get("PICO_ASTRA_SIM") or shutil.which("AstraSim_Analytical_Congestion_Unaware")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def simulate(command, ranks, label):
+    """Runs the command pico printed with the ASTRA-sim binary at hand; returns rank 0's finish cycles or None."""
+    binary = astra_sim()
+    if not binary:
+        print(f"{label}: ASTRA-sim not run (set PICO_ASTRA_SIM to AstraSim_Analytical_Congestion_Unaware)")
+        return None
+    args = [binary] + command.split()[1:]
+    # ASTRA-sim writes its log/ into the working directory: the trace's own.
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=os.path.dirname(command.split()[1].split("=", 1)[1]))
+    out = proc.stdout + proc.stderr
+    finished = re.findall(r"sys\[(\d+)\] finished, (\d+) cycles", out)
+    expect(proc.returncode == 0 and len(finished) == ranks,
+           f"{label}: ASTRA-sim: exit {proc.returncode}, {len(finished)} of {ranks} ranks finished:\n{out[-3000:]}")
+    cycles = max(int(c) for _, c in finished)
+    print(f"{label}: ASTRA-sim ran it: {cycles} cycles (ns)")
+    return cycles
+
+
+def golden(name, text):
+    path = os.path.join(DATA, name)
+    if os.environ.get("PICO_UPDATE_GOLDEN") == "1":
+        open(path, "w").write(text)
+    expect(os.path.exists(path), f"no golden {path} (PICO_UPDATE_GOLDEN=1 writes it)")
+    expect(open(path).read() == text, f"{name}: the decoded file differs from the golden (diff it with PICO_UPDATE_GOLDEN=1 and git diff)")
+
+
+def scenario_workload(tmp):
+    prefix = os.path.join(tmp, "app")
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--profile", PROFILE, "-o", prefix)
+    expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    out = proc.stdout
+    m = re.search(r"collective calls: (\d+) run by ASTRA-sim's implementation, (\d+) by pico's schedule as a custom "
+                  r"implementation \((\d+) distinct\), (\d+) written out as messages", out)
+    expect(m, out)
+    native, custom, distinct, expanded = map(int, m.groups())
+    # Per iteration: 2 ring allreduces + 1 ring allgather (native), 1 recursive-doubling allreduce (custom),
+    # 1 chain bcast + 2 pair allreduces (one per pair), written out.
+    expect((native, custom, distinct, expanded) == (6, 2, 1, 6), m.groups())
+    ranks = {}
+    for r in range(4):
+        texts, nodes = check_rank_file(f"{prefix}.{r}.et")
+        ranks[r] = nodes
+        if r == 0:
+            golden("workload-rank0.txt", "\n".join(texts))
+    # Collective nodes: one id per call, the same type and size on every member.
+    colls = defaultdict(set)
+    for r, nodes in ranks.items():
+        for n in nodes:
+            if n["type"] == "COMM_COLL_NODE":
+                colls[n["id"]].add((r, n["attr"]["comm_type"], n["attr"]["comm_size"], n["attr"].get("pg_name", "")))
+    for node_id, members in colls.items():
+        expect(len({m[1:] for m in members}) == 1 and len(members) == 4, f"collective node {node_id}: {members}")
+    sizes = Counter((next(iter(m))[1], next(iter(m))[2]) for m in colls.values())
+    # ALL_REDUCE 262144 x 4 (native), ALL_REDUCE 1024 x 2 (custom), ALL_GATHER of a 4 KiB block x 2.
+    expect(sizes == Counter({(0, 262144): 4, (0, 1024): 2, (2, 4096): 2}), sizes)
+    check_messages_match(ranks, "workload")
+    system = json.load(open(prefix + ".system.json"))
+    expect(system["preferred-dataset-splits"] == 1, system)
+    expect(system["all-reduce-implementation"] == ["ring"] and system["all-gather-implementation"] == ["ring"], system)
+    table = system["per-node-custom-implementation"]
+    expect(os.path.isabs(table) and os.path.exists(table), table)
+    entries = dict(re.findall(r"^(\d+): (\S+)$", open(table).read(), re.M))
+    expect(len(entries) == 2, entries)
+    for node_id, trace_prefix in entries.items():
+        expect(int(node_id) in colls and next(iter(colls[int(node_id)]))[2] == 1024, f"custom node {node_id}")
+        custom_nodes = {}
+        for r in range(4):
+            texts, nodes = check_rank_file(f"{trace_prefix}.{r}.et")
+            custom_nodes[r] = nodes
+            expect(all(n["type"] in ("COMM_SEND_NODE", "COMM_RECV_NODE", "COMP_NODE") for n in nodes), nodes)
+            if r == 0:
+                golden("custom-allreduce-recursive_doubling-1024B-rank0.txt", "\n".join(texts))
+        # Recursive doubling on 4 ranks: 2 exchanges of the whole 1 KiB vector per rank.
+        expect(check_messages_match(custom_nodes, "custom") == 8, "recursive doubling sends 2 x 4 messages")
+        expect(all(n["attr"]["comm_size"] == 1024 for ns in custom_nodes.values() for n in ns if n["attr"]), "1 KiB each")
+    expect(os.path.exists(prefix + ".network.yml") and os.path.exists(prefix + ".memory.json"), "network, memory")
+    command = re.search(r"Run ASTRA-sim: (.*)", out).group(1)
+    simulate(command, 4, "workload")
+    print("workload: ok")
+
+
+def scenario_groups(tmp):
+    """Ring everywhere: every allreduce is ASTRA-sim's, the pairs' on their groups (pg_name, comm-groups file)."""
+    prefix = os.path.join(tmp, "groups")
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--algorithm", "allreduce=ring", "-o", prefix)
+    expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    groups = json.load(open(prefix + ".comm-groups.json"))
+    expect(sorted(groups.values()) == [[0, 1], [2, 3]], groups)
+    command = re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1)
+    expect(f"--comm-group-configuration={prefix}.comm-groups.json" in command, command)
+    for r in range(4):
+        nodes = check_rank_file(f"{prefix}.{r}.et")[1]
+        pg = {n["attr"].get("pg_name") for n in nodes if n["type"] == "COMM_COLL_NODE" and n["attr"].get("pg_name")}
+        expect(len(pg) == 1 and r in groups[pg.pop()], f"rank {r}: its pair's group")
+    simulate(command, 4, "groups")
+    print("groups: ok")
+
+
+def scenario_trace(tmp):
+    """A liballprof trace: blocking and non-blocking point to point, waits and collectives, 4 ranks."""
+    t = Trace(4)
+    for r in range(4):
+        rk = t.rank(r).compute(200)
+        array = rk.requests(2)
+        rk.irecv((r - 1) % 4, 3, 256, array)
+        rk.isend((r + 1) % 4, 3, 256, array + t.request_bytes)
+        rk.compute(50 + r).waitall(2, array)
+        rk.allreduce(4096).bcast(100, 2).barrier()
+        if r % 2 == 0:
+            rk.send(r + 1, 9, 32)
+        else:
+            rk.recv(r - 1, 9, 32)
+    d = t.write(os.path.join(tmp, "trace"))
+    prefix = os.path.join(tmp, "traced")
+    proc = replay(d, "--format", "chakra", "--algorithm", "allreduce=rabenseifner", "-o", prefix)
+    expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    ranks = {r: check_rank_file(f"{prefix}.{r}.et")[1] for r in range(4)}
+    # 4 ring messages + 2 pair messages, plus the bcast's and barrier's schedules, all matched.
+    total = check_messages_match(ranks, "trace")
+    expect(total > 6, total)
+    for r, nodes in ranks.items():
+        colls = [n for n in nodes if n["type"] == "COMM_COLL_NODE"]
+        expect(len(colls) == 1 and colls[0]["attr"]["comm_size"] == 4096 * 4, f"rank {r}: {colls}")
+        # The wait: the first node after it depends on both non-blocking messages.
+        p2p = [n["id"] for n in nodes if n["type"] in ("COMM_SEND_NODE", "COMM_RECV_NODE")][:2]
+        expect(any(set(p2p) <= set(n["deps"]) for n in nodes), f"rank {r}: nothing waits for {p2p}")
+    system = json.load(open(prefix + ".system.json"))
+    expect(system["all-reduce-implementation"] == ["halvingDoubling"] and "per-node-custom-implementation" not in system,
+           system)
+    simulate(re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1), 4, "trace")
+    print("trace: ok")
+
+
+def scenario_refusals(tmp):
+    prefix = os.path.join(tmp, "x")
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--simulate", "-o", prefix)
+    expect(proc.returncode == 2 and "--simulate runs LogGOPSim on GOAL" in proc.stderr, proc.stderr)
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "-o", os.path.join(tmp, "missing", "x"))
+    expect(proc.returncode == 2 and "cannot open for writing" in proc.stderr, proc.stderr)
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--max-output", "1KiB", "-o", prefix)
+    expect(proc.returncode == 2 and "over the cap of 1KiB" in proc.stderr, proc.stderr)
+    print("refusals: ok")
+
+
+def main():
+    which = sys.argv[1] if len(sys.argv) > 1 else "all"
+    if not shutil.which("protoc"):
+        print("skip: protoc not found (Debian's protobuf-compiler; scripts/setup.sh installs it)")
+        sys.exit(77)
+    scenarios = {"workload": scenario_workload, "groups": scenario_groups, "trace": scenario_trace,
+                 "refusals": scenario_refusals}
+    with tempfile.TemporaryDirectory(prefix="pico-chakra-") as tmp:
+        for name, run in scenarios.items():
+            if which in (name, "all"):
+                run(tmp)
+
+
+if __name__ == "__main__":
+    main()
