@@ -6,6 +6,7 @@ timestamps, launcher environment and paths: what a refactoring must leave equal.
 Usage: report_diff.py BEFORE/report.json AFTER/report.json   (exit 1 when they differ)
 """
 import json
+import re
 import sys
 
 # Keys whose values change from run to run.
@@ -14,9 +15,16 @@ VOLATILE = {"timing", "algbw_GBps", "busbw_GBps", "iterations", "elapsed_s", "st
             "front_end_env", "launch_commands", "mean_wait_s"}
 
 
-def scrub(x):
+# What the library was seen to run (selection.actual.functions): "name x CALLS", where
+# CALLS counts the case's warm-up and timed calls, which the timing decides.
+CALL_COUNT = re.compile(r" x \d+$")
+
+
+def scrub(x, key=""):
     if isinstance(x, dict):
-        return {k: ("<volatile>" if k in VOLATILE else scrub(v)) for k, v in x.items()}
+        return {k: ("<volatile>" if k in VOLATILE else scrub(v, k)) for k, v in x.items()}
+    if key == "functions" and isinstance(x, list):
+        return [CALL_COUNT.sub(" x <calls>", f) if isinstance(f, str) else scrub(f) for f in x]
     if isinstance(x, list):
         return [scrub(v) for v in x]
     if isinstance(x, str) and ("/tmp/" in x or "/work/" in x or "/home/" in x):
