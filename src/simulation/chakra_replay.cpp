@@ -50,9 +50,10 @@ std::string astra_sim_same_algorithm(Collective c, const std::string& algorithm)
   return "";
 }
 
-bool is_world(const TraceProgram& t, const TraceCollective& c) {
-  return t.comms[static_cast<std::size_t>(c.comm)].ranks.size() == t.ranks.size();
-}
+// Communicator 0 is the world in a trace program (a workload's and a trace's
+// alike): its calls need no pg_name, so ASTRA-sim looks their implementation
+// up per node (a group's is looked up once per group and type).
+bool is_world(const TraceCollective& c) { return c.comm == 0; }
 
 ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& algorithms) {
   ChakraPlan plan;
@@ -61,7 +62,7 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
   for (std::size_t i = 0; i < t.collectives.size(); ++i) {
     const TraceCollective& c = t.collectives[i];
     const std::string key(spec_for(c.collective).names.astra_sim);
-    if (key.empty() || !is_world(t, c)) continue;
+    if (key.empty() || !is_world(c)) continue;
     ++plan.world_calls[key];
     if (const std::string impl = astra_sim_same_algorithm(c.collective, algorithms[i]); !impl.empty())
       ++votes[key][impl];
@@ -83,7 +84,7 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
     const bool runs_natively = has_node && astra_sim_same_algorithm(c.collective, algorithms[i]) == plan.native[key];
     Form form = Form::expanded;
     if (runs_natively) form = Form::native;
-    else if (has_node && is_world(t, c)) form = Form::custom;
+    else if (has_node && is_world(c)) form = Form::custom;
     plan.form.push_back(form);
     plan.custom.push_back(-1);
     if (form == Form::native) {

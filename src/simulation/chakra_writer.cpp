@@ -69,11 +69,11 @@ ChakraRankWriter::ChakraRankWriter(const std::string& path, std::uint64_t first_
 
 ChakraRankWriter::~ChakraRankWriter() = default;
 
-chakra::Node& ChakraRankWriter::begin_node(std::uint64_t id, const char* name, int type) {
+chakra::Node& ChakraRankWriter::begin_node(std::uint64_t id, std::string_view name, int type) {
   chakra::Node& n = *node_;
   n.Clear();
   n.set_id(id);
-  n.set_name(name);
+  n.set_name(std::string(name));
   n.set_type(static_cast<chakra::NodeType>(type));
   for (const std::uint64_t d : frontier_) n.add_data_deps(d);
   return n;
@@ -133,7 +133,7 @@ std::vector<std::uint64_t> ChakraRankWriter::detached_schedule(const RankSchedul
 std::uint64_t ChakraRankWriter::collective(std::uint64_t id, const ChakraCollective& c, bool blocking) {
   const std::optional<int> type = chakra_comm_type(c.collective);
   if (!type) throw std::logic_error(fmt::format("Chakra has no collective node for {}", name(c.collective)));
-  chakra::Node& n = begin_node(id, name(c.collective).data(), chakra::COMM_COLL_NODE);
+  chakra::Node& n = begin_node(id, name(c.collective), chakra::COMM_COLL_NODE);
   add_int(n, "comm_type", *type);
   add_int(n, "comm_size", wire_bytes(c.comm_size));
   if (!c.pg_name.empty()) {

@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectives/transport/recording_transport.hpp"
@@ -82,7 +83,7 @@ class ChakraRankWriter {
   std::uint64_t nodes() const { return nodes_; }
 
  private:
-  ChakraProtoMsg::Node& begin_node(std::uint64_t id, const char* name, int type);
+  ChakraProtoMsg::Node& begin_node(std::uint64_t id, std::string_view name, int type);
   void end_node();
 
   std::string path_;
