@@ -109,12 +109,13 @@ class ChakraRankFormatter {
  public:
   ChakraRankFormatter(const TraceProgram& t, const TracePlan& tags, const ChakraPlan& plan,
                       const ChakraReplayOptions& o)
-      : t_(t), tags_(tags), plan_(plan), o_(o) {}
+      : t_(t), tags_(tags), plan_(plan), o_(o), schedules_(t, tags) {}
 
   void format(int rank, const std::string& path) {
     const TraceRank& tr = t_.ranks[static_cast<std::size_t>(rank)];
     ChakraRankWriter w(path, t_.collectives.size());
     requests_.assign(tr.requests, {});
+    schedules_.begin_rank(rank);
     for (const TraceOp& op : tr.ops) {
       w.compute(op.gap_s);
       switch (op.kind) {
@@ -127,7 +128,7 @@ class ChakraRankFormatter {
           if (!op.blocking) requests_[op.request].assign(1, id);
           break;
         }
-        case TraceOpKind::collective: collective(rank, op, w); break;
+        case TraceOpKind::collective: collective(op, w); break;
         case TraceOpKind::wait: {
           done_.clear();
           for (std::uint32_t k = 0; k < op.count; ++k) {
@@ -144,7 +145,7 @@ class ChakraRankFormatter {
   }
 
  private:
-  void collective(int rank, const TraceOp& op, ChakraRankWriter& w) {
+  void collective(const TraceOp& op, ChakraRankWriter& w) {
     const std::size_t i = op.index;
     const TraceCollective& c = t_.collectives[i];
     const std::vector<int>& group = t_.comms[static_cast<std::size_t>(c.comm)].ranks;
@@ -155,32 +156,20 @@ class ChakraRankFormatter {
                                   c.comm == 0 ? "" : std::to_string(c.comm)};
       done.assign(1, w.collective(i, node, op.blocking));
     } else {
-      const int comm_rank = static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
-      const transport::RankSchedule& rs = schedule(i, comm_rank);
+      const transport::RankSchedule& rs = schedules_.of(i);
       if (op.blocking) w.schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
       else done = w.detached_schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
     }
     if (!op.blocking) requests_[op.request] = std::move(done);
   }
 
-  // The rank's part of collective i, recorded once per distinct request.
-  const transport::RankSchedule& schedule(std::size_t i, int comm_rank) {
-    const reference::ScheduleRequest& req = tags_.requests[i];
-    const auto key = std::tuple{req.collective, req.algorithm, req.count, req.dtype, req.np, req.root, req.counts,
-                                comm_rank};
-    auto [it, fresh] = cache_.try_emplace(key);
-    if (fresh) reference::record_rank(req, comm_rank, it->second);
-    return it->second;
-  }
-
-  using Key = std::tuple<Collective, std::string, std::uint64_t, Dtype, int, int, std::string, int>;
   const TraceProgram& t_;
   const TracePlan& tags_;
   const ChakraPlan& plan_;
   const ChakraReplayOptions& o_;
+  TraceSchedules schedules_;
   std::vector<std::vector<std::uint64_t>> requests_;
   std::vector<std::uint64_t> done_;
-  std::map<Key, transport::RankSchedule> cache_;
 };
 
 void write_text(const std::string& path, const std::string& text, ChakraReplayOutput& out) {

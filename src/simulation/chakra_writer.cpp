@@ -103,12 +103,8 @@ void ChakraRankWriter::schedule(const RankSchedule& rs, std::uint64_t tag_base, 
         chakra::Node& n = begin_node(id, "reduce", chakra::COMP_NODE);
         n.set_duration_micros(micros(static_cast<double>(op.bytes) * reduce_ps_per_byte * 1e-12));
       } else {
-        const bool send = op.kind == OpKind::send;
         const int peer = global_rank.empty() ? op.peer : global_rank[static_cast<std::size_t>(op.peer)];
-        chakra::Node& n = begin_node(id, send ? "send" : "recv", send ? chakra::COMM_SEND_NODE : chakra::COMM_RECV_NODE);
-        add_int(n, send ? "comm_dst" : "comm_src", peer);
-        add_int(n, "comm_size", wire_bytes(op.bytes));
-        add_int(n, "comm_tag", static_cast<std::int64_t>(tag_base + static_cast<std::uint64_t>(op.tag)));
+        message_node(id, op.kind == OpKind::send, op.bytes, peer, tag_base + static_cast<std::uint64_t>(op.tag));
       }
       end_node();
       step_.push_back(id);
@@ -146,13 +142,17 @@ std::uint64_t ChakraRankWriter::collective(std::uint64_t id, const ChakraCollect
   return id;
 }
 
-std::uint64_t ChakraRankWriter::point_to_point(bool send, std::uint64_t bytes, int peer, std::uint64_t tag,
-                                               bool blocking) {
-  const std::uint64_t id = next_id_++;
+void ChakraRankWriter::message_node(std::uint64_t id, bool send, std::uint64_t bytes, int peer, std::uint64_t tag) {
   chakra::Node& n = begin_node(id, send ? "send" : "recv", send ? chakra::COMM_SEND_NODE : chakra::COMM_RECV_NODE);
   add_int(n, send ? "comm_dst" : "comm_src", peer);
   add_int(n, "comm_size", wire_bytes(bytes));
   add_int(n, "comm_tag", static_cast<std::int64_t>(tag));
+}
+
+std::uint64_t ChakraRankWriter::point_to_point(bool send, std::uint64_t bytes, int peer, std::uint64_t tag,
+                                               bool blocking) {
+  const std::uint64_t id = next_id_++;
+  message_node(id, send, bytes, peer, tag);
   end_node();
   if (blocking) frontier_.assign(1, id);
   return id;

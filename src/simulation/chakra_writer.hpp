@@ -85,6 +85,8 @@ class ChakraRankWriter {
  private:
   ChakraProtoMsg::Node& begin_node(std::uint64_t id, std::string_view name, int type);
   void end_node();
+  // A send (receive) node's type and attributes: the peer's rank, the bytes, the tag.
+  void message_node(std::uint64_t id, bool send, std::uint64_t bytes, int peer, std::uint64_t tag);
 
   std::string path_;
   std::ofstream out_;

@@ -52,17 +52,38 @@ TracePlan::TracePlan(const TraceProgram& t, const std::vector<std::string>& algo
   }
 }
 
+void TraceSchedules::begin_rank(int rank) {
+  rank_ = rank;
+  comm_rank_.clear();
+}
+
+const RankSchedule& TraceSchedules::of(std::size_t i) {
+  const int comm = t_.collectives[i].comm;
+  auto [place, first_call_there] = comm_rank_.try_emplace(comm, 0);
+  if (first_call_there) {
+    const auto& g = t_.comms[static_cast<std::size_t>(comm)].ranks;
+    place->second = static_cast<int>(std::find(g.begin(), g.end(), rank_) - g.begin());
+  }
+  const int comm_rank = place->second;
+  const reference::ScheduleRequest& req = plan_.requests[i];
+  auto [it, fresh] = cache_.try_emplace(
+      Key{req.collective, req.algorithm, req.count, req.dtype, req.np, req.root, req.counts, comm_rank});
+  if (fresh) reference::record_rank(req, comm_rank, it->second);
+  return it->second;
+}
+
 namespace {
 
 class TraceRankFormatter {
  public:
-  TraceRankFormatter(const TraceProgram& t, const TracePlan& plan, const ReplayOptions& o) : t_(t), plan_(plan), o_(o) {}
+  TraceRankFormatter(const TraceProgram& t, const TracePlan& plan, const ReplayOptions& o)
+      : t_(t), plan_(plan), o_(o), schedules_(t, plan) {}
 
   // Returns the number of operations written for `rank` (for the estimate).
   void format(int rank, TextBuffer& text) {
     const TraceRank& tr = t_.ranks[static_cast<std::size_t>(rank)];
     requests_.assign(tr.requests, std::nullopt);
-    comm_rank_.clear();
+    schedules_.begin_rank(rank);
     GoalRankWriter goal(text, rank);
     for (const TraceOp& op : tr.ops) {
       if (op.gap_s > 0) goal.calc(picoseconds(op.gap_s));
@@ -75,7 +96,7 @@ class TraceRankFormatter {
           if (!op.blocking) requests_[op.request] = l;
           break;
         }
-        case TraceOpKind::collective: collective(rank, op, goal); break;
+        case TraceOpKind::collective: collective(op, goal); break;
         case TraceOpKind::wait: {
           done_.clear();
           for (std::uint32_t k = 0; k < op.count; ++k)
@@ -90,11 +111,11 @@ class TraceRankFormatter {
   }
 
  private:
-  void collective(int rank, const TraceOp& op, GoalRankWriter& goal) {
+  void collective(const TraceOp& op, GoalRankWriter& goal) {
     const TraceCollective& c = t_.collectives[op.index];
     const std::vector<int>& group = t_.comms[static_cast<std::size_t>(c.comm)].ranks;
     if (group.size() < 2) return;
-    const RankSchedule& rs = schedule(op.index, comm_rank(rank, c.comm));
+    const RankSchedule& rs = schedules_.of(op.index);
     const double reduce = o_.reduce_ps_per_byte;
     if (op.blocking) {
       goal.collective(rs, plan_.tag_base[op.index], plan_.span[op.index], reduce, group);
@@ -104,32 +125,12 @@ class TraceRankFormatter {
     }
   }
 
-  int comm_rank(int rank, int comm) {
-    auto [it, fresh] = comm_rank_.try_emplace(comm, 0);
-    if (fresh) {
-      const auto& g = t_.comms[static_cast<std::size_t>(comm)].ranks;
-      it->second = static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
-    }
-    return it->second;
-  }
-
-  // The rank's part of collective i, recorded once per distinct request.
-  const RankSchedule& schedule(std::size_t i, int comm_rank) {
-    const reference::ScheduleRequest& req = plan_.requests[i];
-    const auto key = std::tuple{req.collective, req.algorithm, req.count, req.dtype, req.np, req.root, comm_rank};
-    auto [it, fresh] = cache_.try_emplace(key);
-    if (fresh) reference::record_rank(req, comm_rank, it->second);
-    return it->second;
-  }
-
-  using Key = std::tuple<Collective, std::string, std::uint64_t, Dtype, int, int, int>;
   const TraceProgram& t_;
   const TracePlan& plan_;
   const ReplayOptions& o_;
+  TraceSchedules schedules_;
   std::vector<std::optional<Label>> requests_;
   std::vector<Label> done_;
-  std::map<int, int> comm_rank_;
-  std::map<Key, RankSchedule> cache_;
 };
 
 }  // namespace

@@ -19,8 +19,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "simulation/replay.hpp"
@@ -36,6 +38,26 @@ struct TracePlan {
   std::vector<std::uint32_t> message_tag;
 
   TracePlan(const TraceProgram& t, const std::vector<std::string>& algorithms, const ReplayOptions& o);
+};
+
+// One rank's part of a program's collective calls as the writers expand them:
+// each recorded once per distinct request and place in the communicator, and
+// the rank's place in each communicator found once. One per writer thread;
+// begin_rank() before each rank.
+class TraceSchedules {
+ public:
+  TraceSchedules(const TraceProgram& t, const TracePlan& plan) : t_(t), plan_(plan) {}
+  void begin_rank(int rank);
+  // The rank's schedule of collective call i.
+  const transport::RankSchedule& of(std::size_t i);
+
+ private:
+  using Key = std::tuple<Collective, std::string, std::uint64_t, Dtype, int, int, std::string, int>;
+  const TraceProgram& t_;
+  const TracePlan& plan_;
+  int rank_ = 0;
+  std::map<int, int> comm_rank_;  // of rank_, by communicator
+  std::map<Key, transport::RankSchedule> cache_;
 };
 
 // The algorithm of each of the program's collective calls. Throws
