@@ -12,6 +12,7 @@
 
 #include "collectives/spec.hpp"
 #include "core/input_error.hpp"
+#include "launch/launcher.hpp"
 #include "simulation/chakra_writer.hpp"
 #include "simulation/simulator_exports.hpp"
 #include "simulation/trace_replay.hpp"
@@ -230,7 +231,11 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
       case Form::expanded: ++out.expanded; break;
       case Form::custom:
         ++out.custom;
-        table += fmt::format("{}: {}.custom/{}\n", i, absolute, plan.custom_name[static_cast<std::size_t>(plan.custom[i])]);
+        // A YAML double-quoted scalar is a JSON string: the path's ': ', '#' or quotes stay its own.
+        table += fmt::format("{}: {}\n", i,
+                             nlohmann::json(fmt::format("{}.custom/{}", absolute,
+                                                        plan.custom_name[static_cast<std::size_t>(plan.custom[i])]))
+                                 .dump());
         break;
     }
   }
@@ -252,7 +257,10 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
   write_text(prefix + ".system.json", in.system.dump(2) + "\n", out);
   write_text(prefix + ".network.yml", in.network_yaml, out);
   write_text(prefix + ".memory.json", in.memory.dump(2) + "\n", out);
-  std::string groups_flag;
+  std::vector<std::string> command{"AstraSim_Analytical_Congestion_Unaware", "--workload-configuration=" + prefix,
+                                   "--system-configuration=" + prefix + ".system.json",
+                                   "--network-configuration=" + prefix + ".network.yml",
+                                   "--remote-memory-configuration=" + prefix + ".memory.json"};
   if (!plan.group_comms.empty()) {
     nlohmann::json groups = nlohmann::json::object();
     for (const int comm : plan.group_comms) {
@@ -261,17 +269,14 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
       groups[std::to_string(comm)] = npus;
     }
     write_text(prefix + ".comm-groups.json", groups.dump(2) + "\n", out);
-    groups_flag = fmt::format(" --comm-group-configuration={}.comm-groups.json", prefix);
+    command.push_back("--comm-group-configuration=" + prefix + ".comm-groups.json");
   }
   if (out.expanded > 0)
     out.notes.push_back(fmt::format("{} collective call(s) written as pico's schedules (sends, receives, reductions) "
                                     "in the workload: ASTRA-sim has no node that runs them as chosen",
                                     out.expanded));
   out.notes.push_back("durations are whole microseconds in Chakra: shorter compute gaps and reductions round");
-  out.command = fmt::format(
-      "AstraSim_Analytical_Congestion_Unaware --workload-configuration={0} --system-configuration={0}.system.json "
-      "--network-configuration={0}.network.yml --remote-memory-configuration={0}.memory.json{1}",
-      prefix, groups_flag);
+  out.command = shell_join(command);
   return out;
 }
 

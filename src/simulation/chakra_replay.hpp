@@ -49,7 +49,7 @@ struct ChakraReplayOutput {
   std::uint64_t native = 0, custom = 0, expanded = 0;  // collective calls by form
   std::uint64_t custom_traces = 0;  // distinct custom implementations written
   std::vector<std::string> notes;   // the system's choices and what is approximated
-  std::string command;              // the ASTRA-sim command line that runs them
+  std::string command;              // the ASTRA-sim command line that runs them (shell-quoted)
 };
 
 // ASTRA-sim's comm_size of a collective node of `bytes` per rank block on np

@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -48,7 +49,7 @@ def simulate(pico, astra, args, prefix):
     proc = subprocess.run([pico, "replay", *args, "--format", "chakra", "-o", prefix], capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"pico replay {' '.join(args)}: {proc.stderr}")
-    command = re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1).split()[1:]
+    command = shlex.split(re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1))[1:]
     sim = subprocess.run([astra, *command], capture_output=True, text=True, timeout=600, cwd=os.path.dirname(prefix))
     cycles = [int(c) for c in re.findall(r"finished, (\d+) cycles", sim.stdout + sim.stderr)]
     if sim.returncode != 0 or not cycles:

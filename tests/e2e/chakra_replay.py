@@ -15,10 +15,11 @@ compared with goldens (tests/data/chakra/*.txt; PICO_UPDATE_GOLDEN=1 rewrites
 them). Where ASTRA-sim's analytical binary is at hand (PICO_ASTRA_SIM, or
 AstraSim_Analytical_Congestion_Unaware on PATH) every rank must finish.
 
-Usage: chakra_replay.py [workload|groups|trace|refusals|all]   (skips, 77, without protoc)"""
+Usage: chakra_replay.py [workload|groups|trace|odd_path|refusals|all]   (skips, 77, without protoc)"""
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -134,9 +135,9 @@ def simulate(command, ranks, label):
     if not binary:
         print(f"{label}: ASTRA-sim not run (set PICO_ASTRA_SIM to AstraSim_Analytical_Congestion_Unaware)")
         return None
-    args = [binary] + command.split()[1:]
+    args = [binary] + shlex.split(command)[1:]
     # ASTRA-sim writes its log/ into the working directory: the trace's own.
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=os.path.dirname(command.split()[1].split("=", 1)[1]))
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=os.path.dirname(args[1].split("=", 1)[1]))
     out = proc.stdout + proc.stderr
     finished = re.findall(r"sys\[(\d+)\] finished, (\d+) cycles", out)
     expect(proc.returncode == 0 and len(finished) == ranks,
@@ -189,7 +190,8 @@ def scenario_workload(tmp):
     expect(system["all-reduce-implementation"] == ["ring"] and system["all-gather-implementation"] == ["ring"], system)
     table = system["per-node-custom-implementation"]
     expect(os.path.isabs(table) and os.path.exists(table), table)
-    entries = dict(re.findall(r"^(\d+): (\S+)$", open(table).read(), re.M))
+    # Each value a double-quoted YAML scalar (JSON's string syntax), so any path survives.
+    entries = {k: json.loads(v) for k, v in re.findall(r'^(\d+): ("[^\n]*")$', open(table).read(), re.M)}
     expect(len(entries) == 2, entries)
     for node_id, trace_prefix in entries.items():
         expect(int(node_id) in colls and next(iter(colls[int(node_id)]))[2] == 1024, f"custom node {node_id}")
@@ -217,7 +219,7 @@ def scenario_groups(tmp):
     groups = json.load(open(prefix + ".comm-groups.json"))
     expect(sorted(groups.values()) == [[0, 1], [2, 3]], groups)
     command = re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1)
-    expect(f"--comm-group-configuration={prefix}.comm-groups.json" in command, command)
+    expect(f"--comm-group-configuration={prefix}.comm-groups.json" in shlex.split(command), command)
     for r in range(4):
         nodes = check_rank_file(f"{prefix}.{r}.et")[1]
         pg = {n["attr"].get("pg_name") for n in nodes if n["type"] == "COMM_COLL_NODE" and n["attr"].get("pg_name")}
@@ -261,6 +263,22 @@ def scenario_trace(tmp):
     print("trace: ok")
 
 
+def scenario_odd_path(tmp):
+    """A prefix whose path YAML would misread unquoted (': ', '#'): the custom table still names the traces."""
+    odd = os.path.join(tmp, "run: #1")
+    os.makedirs(odd)
+    prefix = os.path.join(odd, "app")
+    proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--profile", PROFILE, "-o", prefix)
+    expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    table = json.load(open(prefix + ".system.json"))["per-node-custom-implementation"]
+    values = [json.loads(v) for v in re.findall(r'^\d+: ("[^\n]*")$', open(table).read(), re.M)]
+    expect(len(values) == 2 and all(os.path.exists(v + ".0.et") and "run: #1" in v for v in values), values)
+    command = re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1)
+    expect(f"--workload-configuration={prefix}" in shlex.split(command), f"the command is shell-quoted: {command}")
+    simulate(command, 4, "odd path")
+    print("odd path: ok")
+
+
 def scenario_refusals(tmp):
     prefix = os.path.join(tmp, "x")
     proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--simulate", "-o", prefix)
@@ -278,7 +296,7 @@ def main():
         print("skip: protoc not found (Debian's protobuf-compiler; scripts/setup.sh installs it)")
         sys.exit(77)
     scenarios = {"workload": scenario_workload, "groups": scenario_groups, "trace": scenario_trace,
-                 "refusals": scenario_refusals}
+                 "odd_path": scenario_odd_path, "refusals": scenario_refusals}
     with tempfile.TemporaryDirectory(prefix="pico-chakra-") as tmp:
         for name, run in scenarios.items():
             if which in (name, "all"):
