@@ -15,7 +15,7 @@ compared with goldens (tests/data/chakra/*.txt; PICO_UPDATE_GOLDEN=1 rewrites
 them). Where ASTRA-sim's analytical binary is at hand (PICO_ASTRA_SIM, or
 AstraSim_Analytical_Congestion_Unaware on PATH) every rank must finish.
 
-Usage: chakra_replay.py [workload|groups|trace|odd_path|refusals|all]   (skips, 77, without protoc)"""
+Usage: chakra_replay.py [workload|groups|trace|sample|odd_path|refusals|all]   (skips, 77, without protoc)"""
 import json
 import os
 import re
@@ -36,6 +36,7 @@ SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
 SCHEMA = os.path.join(SRC, "src", "simulation", "chakra_et.proto")
 DATA = os.path.join(SRC, "tests", "data", "chakra")
 PROFILE = os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json")
+SHARED_SAMPLE = os.path.join(SRC, "..", "shared", "data", "liballprof-bcast")  # a real liballprof trace
 
 
 def messages(path):
@@ -263,6 +264,22 @@ def scenario_trace(tmp):
     print("trace: ok")
 
 
+def scenario_sample(tmp):
+    """The real liballprof trace (spcl/atlahs's bcast sample): 5 binomial bcasts of 12 B on 4 ranks, written out."""
+    if not os.path.isdir(SHARED_SAMPLE):
+        print(f"sample: skipped ({SHARED_SAMPLE} is absent)")
+        return
+    prefix = os.path.join(tmp, "sample")
+    proc = replay(SHARED_SAMPLE, "--format", "chakra", "-o", prefix)
+    expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    ranks = {r: check_rank_file(f"{prefix}.{r}.et")[1] for r in range(4)}
+    expect(check_messages_match(ranks, "sample") == 15, "5 binomial bcasts of 12 B on 4 ranks: 15 messages")
+    expect(all(n["attr"]["comm_size"] == 12 for ns in ranks.values() for n in ns if n["type"] == "COMM_SEND_NODE"),
+           "12 B each")
+    simulate(re.search(r"Run ASTRA-sim: (.*)", proc.stdout).group(1), 4, "sample")
+    print("sample: ok")
+
+
 def scenario_odd_path(tmp):
     """A prefix whose path YAML would misread unquoted (': ', '#'): the custom table still names the traces."""
     odd = os.path.join(tmp, "run: #1")
@@ -296,7 +313,7 @@ def main():
         print("skip: protoc not found (Debian's protobuf-compiler; scripts/setup.sh installs it)")
         sys.exit(77)
     scenarios = {"workload": scenario_workload, "groups": scenario_groups, "trace": scenario_trace,
-                 "odd_path": scenario_odd_path, "refusals": scenario_refusals}
+                 "sample": scenario_sample, "odd_path": scenario_odd_path, "refusals": scenario_refusals}
     with tempfile.TemporaryDirectory(prefix="pico-chakra-") as tmp:
         for name, run in scenarios.items():
             if which in (name, "all"):
