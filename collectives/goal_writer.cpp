@@ -96,6 +96,7 @@ void GoalRankWriter::write_step(const RankSchedule& rs, std::size_t begin, std::
   deps_.swap(frontier_);
   const bool join = deps_.size() > 1 && written > 1 && deps_.size() * written > deps_.size() + written;
   const std::size_t lines = join ? 1 + deps_.size() + 2 * written : written * (1 + deps_.size());
+  if (exchange_factor_ != 1) pairs_.scan(rs.ops.data() + begin, rs.ops.data() + end);
   char* p = text_.room(lines * kGoalLine);
   Memos& m = memos_;
   if (join) {
@@ -122,7 +123,7 @@ void GoalRankWriter::write_step(const RankSchedule& rs, std::size_t begin, std::
         throw std::logic_error(fmt::format("rank {}: tag {} outside the call's span {}", rs.rank, op.tag, span));
       const auto peer = static_cast<std::uint32_t>(mapped ? global_rank_[static_cast<std::size_t>(op.peer)] : op.peer);
       const std::uint64_t tag = base + static_cast<std::uint64_t>(op.tag);
-      p = write_message(p, m, op.kind == OpKind::send, op.bytes, peer, tag);
+      p = write_message(p, m, op.kind == OpKind::send, pairs_.charged_bytes(op, exchange_factor_), peer, tag);
     }
     *p++ = '\n';
     p = write_requires(p, label, deps, ndeps);

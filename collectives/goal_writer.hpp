@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "collectives/pair_exchange.hpp"
 #include "collectives/reference/recording.hpp"
 #include "collectives/schedule_text.hpp"
 
@@ -67,6 +68,10 @@ class GoalRankWriter {
   void join();
   // Writes `}`.
   void finish();
+  // From now on a collective's pair exchanges (collectives/pair_exchange.hpp)
+  // are written `factor` times their size, so that LogGOPSim charges them the
+  // model's measured exchange cost. 1 (the default): as recorded.
+  void charge_exchanges(double factor) { exchange_factor_ = factor; }
 
  private:
   void write_step(const transport::RankSchedule& rs, std::size_t begin, std::size_t end);
@@ -89,6 +94,8 @@ class GoalRankWriter {
   std::uint64_t span_ = 0;
   double reduce_ps_per_byte_ = 0;
   std::span<const int> global_rank_;
+  double exchange_factor_ = 1;
+  PairExchanges pairs_;
 };
 
 }  // namespace pico

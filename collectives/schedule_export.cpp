@@ -136,6 +136,7 @@ void write_goal(const ScheduleRequest& req, std::ostream& out, int threads, cons
   out << "num_ranks " << req.np << "\n\n";
   stream_ranks(req, threads, out, [&](const RankSchedule& rs, TextBuffer& text) {
     GoalRankWriter rank(text, rs.rank);
+    rank.charge_exchanges(options.exchange_factor);
     rank.collective(rs, options.tag_base, span, options.reduce_ps_per_byte);
     rank.finish();
   });
@@ -164,6 +165,7 @@ void write_goal_format(const ScheduleRequest& req, const FormatArgs& args, std::
   GoalOptions options;
   if (const auto ps = args.number("reduce-ps-per-byte")) options.reduce_ps_per_byte = *ps;
   if (const auto tag = args.integer("tag-base")) options.tag_base = static_cast<std::uint64_t>(*tag);
+  if (const auto factor = args.number("exchange-factor")) options.exchange_factor = *factor;
   reference::check_request(req);
   if (options.tag_base + tag_span(req) - 1 > kMaxGoalTag)
     throw InputError("--tag-base", fmt::format("the call's {} tags from {} pass GOAL's largest tag {}", tag_span(req),
@@ -181,6 +183,10 @@ constexpr FormatFlag kGoalFlags[] = {
      FlagKind::number, 0, 1e6},
     {"tag-base", "first tag of the call's range (to chain calls)", FlagKind::integer, 0,
      static_cast<double>(kMaxGoalTag)},
+    {"exchange-factor",
+     "write a message exchanged both ways with one peer in a step at this many times its size (a model's "
+     "measured same-pair cost; default 1)",
+     FlagKind::number, 1, 100},
 };
 
 const ScheduleFormat kGoal{.name = "goal",

@@ -24,6 +24,9 @@ struct GoalOptions {
   // A local reduction of n bytes is `calc round(n x reduce_ps_per_byte)`: the
   // model's reduction cost (pico fit), or a default of 4 GB/s.
   double reduce_ps_per_byte = 250;
+  // A pair exchange's messages are written this many times their size
+  // (GoalRankWriter::charge_exchanges): the model's exchange_factor.
+  double exchange_factor = 1;
   // The call's tags are tag_base + [0, tag_span(req)): give chained calls disjoint ranges.
   std::uint64_t tag_base = 0;
 };

@@ -129,18 +129,23 @@ void add_schedule(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   add_format_flags(cmd, schedule_formats(), opts->flags);
-  cmd->add_option("--model", opts->model, "goal: take the reduction cost from a model (pico fit)");
+  cmd->add_option("--model", opts->model,
+                  "goal: take the reduction cost and the exchange factor from a model (pico fit); LogGOPSim takes "
+                  "its L, o, G of the band of the schedule's largest message");
   cmd->callback([opts, &exit_code] {
     const ScheduleFormat& format = schedule_format(opts->format);
     FormatArgs args = format_args(format, schedule_formats(), *opts->flags);
     const reference::ScheduleRequest req = to_request(*opts);
-    // --model is a source of GOAL's reduction cost, in place of --reduce-ps-per-byte.
+    // --model is a source of GOAL's reduction cost and exchange factor, in place of their flags.
     if (!opts->model.empty()) {
       if (format.name != "goal")
         bad("--model", fmt::format("--format {} takes no --model", format.name), "--model is for goal");
-      if (args.has("reduce-ps-per-byte"))
-        bad("--model", "--model and --reduce-ps-per-byte both give the reduction cost", "give one of them");
-      args.set("reduce-ps-per-byte", fmt::format("{}", load_model(opts->model).params.reduce_ps_per_byte));
+      for (const char* flag : {"reduce-ps-per-byte", "exchange-factor"})
+        if (args.has(flag))
+          bad("--model", fmt::format("--model and --{} both give it", flag), "give one of them");
+      const LogGPParams p = load_model(opts->model).params;
+      args.set("reduce-ps-per-byte", fmt::format("{}", p.reduce_ps_per_byte));
+      args.set("exchange-factor", fmt::format("{}", p.exchange_factor));
     }
     if (opts->output.empty()) {
       format.write(req, args, std::cout, opts->threads);

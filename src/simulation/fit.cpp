@@ -23,33 +23,13 @@
 #include "core/input_error.hpp"
 #include "launch/command_output.hpp"
 #include "simulation/evaluator_budget.hpp"
+#include "simulation/size_bands.hpp"
 
 namespace pico {
 namespace {
 
 constexpr std::int64_t kEagerAlways = 0x7fffffff;
 constexpr std::int64_t kMaxParameter = 0x7fffffff;  // LogGOPSim reads -L -o -g -G -O -S as C ints
-
-struct Point {
-  double bytes, seconds;
-};
-
-// Least squares of t = a + b n on relative error: minimise sum ((a + b n - t) / t)^2.
-std::pair<double, double> relative_line_fit(const std::vector<Point>& pts) {
-  double s00 = 0, s01 = 0, s11 = 0, r0 = 0, r1 = 0;
-  for (const Point& p : pts) {
-    const double w = 1 / (p.seconds * p.seconds);
-    s00 += w;
-    s01 += w * p.bytes;
-    s11 += w * p.bytes * p.bytes;
-    r0 += w * p.seconds;
-    r1 += w * p.bytes * p.seconds;
-  }
-  const double det = s00 * s11 - s01 * s01;
-  const double a = (r0 * s11 - r1 * s01) / det;
-  const double b = (s00 * r1 - s01 * r0) / det;
-  return {a, b};
-}
 
 // "intra-node" when every rank ran on one host, "inter-node" when each host ran one rank.
 std::string scope_of(const nlohmann::json& report) {
@@ -61,12 +41,10 @@ std::string scope_of(const nlohmann::json& report) {
   return "inter-node";
 }
 
-std::int64_t ps(double seconds) { return std::max<std::int64_t>(0, std::llround(seconds * 1e12)); }
-
-// Solves the 3x3 system a x = b by Gaussian elimination with partial
+// Solves the n x n system a x = b by Gaussian elimination with partial
 // pivoting; a singular direction gets 0.
-std::array<double, 3> solve3(std::array<std::array<double, 3>, 3> a, std::array<double, 3> b) {
-  constexpr std::size_t n = 3;
+template <std::size_t n>
+std::array<double, n> solve(std::array<std::array<double, n>, n> a, std::array<double, n> b) {
   for (std::size_t c = 0; c < n; ++c) {
     std::size_t pivot = c;
     for (std::size_t r = c + 1; r < n; ++r)
@@ -80,7 +58,7 @@ std::array<double, 3> solve3(std::array<std::array<double, 3>, 3> a, std::array<
       b[r] -= f * b[c];
     }
   }
-  std::array<double, 3> x{};
+  std::array<double, n> x{};
   for (std::size_t c = n; c-- > 0;) {
     if (!(std::abs(a[c][c]) > 1e-300)) continue;
     double v = b[c];
@@ -88,6 +66,18 @@ std::array<double, 3> solve3(std::array<std::array<double, 3>, 3> a, std::array<
     x[c] = v / a[c][c];
   }
   return x;
+}
+
+// One sendrecv as LogGOPSim times it (each rank sends n bytes and receives n
+// at once): the send holds the CPU o + (n-1)O, the message's first byte is in
+// o + L after its start, and its receipt takes o + (n-1)max(G, O) once the
+// CPU is free. `pair`: both directions with one peer (np 2), an exchange.
+double sendrecv_ps(const LogGPParams& model, double bytes, bool pair) {
+  const LogGPParams p = model.for_message(static_cast<std::uint64_t>(bytes));
+  const double n = std::max(bytes * (pair ? p.exchange_factor : 1.0), 1.0) - 1;
+  const auto L = static_cast<double>(p.L), o = static_cast<double>(p.o), G = static_cast<double>(p.G),
+             O = static_cast<double>(p.O);
+  return 2 * o + std::max(L, n * O) + n * std::max(G, O);
 }
 
 }  // namespace
@@ -187,81 +177,143 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
   for (const CaseResult& r : cases)
     if (!r.library.empty()) m.library = r.library;
 
-  // Point to point.
-  std::vector<Point> p2p;
+  // Point to point: one line over every size (the model's L, o, G, what a
+  // replay's mixed sizes take), and size bands where one line does not fit.
+  struct P2P {
+    SizePoint point;
+    bool pair;  // np 2: each rank sends to and receives from the same peer
+  };
+  std::vector<P2P> p2p;
+  std::vector<SizePoint> points;
   std::set<std::uint64_t> sizes;
   for (const CaseResult& r : cases)
     if (spec_for(r.c.collective).point_to_point && r.measured() && r.c.np >= 2 && r.timing->median_s > 0) {
-      p2p.push_back({static_cast<double>(r.c.bytes), r.timing->median_s});
+      p2p.push_back({{static_cast<double>(r.c.bytes), r.timing->median_s}, r.c.np == 2});
+      points.push_back(p2p.back().point);
       sizes.insert(r.c.bytes);
     }
   if (sizes.size() < 2)
     throw InputError(report_path,
                      fmt::format("the report has {} measured sendrecv size(s); the fit needs at least two", sizes.size()),
                      "measure point to point first: pico run configs/examples/fit.yaml");
-  const auto [a, b] = relative_line_fit(p2p);
+  const BandLine whole = fit_line(points);
+  std::vector<BandLine> bands = fit_size_bands(points);
+  if (bands.size() == 1) bands.clear();  // the whole line is the only band
+  for (const BandLine& line : bands.empty() ? std::vector<BandLine>{whole} : bands)
+    if (line.latency_ps > static_cast<double>(kMaxParameter) || line.G > static_cast<double>(kMaxParameter))
+      throw InputError(report_path,
+                       fmt::format("the sendrecv cases give L + 2o = {:.3f} ms and G = {:.3f} ns/B; LogGOPSim takes its "
+                                   "parameters as 32-bit integers of ps, at most {:.3f} ms",
+                                   line.latency_ps * 1e-9, line.G * 1e-3, static_cast<double>(kMaxParameter) * 1e-9),
+                       "a latency of milliseconds is no network's: check the run (an oversubscribed or loaded machine, "
+                       "TCP delayed acknowledgements) with pico report");
   LogGPParams& p = m.params;
-  p.G = ps(b);
-  const std::int64_t intercept = ps(a);  // L + 2o - G
-  const std::int64_t latency = intercept + p.G;  // L + 2o
-  if (latency > kMaxParameter || p.G > kMaxParameter)
-    throw InputError(report_path,
-                     fmt::format("the sendrecv cases give L + 2o = {:.3f} ms and G = {:.3f} ns/B; LogGOPSim takes its "
-                                 "parameters as 32-bit integers of ps, at most {:.3f} ms",
-                                 static_cast<double>(latency) * 1e-9, static_cast<double>(p.G) * 1e-3,
-                                 static_cast<double>(kMaxParameter) * 1e-9),
-                     "a latency of milliseconds is no network's: check the run (an oversubscribed or loaded machine, "
-                     "TCP delayed acknowledgements) with pico report");
-  if (a < 0) out.notes.push_back("the sendrecv line's intercept is negative: L + 2o is taken as 0");
-  p.g = 0;
-  p.O = 0;
-  p.S = kEagerAlways;
-  p.o = 0;
-  p.L = latency;
+  p.G = std::llround(whole.G);
+  // g at the largest G: LogGOPSim sets a NIC free at t + g + (n - 1)G,
+  // unsigned, so an empty message sent before time G would wrap its clock
+  // around without it; a gap of G per message (ns) is far below what the
+  // fit resolves.
+  p.g = p.G;
+  for (const BandLine& b : bands) p.g = std::max<std::int64_t>(p.g, std::llround(b.G));
   p.reduce_ps_per_byte = options.reduce_ps_per_byte;
-  {
-    std::vector<double> predicted, measured;
-    for (const Point& pt : p2p) {
-      predicted.push_back(static_cast<double>(p.L + 2 * p.o + p.G * (std::max(pt.bytes, 1.0) - 1)) * 1e-12);
-      measured.push_back(pt.seconds);
-    }
-    m.p2p = relative_error(predicted, measured);
+
+  // S: the library's eager limit, which counts its header, so a payload of
+  // the whole limit already goes rendezvous; else where the sendrecv times
+  // jump between bands; else every message is eager.
+  const std::optional<std::uint64_t> jump = protocol_break(bands);
+  std::optional<std::uint64_t> eager = options.eager_limit;
+  if (!eager && options.ask_library) {
+    std::string why;
+    const ReportFacts facts = report_facts(report);
+    eager = library_eager_limit(m.library, facts.mpi_version, m.scope, why);
+    out.notes.push_back(eager ? "eager limit: " + why : "eager limit not from the library: " + why);
+  }
+  if (eager) {
+    p.S = static_cast<std::int64_t>(std::clamp<std::uint64_t>(*eager, 1, kMaxParameter)) - 1;
+    if (jump && (*jump > static_cast<std::uint64_t>(p.S) || *jump * 2 <= static_cast<std::uint64_t>(p.S)))
+      out.notes.push_back(fmt::format("the sendrecv times jump above {} B, not at the eager limit {} B: something "
+                                      "else (a shaper's burst, a socket buffer) changes there",
+                                      *jump, *eager));
+  } else if (jump) {
+    p.S = static_cast<std::int64_t>(std::min<std::uint64_t>(*jump, kMaxParameter));
+    out.notes.push_back(fmt::format("S = {} B: where the sendrecv times jump (give --eager-limit for the library's)", p.S));
+  } else {
+    p.S = kEagerAlways;
   }
 
-  // L against o, and the reduction cost, from the reference algorithms.
+  // x = (latency scale, o, reduction ps/B, O, exchange factor): every band's
+  // L + 2o (and the whole line's) times the scale, L = that - 2o.
+  constexpr std::size_t kN = 5;
+  using Vec = std::array<double, kN>;
+  double shortest = std::max(whole.latency_ps, whole.G + 1);
+  for (const BandLine& b : bands) shortest = std::min(shortest, std::max(b.latency_ps, b.G + 1));
+  auto at = [&](const Vec& x) {
+    LogGPParams q = p;
+    q.o = std::llround(x[1]);
+    // L + 2o at least G: LogGOPSim takes an empty message in at its arrival
+    // + o + (0 - 1)G, unsigned, which must not fall before time 0.
+    auto latency = [&](const BandLine& line) {
+      return std::max<std::int64_t>(
+          0, std::max<std::int64_t>(std::llround(x[0] * line.latency_ps), std::llround(line.G) + 1) - 2 * q.o);
+    };
+    q.L = latency(whole);
+    q.bands.clear();
+    for (const BandLine& b : bands)
+      q.bands.push_back({.up_to = b.up_to, .L = latency(b), .o = q.o, .G = std::llround(b.G)});
+    q.reduce_ps_per_byte = x[2];
+    q.O = std::llround(x[3]);
+    q.exchange_factor = x[4];
+    return q;
+  };
+  auto clamp = [&](Vec x) {
+    x[0] = std::clamp(x[0], 0.05, static_cast<double>(kMaxParameter) / std::max(whole.latency_ps, 1.0));
+    x[1] = std::clamp(x[1], 0.0, x[0] * shortest / 2);
+    x[2] = std::clamp(x[2], 0.0, 1e6);
+    // O at most o: LogGOPSim charges an empty message (n - 1)O = -O of CPU
+    // after o, and a clock set before 0 wraps around (2^64 ps).
+    x[3] = std::clamp(x[3], 0.0, std::min(1e5, x[1]));
+    x[4] = std::clamp(x[4], 1.0, 100.0);
+    return x;
+  };
+  auto p2p_ps = [&](const LogGPParams& q) {
+    std::vector<double> t;
+    for (const P2P& pt : p2p) t.push_back(sendrecv_ps(q, pt.point.bytes, pt.pair));
+    return t;
+  };
+  auto p2p_error = [&](const LogGPParams& q) {
+    std::vector<double> predicted, measured;
+    const std::vector<double> t = p2p_ps(q);
+    for (std::size_t i = 0; i < p2p.size(); ++i) {
+      predicted.push_back(t[i] * 1e-12);
+      measured.push_back(p2p[i].point.seconds);
+    }
+    return relative_error(predicted, measured);
+  };
+  Vec x = clamp({1, shortest / 4, options.reduce_ps_per_byte, 0, 1});
+
+  // L against o, O, the exchange factor and the reduction cost, from the reference algorithms.
   const std::vector<MeasuredSchedule> refs = reference_cases(cases);
   if (refs.empty()) {
-    out.notes.push_back("no measured reference-algorithm cases: o = 0 (L = L + 2o) and the reduction cost is the "
-                        "given one; add `{library: reference, algorithms: all}` to the experiment");
+    x[1] = 0;
+    p = at(x);
+    m.p2p = p2p_error(p);
+    out.notes.push_back("no measured reference-algorithm cases: o = 0 (L = L + 2o), O = 0, no exchange factor and "
+                        "the reduction cost is the given one; add `{library: reference, algorithms: all}` to the "
+                        "experiment");
     return out;
   }
   if (!options.simulator)
     out.notes.push_back("LogGOPSim not found: the reference cases were simulated by pico's LogGP evaluator "
-                        "(no g, O or rendezvous); install LogGOPSim or give --loggopsim DIR");
+                        "(no g or rendezvous); install LogGOPSim or give --loggopsim DIR");
   std::vector<double> measured;
   for (const auto& r : refs) measured.push_back(r.measured_s);
-  // x = (L + 2o, o, reduction ps/B); L = x0 - 2 x1. The sendrecv points stay
-  // in the fit (closed form, G fixed by the line) so that L + 2o answers to both.
-  using Vec = std::array<double, 3>;
-  auto at = [&](const Vec& x) {
-    LogGPParams q = p;
-    q.o = std::llround(x[1]);
-    q.L = std::llround(x[0]) - 2 * q.o;
-    q.reduce_ps_per_byte = x[2];
-    return q;
-  };
-  auto clamp = [](Vec x) {
-    x[0] = std::clamp(x[0], 0.0, static_cast<double>(kMaxParameter));
-    x[1] = std::clamp(x[1], 0.0, x[0] / 2);
-    x[2] = std::clamp(x[2], 0.0, 1e6);
-    return x;
-  };
-  // Residuals r = predicted / measured - 1: the simulated cases, then the sendrecv points.
+  // Residuals r = predicted / measured - 1: the simulated cases, then the
+  // sendrecv points, so that L + 2o answers to both.
   auto residuals = [&](const Vec& x, const std::vector<double>& simulated) {
     std::vector<double> r;
     for (std::size_t i = 0; i < simulated.size(); ++i) r.push_back(simulated[i] / measured[i] - 1);
-    for (const Point& pt : p2p)
-      r.push_back((x[0] + static_cast<double>(p.G) * (std::max(pt.bytes, 1.0) - 1)) * 1e-12 / pt.seconds - 1);
+    const std::vector<double> t = p2p_ps(at(x));
+    for (std::size_t i = 0; i < p2p.size(); ++i) r.push_back(t[i] * 1e-12 / p2p[i].point.seconds - 1);
     return r;
   };
   auto squared = [](const std::vector<double>& r) {
@@ -269,40 +321,42 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
     for (double v : r) sum += v * v;
     return sum;
   };
-  Vec x = clamp({static_cast<double>(latency), static_cast<double>(latency) / 4, options.reduce_ps_per_byte});
+  const Vec steps_floor{0.01, 1, 1, 1, 0.02};
   std::vector<double> t0 = simulate_all(options.simulator, refs, at(x), options.threads);
   std::vector<double> r0 = residuals(x, t0);
   double error = squared(r0);
-  for (int iteration = 0; iteration < 4; ++iteration) {
+  for (int iteration = 0; iteration < options.iterations; ++iteration) {
     // Jacobian columns by forward differences (backward where the bound is near).
-    std::array<std::vector<double>, 3> column;
-    for (int k = 0; k < 3; ++k) {
+    std::array<std::vector<double>, kN> column;
+    for (std::size_t k = 0; k < kN; ++k) {
       Vec xk = x;
-      const double h = k == 2 ? std::max(1.0, x[2] / 4) : std::max(1.0, x[0] / 20);
-      xk[static_cast<std::size_t>(k)] += h;
-      if (clamp(xk) != xk) xk[static_cast<std::size_t>(k)] -= 2 * h;
+      const double h = std::max(steps_floor[k], std::abs(x[k]) / 20);
+      xk[k] += h;
+      if (clamp(xk) != xk) xk[k] -= 2 * h;
       xk = clamp(xk);
-      const double step = xk[static_cast<std::size_t>(k)] - x[static_cast<std::size_t>(k)];
-      std::vector<double> rk = step == 0 ? r0 : residuals(xk, simulate_all(options.simulator, refs, at(xk), options.threads));
-      column[static_cast<std::size_t>(k)].resize(r0.size());
-      for (std::size_t i = 0; i < r0.size(); ++i)
-        column[static_cast<std::size_t>(k)][i] = step == 0 ? 0 : (rk[i] - r0[i]) / step;
+      const double step = xk[k] - x[k];
+      std::vector<double> rk =
+          step == 0 ? r0 : residuals(xk, simulate_all(options.simulator, refs, at(xk), options.threads));
+      column[k].resize(r0.size());
+      for (std::size_t i = 0; i < r0.size(); ++i) column[k][i] = step == 0 ? 0 : (rk[i] - r0[i]) / step;
     }
-    // Normal equations (J^T J) d = -J^T r, 3x3.
-    std::array<Vec, 3> a{};
+    // Normal equations (J^T J) d = -J^T r.
+    std::array<Vec, kN> a{};
     Vec b{};
     for (std::size_t i = 0; i < r0.size(); ++i)
-      for (std::size_t j = 0; j < 3; ++j) {
+      for (std::size_t j = 0; j < kN; ++j) {
         b[j] -= column[j][i] * r0[i];
-        for (std::size_t k = 0; k < 3; ++k) a[j][k] += column[j][i] * column[k][i];
+        for (std::size_t k = 0; k < kN; ++k) a[j][k] += column[j][i] * column[k][i];
       }
-    for (std::size_t j = 0; j < 3; ++j) a[j][j] *= 1 + 1e-9;  // a flat direction stays put
-    Vec d = solve3(a, b);
+    for (std::size_t j = 0; j < kN; ++j) a[j][j] *= 1 + 1e-9;  // a flat direction stays put
+    Vec d = solve(a, b);
     // Times are piecewise linear in the parameters: take the step, or half of
     // it, as long as the error falls.
     bool improved = false;
     for (int halving = 0; halving < 4 && !improved; ++halving) {
-      const Vec xn = clamp({x[0] + d[0], x[1] + d[1], x[2] + d[2]});
+      Vec xn = x;
+      for (std::size_t k = 0; k < kN; ++k) xn[k] += d[k];
+      xn = clamp(xn);
       auto t = simulate_all(options.simulator, refs, at(xn), options.threads);
       auto r = residuals(xn, t);
       if (const double e = squared(r); e < error) {
@@ -318,12 +372,7 @@ FitOutcome fit_model(const nlohmann::json& report, const std::string& report_pat
   }
   p = at(x);
   m.collectives = relative_error(t0, measured);
-  std::vector<double> p2p_predicted, p2p_measured;
-  for (const Point& pt : p2p) {
-    p2p_predicted.push_back(static_cast<double>(p.L + 2 * p.o + p.G * (std::max(pt.bytes, 1.0) - 1)) * 1e-12);
-    p2p_measured.push_back(pt.seconds);
-  }
-  m.p2p = relative_error(p2p_predicted, p2p_measured);
+  m.p2p = p2p_error(p);
   // o at its bound leaves L at 0 (issue 36: "L 0.000 us" without a word).
   if (p.L == 0 && p.o > 0)
     out.notes.push_back(fmt::format(

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Fits a LogGP model to a report (pico fit).
+// Fits a LogGP model to a report (pico fit); docs/simulation.md says why each step.
 //
-// Point to point: the report's measured sendrecv cases (every rank sends n
-// bytes to its right neighbour and receives n from its left at once), which
-// LogGOPSim times at exactly L + 2o + (n-1)G (eager): a straight line in n,
-// fitted by least squares on relative error (weights 1/measured^2, closed
-// form), gives G (slope) and a = L + 2o - G (intercept).
-//
-// Then L + 2o, o and the reduction cost together: the report's measured
-// reference-algorithm cases are simulated in LogGOPSim, and the three are
-// fitted to the relative errors of those cases and of the sendrecv points
-// (L = (L + 2o) - 2o) by Gauss-Newton: derivatives by finite differences of
-// the simulated times, 3x3 normal equations solved by Gaussian elimination
-// (hand-written, no linear algebra library on the machine), a step kept only
-// when the error falls (halved up to three times). g and O stay 0, S is
-// unbounded (every message eager): the fit absorbs what they would add.
+// 1. Point to point: the report's measured sendrecv cases (every rank sends n
+//    bytes to its right neighbour and receives n from its left at once),
+//    which LogGOPSim times at 2o + max(L, (n-1)O) + (n-1)max(G, O): one line
+//    over every size (the model's top-level L + 2o and G) and size bands
+//    where one line does not fit (size_bands.hpp).
+// 2. S: the library's eager limit less one (asked of it, or given), else
+//    where the sendrecv times jump between bands, else unbounded.
+// 3. A scale on every band's L + 2o, o, O, the exchange factor and the
+//    reduction cost, from the report's measured reference-algorithm cases
+//    simulated in LogGOPSim and the sendrecv points, by Gauss-Newton:
+//    derivatives by finite differences of the simulated times, 5x5 normal
+//    equations solved by Gaussian elimination (hand-written, no linear
+//    algebra library on the machine), a step kept only when the error falls
+//    (halved up to three times).
 #pragma once
 
 #include <optional>
@@ -48,6 +48,11 @@ struct FitOptions {
   std::optional<LogGOPSimTools> simulator;  // absent: pico's LogGP evaluator simulates (noted)
   double reduce_ps_per_byte = 250;          // used when it cannot be fitted
   int threads = 0;                          // simulations at once (0: one per hardware thread)
+  int iterations = 6;                       // Gauss-Newton iterations at most
+  // The library's eager limit in bytes (S = it - 1); absent: asked of the
+  // library when ask_library (size_bands.hpp), else where the sendrecv times jump.
+  std::optional<std::uint64_t> eager_limit;
+  bool ask_library = true;
 };
 
 struct FitOutcome {

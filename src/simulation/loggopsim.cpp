@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/loggopsim.hpp"
+#include "simulation/size_bands.hpp"
 
 #include <unistd.h>
 
@@ -101,10 +102,11 @@ std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::Sch
   const fs::path goal = work_dir / "schedule.goal";
   {
     std::ofstream out(goal, std::ios::binary);
-    write_goal(req, out, 1, GoalOptions{.reduce_ps_per_byte = p.reduce_ps_per_byte, .tag_base = 0});
+    write_goal(req, out, 1,
+               GoalOptions{.reduce_ps_per_byte = p.reduce_ps_per_byte, .exchange_factor = p.exchange_factor, .tag_base = 0});
     if (!out) throw std::runtime_error(fmt::format("cannot write {}", goal.string()));
   }
-  return simulate_goal(tools, goal, p);
+  return simulate_goal(tools, goal, params_for(req, p));
 }
 
 TempDir::TempDir() {

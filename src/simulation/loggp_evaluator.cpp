@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/loggp_evaluator.hpp"
 
+#include "collectives/pair_exchange.hpp"
+#include "simulation/size_bands.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -16,8 +19,10 @@ namespace pico {
 using transport::OpKind;
 using transport::RankSchedule;
 
-std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPParams& p) {
+std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPParams& model) {
+  const LogGPParams p = params_for(req, model);
   const std::vector<RankSchedule> ranks = reference::record_all(req);
+  PairExchanges pairs;
   const auto n = ranks.size();
   struct State {
     std::size_t begin = 0;     // first op of the current step
@@ -46,7 +51,8 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
     std::size_t head = 0;
   };
   std::unordered_map<Key, Queue, KeyHash> channel;
-  const auto L = static_cast<double>(p.L), o = static_cast<double>(p.o), G = static_cast<double>(p.G);
+  const auto L = static_cast<double>(p.L), o = static_cast<double>(p.o), G = static_cast<double>(p.G),
+             O = static_cast<double>(p.O);
   std::size_t finished = 0;
   for (std::size_t r = 0; r < n; ++r)
     if (ranks[r].ops.empty()) ++finished;
@@ -59,6 +65,7 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
         std::size_t end = st.begin;
         while (end < ops.size() && ops[end].step == ops[st.begin].step) ++end;
         st.done.resize(end - st.begin, 0);
+        if (p.exchange_factor != 1) pairs.scan(ops.data() + st.begin, ops.data() + end);
         bool blocked = false;
         // Sends and reductions first, then receives: the step's operations are
         // concurrent, and a receive waiting for its message holds no CPU.
@@ -75,9 +82,11 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
             st.cpu = std::max(st.cpu, st.ready) + static_cast<double>(op.bytes) * p.reduce_ps_per_byte;
             t = st.cpu;
           } else if (op.kind == OpKind::send) {
-            st.cpu = std::max(st.cpu, st.ready) + o;
-            const double start = std::max(st.nic, st.cpu);  // the first byte leaves
-            st.nic = start + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
+            const auto bytes = static_cast<double>(std::max<std::uint64_t>(pairs.charged_bytes(op, p.exchange_factor), 1) - 1);
+            const double begin = std::max(st.cpu, st.ready);
+            st.cpu = begin + o + bytes * O;
+            const double start = std::max(st.nic, begin + o);  // the first byte leaves
+            st.nic = start + bytes * G;
             channel[{static_cast<int>(r), op.peer, op.tag}].arrivals.push_back(start + L);
             t = st.cpu;
           } else {
@@ -88,9 +97,12 @@ std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPP
             }
             Queue& q = it->second;
             const double arrival = q.arrivals[q.head];
-            // The receiving NIC takes the bytes as they come, one message at a time.
-            st.nic_in = std::max(st.nic_in, arrival) + static_cast<double>(std::max<std::uint64_t>(op.bytes, 1) - 1) * G;
-            st.cpu = std::max(st.cpu, std::max(st.ready, st.nic_in)) + o;
+            // The receiving NIC takes the bytes as they come, one message at a
+            // time; the CPU copies them out at O per byte where that is slower.
+            const auto bytes = static_cast<double>(std::max<std::uint64_t>(pairs.charged_bytes(op, p.exchange_factor), 1) - 1);
+            const double first = std::max(st.nic_in, arrival);
+            st.nic_in = first + bytes * G;
+            st.cpu = std::max(st.cpu, std::max(st.ready, first + bytes * std::max(G, O))) + o;
             if (++q.head == q.arrivals.size()) channel.erase(it);
             t = st.cpu;
           }

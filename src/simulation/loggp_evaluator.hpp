@@ -5,9 +5,11 @@
 // of CPU, leaves the NIC after (s-1)G more (the NIC sends one message at a
 // time) and arrives L later; a receive ends o after both its step began and
 // its message arrived; a reduction costs its bytes x reduce_ps_per_byte of
-// CPU. Messages match in order per (source, destination, tag). g, O and the
-// rendezvous protocol are not modelled: for one exchange this is exactly
-// LogGOPSim's L + 2o + (s-1)G, for larger schedules an approximation.
+// CPU. Messages match in order per (source, destination, tag). As in
+// LogGOPSim, a send holds the CPU (s-1)O more and a receipt takes
+// (s-1)max(G, O); the model's size band and exchange factor apply as there.
+// g and the rendezvous protocol are not modelled: for one exchange this is
+// LogGOPSim's time, for larger schedules an approximation.
 #pragma once
 
 #include <cstdint>

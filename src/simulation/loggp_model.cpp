@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/loggp_model.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include <fmt/format.h>
@@ -44,8 +46,22 @@ FitError error_from_json(const nlohmann::json& j, const std::string& where) {
 
 }  // namespace
 
+LogGPParams LogGPParams::for_message(std::uint64_t largest_message) const {
+  LogGPParams p = *this;
+  if (bands.empty()) return p;
+  auto band = std::find_if(bands.begin(), bands.end(), [&](const SizeBand& b) { return largest_message <= b.up_to; });
+  if (band == bands.end()) band = std::prev(bands.end());
+  p.L = band->L;
+  p.o = band->o;
+  p.G = band->G;
+  p.bands.clear();
+  return p;
+}
+
 nlohmann::json to_json(const LogGPModel& m) {
   const LogGPParams& p = m.params;
+  nlohmann::json bands = nlohmann::json::array();
+  for (const SizeBand& b : p.bands) bands.push_back({{"up_to", b.up_to}, {"L", b.L}, {"o", b.o}, {"G", b.G}});
   return {{"schema", kSchema},
           {"platform", m.platform},
           {"library", m.library},
@@ -59,6 +75,8 @@ nlohmann::json to_json(const LogGPModel& m) {
           {"O", p.O},
           {"S", p.S},
           {"reduce_ps_per_byte", p.reduce_ps_per_byte},
+          {"exchange_factor", p.exchange_factor},
+          {"bands", bands},
           {"fit", {{"p2p", error_json(m.p2p)}, {"collectives", error_json(m.collectives)}}},
           {"held_out",
            {{"report", m.held_out.report},
@@ -109,6 +127,30 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
       throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
   if (!(p.reduce_ps_per_byte >= 0) || p.reduce_ps_per_byte > 1e9)
     throw InputError(where, "'reduce_ps_per_byte' must be a non-negative number of ps", "e.g. 250 (4 GB/s)");
+  // Both are later additions: a model written before them has neither.
+  p.exchange_factor = optional_field(j, "exchange_factor", 1.0, where);
+  if (!(p.exchange_factor >= 1) || p.exchange_factor > 100)
+    throw InputError(where, fmt::format("'exchange_factor' = {} is outside [1, 100]", p.exchange_factor),
+                     "1 charges a same-pair exchange as any message");
+  if (j.contains("bands")) {
+    const nlohmann::json& bands = j["bands"];
+    if (!bands.is_array()) throw InputError(where, "'bands' must be an array", "write it with pico fit");
+    for (std::size_t i = 0; i < bands.size(); ++i) {
+      const std::string band_where = fmt::format("{}: bands[{}]", where, i);
+      SizeBand b{.up_to = field<std::uint64_t>(bands[i], "up_to", band_where),
+                 .L = field<std::int64_t>(bands[i], "L", band_where),
+                 .o = field<std::int64_t>(bands[i], "o", band_where),
+                 .G = field<std::int64_t>(bands[i], "G", band_where)};
+      for (auto [name, v] : {std::pair{"L", b.L}, {"o", b.o}, {"G", b.G}})
+        if (v < 0 || v > 0x7fffffff)
+          throw InputError(band_where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v),
+                           "LogGOPSim takes 32-bit integers");
+      if (!p.bands.empty() && b.up_to <= p.bands.back().up_to)
+        throw InputError(band_where, fmt::format("'up_to' {} does not follow {}", b.up_to, p.bands.back().up_to),
+                         "list the bands by ascending up_to");
+      p.bands.push_back(b);
+    }
+  }
   if (j.contains("fit") && j["fit"].is_object()) {
     m.p2p = error_from_json(j["fit"].value("p2p", nlohmann::json()), where);
     m.collectives = error_from_json(j["fit"].value("collectives", nlohmann::json()), where);
@@ -135,7 +177,7 @@ LogGPModel default_model() {
   m.platform = "ATLAHS AI parameters";
   m.scope = "unknown";
   m.params = LogGPParams{.L = 3'700'000, .o = 200'000, .g = 5'000, .G = 40, .O = 0, .S = 0,
-                         .reduce_ps_per_byte = 250};
+                         .reduce_ps_per_byte = 250, .exchange_factor = 1, .bands = {}};
   return m;
 }
 

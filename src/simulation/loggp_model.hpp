@@ -10,10 +10,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace pico {
+
+// PLogP's idea in LogGOPSim's terms: where one line in message size does not
+// fit (a token bucket's burst, a protocol switch), messages of at most
+// `up_to` bytes get their own L, o and G. LogGOPSim takes one parameter set
+// per run, so a schedule is simulated with the band of its largest message.
+struct SizeBand {
+  std::uint64_t up_to = 0;  // bytes; the last band holds every larger message too
+  std::int64_t L = 0, o = 0, G = 0;
+};
 
 struct LogGPParams {
   std::int64_t L = 0;  // ps in flight
@@ -23,6 +33,15 @@ struct LogGPParams {
   std::int64_t O = 0;  // ps of CPU per byte
   std::int64_t S = 0;  // bytes above which a message goes rendezvous
   double reduce_ps_per_byte = 0;  // local reduction (GOAL calc) per byte reduced
+  // A message exchanged both ways between one pair in one step (recursive
+  // doubling, pairwise) is charged this many times its bytes: the measured
+  // slowdown of a same-pair exchange (docs/simulation.md), which LogGP's
+  // per-NIC costs cannot express. 1: none.
+  double exchange_factor = 1;
+  std::vector<SizeBand> bands;  // by up_to, ascending; empty: L, o, G above for every size
+
+  // These parameters with L, o and G of the band that holds `largest_message`.
+  LogGPParams for_message(std::uint64_t largest_message) const;
 };
 
 // How well a part of the model reproduces the cases it was fitted to.

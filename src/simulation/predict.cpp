@@ -85,6 +85,7 @@ CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nloh
     pt.rows = by_measured;
     pt.measured_best = by_measured.front().algorithm;
     pt.predicted_best = by_predicted.front().algorithm;
+    pt.regret = by_predicted.front().measured_s / by_measured.front().measured_s - 1;
     pt.same_ranking = std::equal(by_measured.begin(), by_measured.end(), by_predicted.begin(),
                                  [](const auto& a, const auto& b) { return a.algorithm == b.algorithm; });
     if (pt.rows.size() < 2) continue;
@@ -96,6 +97,7 @@ CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nloh
     pt.spearman = spearman(m, p);
     ++s.ranked;
     s.best_matches += pt.measured_best == pt.predicted_best;
+    s.near_best += pt.regret <= kNearBest;
     s.ranking_matches += pt.same_ranking;
   }
   // Per collective, in collective order.
@@ -111,6 +113,7 @@ CheckSummary check_report(const std::optional<LogGOPSimTools>& tools, const nloh
     if (pt.rows.size() < 2) continue;
     ++c.ranked;
     c.best_matches += pt.measured_best == pt.predicted_best;
+    c.near_best += pt.regret <= kNearBest;
     c.mean_spearman += pt.spearman;
   }
   for (auto& [coll, c] : per) {

@@ -46,7 +46,15 @@ struct CheckedPoint {
   std::string measured_best, predicted_best;
   bool same_ranking = false;  // the whole order agrees
   double spearman = 0;        // rank correlation of predicted and measured times; 0 with one algorithm
+  // What following the prediction costs: the predicted best's measured time
+  // over the measured best's, - 1 (0 where they are the same algorithm).
+  double regret = 0;
 };
+
+// A predicted best whose measured time is within this of the measured best's
+// is "near best": where two algorithms are closer than the run-to-run noise,
+// which of them measures fastest changes from run to run.
+inline constexpr double kNearBest = 0.05;
 
 // One collective's points: the error over its rows, how often the best
 // matched, and the mean Spearman correlation over its ranked points.
@@ -55,6 +63,7 @@ struct CollectiveCheck {
   FitError error;
   int ranked = 0;
   int best_matches = 0;
+  int near_best = 0;  // regret at most kNearBest
   double mean_spearman = 0;
 };
 
@@ -63,6 +72,7 @@ struct CheckSummary {
   FitError error;         // over every row
   int ranked = 0;         // points with two algorithms or more
   int best_matches = 0;   // of those, points whose predicted best is the measured best
+  int near_best = 0;      // of those, points whose predicted best measured within kNearBest of the best
   int ranking_matches = 0;
   std::vector<CollectiveCheck> by_collective;  // in collective order
 };

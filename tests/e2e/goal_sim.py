@@ -125,9 +125,9 @@ def test_tag_base(tools, tmp):
     expect(bad.returncode == 2 and "--tag-base" in bad.stderr, bad.stderr)
 
 
-def synthetic_report(tools, tmp):
-    """A report whose times are what LogGOPSim gives under PS_PARAMS and GAMMA: sendrecv cases (closed
-    form, L + 2o + (n-1)G) and reference algorithms at np 4."""
+def synthetic_cases():
+    """The example report, its case list emptied, and add(collective, backend, algorithm, np, bytes, seconds,
+    params=None) appending a measured case of that time to it."""
     template = json.load(open(os.path.join(SRC, "tests", "data", "report-example.json")))
     base = template["cases"][0]
     cases = []
@@ -141,6 +141,14 @@ def synthetic_report(tools, tmp):
         c.pop("selection", None)
         c["timing"] = dict(c["timing"], median_s=seconds, min_s=seconds, mean_s=seconds)
         cases.append(c)
+
+    return template, cases, add
+
+
+def synthetic_report(tools, tmp):
+    """A report whose times are what LogGOPSim gives under PS_PARAMS and GAMMA: sendrecv cases (closed
+    form, L + 2o + (n-1)G) and reference algorithms at np 4."""
+    template, cases, add = synthetic_cases()
 
     p = PS_PARAMS
     for n in (8, 1024, 65536, 1 << 20):
@@ -159,13 +167,19 @@ def synthetic_report(tools, tmp):
     return path, cases
 
 
+def fit_model(report, model_path, env, *extra):
+    """pico fit REPORT -o MODEL_PATH EXTRA...: the model it wrote and the process (exit 0 checked)."""
+    fit = subprocess.run([PICO, "fit", report, "-o", model_path, *extra], capture_output=True, text=True, timeout=300,
+                         env=env)
+    expect(fit.returncode == 0, f"pico fit {extra}: {fit.stdout}{fit.stderr}")
+    return json.load(open(model_path)), fit
+
+
 def test_fit_and_predict(tools, tmp):
     report, cases = synthetic_report(tools, tmp)
     env = dict(os.environ, PICO_LOGGOPSIM_DIR=tools)
     model_path = os.path.join(tmp, "model.json")
-    fit = subprocess.run([PICO, "fit", report, "-o", model_path], capture_output=True, text=True, timeout=300, env=env)
-    expect(fit.returncode == 0, f"pico fit: {fit.stdout}{fit.stderr}")
-    model = json.load(open(model_path))
+    model, _ = fit_model(report, model_path, env, "--eager-limit", "data")
     expect(model["schema"] == "pico-model/1", "model schema")
     expect(abs(model["G"] - PS_PARAMS["G"]) <= 1, f"G {model['G']} vs {PS_PARAMS['G']}")
     lat = PS_PARAMS["L"] + 2 * PS_PARAMS["o"]
@@ -179,7 +193,7 @@ def test_fit_and_predict(tools, tmp):
     points = 3 * 3
     expect(f"predicted best = measured best at {points} of {points}" in check.stdout, check.stdout[-1500:])
     expect("NOT held out" in check.stdout, check.stdout[:400])
-    expect(re.search(r"^allreduce\s+\d+\s+[\d.]+%\s+[\d.]+%\s+3/3\s+\+1\.00$", check.stdout, re.M), check.stdout[-800:])
+    expect(re.search(r"^allreduce\s+\d+\s+[\d.]+%\s+[\d.]+%\s+3/3\s+3/3\s+\+1\.00$", check.stdout, re.M), check.stdout[-800:])
     # The same cases as another run: held out; as another platform or library: refused.
     r = json.load(open(report))
     for field, value, message in ((None, None, "held-out check"), ("platform", "elsewhere", "ran on platform 'elsewhere'"),
@@ -425,6 +439,84 @@ def test_traces(tools, tmp):
     print("traces: ok")
 
 
+# Two size bands with a latency jump between them (a protocol switch at S), a same-pair exchange
+# charged 1.5 times its bytes, reductions at 300 ps/B: what test_fit_bands synthesises with LogGOPSim.
+BANDS = [(16384, {"L": 8000000, "o": 1000000, "G": 1000}), (1 << 20, {"L": 40000000, "o": 1000000, "G": 4000})]
+BAND_S = 16384
+EXCHANGE = 1.5
+
+
+def band_params(largest):
+    band = next((b for up_to, b in BANDS if largest <= up_to), BANDS[-1][1])
+    return {**band, "g": 0, "O": 0, "S": BAND_S}
+
+
+def rank0_largest(goal_path):
+    text = open(goal_path).read()
+    block = text[text.index("rank 0 {"):text.index("}", text.index("rank 0 {"))]
+    return max(int(n) for n in re.findall(r"(?:send|recv) (\d+)b", block))
+
+
+def test_fit_bands(tools, tmp):
+    """pico fit recovers size bands, S (where the times jump, or the library's limit) and the exchange
+    factor from a report whose every time LogGOPSim gave, and predict --check then ranks as measured."""
+    template, cases, add = synthetic_cases()
+
+    goal = os.path.join(tmp, "case.goal")
+    for k in range(6, 21):  # sendrecv on a ring of 4, 64 B to 1 MiB, simulated message by message
+        n = 1 << k
+        with open(goal, "w") as f:
+            f.write("num_ranks 4\n\n")
+            for r in range(4):
+                f.write(f"rank {r} {{\nl1: send {n}b to {(r + 1) % 4} tag 0\nl2: recv {n}b from {(r + 3) % 4} tag 0\n}}\n")
+        add("sendrecv", "mpi", "default", 4, n, simulate(tools, goal, band_params(n)) * 1e-12)
+    refs = (("allreduce", ["ring", "recursive_doubling", "rabenseifner"]), ("allgather", ["ring", "recursive_doubling"]),
+            ("reduce_scatter", ["ring", "pairwise"]))
+    for collective, algs in refs:
+        for n in (4096, 65536, 1 << 20):
+            for a in algs:
+                schedule(goal, collective, a, 4, "--size", f"{n}B", "--reduce-ps-per-byte", str(GAMMA),
+                         "--exchange-factor", str(EXCHANGE))
+                add(collective, "reference", a, 4, n, simulate(tools, goal, band_params(rank0_largest(goal))) * 1e-12)
+    template["cases"] = cases
+    report = os.path.join(tmp, "bands-report.json")
+    json.dump(template, open(report, "w"))
+    env = dict(os.environ, PICO_LOGGOPSIM_DIR=tools)
+    model_path = os.path.join(tmp, "bands-model.json")
+    model, fit = fit_model(report, model_path, env, "--eager-limit", "data")
+    bands = model["bands"]
+    expect([b["up_to"] for b in bands] == [up_to for up_to, _ in BANDS], f"band edges {bands}\n{fit.stdout}")
+    for got, (_, want) in zip(bands, BANDS):
+        expect(abs(got["G"] - want["G"]) <= 0.02 * want["G"], f"band G {got} vs {want}")
+        lat, want_lat = got["L"] + 2 * got["o"], want["L"] + 2 * want["o"]
+        expect(abs(lat - want_lat) <= 0.05 * want_lat, f"band L + 2o {lat} vs {want_lat}")
+    expect(model["S"] == BAND_S, f"S {model['S']}: the jump is above {BAND_S} B\n{fit.stdout}")
+    expect(abs(model["exchange_factor"] - EXCHANGE) <= 0.1, f"exchange factor {model['exchange_factor']}\n{fit.stdout}")
+    expect(abs(model["reduce_ps_per_byte"] - GAMMA) <= 0.15 * GAMMA, f"reduction {model['reduce_ps_per_byte']}")
+    expect(model["fit"]["collectives"]["median_rel_error"] < 0.03, f"fit error {model['fit']}\n{fit.stdout}")
+    check = subprocess.run([PICO, "predict", "--check", report, "--model", model_path], capture_output=True, text=True,
+                           timeout=300, env=env)
+    expect(check.returncode == 0 and "predicted best = measured best at 9 of 9" in check.stdout, check.stdout[-1500:])
+    # The library's eager limit, when given, is S (less one: the limit counts the header); a model
+    # without bands or exchange factor (written before them) still reads.
+    limited, fit = fit_model(report, model_path, env, "--eager-limit", "64KiB", "--threads", "2")
+    expect(limited["S"] == 65535, fit.stdout)
+    bad = subprocess.run([PICO, "fit", report, "-o", model_path, "--eager-limit", "lots"], capture_output=True,
+                         text=True, timeout=60, env=env)
+    expect(bad.returncode == 2 and "--eager-limit" in bad.stderr, bad.stderr)
+    old = {k: v for k, v in model.items() if k not in ("bands", "exchange_factor")}
+    old_path = os.path.join(tmp, "old-model.json")
+    json.dump(old, open(old_path, "w"))
+    for broken, message in (({**model, "exchange_factor": 0.5}, "exchange_factor"),
+                            ({**model, "bands": list(reversed(bands))}, "ascending"), (old, None)):
+        json.dump(broken, open(old_path, "w"))
+        proc = subprocess.run([PICO, "predict", "allreduce", "--size", "64KiB", "--np", "8", "--model", old_path],
+                              capture_output=True, text=True, timeout=120, env=env)
+        expect(proc.returncode == (0 if message is None else 2) and (message is None or message in proc.stderr),
+               f"{message}: {proc.returncode} {proc.stderr}")
+    print("fit bands: ok")
+
+
 def main():
     tools = loggopsim_dir()
     with tempfile.TemporaryDirectory() as tmp:
@@ -436,6 +528,7 @@ def main():
             test_tag_base(tools, tmp)
         if which in ("all", "fit"):
             test_fit_and_predict(tools, tmp)
+            test_fit_bands(tools, tmp)
         if which in ("all", "replay"):
             test_replay(tools, tmp)
             test_traces(tools, tmp)

@@ -31,7 +31,7 @@ TEST_CASE("oversubscription: per launch and host, ranks against hwloc cores") {
   CHECK(to_json(found) == json::array({{{"launch", 1}, {"host", "a"}, {"ranks", 3}, {"cores", 2}}}));
 }
 
-TEST_CASE("oversubscription: without launches the run's hosts; unknown cores say nothing") {
+TEST_CASE("oversubscription: without launches the run's hosts, unknown cores say nothing") {
   CHECK(oversubscribed({{"hosts", json::array({host("a", 4, 2)})}}).at(0).launch == -1);
   CHECK(oversubscribed({{"hosts", json::array({host("a", 4, nullptr)})}}).empty());
   CHECK(oversubscribed({{"hosts", json::array({host("a", 4, -1)})}}).empty());

@@ -74,7 +74,7 @@ TEST_CASE("a backend's option parser reads an entry that sets none of its keys",
   }
 }
 
-TEST_CASE("the compressed backends have their option parsers; nccl has its own", "[backends]") {
+TEST_CASE("the compressed backends have their option parsers, nccl has its own", "[backends]") {
   CHECK(backend_descriptor("compressed").options.parse == compressed_backend_options().parse);
   CHECK(backend_descriptor("nccl_compressed").options.parse == gpu_compressed_backend_options().parse);
   // Threads per rank are the CPU kernels'.

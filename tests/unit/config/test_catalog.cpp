@@ -328,7 +328,7 @@ TEST_CASE("without a known library, only the default can be measured", "[catalog
     for (const auto& c : g.cases) CHECK(c.algorithm == "default");
 }
 
-TEST_CASE("a catalogue types its parameters; an experiment's values are read as it says", "[catalog]") {
+TEST_CASE("a catalogue types its parameters, an experiment's values are read as it says", "[catalog]") {
   const std::string body = "library: x\nselection: {mechanism: builtin}\ncollectives:\n  allreduce:\n"
                            "    algorithms: [{name: topk, parameters: [topk_ratio, bits]}]\n";
   const Catalog typed = parse_catalog(body + "parameter_types: {topk_ratio: fraction}\n", "c.yaml");

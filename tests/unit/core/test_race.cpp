@@ -130,7 +130,7 @@ TEST_CASE("a race whose budget is below one round measures everyone once, then s
   REQUIRE(out.winner.has_value());
 }
 
-TEST_CASE("the default is kept however slow; a failing candidate leaves the race", "[race]") {
+TEST_CASE("the default is kept however slow, a failing candidate leaves the race", "[race]") {
   Bench bench({{5e-4}, {1e-5}, {1.2e-5}}, 3);
   const std::vector<RaceEntrant> entrants{{"default", true}, {"fast", false}, {"broken", false}};
   bench.round_of.assign(3, 0);

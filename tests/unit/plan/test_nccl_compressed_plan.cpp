@@ -93,7 +93,7 @@ TEST_CASE("an nccl_compressed plan: float32, sum, out of place, 8-bit codes", "[
   CHECK((bits16 && int32 && int16 && in_place));
 }
 
-TEST_CASE("nccl_compressed: more than 127 ranks overflow 8-bit codes; no NCCL, no cases", "[nccl][compressed][plan]") {
+TEST_CASE("nccl_compressed: more than 127 ranks overflow 8-bit codes, no NCCL, no cases", "[nccl][compressed][plan]") {
   const Plan big = make_plan(nccl_compressed_experiment("[128]"), nccl_target("2.28.9"));
   const bool qsgd_skipped = std::any_of(big.skipped.begin(), big.skipped.end(), [](const auto& s) {
     return s.c.algorithm == "global_qsgd" && s.c.dtype == Dtype::float32 && !s.c.in_place &&

@@ -117,7 +117,7 @@ TEST_CASE("MPI backends skip the 16-bit floats MPI does not define", "[nccl][pla
   }
 }
 
-TEST_CASE("catalogue 'env' needs the env mechanism; 'dtypes' names datatypes", "[nccl][catalog]") {
+TEST_CASE("catalogue 'env' needs the env mechanism, 'dtypes' names datatypes", "[nccl][catalog]") {
   const std::string head = "library: x\nselection: {mechanism: mpi_t}\ncollectives:\n  allreduce:\n    variable: v\n";
   try {
     parse_catalog(head + "    algorithms:\n      - {name: ring, value: '4', env: {NCCL_PROTO: LL}}\n", "c.yaml");

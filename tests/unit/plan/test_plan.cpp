@@ -124,7 +124,7 @@ TEST_CASE("a launch request says how each backend's algorithm is seen running", 
   CHECK(m.algorithm_functions.empty());
 }
 
-TEST_CASE("algorithms: all sweeps the catalogue's parameter grid; a list of algorithms does not", "[plan]") {
+TEST_CASE("algorithms: all sweeps the catalogue's parameter grid, a list of algorithms does not", "[plan]") {
   auto params_of = [](const char* algorithms) {
     const Plan plan = make_plan(parse_experiment(fmt::format("collectives: [bcast]\nsizes: [64KiB]\nprocesses: [4]\n"
                                                              "backends: [{{library: mpi, algorithms: {}}}]\n",

@@ -56,7 +56,7 @@ TEST_CASE("compare: one report, compressed cases against the dense one of their 
   CHECK_THAT(table, Contains("compress=100.000 communicate=2000.000"));
 }
 
-TEST_CASE("compare: two reports pair by case id, else by size; overlapping intervals are indistinguishable",
+TEST_CASE("compare: two reports pair by case id, else by size, overlapping intervals are indistinguishable",
           "[compare]") {
   const json baseline = report_of({measured_case("same", "mpi", "default", 256, 1e-3, 0.95e-3, 1.05e-3),
                                    measured_case("x", "mpi", "default", 512, 2e-3, 1.9e-3, 2.1e-3)});

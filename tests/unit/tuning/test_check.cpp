@@ -89,7 +89,7 @@ TEST_CASE("check: needs runs with and without a profile") {
                     Catch::Matchers::Contains("no report ran with a profile loaded"));
 }
 
-TEST_CASE("check: a miss the intervals cannot confirm is within noise, not SLOWER; a confident one fails") {
+TEST_CASE("check: a miss the intervals cannot confirm is within noise, not SLOWER, a confident one fails") {
   // issue 36: run-to-run noise was called SLOWER (2.36x) and tune --check exited 0 all the same.
   std::vector<double> spread;
   for (int i = 0; i < 21; ++i) spread.push_back(2.6e-6 + 0.06e-6 * i);  // median 3.2 us, 2.6 to 3.8

@@ -93,7 +93,7 @@ TEST_CASE("tune: per size the confident winner, merged into ranges at geometric 
   CHECK_THAT(summary, Catch::Matchers::Contains("default (not confident)"));
 }
 
-TEST_CASE("tune: a smaller min_gain keeps a smaller win; neighbouring equal choices merge") {
+TEST_CASE("tune: a smaller min_gain keeps a smaller win, neighbouring equal choices merge") {
   TuneOptions loose;
   loose.min_gain = 0.0;
   auto cases = sweep();
