@@ -55,7 +55,7 @@ void add_fit(CLI::App& app, int& exit_code) {
       options.ask_library = false;
     } else if (opts->eager_limit != "library") {
       const auto bytes = parse_size(opts->eager_limit);
-      if (!bytes || *bytes < 1 || *bytes > 0x7fffffff)
+      if (!bytes || *bytes < 1 || *bytes > static_cast<std::uint64_t>(kMaxLogGOPSimParameter))
         throw InputError("--eager-limit", fmt::format("'{}' is neither a size of 1 B to 2 GiB nor library or data",
                                                       opts->eager_limit),
                          "e.g. --eager-limit 64KiB (Open MPI's btl_tcp_eager_limit), library or data");
@@ -73,7 +73,7 @@ void add_fit(CLI::App& app, int& exit_code) {
                "O {:.4f} ns/B, S {}, reduction {:.1f} ps/B, exchange factor {:.2f}\n",
                fit.model.platform, fit.model.library, fit.model.scope, p.L * 1e-6, p.o * 1e-6, p.g * 1e-6, p.G * 1e-3,
                p.G > 0 ? 1e3 / static_cast<double>(p.G) : 0.0, p.O * 1e-3,
-               p.S >= 0x7fffffff ? std::string("unbounded") : fmt::format("{} B", p.S), p.reduce_ps_per_byte,
+               p.S >= kMaxLogGOPSimParameter ? std::string("unbounded") : fmt::format("{} B", p.S), p.reduce_ps_per_byte,
                p.exchange_factor);
     for (const SizeBand& b : p.bands)
       fmt::print("  band up to {:>8}: L {:.3f} us, o {:.3f} us, G {:.4f} ns/B\n", format_size(b.up_to), b.L * 1e-6,

@@ -28,8 +28,8 @@
 namespace pico {
 namespace {
 
-constexpr std::int64_t kEagerAlways = 0x7fffffff;
-constexpr std::int64_t kMaxParameter = 0x7fffffff;  // LogGOPSim reads -L -o -g -G -O -S as C ints
+constexpr std::int64_t kMaxParameter = kMaxLogGOPSimParameter;
+constexpr std::int64_t kEagerAlways = kMaxLogGOPSimParameter;  // S: every message eager
 
 // "intra-node" when every rank ran on one host, "inter-node" when each host ran one rank.
 std::string scope_of(const nlohmann::json& report) {

@@ -55,7 +55,7 @@ std::uint64_t simulate_goal(const LogGOPSimTools& tools, const fs::path& goal, c
     throw std::runtime_error(fmt::format("txt2bin rejected {} ({}): {}", goal.string(), conv.exit.describe(),
                                          tail(conv.output)));
   for (std::int64_t v : {p.L, p.o, p.g, p.G, p.O, p.S})
-    if (v < 0 || v > 0x7fffffff) throw std::logic_error(fmt::format("LogGOPSim parameter {} is outside [0, 2^31)", v));
+    if (v < 0 || v > kMaxLogGOPSimParameter) throw std::logic_error(fmt::format("LogGOPSim parameter {} is outside [0, 2^31)", v));
   const CommandOutput sim = run_command({tools.loggopsim, "-f", bin.string(), "-b", "-L", std::to_string(p.L), "-o",
                                          std::to_string(p.o), "-g", std::to_string(p.g), "-G", std::to_string(p.G),
                                          "-O", std::to_string(p.O), "-S", std::to_string(p.S)},

@@ -20,8 +20,8 @@ using transport::OpKind;
 using transport::RankSchedule;
 
 std::uint64_t evaluate_loggp(const reference::ScheduleRequest& req, const LogGPParams& model) {
-  const LogGPParams p = params_for(req, model);
   const std::vector<RankSchedule> ranks = reference::record_all(req);
+  const LogGPParams p = model.bands.empty() ? model : model.for_message(largest_message(ranks.front()));
   PairExchanges pairs;
   const auto n = ranks.size();
   struct State {

@@ -2,6 +2,7 @@
 #include "simulation/loggp_model.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <utility>
 
@@ -34,6 +35,13 @@ T field(const nlohmann::json& j, const char* key, const std::string& where) {
 template <class T>
 T optional_field(const nlohmann::json& j, const char* key, T fallback, const std::string& where) {
   return j.is_object() && j.contains(key) ? field<T>(j, key, where) : fallback;
+}
+
+// Each of `values` within what LogGOPSim takes (a C int), else InputError naming `where`.
+void check_parameters(const std::string& where, std::initializer_list<std::pair<const char*, std::int64_t>> values) {
+  for (const auto& [name, v] : values)
+    if (v < 0 || v > kMaxLogGOPSimParameter)
+      throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
 }
 
 FitError error_from_json(const nlohmann::json& j, const std::string& where) {
@@ -121,10 +129,7 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
   p.O = field<std::int64_t>(j, "O", where);
   p.S = field<std::int64_t>(j, "S", where);
   p.reduce_ps_per_byte = field<double>(j, "reduce_ps_per_byte", where);
-  // LogGOPSim takes each as a C int.
-  for (auto [name, v] : {std::pair{"L", p.L}, {"o", p.o}, {"g", p.g}, {"G", p.G}, {"O", p.O}, {"S", p.S}})
-    if (v < 0 || v > 0x7fffffff)
-      throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
+  check_parameters(where, {{"L", p.L}, {"o", p.o}, {"g", p.g}, {"G", p.G}, {"O", p.O}, {"S", p.S}});
   if (!(p.reduce_ps_per_byte >= 0) || p.reduce_ps_per_byte > 1e9)
     throw InputError(where, "'reduce_ps_per_byte' must be a non-negative number of ps", "e.g. 250 (4 GB/s)");
   // Both are later additions: a model written before them has neither.
@@ -141,10 +146,7 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
                  .L = field<std::int64_t>(bands[i], "L", band_where),
                  .o = field<std::int64_t>(bands[i], "o", band_where),
                  .G = field<std::int64_t>(bands[i], "G", band_where)};
-      for (auto [name, v] : {std::pair{"L", b.L}, {"o", b.o}, {"G", b.G}})
-        if (v < 0 || v > 0x7fffffff)
-          throw InputError(band_where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v),
-                           "LogGOPSim takes 32-bit integers");
+      check_parameters(band_where, {{"L", b.L}, {"o", b.o}, {"G", b.G}});
       if (!p.bands.empty() && b.up_to <= p.bands.back().up_to)
         throw InputError(band_where, fmt::format("'up_to' {} does not follow {}", b.up_to, p.bands.back().up_to),
                          "list the bands by ascending up_to");

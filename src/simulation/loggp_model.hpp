@@ -16,6 +16,9 @@
 
 namespace pico {
 
+// LogGOPSim reads -L -o -g -G -O -S as C ints: no parameter may pass this.
+inline constexpr std::int64_t kMaxLogGOPSimParameter = 0x7fffffff;
+
 // PLogP's idea in LogGOPSim's terms: where one line in message size does not
 // fit (a token bucket's burst, a protocol switch), messages of at most
 // `up_to` bytes get their own L, o and G. LogGOPSim takes one parameter set

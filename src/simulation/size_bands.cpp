@@ -133,8 +133,12 @@ std::optional<std::uint64_t> protocol_break(const std::vector<BandLine>& bands) 
 std::uint64_t largest_message(const reference::ScheduleRequest& req) {
   transport::RankSchedule rs;
   reference::record_rank(req, 0, rs);
+  return largest_message(rs);
+}
+
+std::uint64_t largest_message(const transport::RankSchedule& rank0) {
   std::uint64_t largest = 0;
-  for (const transport::RecordedOp& op : rs.ops)
+  for (const transport::RecordedOp& op : rank0.ops)
     if (op.kind == transport::OpKind::send || op.kind == transport::OpKind::recv) largest = std::max(largest, op.bytes);
   return largest;
 }

@@ -41,8 +41,10 @@ std::vector<BandLine> fit_size_bands(std::vector<SizePoint> points);
 // neighbouring bands): the lower band's up_to, nullopt without a rise.
 std::optional<std::uint64_t> protocol_break(const std::vector<BandLine>& bands);
 
-// The largest message rank 0 of `req` sends or receives (what picks the band).
+// The largest message rank 0 of `req` sends or receives (what picks the
+// band), from its recorded schedule when the caller has it.
 std::uint64_t largest_message(const reference::ScheduleRequest& req);
+std::uint64_t largest_message(const transport::RankSchedule& rank0);
 
 // `p` with L, o and G of the band that simulates `req`.
 LogGPParams params_for(const reference::ScheduleRequest& req, const LogGPParams& p);
