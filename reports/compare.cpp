@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "core/bootstrap.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
 #include "reports/best_algorithm.hpp"
@@ -41,7 +43,17 @@ const CaseResult* library_default(const std::vector<const CaseResult*>* same_siz
   return nullptr;
 }
 
-json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library) {
+// Both cases' rounds or samples resampled (core/bootstrap.hpp): paired round
+// by round when both were measured in the same rounds of one launch (one
+// report); else each on its own. The speedup's estimate and interval, or
+// nullopt where neither case kept rounds nor samples.
+std::optional<RatioInterval> resampled_speedup(const CaseResult& base, const CaseResult& cand, bool one_report) {
+  const std::vector<Observation> b{observation_of(base, one_report ? "report" : "baseline")};
+  const std::vector<Observation> c{observation_of(cand, one_report ? "report" : "candidate")};
+  return bootstrap_speedup(b, c, Objective::median);
+}
+
+json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library, bool one_report) {
   const TimingStats& bt = *base.timing;
   const TimingStats& kt = *cand.timing;
   const double b = bt.median_s, k = kt.median_s;
@@ -51,15 +63,24 @@ json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResu
   row["baseline_median_s"] = b;
   row["candidate_median_s"] = k;
   if (k > 0 && b > 0) {
-    // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
-    const double low = bt.ci95_low_s / kt.ci95_high_s;
-    const double high = kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k;
-    row["speedup"] = b / k;
+    double low = 0, high = 0;
+    if (const auto boot = resampled_speedup(base, cand, one_report)) {
+      row["speedup"] = boot->estimate;
+      low = boot->low, high = boot->high;
+      row["interval"] = boot->method;
+    } else {
+      // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
+      low = bt.ci95_low_s / kt.ci95_high_s;
+      high = kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k;
+      row["speedup"] = b / k;
+      row["interval"] = "envelope of the medians' 95% intervals";
+    }
     row["speedup_ci95"] = {low, high};
     row["verdict"] = low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable";
   } else {
     row["speedup"] = nullptr;
     row["speedup_ci95"] = nullptr;
+    row["interval"] = nullptr;
     row["verdict"] = "unmeasured";
   }
   // In the order the algorithm runs its phases.
@@ -130,8 +151,9 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
   json rows = json::array();
   for (const auto& [base, cand] : pairs) {
     const auto it = baseline_by_size.find(same_size_key(cand->c));
-    rows.push_back(compare_pair(*base, *cand, library_default(it == baseline_by_size.end() ? nullptr : &it->second,
-                                                              *base, *cand)));
+    rows.push_back(compare_pair(*base, *cand,
+                                library_default(it == baseline_by_size.end() ? nullptr : &it->second, *base, *cand),
+                                candidate == nullptr));
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "analysis/report_builder.hpp"
+#include "analysis/reproducibility.hpp"
 
 #include <unistd.h>
 
@@ -208,7 +209,8 @@ nlohmann::json build_report(const std::string& dir_string) {
             {"platform", run.at("platform")},
             {"provenance", provenance(run, launch_infos(dir, launches))},
             {"run", run.at("run")},
-            {"cases", cases}};
+            {"cases", cases},
+            {"reproducibility", to_json(split_half_agreement(case_results_of({{"cases", cases}})))}};
   });
 }
 

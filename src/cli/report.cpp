@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "analysis/reproducibility.hpp"
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
@@ -44,7 +45,7 @@ void add_report(CLI::App& app, int& exit_code) {
       const nlohmann::json report = read_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);
       if (opts->output.format == "json") return report.dump(1) + "\n";
-      return render_table(report, TableStyle::cases, opts->output.colour());
+      return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report);
     }, exit_code);
   });
 }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/reproducibility.hpp"
 #include "cli/read_report.hpp"
 #include "core/report_facts.hpp"
 #include "core/terminal.hpp"
@@ -47,7 +48,10 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
   if (!result.job_id.empty()) fmt::print("job: {} {}\n", result.job_id, result.job_state);
   // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
   // interruption) must not turn a written report into an error exit.
-  if (!quiet) std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
+  if (!quiet) {
+    std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
+    std::fputs(reproducibility_line(result.report).c_str(), stdout);
+  }
   // What the library ran under: a tuned profile loaded (run --profile, a platform's tuning.profile).
   if (const auto profile = report_facts(result.report).profile) {
     const nlohmann::json& p = *profile;

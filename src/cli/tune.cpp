@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "analysis/reproducibility.hpp"
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "core/build_info.hpp"
@@ -21,8 +22,8 @@ namespace pico::cli {
 
 namespace {
 
-// "5%", "5 %" or a fraction "0.05".
-double parse_min_gain(const std::string& text) {
+// "5%", "5 %" or a fraction "0.05"; `flag` names the option in errors.
+double parse_fraction_flag(const std::string& text, const char* flag, const char* what) {
   std::string t = text;
   const bool percent = !t.empty() && t.back() == '%';
   if (percent) t.pop_back();
@@ -34,7 +35,7 @@ double parse_min_gain(const std::string& text) {
     used = 0;
   }
   if (used == 0 || used != t.size() || v < 0)
-    throw InputError("--min-gain", fmt::format("'{}' is not a gain", text), "give a percentage (5%) or a fraction (0.05)");
+    throw InputError(flag, fmt::format("'{}' is not a {}", text, what), "give a percentage (5%) or a fraction (0.05)");
   return percent ? v / 100 : v;
 }
 
@@ -45,7 +46,7 @@ void add_tune(CLI::App& app, int& exit_code) {
       "tune", "Pick per size the algorithm that beats the library default with confidence: a tuned profile");
   struct Options {
     std::vector<std::string> results;
-    std::string output, objective = "median", min_gain = "5%", profile;
+    std::string output, objective = "median", min_gain = "5%", decide_from = "80%", profile;
     std::vector<int> predict_np;
     bool check = false, quiet = false;
   };
@@ -54,6 +55,10 @@ void add_tune(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", opts->output, "Write the profile here (default: print the summary only)");
   cmd->add_option("--objective", opts->objective, "What to minimise: median or p95")->capture_default_str();
   cmd->add_option("--min-gain", opts->min_gain, "Keep an algorithm only if it beats the default by more than this")
+      ->capture_default_str();
+  cmd->add_option("--decide-from", opts->decide_from,
+                  "Keep a size's choice only where at least this share of the bootstrap puts it within 5% of the "
+                  "fastest; elsewhere the size is undecided and keeps the default")
       ->capture_default_str();
   cmd->add_flag("--check", opts->check,
                 "Compare runs made with --profile against the sweep: per size tuned default vs best vs old default");
@@ -67,7 +72,10 @@ void add_tune(CLI::App& app, int& exit_code) {
     const auto objective = parse_objective(opts->objective);
     if (!objective) throw InputError("--objective", fmt::format("unknown objective '{}'", opts->objective), "median or p95");
     options.objective = *objective;
-    options.min_gain = parse_min_gain(opts->min_gain);
+    options.min_gain = parse_fraction_flag(opts->min_gain, "--min-gain", "gain");
+    options.decide_from = parse_fraction_flag(opts->decide_from, "--decide-from", "probability");
+    if (options.decide_from > 1)
+      throw InputError("--decide-from", fmt::format("{} is above 100%", opts->decide_from), "give e.g. 80% or 0.8");
     std::vector<LoadedReport> reports;
     for (const std::string& r : opts->results) reports.push_back({r, read_report(r)});
     if (opts->check) {
@@ -88,7 +96,11 @@ void add_tune(CLI::App& app, int& exit_code) {
         throw InputError("--predict-np", fmt::format("{} is not a communicator size", np), "give sizes of 1 or more, e.g. --predict-np 8");
     const TuneAnalysis analysis = analyse_reports(reports, options);
     require_rivals(analysis, reports.front().path);
-    if (!opts->quiet) std::cout << render_tune_summary(analysis, options);
+    if (!opts->quiet) {
+      std::cout << render_tune_summary(analysis, options);
+      for (const LoadedReport& r : reports)
+        if (const std::string line = reproducibility_line(r.report); !line.empty()) std::cout << r.path << ": " << line;
+    }
     TunedProfile profile = profile_from_analysis(analysis, options);
     for (const std::string& note : add_predicted_rules(profile, opts->predict_np))
       if (!opts->quiet) std::cout << note << "\n";

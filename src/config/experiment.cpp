@@ -38,12 +38,13 @@ const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 const std::vector<std::string> kTimingKeys{"mode",         "warmup",       "min_iterations",   "max_iterations",
                                            "time_budget",  "target_ci",    "case_timeout",     "keep_samples",
-                                           "calls_per_sample", "graph",        "race"};
+                                           "calls_per_sample", "graph",        "race",        "rounds"};
 const std::vector<std::string> kRaceKeys{"budget", "refine"};
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
 constexpr std::int64_t kMaxCallsPerSample = 100'000;
 constexpr std::int64_t kMaxRepetitions = 1000;
+constexpr std::int64_t kMaxRounds = 1000;
 constexpr const char* kSizeHint = "use B, KiB, MiB, GiB (or KB, MB, GB)";
 
 // Rejects a repeated item at the repeat, since a duplicate would silently
@@ -434,6 +435,7 @@ TimingSpec parse_timing(const Value& v) {
       x->fail("graph and calls_per_sample both say how many calls one sample holds", "keep one of them");
   }
   if (auto x = m.get("race")) t.race = parse_race(*x);
+  if (auto x = m.get("rounds")) t.rounds = static_cast<int>(x->as_int("rounds", 1, kMaxRounds));
   check_timing(m, t);
   return t;
 }

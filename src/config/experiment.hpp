@@ -28,6 +28,11 @@ struct InstrumentationSpec {
   int calls = 10;                 // instrumented calls per case
 };
 
+// Rounds an interleaved sweep measures each candidate in unless timing.rounds
+// says: enough for per-round ratios to outvote one disturbed round, few enough
+// that a round's set-up stays small beside its timed loop.
+inline constexpr int kDefaultRounds = 5;
+
 struct TimingSpec {
   TimingMode mode = TimingMode::latency;
   int warmup = 5;
@@ -47,6 +52,18 @@ struct TimingSpec {
   // Race the algorithms of each choice instead of measuring every one to the
   // end (docs/tuning.md#racing): budget per launch, and grid refinement.
   std::optional<RaceSpec> race;
+  // Interleaved rounds (docs/methodology.md#rounds): the candidates of one
+  // choice (every case that differs only in backend, algorithm and
+  // parameters) are measured `rounds` times each, a round measuring every
+  // candidate once with time_budget / rounds, in an order shuffled per round
+  // from order_seed, so that a slow period of the machine hits them alike.
+  // 1: each case measured to the end in plan order.
+  int rounds = kDefaultRounds;
+  std::uint64_t order_seed = 1;  // the experiment's repetition_seed
+  // The target_ci rule may stop the timed loop from this many samples on (an
+  // interleaved round's worker sets 5: one sample's interval has no width,
+  // and it would stop every round at one). Not read from YAML, not sent.
+  std::int64_t precise_from = 1;
 };
 
 // nccl-tests' -n: the calls a throughput sample holds unless calls_per_sample says.

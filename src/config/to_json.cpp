@@ -91,7 +91,9 @@ nlohmann::json timing_to_json(const TimingSpec& t) {
                       {"case_timeout_s", t.case_timeout_s},
                       {"keep_samples", t.keep_samples},
                       {"calls_per_sample", t.calls_per_sample},
-                      {"graph", t.graph ? t.calls_per_sample : 0}};  // the YAML's graph: N, 0 for none
+                      {"graph", t.graph ? t.calls_per_sample : 0},  // the YAML's graph: N, 0 for none
+                      {"rounds", t.rounds},
+                      {"order_seed", t.order_seed}};
   if (t.race) j["race"] = {{"budget_s", t.race->budget_s}, {"refine", t.race->refine}};
   return j;
 }
@@ -109,6 +111,9 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   // Reports written before batches existed timed every call on its own.
   t.calls_per_sample = j.value("calls_per_sample", std::int64_t{1});
   t.graph = j.value("graph", std::int64_t{0}) > 0;
+  // Reports written before interleaved rounds measured each case in one go.
+  t.rounds = j.value("rounds", 1);
+  t.order_seed = j.value("order_seed", std::uint64_t{1});
   if (const auto race = j.find("race"); race != j.end() && race->is_object())
     t.race = RaceSpec{.budget_s = race->at("budget_s").get<double>(), .refine = race->value("refine", true)};
   return t;

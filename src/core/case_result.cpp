@@ -119,6 +119,23 @@ std::optional<RaceRecord> race_from_json(const json& j) {
   return r;
 }
 
+json rounds_json(const RoundsRecord& r) {
+  return {{"seed", r.seed}, {"order", r.order}, {"median_s", r.median_s}, {"samples", r.samples}};
+}
+
+std::optional<RoundsRecord> rounds_from_json(const json& j) {
+  const auto it = j.find("rounds");
+  if (it == j.end() || !it->is_object()) return std::nullopt;
+  RoundsRecord r;
+  r.seed = it->value("seed", std::uint64_t{0});
+  r.order = it->value("order", std::vector<int>{});
+  r.median_s = it->value("median_s", std::vector<double>{});
+  r.samples = it->value("samples", std::vector<std::int64_t>{});
+  if (r.samples.size() != r.median_s.size())
+    throw std::runtime_error(fmt::format("rounds: {} medians but {} sample counts", r.median_s.size(), r.samples.size()));
+  return r;
+}
+
 }  // namespace
 
 double Overlap::osu_percent(double overall_s, double compute_s, double pure_comm_s) {
@@ -189,6 +206,7 @@ json to_json(const CaseResult& r) {
   if (r.compression) j["compression"] = *r.compression;
   if (r.overlap) j["overlap"] = overlap_json(*r.overlap);
   if (r.race) j["race"] = race_json(*r.race);
+  if (r.rounds) j["rounds"] = rounds_json(*r.rounds);
   return j;
 }
 
@@ -228,6 +246,7 @@ CaseResult case_result_from_json(const json& j) {
     r.compression = optional_member(j, "compression");
     r.overlap = overlap_from_json(j);
     r.race = race_from_json(j);
+    r.rounds = rounds_from_json(j);
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

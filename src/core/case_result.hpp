@@ -95,6 +95,19 @@ struct RaceRecord {
   double spent_s = 0;      // what it spent, every entrant's rounds with their set-up
 };
 
+// A case measured in rounds (an interleaved sweep's, timing.rounds, or a
+// race's; docs/methodology.md#rounds): what each round it ran measured and
+// where in that round's order it ran, so that candidates are compared round
+// by round (tuning/bootstrap.hpp) rather than over pooled samples taken at
+// different moments. Round k of every candidate of one choice in one launch
+// ran back to back.
+struct RoundsRecord {
+  std::uint64_t seed = 0;          // the choice's order seed (core/race.hpp's round_order)
+  std::vector<int> order;          // its place in each round's order (0: measured first)
+  std::vector<double> median_s;    // each round's median sample
+  std::vector<std::int64_t> samples;  // each round's sample count (samples_s, when kept, in this split)
+};
+
 struct CaseResult {
   Case c;  // the defining fields, as plan.json has them
   std::string library;  // the MPI library's short name; "" when no worker ran the case
@@ -124,6 +137,7 @@ struct CaseResult {
   std::optional<nlohmann::json> compression;
   std::optional<Overlap> overlap;  // non-blocking calls (the mpi backend's call: nonblocking)
   std::optional<RaceRecord> race;  // timing.race
+  std::optional<RoundsRecord> rounds;  // timing.rounds > 1 or timing.race
 
   bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
   // Sets status failed with the reason.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -22,11 +23,43 @@ std::string us(double seconds) { return fmt::format("{:.4g} us", seconds * 1e6);
 
 // Rounds a race of n entrants is planned in: one to see everyone, about
 // log2(n) to thin the field (successive halving), one for the last two.
+// SplitMix64's finaliser: one well-mixed word from the seed and the round.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
 int planned_rounds(std::size_t n) {
   return 2 + static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<std::size_t>(n, 1)))));
 }
 
 }  // namespace
+
+std::vector<std::size_t> round_order(std::vector<std::size_t> alive, std::uint64_t seed, int round) {
+  std::mt19937_64 rng(mix(seed ^ mix(static_cast<std::uint64_t>(round))));
+  for (std::size_t i = alive.size(); i > 1; --i) {
+    // Modulo's bias is below n / 2^64: immaterial for a few dozen entrants.
+    const auto j = static_cast<std::size_t>(rng() % i);
+    std::swap(alive[i - 1], alive[j]);
+  }
+  return alive;
+}
+
+std::vector<double> round_medians(const EntrantOutcome& e) {
+  std::vector<double> out;
+  std::size_t at = 0;
+  for (std::size_t n : e.round_sizes) {
+    if (n == 0) continue;
+    std::vector<double> round(e.samples.begin() + static_cast<std::ptrdiff_t>(at),
+                              e.samples.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+    std::sort(round.begin(), round.end());
+    out.push_back(percentile_sorted(round, 50.0));
+  }
+  return out;
+}
 
 std::string_view name(RaceFate f) {
   switch (f) {
@@ -86,23 +119,50 @@ void Race::run(const MeasureRound& measure, double budget_s) {
   if (alive_.empty() && out_.stop.empty()) out_.stop = "all_failed";
 }
 
-void Race::round(const MeasureRound& measure, double slice_s) {
+void Race::rounds(const MeasureRound& measure, int count, double slice_s,
+                  const std::function<void(std::size_t)>& measured) {
+  for (int k = 0; k < count && !alive_.empty(); ++k) {
+    round(measure, slice_s, measured);
+    // Every entrant already as precise as the case asks, pooled over three
+    // rounds or more: the rest would add set-ups, not decisions.
+    const bool precise = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) {
+      const EntrantOutcome& e = out_.entrants[i];
+      return static_cast<std::int64_t>(e.samples.size()) >= settings_.min_samples &&
+             relative_ci_halfwidth(interval_of(e.samples)) <= settings_.target_ci;
+    });
+    if (out_.rounds >= kMinInterleavedRounds && precise && k + 1 < count) {
+      out_.stop = "settled";
+      return;
+    }
+  }
+  if (out_.stop.empty()) out_.stop = alive_.empty() ? "all_failed" : "rounds";
+}
+
+void Race::round(const MeasureRound& measure, double slice_s, const std::function<void(std::size_t)>& measured) {
   const int round = out_.rounds;
-  for (std::size_t i : alive_) {
+  const std::vector<std::size_t> order =
+      settings_.order_seed ? round_order(alive_, *settings_.order_seed, round) : alive_;
+  for (std::size_t at = 0; at < order.size(); ++at) {
+    const std::size_t i = order[at];
     RoundResult r = measure(i, slice_s);
     EntrantOutcome& e = out_.entrants[i];
     out_.spent_s += r.spent_s;
     cheapest_[i] = std::min(cheapest_[i], r.spent_s);
     ++e.rounds;
+    e.positions.push_back(static_cast<int>(at));
     if (!r.failure.empty()) {
       e.fate = RaceFate::failed;
       e.reason = fmt::format("failed in round {}: {}", round, r.failure);
+      e.round_sizes.push_back(0);
       continue;
     }
+    e.round_sizes.push_back(r.samples.size());
     e.samples.insert(e.samples.end(), r.samples.begin(), r.samples.end());
+    if (measured) measured(i);
   }
   out_.rounds = round + 1;
   std::erase_if(alive_, [&](std::size_t i) { return out_.entrants[i].fate == RaceFate::failed; });
+  if (!settings_.drop) return;
 
   // The best judged entrant; every other judged one whose interval lies above its interval goes.
   auto judged = [&](std::size_t i) {

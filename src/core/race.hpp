@@ -48,23 +48,47 @@ std::optional<RaceFate> parse_race_fate(std::string_view s);
 struct EntrantOutcome {
   std::vector<double> samples;  // pooled over the rounds it ran
   int rounds = 0;               // rounds it was measured in
+  // Per round it ran, in round order: how many of `samples` that round took,
+  // and where in the round's order it was measured (0: first).
+  std::vector<std::size_t> round_sizes;
+  std::vector<int> positions;
   RaceFate fate = RaceFate::survived;
   std::string reason;           // why dropped or failed
 };
+
+// Each round's median of an entrant's samples, in round order (a round it
+// failed in, which kept no samples, has none).
+std::vector<double> round_medians(const EntrantOutcome& e);
 
 struct RaceOutcome {
   std::vector<EntrantOutcome> entrants;
   std::optional<std::size_t> winner;  // the survivor with the lowest median
   int rounds = 0;
   double spent_s = 0;
-  std::string stop;  // settled | one_left | budget | round_limit | all_failed
+  std::string stop;  // settled | one_left | budget | round_limit | all_failed | rounds
 };
 
 struct RaceSettings {
   double budget_s = 0;            // the whole race, every round of every entrant
   std::int64_t min_samples = 5;   // an entrant is judged (or judges) from this many samples on
   double target_ci = 0.02;        // survivors this precise, none dropped in a round: settled
+  // Each round measures its entrants in an order shuffled from this seed (and
+  // the round's number), so that a slow period of the machine falls on every
+  // entrant alike rather than on whoever comes last; none: the given order.
+  std::optional<std::uint64_t> order_seed;
+  // false: nobody is dropped and nothing settles early, every entrant runs
+  // every round (an interleaved sweep, docs/methodology.md#rounds).
+  bool drop = true;
 };
+
+// Rounds an interleaved sweep runs at least before precision may end it:
+// fewer would leave too few per-round ratios to pair.
+inline constexpr int kMinInterleavedRounds = 3;
+
+// The order round `round` measures `alive` in: a Fisher-Yates shuffle driven
+// by mt19937_64 (whose output the standard fixes, unlike std::shuffle's
+// use of it), so a recorded seed gives the same order with any library.
+std::vector<std::size_t> round_order(std::vector<std::size_t> alive, std::uint64_t seed, int round);
 
 // (entrant index, seconds of timed loop it may take this round) -> the round.
 using MeasureRound = std::function<RoundResult(std::size_t, double)>;
@@ -83,12 +107,21 @@ class Race {
   Race(std::span<const RaceEntrant> entrants, const RaceSettings& settings);
   void open(const MeasureRound& measure, double slice_s);
   void run(const MeasureRound& measure, double budget_s);
+  // Up to `count` more rounds of every entrant still in, each granted
+  // slice_s of timed loop, whatever the budget (an interleaved sweep);
+  // "settled" after kMinInterleavedRounds or more once every entrant's
+  // pooled samples meet target_ci.
+  // measured(i), where given, runs as soon as entrant i's round is taken in.
+  void rounds(const MeasureRound& measure, int count, double slice_s,
+              const std::function<void(std::size_t)>& measured = {});
+  // The outcome so far (entrants' samples, rounds, fates), before finish().
+  const RaceOutcome& so_far() const { return out_; }
   double spent() const { return out_.spent_s; }
   // The outcome, with the winner (the survivor with the lowest median).
   RaceOutcome finish();
 
  private:
-  void round(const MeasureRound& measure, double slice_s);
+  void round(const MeasureRound& measure, double slice_s, const std::function<void(std::size_t)>& measured = {});
   std::vector<RaceEntrant> entrants_;
   RaceSettings settings_;
   RaceOutcome out_;

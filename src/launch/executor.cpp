@@ -139,7 +139,7 @@ class GroupRunner {
         any_started = true;
         const auto round = s.find("race_round");
         progress_.show(describe_case(*by_id[id]) +
-                       (round != s.end() ? fmt::format(" (race round {})", round->get<int>()) : std::string()));
+                       (round != s.end() ? fmt::format(" (round {})", round->get<int>()) : std::string()));
       }
       for (const auto& line : results.read_new()) {
         const CaseResult r = case_result_from_json(line);

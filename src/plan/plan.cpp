@@ -368,6 +368,7 @@ void repeat(Plan& plan) {
 Plan make_plan(const Experiment& e, const PlanTarget& target) {
   PlanBuilder b{e, target, {}, {}};
   b.plan.timing = e.timing;
+  b.plan.timing.order_seed = e.repetition_seed;  // one seed orders repetitions, launches and rounds
   b.plan.validation = e.validation;
   b.plan.instrumentation = e.instrumentation;
   b.plan.repetitions = e.repetitions;
@@ -413,10 +414,14 @@ std::string plan_duration_text(const Plan& p) {
         runnable_cases(p), p.groups.size(), format_duration(launches * p.timing.race->budget_s),
         format_duration(p.timing.race->budget_s), format_duration(budgets * p.timing.time_budget_s));
   }
-  return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each); at most {} (case_timeout {} each)",
+  return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each{}); at most {} (case_timeout {} "
+                     "each)",
                      runnable_cases(p), format_duration(budgets * p.timing.time_budget_s),
-                     format_duration(p.timing.time_budget_s), format_duration(n * p.timing.case_timeout_s),
-                     format_duration(p.timing.case_timeout_s));
+                     format_duration(p.timing.time_budget_s),
+                     p.timing.rounds > 1
+                         ? fmt::format(", the candidates of each choice in {} interleaved rounds", p.timing.rounds)
+                         : "",
+                     format_duration(n * p.timing.case_timeout_s), format_duration(p.timing.case_timeout_s));
 }
 
 std::vector<int> process_counts(const Plan& p) {

@@ -6,6 +6,7 @@
 // ran (selection.actual), whether it ran the profile's algorithm.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,27 @@ struct CheckRow {
   std::string ran;             // "yes", "no: ran X", or "" when the reports do not say
   // tuned's speedup over the old default and over the best (> 1: tuned faster), with 95% intervals.
   MeasuredSpeedup vs_default, vs_best;
-  std::string verdict;  // ok | within noise | SLOWER | FAR (check.cpp says when)
+  std::string verdict;  // unchanged | ok | within noise | SLOWER | FAR (check.cpp says when)
+  bool changed() const { return profile_choice != "default" && profile_choice != "(no rule)"; }
+};
+
+// How much tuned/old default moves between the runs where nothing changed:
+// at the sizes whose profile keeps the default, the tuned run measures the
+// same algorithm as the sweep, so their speedup estimates are run-to-run
+// drift alone. Its 2.5th to 97.5th percentile is the noise a changed size's
+// speedup must leave before it is called SLOWER or FAR.
+struct DriftBand {
+  double low = 1, high = 1;
+  int sizes = 0;
 };
 
 struct CheckResult {
   std::vector<CheckRow> rows;
   std::vector<std::string> unmatched;  // sizes measured on one side only
   int failed = 0;                       // rows SLOWER or FAR: pico tune --check exits 1
-  int within_noise = 0;                 // rows whose interval straddles a bound
+  int within_noise = 0;                 // rows whose interval or the drift band straddles a bound
+  int unchanged = 0;                    // rows whose profile keeps the default: not judged
+  std::optional<DriftBand> drift;       // from the unchanged rows, where there are enough of them
 };
 
 // Throws InputError when no report ran with a profile, none without, or the

@@ -44,6 +44,8 @@ json range_json(const ProfileRange& r) {
             {"measured_bytes", r.measured_bytes}};
   j["speedup"] = r.speedup ? json{{"estimate", r.speedup->estimate}, {"low", r.speedup->low}, {"high", r.speedup->high}}
                            : json(nullptr);
+  j["near_fastest"] = r.near_fastest ? json(*r.near_fastest) : json(nullptr);
+  j["undecided_bytes"] = r.undecided_bytes;
   json evidence = json::array();
   for (const auto& e : r.evidence)
     evidence.push_back({{"report", e.report},
@@ -156,6 +158,15 @@ ProfileRange range_from_json(const Reader& in, const json& j, const std::string&
     for (std::size_t k = 0; k < it->size(); ++k)
       r.measured_bytes.push_back(in.size((*it)[k], fmt::format("{}/measured_bytes/{}", path, k)));
   }
+  if (const auto it = j.find("near_fastest"); it != j.end() && !it->is_null()) {
+    r.near_fastest = in.number(j, path, "near_fastest");
+    if (!(*r.near_fastest >= 0 && *r.near_fastest <= 1)) in.fail(path + "/near_fastest", "must be a probability from 0 to 1");
+  }
+  if (const auto it = j.find("undecided_bytes"); it != j.end()) {
+    if (!it->is_array()) in.fail(path + "/undecided_bytes", "must be an array of sizes");
+    for (std::size_t k = 0; k < it->size(); ++k)
+      r.undecided_bytes.push_back(in.size((*it)[k], fmt::format("{}/undecided_bytes/{}", path, k)));
+  }
   if (const auto it = j.find("speedup"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) in.fail(path + "/speedup", "must be an object {estimate, low, high} or null");
     const std::string sp = path + "/speedup";
@@ -250,6 +261,7 @@ json to_json(const TunedProfile& p) {
           {"objective", p.objective},
           {"min_gain", p.min_gain},
           {"confidence", p.confidence},
+          {"decide_from", p.decide_from},
           {"test", p.test},
           {"reports", p.reports},
           {"created", p.created},
@@ -274,6 +286,7 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   p.objective = in.string(j, "", "objective");
   p.min_gain = in.number(j, "", "min_gain");
   p.confidence = j.contains("confidence") ? in.number(j, "", "confidence") : p.confidence;
+  p.decide_from = j.contains("decide_from") ? in.number(j, "", "decide_from") : p.decide_from;
   p.test = in.optional_string(j, "", "test");
   p.created = in.optional_string(j, "", "created");
   p.pico_version = in.optional_string(j, "", "pico_version");
@@ -305,6 +318,7 @@ void check_profile(const TunedProfile& p, const std::string& where) {
   if (p.objective != "median" && p.objective != "p95") in.fail("objective", "must be median or p95");
   if (!(p.min_gain >= 0 && p.min_gain < 10)) in.fail("min_gain", "must be a fraction from 0 (e.g. 0.05 for 5%)");
   if (!(p.confidence > 0 && p.confidence < 1)) in.fail("confidence", "must be between 0 and 1 (e.g. 0.95)");
+  if (!(p.decide_from >= 0 && p.decide_from <= 1)) in.fail("decide_from", "must be between 0 and 1 (e.g. 0.9)");
   std::set<std::tuple<Collective, int, int, int>> seen;
   for (std::size_t k = 0; k < p.rules.size(); ++k) {
     const ProfileRule& rule = p.rules[k];

@@ -64,6 +64,13 @@ struct ProfileRange {
   std::map<std::string, double> params;   // the algorithm's parameters (segment_size, fanout, ...)
   std::vector<std::uint64_t> measured_bytes;  // sizes measured inside the range, ascending
   std::optional<SpeedupInterval> speedup;     // over the library default; absent for "default"
+  // The least, over its measured sizes, probability that the range's choice is
+  // within 5% of the fastest candidate (pico tune's bootstrap); absent where
+  // the reports allowed no bootstrap.
+  std::optional<double> near_fastest;
+  // Measured sizes whose data could not decide (near_fastest below the
+  // profile's decide_from): the range keeps the library default there.
+  std::vector<std::uint64_t> undecided_bytes;
   std::vector<ProfileEvidence> evidence;
 
   bool covers(std::uint64_t bytes) const { return bytes >= min_bytes && (!max_bytes || bytes <= *max_bytes); }
@@ -93,6 +100,9 @@ struct TunedProfile {
   std::string objective = "median";  // median | p95
   double min_gain = 0.05;            // a choice must beat the default by more than this
   double confidence = 0.95;
+  // A size's choice is kept when at least this share of bootstrap replicates
+  // put it within 5% of the fastest; below it the size is undecided.
+  double decide_from = 0.8;
   std::string test;                  // the statistical test the choices passed, in words
   std::vector<std::string> reports;  // run ids of the reports it came from
   std::string created;               // UTC, ISO 8601

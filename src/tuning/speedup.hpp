@@ -12,22 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/bootstrap.hpp"
 #include "core/stats.hpp"
 
 namespace pico {
-
-enum class Objective { median, p95 };
-std::string_view name(Objective o);
-std::optional<Objective> parse_objective(std::string_view s);
-
-// One measured case of one algorithm at one size: one launch's worth.
-struct Observation {
-  TimingStats stats;
-  std::optional<std::vector<double>> samples_s;
-  int launch = -1;
-  std::string report_id;
-  std::string case_id;
-};
 
 struct MeasuredSpeedup {
   double estimate = 0;  // objective(default) / objective(candidate); > 1: the candidate is faster
@@ -36,12 +24,10 @@ struct MeasuredSpeedup {
   std::string method;   // bootstrap | ci-envelope | none (why)
 };
 
-// The objective over all observations pooled: median or p95 of every sample
-// where samples exist, else the median over launches of each launch's value.
-double objective_time(const std::vector<Observation>& obs, Objective objective);
-
-// The speedup of `candidate` over `baseline` (the default). Deterministic:
-// the bootstrap's generator is seeded from the data's sizes.
+// The speedup of `candidate` over `baseline` (the default): the hierarchical
+// bootstrap (core/bootstrap.hpp; paired round by round where both were
+// measured in the same rounds), else the envelope of the launches' intervals.
+// Deterministic: the bootstrap's generator is seeded from the data's shape.
 MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
                            Objective objective);
 

@@ -13,6 +13,7 @@
 #include "collectives/count_matrix.hpp"
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
@@ -72,6 +73,34 @@ std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& chosen,
   return ev;
 }
 
+// How sure the choice is: the probability, over the bootstrap of every
+// candidate at this size together, that it is within kNearFastest of the
+// fastest. Below decide_from the size is undecided and keeps the default.
+void decide(SizeChoice& choice, const SizeData& data, const std::string& chosen_key, const TuneOptions& options) {
+  std::vector<const std::vector<Observation>*> all{&data.candidates.at("default").obs};
+  std::size_t chosen = 0;
+  for (const auto& [key, cand] : data.candidates) {
+    if (key == "default") continue;
+    if (key == chosen_key) chosen = all.size();
+    all.push_back(&cand.obs);
+  }
+  if (all.size() < 2) return;  // nothing to choose between
+  choice.near_fastest = probability_near_fastest(all, chosen, kNearFastest, options.objective);
+  if (!choice.near_fastest || *choice.near_fastest >= options.decide_from) return;
+  choice.undecided = true;
+  choice.considered = candidate_label(choice.algorithm, choice.params);
+  choice.considered_near = *choice.near_fastest;
+  if (choice.algorithm == "default") return;
+  const std::vector<Observation>& base = data.candidates.at("default").obs;
+  choice.algorithm = "default";
+  choice.params.clear();
+  choice.speedup = {1, 1, 1, "the default itself"};
+  choice.chosen_time_s = choice.default_time_s;
+  choice.chosen_launches = launch_count(base);
+  // The kept default's own chance of being near the fastest.
+  choice.near_fastest = probability_near_fastest(all, 0, kNearFastest, options.objective);
+}
+
 SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& options) {
   SizeChoice choice;
   choice.bytes = bytes;
@@ -85,6 +114,7 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
   choice.fastest_speedup = choice.speedup;
   choice.default_obs = choice.fastest_obs = base;
   double best_kept = 0, best_any = 1;
+  std::string chosen_key = "default";
   for (auto& [key, cand] : data.candidates) {
     if (key == "default") continue;
     const MeasuredSpeedup s = speedup_of(base, cand.obs, options.objective);
@@ -103,8 +133,10 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
       choice.speedup = s;
       choice.chosen_time_s = objective_time(cand.obs, options.objective);
       choice.chosen_launches = launch_count(cand.obs);
+      chosen_key = key;
     }
   }
+  decide(choice, data, chosen_key, options);
   choice.evidence = evidence_of(data.candidates.at(candidate_label(choice.algorithm, choice.params)).obs, bytes,
                                 choice.default_time_s, options.objective);
   return choice;
@@ -170,7 +202,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       Candidate& cand = size.candidates[candidate_label(cr.c.algorithm, cr.c.params)];
       cand.algorithm = cr.c.algorithm;
       cand.params = cr.c.params;
-      cand.obs.push_back({*cr.timing, cr.samples_s, cr.launch, id, cr.c.case_id});
+      cand.obs.push_back(observation_of(cr, id));
       if (cr.c.algorithm == "default" && cr.selection && cr.selection->actual)
         size.default_actual.push_back(cr.selection->actual->algorithm.empty() ? "(unknown functions)"
                                                                               : cr.selection->actual->algorithm);
@@ -217,10 +249,12 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
   profile.objective = std::string(name(options.objective));
   profile.min_gain = options.min_gain;
   profile.confidence = 0.95;
+  profile.decide_from = options.decide_from;
   profile.test =
-      "lower bound of the speedup's 95% interval above 1 + min_gain: hierarchical bootstrap over launches and "
-      "samples where samples_s exist, else the envelope of the launches' confidence intervals "
-      "(docs/tuning.md#the-statistical-test)";
+      "lower bound of the speedup's 95% interval above 1 + min_gain: hierarchical bootstrap over launches, then "
+      "rounds (paired where the candidates ran in the same rounds) or samples, else the envelope of the launches' "
+      "confidence intervals; kept where at least decide_from of the replicates put the choice within 5% of the "
+      "fastest, else undecided and the default (docs/tuning.md#the-statistical-test)";
   profile.reports = analysis.reports;
   for (const KeyChoices& kc : analysis.keys) {
     ProfileRule rule;
@@ -247,6 +281,8 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
       }
       ProfileRange& r = rule.ranges.back();
       r.measured_bytes.push_back(s.bytes);
+      if (s.undecided) r.undecided_bytes.push_back(s.bytes);
+      if (s.near_fastest) r.near_fastest = std::min(r.near_fastest.value_or(1.0), *s.near_fastest);
       r.evidence.insert(r.evidence.end(), s.evidence.begin(), s.evidence.end());
     }
     rule.ranges.back().max_bytes = std::nullopt;  // unbounded
@@ -256,26 +292,41 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
 }
 
 std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options) {
-  std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%\n", analysis.library.name,
-                                analysis.library.version, analysis.platform, name(options.objective),
-                                options.min_gain * 100);
-  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17}  {}\n", "collective", "np", "nodes×ppn", "size",
-                     "fastest", "speedup", "95% interval", "choice");
-  int losses = 0;
+  std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%, decided from P(within {:.0f}% of the "
+                                "fastest) >= {:.2g}\n",
+                                analysis.library.name, analysis.library.version, analysis.platform,
+                                name(options.objective), options.min_gain * 100, kNearFastest * 100,
+                                options.decide_from);
+  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17} {:>6}  {}\n", "collective", "np", "nodes×ppn",
+                     "size", "fastest", "speedup", "95% interval", "P", "choice");
+  int losses = 0, sizes = 0, undecided = 0;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) {
-      if (s.fastest == "default") continue;
+      ++sizes;
+      undecided += s.undecided;
+      if (s.fastest == "default" && !s.undecided) continue;
       ++losses;
       const std::string fastest = candidate_label(s.fastest, s.fastest_params);
       const std::string interval = s.fastest_speedup.low > 0
                                        ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
                                        : "none";
-      out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17}  {}\n", name(kc.key.collective),
+      const std::string choice =
+          s.undecided ? fmt::format("undecided: default kept (the test chose {}, P {:.2f})", s.considered,
+                                    s.considered_near)
+          : s.algorithm == "default" ? std::string("default (not confident)")
+                                     : candidate_label(s.algorithm, s.params);
+      out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17} {:>6}  {}\n", name(kc.key.collective),
                          kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes), fastest,
                          s.fastest_speedup.estimate, interval,
-                         s.algorithm == "default" ? "default (not confident)" : candidate_label(s.algorithm, s.params));
+                         s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice);
     }
   if (losses == 0) out += "the default was the fastest at every measured size\n";
+  if (undecided > 0)
+    out += fmt::format("{} of {} undecided: the choice is within {:.0f}% of the fastest in fewer than {:.0f}% of the "
+                       "bootstrap's replicates, so the default stays; more rounds (timing.rounds) or launches "
+                       "(repetitions) may decide them\n",
+                       undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
+                       options.decide_from * 100);
   int dropped = 0;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) dropped += s.race_dropped;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,14 @@ namespace pico {
 struct TuneOptions {
   Objective objective = Objective::median;
   double min_gain = 0.05;  // fraction: the candidate must be > (1 + min_gain) times faster
+  // A size's choice stands when at least this share of the bootstrap's
+  // replicates put it within kNearFastest of the fastest candidate; below,
+  // the size is undecided and keeps the library default (docs/tuning.md#undecided).
+  double decide_from = 0.8;
 };
+
+// What "near the fastest" means for a decision's confidence: within 5%.
+inline constexpr double kNearFastest = 0.05;
 
 // A report as loaded (load_report) and the name the user gave it.
 struct LoadedReport {
@@ -47,6 +55,14 @@ struct SizeChoice {
   std::string fastest;                 // the fastest candidate by the objective, even if not kept
   std::map<std::string, double> fastest_params;
   MeasuredSpeedup fastest_speedup;     // its speedup over default
+  // The probability that the choice is within kNearFastest of the fastest
+  // candidate (core/bootstrap.hpp); nullopt where the data allow no bootstrap.
+  std::optional<double> near_fastest;
+  // near_fastest below decide_from: the default is kept, and `considered` is
+  // what the speedup test alone would have chosen.
+  bool undecided = false;
+  std::string considered;
+  double considered_near = 0;  // that candidate's own probability
   double default_time_s = 0;
   double chosen_time_s = 0;
   double fastest_time_s = 0;

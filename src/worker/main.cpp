@@ -139,15 +139,11 @@ int run(const Args& args, const std::string& preload_status) {
   auto finished = [&](const CaseResult& result) {
     if (rank == 0) cases_log->append(to_json(result));
   };
-  if (request.timing.race) {
-    run_races(request.cases, ctx, *request.timing.race,
-              {.round_started = [&](const Case& c, int round) { started(c, round); }, .finished = finished});
-  } else {
-    for (const Case& c : request.cases) {
-      started(c, std::nullopt);
-      finished(run_case(c, ctx));
-    }
-  }
+  const RaceSink sink{.round_started = started, .finished = finished};
+  if (request.timing.race)
+    run_races(request.cases, ctx, *request.timing.race, sink);
+  else
+    run_interleaved(request.cases, ctx, sink);
   release_backend_resources();
   return 0;
 }

@@ -2,14 +2,17 @@
 #include "worker/race_runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
+#include "core/hash.hpp"
 #include "core/stats.hpp"
 #include "harness/harness.hpp"
 
@@ -29,11 +32,17 @@ constexpr std::int64_t kJudgedFrom = 5;
 constexpr int kFirstRoundWarmup = 2;
 // Round 0's timed loop: time_budget divided by this.
 constexpr double kScreenShare = 20;
+// An interleaved sweep's later round warms up once where a call takes at
+// most this share of the round's slice, else not at all.
+constexpr double kWarmupShare = 0.1;
 
-// What a case is, but for its algorithm and parameters: the cases with one
-// key are the candidates of one choice. Without the size: one series.
-std::string choice_key(const Case& c, bool with_size) {
+// What a case is, but for its algorithm and parameters (and, for an
+// interleaved sweep, its backend: the library's default and pico's reference
+// algorithms are candidates of one choice too): the cases with one key are
+// the candidates of one choice. Without the size: one series.
+std::string choice_key(const Case& c, bool with_size, bool with_backend = true) {
   Case k = c;
+  if (!with_backend) k.backend.clear();
   k.algorithm.clear();
   k.params.clear();
   k.selection = {};
@@ -70,16 +79,28 @@ std::vector<Series> series_of(const std::vector<Case>& cases) {
   return out;
 }
 
-// One choice's race and what its rounds left: each candidate's last record,
-// wall time and rounds.
+// How each round is timed. A race grants each round a slice of its budget
+// and judges from 5 samples on. An interleaved sweep splits the case's own
+// timing: each of R rounds gets time_budget / R and its share of
+// min_iterations and max_iterations (they add up to them, at least one a
+// round), and stops early at target_ci x sqrt(R), since R rounds pooled
+// narrow the interval about that much again, but only from 5 samples on
+// (one sample's interval has no width): a round's median is of 5 or more
+// samples wherever its slice affords them.
+enum class RoundMode { race, interleaved };
+
+// One choice's rounds and what they left: each candidate's round-0 record
+// (or the one of the round it failed in), wall time and rounds.
 class ChoiceRace {
  public:
-  ChoiceRace(Choice& choice, const CaseContext& ctx, const RaceSink& sink)
-      : choice_(choice), ctx_(ctx), sink_(sink), race_(entrants_of(choice), settings_of(ctx)) {
+  ChoiceRace(Choice& choice, const CaseContext& ctx, const RaceSink& sink, RoundMode mode = RoundMode::race)
+      : choice_(choice), ctx_(ctx), sink_(sink), mode_(mode), seed_(order_seed_of(choice, ctx)),
+        race_(entrants_of(choice), settings_of(ctx, mode, seed_)) {
     const std::size_t n = choice.candidates.size();
-    last_.resize(n);
+    record_.resize(n);
     validation_.resize(n);
     elapsed_.assign(n, 0.0);
+    last_median_.assign(n, 0.0);
     rounds_.assign(n, 0);
   }
 
@@ -93,6 +114,17 @@ class ChoiceRace {
   void run(double budget_s) {
     granted_ += budget_s;
     race_.run(measure(), budget_s);
+  }
+  // An interleaved sweep's rounds: every candidate in each. After each of
+  // a candidate's rounds but its last, its record so far goes out (a case's
+  // last record is its record), so that a crash or an interruption later in
+  // the choice loses no round already measured.
+  void interleave() {
+    const int count = ctx_.timing.rounds;
+    race_.rounds(measure(), count, ctx_.timing.time_budget_s / count, [this, count](std::size_t i) {
+      const EntrantOutcome& e = race_.so_far().entrants[i];
+      if (e.fate == RaceFate::survived && e.rounds < count) sink_.finished(interleaved_record(record_[i], i, e));
+    });
   }
   double spent() const { return race_.spent(); }
 
@@ -108,23 +140,14 @@ class ChoiceRace {
       choice_.winner = candidate_label(winner.algorithm, winner.params);
     }
     for (std::size_t i = 0; i < n; ++i) {
-      CaseResult r = std::move(last_[i]);
       const EntrantOutcome& e = outcome.entrants[i];
-      if (e.fate != RaceFate::failed && !e.samples.empty()) {
-        const TimingStats stats = compute_stats(e.samples);
-        r.timing = stats;
-        r.iterations = stats.iterations;
-        r.algbw_GBps = algbw_GBps(r.c, stats.median_s);
-        r.busbw_GBps = busbw_GBps(r.c, stats.median_s);
-        r.stop_reason = "race";
-        r.samples_s = e.samples;
+      if (mode_ == RoundMode::interleaved) {
+        sink_.finished(interleaved_record(std::move(record_[i]), i, e));
+        continue;
       }
-      // A failure another rank saw (the ranks agreed on it) is this record's too.
-      if (e.fate == RaceFate::failed && r.status == CaseStatus::ok) r.fail(e.reason);
-      if (!ctx_.timing.keep_samples) r.samples_s.reset();
+      CaseResult r = std::move(record_[i]);
+      fill(r, i, e, "race");
       r.warmup = std::min(ctx_.timing.warmup, kFirstRoundWarmup);  // round 0's: later rounds warm up once
-      r.validation = validation_[i];
-      r.elapsed_s = elapsed_[i];
       r.race = RaceRecord{.fate = e.fate,
                           .reason = e.reason,
                           .rounds = e.rounds,
@@ -139,14 +162,91 @@ class ChoiceRace {
   }
 
  private:
+  // Candidate i's record from its rounds so far: timing pooled over them,
+  // a failure any rank saw, round 0's validation, the rounds record.
+  void fill(CaseResult& r, std::size_t i, const EntrantOutcome& e, const char* stop_reason) const {
+    if (e.fate != RaceFate::failed && !e.samples.empty()) {
+      const TimingStats stats = compute_stats(e.samples);
+      r.timing = stats;
+      r.iterations = stats.iterations;
+      r.algbw_GBps = algbw_GBps(r.c, stats.median_s);
+      r.busbw_GBps = busbw_GBps(r.c, stats.median_s);
+      r.stop_reason = stop_reason;
+      r.samples_s = e.samples;
+    }
+    // A failure another rank saw (the ranks agreed on it) is this record's too.
+    if (e.fate == RaceFate::failed && r.status == CaseStatus::ok) r.fail(e.reason);
+    if (!ctx_.timing.keep_samples) r.samples_s.reset();
+    r.validation = validation_[i];
+    r.elapsed_s = elapsed_[i];
+    r.rounds = rounds_record(e);
+  }
+  CaseResult interleaved_record(CaseResult r, std::size_t i, const EntrantOutcome& e) const {
+    fill(r, i, e, "rounds");
+    r.warmup = ctx_.timing.warmup;  // round 0's: later rounds warm up once, or not at all
+    return r;
+  }
+
   static std::vector<RaceEntrant> entrants_of(const Choice& choice) {
     std::vector<RaceEntrant> out;
     for (const Case* c : choice.candidates)
       out.push_back({candidate_label(c->algorithm, c->params), c->algorithm == "default"});
     return out;
   }
-  static RaceSettings settings_of(const CaseContext& ctx) {
-    return {.budget_s = 0, .min_samples = kJudgedFrom, .target_ci = ctx.timing.target_ci};
+  static RaceSettings settings_of(const CaseContext& ctx, RoundMode mode, std::uint64_t seed) {
+    return {.budget_s = 0,
+            .min_samples = kJudgedFrom,
+            .target_ci = ctx.timing.target_ci,
+            .order_seed = seed,
+            .drop = mode == RoundMode::race};
+  }
+  // The choice's own seed, from the experiment's and what the choice is, so
+  // that every choice (and repetition) gets orders of its own. 53 bits: a
+  // JSON reader's double holds it exactly.
+  static std::uint64_t order_seed_of(const Choice& choice, const CaseContext& ctx) {
+    const std::string key = choice_key(*choice.candidates[0], true, false);
+    const std::uint64_t h = fnv1a64(std::as_bytes(std::span(key.data(), key.size())));
+    return (h ^ (ctx.timing.order_seed * 0x9E3779B97F4A7C15ULL)) & ((std::uint64_t{1} << 53) - 1);
+  }
+
+  RoundsRecord rounds_record(const EntrantOutcome& e) const {
+    RoundsRecord rec;
+    rec.seed = seed_;
+    rec.order = e.positions;
+    rec.median_s = round_medians(e);
+    for (std::size_t n : e.round_sizes)
+      if (n > 0) rec.samples.push_back(static_cast<std::int64_t>(n));
+    return rec;
+  }
+
+  // The timing of candidate i's next round.
+  TimingSpec round_timing(std::size_t i, double slice_s) const {
+    TimingSpec t = ctx_.timing;
+    t.keep_samples = true;
+    t.time_budget_s = slice_s;
+    if (mode_ == RoundMode::interleaved) {
+      const std::int64_t r = ctx_.timing.rounds;
+      // Round k's share of a count: the rounds add up to it exactly (7 in 5 rounds: 2 2 1 1 1), at least one each.
+      const auto share = [&](std::int64_t total) {
+        return std::max<std::int64_t>(1, total / r + (rounds_[i] < total % r ? 1 : 0));
+      };
+      t.min_iterations = share(ctx_.timing.min_iterations);
+      t.max_iterations = std::max(t.min_iterations, share(ctx_.timing.max_iterations));
+      t.target_ci = std::min(0.99, ctx_.timing.target_ci * std::sqrt(static_cast<double>(r)));
+      t.precise_from = kJudgedFrom;  // a round's median from at least 5 samples where the slice affords them
+      // Round 0 takes the first calls' costs (connections, the algorithm's
+      // first use) out of the timed loop. A later round re-prepares only the
+      // buffers: one warm-up call where a call is cheap beside the round's
+      // slice, none where it is not (at 4 MiB on 1 Gbit/s a call outlasts
+      // the slice, and a warm-up each round made the sweep 1.7x longer).
+      const bool cheap = last_median_[i] <= kWarmupShare * slice_s;
+      t.warmup = rounds_[i] == 0 ? ctx_.timing.warmup : cheap ? std::min(ctx_.timing.warmup, 1) : 0;
+      return t;
+    }
+    t.min_iterations = kRoundMinIterations;
+    t.max_iterations = std::max(ctx_.timing.max_iterations, kRoundMinIterations);
+    t.warmup = std::min(ctx_.timing.warmup, rounds_[i] == 0 ? kFirstRoundWarmup : 1);
+    return t;
   }
 
   MeasureRound measure() {
@@ -154,13 +254,10 @@ class ChoiceRace {
       const Case& c = *choice_.candidates[i];
       sink_.round_started(c, rounds_[i]);
       CaseContext round = ctx_;
-      round.timing.time_budget_s = slice_s;
-      round.timing.keep_samples = true;
-      round.timing.min_iterations = kRoundMinIterations;
-      round.timing.max_iterations = std::max(ctx_.timing.max_iterations, kRoundMinIterations);
-      round.timing.warmup = std::min(ctx_.timing.warmup, rounds_[i] == 0 ? kFirstRoundWarmup : 1);
-      // The results are checked once, in round 0; that check stays in the record.
+      round.timing = round_timing(i, slice_s);
+      // The results are checked, and phases recorded, once, in round 0; the record keeps them.
       round.validation = ctx_.validation && rounds_[i] == 0;
+      round.instrumentation.phases = ctx_.instrumentation.phases && rounds_[i] == 0;
       ++rounds_[i];
       CaseResult r = run_case(c, round);
       if (rounds_[i] == 1) validation_[i] = r.validation;
@@ -176,7 +273,9 @@ class ChoiceRace {
         out.failure = r.reason.empty() ? "failed on another rank" : r.reason;
       else
         out.samples = r.samples_s.value_or(std::vector<double>{});
-      last_[i] = std::move(r);
+      if (r.timing) last_median_[i] = r.timing->median_s;  // identical on every rank (max-reduced samples)
+      // The record is round 0's (validation, phases, what ran), or the round that failed.
+      if (rounds_[i] == 1 || r.status == CaseStatus::failed) record_[i] = std::move(r);
       return out;
     };
   }
@@ -184,10 +283,13 @@ class ChoiceRace {
   Choice& choice_;
   const CaseContext& ctx_;
   const RaceSink& sink_;
+  RoundMode mode_;
+  std::uint64_t seed_;
   Race race_;
-  std::vector<CaseResult> last_;
+  std::vector<CaseResult> record_;
   std::vector<Validation> validation_;  // round 0's
   std::vector<double> elapsed_;
+  std::vector<double> last_median_;  // each candidate's last round's median
   std::vector<int> rounds_;
   double granted_ = 0;
   double screen_cost_ = 0;  // round 0's, which no budget limits
@@ -232,7 +334,40 @@ bool settled_between(const Choice& below, const Choice& above) {
          *below.winner == *above.winner;
 }
 
+// The choices of a launch, each with its candidates, in the order their
+// first case comes in the plan (which repetitions shuffle).
+std::vector<Choice> choices_of(const std::vector<Case>& cases) {
+  std::vector<Choice> out;
+  std::map<std::string, std::size_t> at;
+  for (const Case& c : cases) {
+    const auto [it, added] = at.try_emplace(choice_key(c, true, false), out.size());
+    if (added) out.emplace_back();
+    out[it->second].candidates.push_back(&c);
+  }
+  return out;
+}
+
 }  // namespace
+
+void run_interleaved(const std::vector<Case>& cases, const CaseContext& ctx, const RaceSink& sink) {
+  auto in_one_go = [&](const Case& c) {
+    sink.round_started(c, std::nullopt);
+    sink.finished(run_case(c, ctx));
+  };
+  if (ctx.timing.rounds <= 1) {  // rounds: 1: each case to the end, in plan order
+    for (const Case& c : cases) in_one_go(c);
+    return;
+  }
+  for (Choice& choice : choices_of(cases)) {
+    if (choice.candidates.size() == 1) {  // nothing to interleave with
+      in_one_go(*choice.candidates[0]);
+      continue;
+    }
+    ChoiceRace rounds(choice, ctx, sink, RoundMode::interleaved);
+    rounds.interleave();
+    rounds.finish();
+  }
+}
 
 void run_races(const std::vector<Case>& cases, const CaseContext& ctx, const RaceSpec& spec, const RaceSink& sink) {
   std::vector<Series> all = series_of(cases);

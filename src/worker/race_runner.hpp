@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/case.hpp"
@@ -20,12 +21,21 @@
 namespace pico {
 
 struct RaceSink {
-  std::function<void(const Case&, int round)> round_started;  // before each round of a case (progress)
+  // Before each round of a case (progress); nullopt: a case measured in one go.
+  std::function<void(const Case&, std::optional<int> round)> round_started;
   std::function<void(const CaseResult&)> finished;           // once per case, when its race ends
 };
 
 // Collective over ctx.harness, like run_case. The sink's calls are
 // meaningful on rank 0 (the records are rank 0's), made on every rank.
 void run_races(const std::vector<Case>& cases, const CaseContext& ctx, const RaceSpec& spec, const RaceSink& sink);
+
+// A launch's cases in interleaved rounds (timing.rounds; docs/methodology.md#rounds):
+// each choice of two or more candidates (cases that differ only in backend,
+// algorithm and parameters) is a race that drops nobody, ctx.timing.rounds
+// rounds, each round every candidate once in an order shuffled from the
+// choice's seed, recorded per case (CaseResult::rounds); a choice of one
+// candidate, or rounds: 1, is measured case by case. Collective, like run_case.
+void run_interleaved(const std::vector<Case>& cases, const CaseContext& ctx, const RaceSink& sink);
 
 }  // namespace pico

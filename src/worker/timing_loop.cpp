@@ -51,7 +51,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
     const double elapsed = samples[done];
 
     if (done >= spec.min_iterations) {
-      if (precise_enough(samples, done, spec.target_ci, scratch)) {
+      if (done >= spec.precise_from && precise_enough(samples, done, spec.target_ci, scratch)) {
         result.stop_reason = "target_ci";
         break;
       }

@@ -16,7 +16,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import FAST_TIMING, SRC, check_schema, expect, load, pico, report_path, run_named, write  # noqa: E402
+from e2e import FAST_TIMING, PLAN_ORDER_TIMING, SRC, check_schema, expect, load, pico, report_path, run_named, write  # noqa: E402
 
 LOCAL_SLURM = os.path.join(SRC, "scripts", "local-slurm.sh")
 SKIP = 77
@@ -148,7 +148,7 @@ def test_crash(tmp):
           - {library: mpi}
           - {library: fault, algorithms: [crash]}
         processes: [1, 2]
-        """ + FAST_TIMING)
+        """ + PLAN_ORDER_TIMING)  # plan order: the cases after a crash are known
     proc = pico("run", exp, "-p", "local-slurm", "-o", os.path.join(tmp, "results"), cwd=SRC,
                 env={"PICO_ENABLE_TEST_BACKENDS": "1"})
     expect(proc.returncode == 1, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
@@ -184,7 +184,7 @@ def test_time_limit(tmp):
         backends:
           - {library: mpi}
           - {library: fault, algorithms: [hang]}
-        timing: {warmup: 1, min_iterations: 3, max_iterations: 50, time_budget: 20ms, case_timeout: 600s}
+        timing: {warmup: 1, min_iterations: 3, max_iterations: 50, time_budget: 20ms, case_timeout: 600s, rounds: 1}
         """)
     start = time.monotonic()
     proc = pico("run", exp, "-p", platform, "-o", os.path.join(tmp, "results"), cwd=SRC,

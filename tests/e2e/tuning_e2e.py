@@ -70,8 +70,27 @@ def test_openmpi(tmp):
     # Some algorithms are skipped by their constraints; none fails.
     sweep_dir = os.path.dirname(report_path(sweep))
     expect(sweep.returncode == 0, sweep.stderr[-2000:])
+    # Interleaved rounds (the default, 5): every candidate of a choice ran in every round, at each place of a
+    # round's order in some round, and the report states the split-half reproducibility of its choices.
+    swept = checked_report(sweep)
+    by_choice = {}
+    for c in swept["cases"]:
+        if c["status"] == "ok":
+            by_choice.setdefault((c["collective"], c["bytes"]), []).append(c)
+    for key, cases in by_choice.items():
+        expect(all(c["stop_reason"] == "rounds" and len(c["rounds"]["median_s"]) == 5 for c in cases),
+               f"{key}: {[(c['stop_reason'], c.get('rounds')) for c in cases][:2]}")
+        for r in range(5):
+            places = sorted(c["rounds"]["order"][r] for c in cases)
+            expect(places == list(range(len(cases))), f"{key} round {r}: places {places}")
+        expect(len({c["rounds"]["seed"] for c in cases}) == 1, f"{key}: one seed a choice")
+    rep = swept["reproducibility"]
+    expect(rep["split"] == "rounds" and rep["choices"] == len(by_choice), str(rep))
+    shown = pico("report", sweep_dir, cwd=tmp)
+    expect("reproducibility: a second measurement would pick the same best" in shown.stdout, shown.stdout[-600:])
     profile_path, summary = tune(tmp, sweep_dir)
-    expect("objective median" in summary, summary)
+    expect("objective median" in summary and "decided from P(within 5% of the fastest)" in summary, summary)
+    expect(f"{sweep_dir}: reproducibility:" in summary, summary)
     profile = load(profile_path)
     expect(profile["library"]["name"] == "openmpi", str(profile["library"]))
     text, how = export(tmp, profile_path, "ompi-rules")
@@ -100,7 +119,13 @@ def test_openmpi(tmp):
     # is tests/unit/tuning/test_check.cpp's).
     expect(check.returncode == (1 if "check failed at" in check.stdout else 0), f"{check.returncode}\n{check.stdout}"
            + check.stderr)
-    expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes within" in check.stdout, check.stdout)
+    expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes the profile changes within" in check.stdout,
+           check.stdout)
+    # A size whose profile keeps the default is not judged: the same algorithm ran in both runs.
+    for line in check.stdout.splitlines():
+        fields = line.split()
+        if len(fields) > 3 and fields[0] in ("allreduce", "bcast") and fields[3] == "default":
+            expect("unchanged" in line, line)
 
     # The same through a platform's tuning entry, its path relative to the platform file.
     platform = write(tmp, "tuned-platform.yaml", """\

@@ -617,3 +617,19 @@ TEST_CASE("resolve_platform takes paths and reports where it looked", "[config]"
     CHECK_THAT(e.hint, Contains("platforms/no-such-platform.yaml"));
   }
 }
+
+TEST_CASE("timing.rounds interleaves sweeps by default, 1 turns it off, and travels to the worker", "[config]") {
+  CHECK(parse_experiment(kBase, "x.yaml").timing.rounds == kDefaultRounds);
+  const Experiment off = parse_experiment(kBase + "timing: {rounds: 1}\n", "x.yaml");
+  CHECK(off.timing.rounds == 1);
+  const Experiment ten = parse_experiment(kBase + "timing: {rounds: 10}\n", "x.yaml");
+  const TimingSpec back = timing_from_json(timing_to_json(ten.timing));
+  CHECK(back.rounds == 10);
+  // A report written before rounds existed measured each case in one go.
+  nlohmann::json old = timing_to_json(ten.timing);
+  old.erase("rounds");
+  CHECK(timing_from_json(old).rounds == 1);
+  const InputError e = experiment_error(kBase + "timing: {rounds: 0}\n");
+  CHECK(e.line == 3);
+  CHECK_THAT(e.message, Contains("rounds"));
+}

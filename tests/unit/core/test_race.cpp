@@ -65,7 +65,7 @@ double median_of(std::vector<double> v) {
 
 RaceOutcome run(Bench& bench, const std::vector<RaceEntrant>& entrants, double budget_s) {
   bench.round_of.assign(entrants.size(), 0);
-  const RaceSettings settings{.budget_s = budget_s, .min_samples = 5, .target_ci = 0.02};
+  const RaceSettings settings{.budget_s = budget_s, .min_samples = 5, .target_ci = 0.02, .order_seed = 1, .drop = true};
   return pico::race(entrants, settings, [&](std::size_t i, double slice) { return bench.measure(i, slice); });
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("the default is kept however slow, a failing candidate leaves the race
   Bench bench({{5e-4}, {1e-5}, {1.2e-5}}, 3);
   const std::vector<RaceEntrant> entrants{{"default", true}, {"fast", false}, {"broken", false}};
   bench.round_of.assign(3, 0);
-  const RaceSettings settings{.budget_s = 1.0, .min_samples = 5, .target_ci = 0.02};
+  const RaceSettings settings{.budget_s = 1.0, .min_samples = 5, .target_ci = 0.02, .order_seed = 1, .drop = true};
   const RaceOutcome out = pico::race(entrants, settings, [&](std::size_t i, double slice) {
     RoundResult r = bench.measure(i, slice);
     if (i == 2) r.failure = "prepare: rank 1: out of memory";

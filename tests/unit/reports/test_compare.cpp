@@ -193,3 +193,26 @@ TEST_CASE("compare: a compressed run names its baseline and shows the gap to the
   CHECK_THAT(table, Contains("0.833x"));
   CHECK_THAT(render_compare_csv(rows), Contains(",mpi/default,0.8333"));
 }
+
+TEST_CASE("compare: two cases of one launch measured in the same rounds are compared round by round", "[compare]") {
+  // A slow period (rounds 2 and 3 at 2.5x) spreads both medians' intervals
+  // over each other, but in every round the candidate took 0.9 of the baseline.
+  json base = measured_case("a", "mpi", "default", 1024, 10e-6, 10e-6, 25e-6);
+  json cand = measured_case("b", "mpi", "ring", 1024, 9e-6, 9e-6, 22.5e-6);
+  base["launch"] = cand["launch"] = 0;
+  base["rounds"] = {{"seed", 7}, {"order", {0, 1, 0, 1, 0}}, {"median_s", {10e-6, 10e-6, 25e-6, 25e-6, 10e-6}},
+                    {"samples", {5, 5, 5, 5, 5}}};
+  cand["rounds"] = {{"seed", 7}, {"order", {1, 0, 1, 0, 1}}, {"median_s", {9e-6, 9e-6, 22.5e-6, 22.5e-6, 9e-6}},
+                    {"samples", {5, 5, 5, 5, 5}}};
+  const json rows = compare_reports(report_of({base, cand}), nullptr, {});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["interval"] == "bootstrap of paired rounds");
+  CHECK(rows[0]["speedup"].get<double>() == Approx(1 / 0.9));
+  CHECK(rows[0]["speedup_ci95"][0].get<double>() > 1.1);
+  CHECK(rows[0]["verdict"] == "faster");
+  // Without the rounds, the medians' intervals overlap: indistinguishable.
+  base.erase("rounds");
+  cand.erase("rounds");
+  const json envelope = compare_reports(report_of({base, cand}), nullptr, {});
+  CHECK(envelope[0]["verdict"] == "indistinguishable");
+}

@@ -62,7 +62,7 @@ TEST_CASE("bootstrap over launches: launch-to-launch variation widens the interv
                                       launch_of(0.8, 0.01, 100, 6, 2)};
   const MeasuredSpeedup pooled = speedup_of(base, cand, Objective::median);
   const MeasuredSpeedup one = speedup_of({base[0]}, {cand[0]}, Objective::median);
-  CHECK(pooled.method == "bootstrap over launches and samples");
+  CHECK(pooled.method == "bootstrap over launches, then samples");
   CHECK(pooled.high - pooled.low > 3 * (one.high - one.low));
   CHECK(pooled.low < 1.1);  // not confident of a 10% gain, though one launch alone shows 1.4x
   CHECK(one.low > 1.35);

@@ -4,6 +4,7 @@
 // the refusals (mixed libraries, several variants at one size).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "core/case_result.hpp"
@@ -16,12 +17,13 @@ using nlohmann::json;
 
 namespace {
 
-CaseResult measured(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed, int launch = 0) {
+CaseResult measured(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed, int launch = 0,
+                    double spread = 0.02, int samples = 100) {
   CaseResult r = test::allreduce_record(algorithm, bytes);
   std::mt19937 rng(seed);
-  std::normal_distribution<double> noise(0, 0.02 * centre);
+  std::normal_distribution<double> noise(0, spread * centre);
   std::vector<double> s;
-  for (int i = 0; i < 100; ++i) s.push_back(centre + noise(rng));
+  for (int i = 0; i < samples; ++i) s.push_back(std::max(0.05 * centre, centre + noise(rng)));
   r.timing = compute_stats(s);
   r.iterations = 100;
   r.samples_s = s;
@@ -171,4 +173,40 @@ TEST_CASE("tune: a candidate a race dropped is not compared, in any repetition")
   CHECK(s.candidates == 3);
   CHECK(s.race_dropped == 1);
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 candidate(s) a race dropped"));
+}
+
+TEST_CASE("tune: a size whose data cannot tell the candidates apart is undecided and keeps the default") {
+  // At 8 B recursive_doubling wins clearly (P near 1). At 4 KiB two
+  // candidates 8% apart, both far ahead of the default, are measured with a
+  // 60% spread in 10 samples each: which is faster within 5% the data cannot
+  // say, and the size keeps the default, marked undecided.
+  const std::vector<CaseResult> cases{measured("default", 8, 2e-6, 1),
+                                      measured("recursive_doubling", 8, 1e-6, 2),
+                                      measured("default", 4096, 4e-6, 3),
+                                      measured("ring", 4096, 1.0e-6, 4, 0, 0.6, 10),
+                                      measured("recursive_doubling", 4096, 1.08e-6, 5, 0, 0.6, 10)};
+  const TuneAnalysis a = analyse_reports({report_of(cases)}, {});
+  REQUIRE(a.keys.size() == 1);
+  const auto& sizes = a.keys[0].sizes;
+  REQUIRE(sizes.size() == 2);
+  CHECK(sizes[0].algorithm == "recursive_doubling");
+  REQUIRE(sizes[0].near_fastest.has_value());
+  CHECK(*sizes[0].near_fastest >= 0.99);
+  CHECK_FALSE(sizes[0].undecided);
+  CHECK(sizes[1].undecided);
+  CHECK(sizes[1].algorithm == "default");
+  CHECK_FALSE(sizes[1].considered.empty());
+  REQUIRE(sizes[1].near_fastest.has_value());
+  CHECK(*sizes[1].near_fastest < 0.1);  // the kept default's own: far from the fastest
+  CHECK(sizes[1].considered_near < 0.8);
+  // With a lower bar the same data decide.
+  TuneOptions lenient;
+  lenient.decide_from = 0.0;
+  CHECK(analyse_reports({report_of(cases)}, lenient).keys[0].sizes[1].algorithm != "default");
+  // The profile keeps the default there and says so.
+  const TunedProfile p = profile_from_analysis(a, {});
+  CHECK(p.rules[0].ranges.back().algorithm == "default");
+  CHECK(p.rules[0].ranges.back().undecided_bytes == std::vector<std::uint64_t>{4096});
+  CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("undecided: default kept"));
+  CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 of 2 sizes undecided"));
 }

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "analysis/reproducibility.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/stats.hpp"
+
+namespace pico {
+
+namespace {
+
+// The candidates of one choice share this: the case but for how it is computed.
+std::string choice_of(const Case& c) {
+  Case k = c;
+  k.backend.clear();
+  k.algorithm.clear();
+  k.params.clear();
+  k.selection = {};
+  k.case_id.clear();
+  k.index = 0;
+  k.repetition = 0;
+  return compute_case_id(k);
+}
+
+std::string candidate_of(const Case& c) {
+  std::string label = c.backend + ":" + c.algorithm;
+  for (const auto& [k, v] : c.params) label += fmt::format(" {}={}", k, v);
+  return label;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return percentile_sorted(v, 50.0);
+}
+
+// One candidate's two halves, or nothing when it cannot be split that way.
+struct Halves {
+  std::vector<double> a, b;
+  bool usable() const { return !a.empty() && !b.empty(); }
+};
+
+Halves by_launches(const std::vector<const CaseResult*>& records) {
+  Halves h;
+  for (const CaseResult* r : records) (r->c.repetition % 2 == 0 ? h.a : h.b).push_back(r->timing->median_s);
+  return h;
+}
+
+Halves by_rounds(const std::vector<const CaseResult*>& records) {
+  Halves h;
+  for (const CaseResult* r : records) {
+    if (!r->rounds) continue;
+    const auto& m = r->rounds->median_s;
+    for (std::size_t k = 0; k < m.size(); ++k) (k % 2 == 0 ? h.a : h.b).push_back(m[k]);
+  }
+  return h;
+}
+
+std::size_t fastest(const std::vector<double>& t) {
+  return static_cast<std::size_t>(std::min_element(t.begin(), t.end()) - t.begin());
+}
+
+}  // namespace
+
+Reproducibility split_half_agreement(const std::vector<CaseResult>& cases, double tolerance) {
+  // choice -> candidate -> its measured records
+  std::map<std::string, std::map<std::string, std::vector<const CaseResult*>>> choices;
+  for (const CaseResult& r : cases)
+    if (r.measured()) choices[choice_of(r.c)][candidate_of(r.c)].push_back(&r);
+
+  Reproducibility out;
+  out.tolerance = tolerance;
+  std::set<std::string> splits;
+  for (const auto& [key, candidates] : choices) {
+    if (candidates.size() < 2) continue;
+    for (const char* split : {"launches", "rounds"}) {
+      std::vector<double> a, b;
+      for (const auto& [label, records] : candidates) {
+        const Halves h = split == std::string("launches") ? by_launches(records) : by_rounds(records);
+        if (!h.usable()) break;
+        a.push_back(median_of(h.a));
+        b.push_back(median_of(h.b));
+      }
+      if (a.size() != candidates.size()) continue;  // some candidate could not be split this way
+      ++out.choices;
+      const std::size_t best_a = fastest(a), best_b = fastest(b);
+      out.same_best += best_a == best_b;
+      out.near_best += b[best_a] <= (1 + tolerance) * b[best_b];
+      splits.insert(split);
+      break;
+    }
+  }
+  out.split = splits.empty() ? "none" : splits.size() == 2 ? "mixed" : *splits.begin();
+  return out;
+}
+
+nlohmann::json to_json(const Reproducibility& r) {
+  return {{"split", r.split},
+          {"choices", r.choices},
+          {"same_best", r.same_best},
+          {"near_best", r.near_best},
+          {"tolerance", r.tolerance}};
+}
+
+Reproducibility reproducibility_from_json(const nlohmann::json& j) {
+  Reproducibility r;
+  r.split = j.value("split", "none");
+  r.choices = j.value("choices", 0);
+  r.same_best = j.value("same_best", 0);
+  r.near_best = j.value("near_best", 0);
+  r.tolerance = j.value("tolerance", 0.05);
+  return r;
+}
+
+std::string describe(const Reproducibility& r) {
+  if (r.choices == 0)
+    return "reproducibility not measured: no choice of two or more candidates was measured in two or more rounds "
+           "(timing.rounds) or repetitions";
+  const auto percent = [&](int n) { return 100.0 * n / r.choices; };
+  return fmt::format("a second measurement would pick the same best at {:.0f}% of {} sizes (one within {:.0f}% of "
+                     "its best at {:.0f}%; split-half over {})",
+                     percent(r.same_best), r.choices, r.tolerance * 100, percent(r.near_best),
+                     r.split == "mixed" ? "launches and rounds" : r.split);
+}
+
+std::string reproducibility_line(const nlohmann::json& report) {
+  const auto it = report.find("reproducibility");
+  if (it == report.end() || !it->is_object()) return "";
+  return "reproducibility: " + describe(reproducibility_from_json(*it)) + "\n";
+}
+
+}  // namespace pico
