@@ -13,24 +13,7 @@ namespace pico {
 
 namespace {
 
-// The candidates of one choice share this: the case but for how it is computed.
-std::string choice_of(const Case& c) {
-  Case k = c;
-  k.backend.clear();
-  k.algorithm.clear();
-  k.params.clear();
-  k.selection = {};
-  k.case_id.clear();
-  k.index = 0;
-  k.repetition = 0;
-  return compute_case_id(k);
-}
-
-std::string candidate_of(const Case& c) {
-  std::string label = c.backend + ":" + c.algorithm;
-  for (const auto& [k, v] : c.params) label += fmt::format(" {}={}", k, v);
-  return label;
-}
+std::string candidate_of(const Case& c) { return c.backend + ":" + candidate_label(c.algorithm, c.params); }
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -69,7 +52,7 @@ Reproducibility split_half_agreement(const std::vector<CaseResult>& cases, doubl
   // choice -> candidate -> its measured records
   std::map<std::string, std::map<std::string, std::vector<const CaseResult*>>> choices;
   for (const CaseResult& r : cases)
-    if (r.measured()) choices[choice_of(r.c)][candidate_of(r.c)].push_back(&r);
+    if (r.measured()) choices[choice_id(r.c, false)][candidate_of(r.c)].push_back(&r);
 
   Reproducibility out;
   out.tolerance = tolerance;

@@ -46,10 +46,10 @@ Level level_of(const std::vector<Observation>& obs, Objective objective) {
   return Level::launches;
 }
 
+// Values a candidate's resampling draws from at level samples or rounds.
 std::size_t values_at(const std::vector<Observation>& obs, Level level) {
   std::size_t n = 0;
-  for (const Observation& o : obs)
-    n += level == Level::samples ? o.samples_s->size() : level == Level::rounds ? o.round_medians_s.size() : 1;
+  for (const Observation& o : obs) n += level == Level::samples ? o.samples_s->size() : o.round_medians_s.size();
   return n;
 }
 
@@ -278,22 +278,19 @@ std::optional<RatioInterval> bootstrap_speedup(const std::vector<Observation>& b
   return s;
 }
 
-std::optional<double> probability_near_fastest(const std::vector<const std::vector<Observation>*>& candidates,
-                                               std::size_t chosen, double tolerance, Objective objective) {
+std::optional<std::vector<double>> near_fastest_probabilities(
+    const std::vector<const std::vector<Observation>*>& candidates, double tolerance, Objective objective) {
   const CandidateBootstrap boot(candidates, objective);
-  if (!boot.possible() || chosen >= candidates.size()) return std::nullopt;
   const auto reps = boot.replicates();
   if (reps.empty()) return std::nullopt;
-  // Rival by rival: the minimum over many near-equal rivals of one replicate
-  // is lower than any of them (the least of K noisy draws), which would call
-  // a choice among K equals "not near" however precise the measurement.
-  double least = 1.0;
-  for (std::size_t rival = 0; rival < candidates.size(); ++rival) {
-    if (rival == chosen) continue;
-    std::size_t near = 0;
-    for (const auto& times : reps) near += times[chosen] <= (1.0 + tolerance) * times[rival];
-    least = std::min(least, static_cast<double>(near) / static_cast<double>(reps.size()));
-  }
+  std::vector<double> least(candidates.size(), 1.0);
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    for (std::size_t rival = 0; rival < candidates.size(); ++rival) {
+      if (rival == c) continue;
+      std::size_t near = 0;
+      for (const auto& times : reps) near += times[c] <= (1.0 + tolerance) * times[rival];
+      least[c] = std::min(least[c], static_cast<double>(near) / static_cast<double>(reps.size()));
+    }
   return least;
 }
 

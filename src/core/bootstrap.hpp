@@ -97,13 +97,13 @@ std::optional<RatioInterval> bootstrap_speedup(const std::vector<Observation>& b
                                                const std::vector<Observation>& candidate, Objective objective,
                                                std::string* why_not = nullptr);
 
-// The probability that candidate `chosen` is within `tolerance` (0.05: 5%)
-// of the fastest of `candidates`, rival by rival: the least, over the other
+// Each candidate's probability of being within `tolerance` (0.05: 5%) of
+// the fastest of `candidates`, rival by rival: the least, over the other
 // candidates, of the share of replicates in which its time is at most
 // (1 + tolerance) times that rival's. (Not against each replicate's fastest:
 // among many near-equal candidates that least of noisy draws lies below all
-// of them.) nullopt where no bootstrap is possible.
-std::optional<double> probability_near_fastest(const std::vector<const std::vector<Observation>*>& candidates,
-                                               std::size_t chosen, double tolerance, Objective objective);
+// of them.) One bootstrap for all; nullopt where none is possible.
+std::optional<std::vector<double>> near_fastest_probabilities(
+    const std::vector<const std::vector<Observation>*>& candidates, double tolerance, Objective objective);
 
 }  // namespace pico

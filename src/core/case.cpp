@@ -25,6 +25,17 @@ std::string candidate_label(const std::string& algorithm, const std::map<std::st
   return label;
 }
 
+std::string choice_id(const Case& c, bool with_backend) {
+  Case k = c;
+  if (!with_backend) k.backend.clear();
+  k.algorithm.clear();
+  k.params.clear();
+  k.selection = {};
+  k.case_id.clear();
+  k.index = 0;
+  return compute_case_id(k);
+}
+
 nlohmann::json params_to_json(const std::map<std::string, double>& params) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [k, v] : params) {

@@ -97,6 +97,12 @@ nlohmann::json params_to_json(const std::map<std::string, double>& params);
 // defining fields (index and case_id excluded).
 std::string compute_case_id(const Case& c);
 
+// What a case is but for how it is computed (algorithm, parameters,
+// selection, and its backend unless with_backend): the cases that share it
+// are the candidates of one choice (worker/race_runner.hpp,
+// analysis/reproducibility.hpp). Like case_id, it leaves the repetition out.
+std::string choice_id(const Case& c, bool with_backend);
+
 // What identifies one planned run of a case: its case_id, with "/R" for
 // repetition R > 0 (so a plan without repetitions keys on the case_id alone).
 // Resume and the report builder key results on it.

@@ -21,8 +21,6 @@ MedianCi interval_of(const std::vector<double>& samples) {
 
 std::string us(double seconds) { return fmt::format("{:.4g} us", seconds * 1e6); }
 
-// Rounds a race of n entrants is planned in: one to see everyone, about
-// log2(n) to thin the field (successive halving), one for the last two.
 // SplitMix64's finaliser: one well-mixed word from the seed and the round.
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;
@@ -31,6 +29,8 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// Rounds a race of n entrants is planned in: one to see everyone, about
+// log2(n) to thin the field (successive halving), one for the last two.
 int planned_rounds(std::size_t n) {
   return 2 + static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<std::size_t>(n, 1)))));
 }
@@ -125,17 +125,19 @@ void Race::rounds(const MeasureRound& measure, int count, double slice_s,
     round(measure, slice_s, measured);
     // Every entrant already as precise as the case asks, pooled over three
     // rounds or more: the rest would add set-ups, not decisions.
-    const bool precise = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) {
-      const EntrantOutcome& e = out_.entrants[i];
-      return static_cast<std::int64_t>(e.samples.size()) >= settings_.min_samples &&
-             relative_ci_halfwidth(interval_of(e.samples)) <= settings_.target_ci;
-    });
-    if (out_.rounds >= kMinInterleavedRounds && precise && k + 1 < count) {
+    const bool all_precise = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) { return precise(i); });
+    if (out_.rounds >= kMinInterleavedRounds && all_precise && k + 1 < count) {
       out_.stop = "settled";
       return;
     }
   }
   if (out_.stop.empty()) out_.stop = alive_.empty() ? "all_failed" : "rounds";
+}
+
+bool Race::precise(std::size_t i) const {
+  const EntrantOutcome& e = out_.entrants[i];
+  return static_cast<std::int64_t>(e.samples.size()) >= settings_.min_samples &&
+         relative_ci_halfwidth(interval_of(e.samples)) <= settings_.target_ci;
 }
 
 void Race::round(const MeasureRound& measure, double slice_s, const std::function<void(std::size_t)>& measured) {
@@ -190,9 +192,7 @@ void Race::round(const MeasureRound& measure, double slice_s, const std::functio
   }
   // Everyone left is precise and nobody could be told apart this round: more
   // rounds would only narrow intervals that already overlap.
-  const bool settled = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) {
-    return judged(i) && relative_ci_halfwidth(ci[i]) <= settings_.target_ci;
-  });
+  const bool settled = std::all_of(alive_.begin(), alive_.end(), [&](std::size_t i) { return precise(i); });
   if (!dropped && settled && alive_.size() > 1) out_.stop = "settled";
 }
 

@@ -122,6 +122,8 @@ class Race {
 
  private:
   void round(const MeasureRound& measure, double slice_s, const std::function<void(std::size_t)>& measured = {});
+  // Judged (min_samples or more) and its pooled median's interval within target_ci.
+  bool precise(std::size_t i) const;
   std::vector<RaceEntrant> entrants_;
   RaceSettings settings_;
   RaceOutcome out_;

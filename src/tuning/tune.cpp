@@ -73,6 +73,15 @@ std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& chosen,
   return ev;
 }
 
+// The library default as the size's choice.
+void keep_default(SizeChoice& choice) {
+  choice.algorithm = "default";
+  choice.params.clear();
+  choice.speedup = {1, 1, 1, "the default itself"};
+  choice.chosen_time_s = choice.default_time_s;
+  choice.chosen_launches = choice.default_launches;
+}
+
 // How sure the choice is: the probability, over the bootstrap of every
 // candidate at this size together, that it is within kNearFastest of the
 // fastest. Below decide_from the size is undecided and keeps the default.
@@ -85,31 +94,25 @@ void decide(SizeChoice& choice, const SizeData& data, const std::string& chosen_
     all.push_back(&cand.obs);
   }
   if (all.size() < 2) return;  // nothing to choose between
-  choice.near_fastest = probability_near_fastest(all, chosen, kNearFastest, options.objective);
-  if (!choice.near_fastest || *choice.near_fastest >= options.decide_from) return;
+  const auto near = near_fastest_probabilities(all, kNearFastest, options.objective);
+  if (!near) return;
+  choice.near_fastest = (*near)[chosen];
+  if ((*near)[chosen] >= options.decide_from) return;
   choice.undecided = true;
   choice.considered = candidate_label(choice.algorithm, choice.params);
-  choice.considered_near = *choice.near_fastest;
-  if (choice.algorithm == "default") return;
-  const std::vector<Observation>& base = data.candidates.at("default").obs;
-  choice.algorithm = "default";
-  choice.params.clear();
-  choice.speedup = {1, 1, 1, "the default itself"};
-  choice.chosen_time_s = choice.default_time_s;
-  choice.chosen_launches = launch_count(base);
-  // The kept default's own chance of being near the fastest.
-  choice.near_fastest = probability_near_fastest(all, 0, kNearFastest, options.objective);
+  choice.considered_near = (*near)[chosen];
+  keep_default(choice);
+  choice.near_fastest = (*near)[0];  // the kept default's own chance of being near the fastest
 }
 
 SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& options) {
   SizeChoice choice;
   choice.bytes = bytes;
   const std::vector<Observation>& base = data.candidates.at("default").obs;
-  choice.default_time_s = objective_time(base, options.objective);
-  choice.chosen_time_s = choice.fastest_time_s = choice.default_time_s;
-  choice.default_launches = choice.chosen_launches = launch_count(base);
+  choice.default_time_s = choice.fastest_time_s = objective_time(base, options.objective);
+  choice.default_launches = launch_count(base);
+  keep_default(choice);
   choice.default_actual = data.default_actual;
-  choice.speedup = {1, 1, 1, "the default itself"};
   choice.fastest = "default";
   choice.fastest_speedup = choice.speedup;
   choice.default_obs = choice.fastest_obs = base;

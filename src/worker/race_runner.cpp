@@ -42,14 +42,8 @@ constexpr double kWarmupShare = 0.1;
 // the candidates of one choice. Without the size: one series.
 std::string choice_key(const Case& c, bool with_size, bool with_backend = true) {
   Case k = c;
-  if (!with_backend) k.backend.clear();
-  k.algorithm.clear();
-  k.params.clear();
-  k.selection = {};
-  k.case_id.clear();
-  k.index = 0;
   if (!with_size) k.bytes = k.count = 0;
-  return fmt::format("{}/{}", compute_case_id(k), c.repetition);
+  return fmt::format("{}/{}", choice_id(k, with_backend), c.repetition);
 }
 
 
