@@ -31,7 +31,7 @@ void add_run(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--dir", opts->output_dir, "Exact results directory (instead of a new one under --output)");
   cmd->add_option("--np", opts->np, "Override the experiment's process counts");
-  cmd->add_option("--race", opts->race,
+  auto* race = cmd->add_option("--race", opts->race,
                   "Race each choice's algorithms within this budget per launch (e.g. 10m) instead of measuring every "
                   "case to the end (the experiment's timing.race)");
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands (Slurm: the job script), run nothing");
@@ -41,10 +41,10 @@ void add_run(CLI::App& app, int& exit_code) {
                   "Load this tuned profile (pico tune) into the library and measure its default with it");
   cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
-  cmd->callback([opts, platform, &exit_code] {
+  cmd->callback([opts, platform, race, &exit_code] {
     if (!opts->resume.empty()) {
       if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run ||
-          !opts->profile.empty() || !opts->race.empty())
+          !opts->profile.empty() || race->count() > 0)
         throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --race, --profile or --dry-run",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
@@ -59,7 +59,7 @@ void add_run(CLI::App& app, int& exit_code) {
       if (np < 1) throw InputError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
                                     "give one or more process counts >= 1, e.g. --np 2 --np 4");
     if (!opts->np.empty()) request.experiment.processes = opts->np;
-    if (!opts->race.empty()) {
+    if (race->count() > 0) {  // given empty (--race ''): refused below, never silently no race
       std::string why;
       const auto budget = parse_duration_s(opts->race, &why);
       if (!budget || *budget <= 0)

@@ -33,12 +33,14 @@ constexpr std::array<std::pair<std::string_view, std::uint64_t>, 9> kSizeUnits{{
     {"GB", 1000 * 1000 * 1000},
 }};
 
-constexpr std::array<std::pair<std::string_view, double>, 7> kDurationUnits{{
+// "m" is minutes, as the docs write `--race 10m` (and Slurm, Go, systemd read it); "ms" is milliseconds.
+constexpr std::array<std::pair<std::string_view, double>, 8> kDurationUnits{{
     {"", 1.0},
     {"s", 1.0},
     {"ms", 1e-3},
     {"us", 1e-6},
     {"ns", 1e-9},
+    {"m", 60.0},
     {"min", 60.0},
     {"h", 3600.0},
 }};
@@ -180,7 +182,11 @@ std::optional<double> parse_duration_s(std::string_view text, std::string* why) 
   if (!value) return fail<double>(why, fmt::format("'{}' is not a duration", text));
   if (*value < 0) return fail<double>(why, fmt::format("duration '{}' is negative", text));
   const auto unit = find_unit(kDurationUnits, unit_text);
-  if (!unit) return fail<double>(why, fmt::format("unknown duration unit '{}' in '{}'", unit_text, text));
+  if (!unit)
+    return fail<double>(why, fmt::format("unknown duration unit '{}' in '{}' (units: s, ms, us, ns, m or min, h)",
+                                         unit_text, text));
+  if (*value * *unit > kMaxDurationS)
+    return fail<double>(why, fmt::format("duration '{}' is longer than {} days", text, kMaxDurationS / 86400));
   return *value * *unit;
 }
 

@@ -17,7 +17,12 @@ std::optional<std::uint64_t> parse_size(std::string_view text, std::string* why 
 // letter K, M, G or T (either case) is 1024-based ("1K" = 1024, "4M" =
 // 4 MiB); anything else as parse_size.
 std::optional<std::uint64_t> parse_tool_size(std::string_view text, std::string* why = nullptr);
-// "1s", "200ms", "50us", "10ns", "2min", "1.5s"; a bare number means seconds.
+// The longest duration pico reads (30 days): anything longer is a typo, and
+// nanosecond counts of it stay far inside 64 bits.
+inline constexpr double kMaxDurationS = 30.0 * 86400.0;
+// "1s", "200ms", "50us", "10ns", "10m" or "10min", "2h", "1.5s"; a bare number
+// means seconds; at most kMaxDurationS. The one duration grammar: every
+// duration in YAML and on the command line goes through it.
 std::optional<double> parse_duration_s(std::string_view text, std::string* why = nullptr);
 // "2%" -> 0.02, "0.02" -> 0.02.
 std::optional<double> parse_fraction(std::string_view text, std::string* why = nullptr);

@@ -41,6 +41,8 @@ inline constexpr std::uint64_t kMaxLibraryBytes = (std::uint64_t{1} << 63) - 1;
 // factor 0 (no size): [0, 0]. ExportRefusal when a key would pass
 // kMaxLibraryBytes (an allgather's 2^62 x 4 would otherwise wrap to 0).
 LibraryRange library_range(const ProfileRule& rule, const ProfileRange& range, std::uint64_t factor);
+// The same, nullopt where a key would pass kMaxLibraryBytes.
+std::optional<LibraryRange> library_range_within(const ProfileRange& range, std::uint64_t factor);
 
 // The rule's ranges start at 0, ascend without gaps or overlaps and end
 // unbounded (what every format here needs: the libraries take the last or

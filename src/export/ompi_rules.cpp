@@ -7,6 +7,20 @@
 // silently). Columns: from-bytes algorithm-id faninout segsize, plus
 // max_requests after the `rule-file-version-2` header of 5.0.7 and later
 // (4.1 aborts on five columns).
+//
+// Where tuned compares the block times the communicator size (allgather,
+// alltoall, gather, scatter, reduce_scatter_block), a block's bounds hold at
+// one communicator size only, yet Open MPI applies a block to every larger
+// communicator up to the next block, and the first block to every smaller
+// one. Such a rule is written as one block per communicator size it drives,
+// each scaled by that size: from the rule's own size up to twice it (at most
+// kMoreCommSizes more) or the next rule's, whichever comes first. Past
+// that, and below the smallest rule, a default block (algorithm 0, tuned's
+// fixed decision) keeps Open MPI from applying bounds scaled for another size.
+#include <algorithm>
+#include <climits>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "export/export_format.hpp"
@@ -17,35 +31,81 @@ namespace pico {
 
 namespace {
 
+constexpr int kMoreCommSizes = 64;
+
 bool has_version_2_header(const std::string& version) {
   return !version.empty() && version_in_range(version, ">=5.0.7");
+}
+
+// One comm-size block of the file: a rule's ranges scaled by comm_size, or
+// (rule == nullptr) one default rule.
+struct CommSizeBlock {
+  int comm_size;
+  const ProfileRule* rule;
+};
+
+bool fits_at(const ProfileRule& rule, std::uint64_t factor) {
+  return std::all_of(rule.ranges.begin(), rule.ranges.end(),
+                     [&](const ProfileRange& r) { return library_range_within(r, factor).has_value(); });
+}
+
+// The blocks of one collective's rules (ascending comm size), as the header says.
+std::vector<CommSizeBlock> comm_size_blocks(const std::vector<const ProfileRule*>& rules) {
+  std::vector<CommSizeBlock> blocks;
+  if (spec_for(rules.front()->collective).names.ompi_size != SizeBasis::comm_total) {
+    for (const ProfileRule* rule : rules) blocks.push_back({rule->comm_size, rule});
+    return blocks;
+  }
+  if (rules.front()->comm_size > 1) blocks.push_back({1, nullptr});
+  for (std::size_t k = 0; k < rules.size(); ++k) {
+    const ProfileRule& rule = *rules[k];
+    const long long n = rule.comm_size;
+    const long long next = k + 1 < rules.size() ? rules[k + 1]->comm_size : static_cast<long long>(INT_MAX) + 1;
+    const long long end = std::min({next, 2 * n, n + kMoreCommSizes + 1});
+    long long p = n;
+    blocks.push_back({rule.comm_size, &rule});  // its own size: a range that does not fit is refused when written
+    for (++p; p < end && fits_at(rule, static_cast<std::uint64_t>(p)); ++p)
+      blocks.push_back({static_cast<int>(p), &rule});
+    if (p < next) blocks.push_back({static_cast<int>(p), nullptr});
+  }
+  return blocks;
 }
 
 std::string write(const TunedProfile& profile, const FormatArgs&) {
   const Catalog& catalog = catalog_for("openmpi");
   const bool v2 = has_version_2_header(profile.library.version);
+  const std::string fifth = v2 ? " 0" : "";
   const auto rules = rules_by_collective(profile);
   std::string body;
   int collectives = 0;
   for (std::size_t i = 0; i < rules.size();) {
     const Collective c = rules[i]->collective;
     const int id = ompi_collective_id(c);
-    std::size_t end = i;
-    while (end < rules.size() && rules[end]->collective == c) ++end;
+    std::vector<const ProfileRule*> of_collective;
+    for (; i < rules.size() && rules[i]->collective == c; ++i) {
+      require_covering(*rules[i]);
+      of_collective.push_back(rules[i]);
+    }
     ++collectives;
-    body += fmt::format("{}  # collective {}\n{}  # comm-size blocks\n", id, name(c), end - i);
-    for (; i < end; ++i) {
-      const ProfileRule& rule = *rules[i];
-      require_covering(rule);
+    const std::vector<CommSizeBlock> blocks = comm_size_blocks(of_collective);
+    body += fmt::format("{}  # collective {}\n{}  # comm-size blocks\n", id, name(c), blocks.size());
+    for (const CommSizeBlock& block : blocks) {
+      if (block.rule == nullptr) {
+        body += fmt::format("{} 1  # comm size, message rules: no rule tuned for this size\n0 0 0 0{}  # default\n",
+                            block.comm_size, fifth);
+        continue;
+      }
+      const ProfileRule& rule = *block.rule;
       // Without a message size (barrier's is always 0) only the first range can apply.
-      const std::uint64_t factor = ompi_rule_size_factor(rule);
+      const std::uint64_t factor = ompi_rule_size_factor(rule, block.comm_size);
       const std::size_t n = factor == 0 ? 1 : rule.ranges.size();
-      body += fmt::format("{} {}  # comm size, message rules\n", rule.comm_size, n);
+      body += fmt::format("{} {}  # comm size, message rules{}\n", block.comm_size, n,
+                          block.comm_size == rule.comm_size ? "" : fmt::format(" (the rule for {})", rule.comm_size));
       for (std::size_t k = 0; k < n; ++k) {
         const ProfileRange& range = rule.ranges[k];
         const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, rule, range);
-        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(rule, range, factor).min,
-                            cols.algorithm, cols.faninout, cols.segsize, v2 ? " 0" : "", range.algorithm);
+        body += fmt::format("{} {} {} {}{}  # {}\n", library_range(rule, range, factor).min, cols.algorithm,
+                            cols.faninout, cols.segsize, fifth, range.algorithm);
       }
     }
   }

@@ -35,8 +35,8 @@ std::uint64_t ompi_size_factor(Collective c, int comm_size) {
   return size_factor(basis, comm_size);
 }
 
-std::uint64_t ompi_rule_size_factor(const ProfileRule& rule) {
-  const std::uint64_t factor = ompi_size_factor(rule.collective, rule.comm_size);
+std::uint64_t ompi_rule_size_factor(const ProfileRule& rule, int comm_size) {
+  const std::uint64_t factor = ompi_size_factor(rule.collective, comm_size);
   if (factor == 0 && std::any_of(rule.ranges.begin(), rule.ranges.end(), [&](const ProfileRange& r) {
         return r.algorithm != rule.ranges.front().algorithm || r.params != rule.ranges.front().params;
       }))

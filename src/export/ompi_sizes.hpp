@@ -21,10 +21,14 @@ std::string ompi_json_key(Collective c);
 // Message size tuned compares with the rules, per pico byte (one rank's
 // block): the descriptor's ompi_size.
 std::uint64_t ompi_size_factor(Collective c, int comm_size);
-// The rule's size factor; where it is 0 (tuned reads the rules with message
-// size 0: barrier, alltoallv) only the first range can apply, so a rule that
-// chooses differently by size is refused.
-std::uint64_t ompi_rule_size_factor(const ProfileRule& rule);
+// The rule's size factor at comm_size (a block the classic file writes for a
+// communicator size the rule drives), the rule's own by default; where it is 0
+// (tuned reads the rules with message size 0: barrier, alltoallv) only the
+// first range can apply, so a rule that chooses differently by size is refused.
+std::uint64_t ompi_rule_size_factor(const ProfileRule& rule, int comm_size);
+inline std::uint64_t ompi_rule_size_factor(const ProfileRule& rule) {
+  return ompi_rule_size_factor(rule, rule.comm_size);
+}
 
 struct OmpiRuleColumns {
   std::string algorithm;  // catalogue value (the coll_tuned_<coll>_algorithm id); "0" for default

@@ -9,6 +9,10 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
   records the profile; `pico tune --check` compares. A rules file with an
   algorithm id Open MPI lacks aborts the case, which shows the variables pico
   sets make Open MPI read the file (a release build never says so).
+- comm_sizes: Open MPI runs the algorithm the profile chooses on 2, 3 and 4
+  ranks for each collective whose rules compare the block times the
+  communicator size, from rules tuned on 2 and 4 ranks (3 takes the rule for
+  2, in a block the export scales for 3).
 - mpich: the exported JSON (the library's whole default tree with the tuned
   subtree swapped in) loads at np 2, every other collective still works, and
   a trap rule shows the boundary takes effect at exactly its byte.
@@ -173,6 +177,56 @@ def test_openmpi(tmp):
     expect(bad.returncode == 1, f"id 99 must fail the case: exit {bad.returncode}\n{bad.stderr[-2000:]}")
     case = load(report_path(bad))["cases"][0]
     expect(case["status"] == "failed", str(case))
+
+
+# Two algorithms per collective Open MPI 4.1 keys on block x comm size, each run as forced on 2-4 ranks
+# (no fallback by communicator size there): the interposer names the one that ran.
+SCALED = {"allgather": ("bruck", "ring"), "alltoall": ("pairwise", "modified_bruck"),
+          "gather": ("binomial", "basic_linear"), "scatter": ("binomial", "basic_linear"),
+          "reduce_scatter": ("recursive_halving", "butterfly")}
+
+
+def test_comm_sizes(tmp):
+    template = load(os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"))
+    profile = copy.deepcopy(template)
+    base = template["rules"][0]
+    profile["rules"] = []
+    boundary = 1000  # pico bytes, one rank's block
+
+    def rule(coll, comm_size, below, above):
+        r = copy.deepcopy(base)
+        r.update({"collective": coll, "comm_size": comm_size, "nodes": 1, "ppn": comm_size})
+        low = copy.deepcopy(base["ranges"][0])
+        low.update({"min_bytes": 0, "max_bytes": boundary - 1, "algorithm": below})
+        high = copy.deepcopy(low)
+        high.update({"min_bytes": boundary, "max_bytes": None, "algorithm": above})
+        r["ranges"] = [low, high]
+        return r
+    for coll, (a, b) in SCALED.items():
+        profile["rules"] += [rule(coll, 2, a, b), rule(coll, 4, b, a)]
+    path = os.path.join(tmp, "scaled.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(profile, f)
+    tuning_formats.parse_ompi_rules(export(tmp, path, "ompi-rules")[0])
+    proc = run(tmp, "scaled.yaml", f"""\
+        collectives: [{", ".join(SCALED)}]
+        sizes: [800B, 1200B]
+        processes: [2, 3, 4]
+        backends: [{{library: mpi, algorithms: [default]}}]
+        """, "--profile", path)
+    report = checked_report(proc)
+    seen = 0
+    for case in report["cases"]:
+        a, b = SCALED[case["collective"]]
+        rule_for = 2 if case["np"] < 4 else 4  # the rule of the largest comm size <= np
+        small = case["bytes"] < boundary
+        want = (a if small else b) if rule_for == 2 else (b if small else a)
+        got = case.get("selection", {}).get("actual", {}).get("algorithm")
+        expect(case["status"] == "ok" and got == want,
+               f"{case['collective']} np {case['np']} {case['bytes']} B: ran {got}, the profile chooses {want}\n"
+               + json.dumps(case.get("selection"))[:600] + "\n" + str(case.get('reason')))
+        seen += 1
+    expect(seen == len(SCALED) * 2 * 3, f"{seen} cases")
 
 
 def trap_profile(template, boundary):

@@ -2,7 +2,10 @@
 """The oracle of the profile fuzz: a profile pico accepted must export to a
 file its library parses (tests/tools/tuning_formats.py, written from the
 libraries' readers) and that chooses, for every size the profile names, the
-algorithm pico itself chooses there (TunedProfile::choose, docs/tuning.md).
+algorithm pico itself chooses there (TunedProfile::choose, docs/tuning.md) on
+the rule's communicator size; on other communicator sizes (one below, one
+above, twice, ...) pico's choice or the library's own default, never a third
+algorithm.
 
 Each format's lookup below is the library's own rule, written here from the
 format's description, not from pico's writer: Open MPI's classic file takes
@@ -102,16 +105,27 @@ def ompi_rules_lookup(text):
     return blocks
 
 
+def comm_sizes(rule):
+    """The rule's own communicator size, then others around it: a library may apply a
+    rule's block to them (Open MPI's classic file does, to every larger size)."""
+    n = rule["comm_size"]
+    return [n] + sorted({m for m in (1, n - 1, n + 1, 2 * n - 1, 2 * n, n + 64, n + 65, 3 * n) if m >= 1 and m != n})
+
+
 def check_rule_samples(profile, pick):
-    """pick(rule, nbytes) -> the export's algorithm name ("default" where nothing matches),
-    or None to skip a size the format cannot carry."""
+    """pick(rule, nbytes, np) -> the export's algorithm name ("default" where nothing matches)
+    on np ranks, or None to skip a size the format cannot carry. At the rule's own size the
+    export runs pico's choice; at any other it runs pico's choice or the library's default,
+    never a third algorithm (issue 53: bounds scaled for one size applied at another)."""
     for rule in profile["rules"]:
-        for s in sample_sizes(rule):
-            want = choose(profile, rule["collective"], rule["comm_size"], s, rule["nodes"])
-            got = pick(rule, s)
-            if got is not None and got != want:
-                return (f"{rule['collective']} np {rule['comm_size']} ({rule['nodes']} nodes) at {s} B: "
-                        f"the export runs {got!r}, pico chooses {want!r}")
+        for np in comm_sizes(rule):
+            own = np == rule["comm_size"]
+            for s in sample_sizes(rule):
+                want = choose(profile, rule["collective"], np, s, rule["nodes"] if own else 0)
+                got = pick(rule, s, np)
+                if got is not None and got != want and (own or got != "default"):
+                    return (f"{rule['collective']} np {np} (a rule for {rule['comm_size']}, {rule['nodes']} nodes) "
+                            f"at {s} B: the export runs {got!r}, pico chooses {want!r}")
     return None
 
 
@@ -121,11 +135,16 @@ def disagreement(profile_text, fmt, text):
         if fmt == "ompi-rules":
             blocks = ompi_rules_lookup(text)
 
-            def pick(rule, s):
-                key = s * ompi_factor(rule["collective"], rule["comm_size"])
+            def pick(rule, s, np):
+                key = s * ompi_factor(rule["collective"], np)
                 if key > MAX_KEY:
                     return None
-                rows = blocks.get((rule["collective"], rule["comm_size"]), [])
+                # Open MPI: the last block <= the communicator, else the first.
+                sizes = sorted(n for c, n in blocks if c == rule["collective"])
+                if not sizes:
+                    return "default"
+                below = [n for n in sizes if n <= np]
+                rows = blocks[(rule["collective"], below[-1] if below else sizes[0])]
                 names = [name for start, name in rows if start <= key]
                 return names[-1] if names else "default"
             return check_rule_samples(profile, pick)
@@ -133,13 +152,13 @@ def disagreement(profile_text, fmt, text):
             doc = json.loads(text)
             tf.check_ompi_json(doc)
 
-            def pick(rule, s):
+            def pick(rule, s, np):
                 coll = "reduce_scatter_block" if rule["collective"] == "reduce_scatter" else rule["collective"]
-                key = s * ompi_factor(rule["collective"], rule["comm_size"])
+                key = s * ompi_factor(rule["collective"], np)
                 if key > MAX_KEY:
                     return None
                 for block in doc["collectives"].get(coll, []):
-                    if block["comm_size_min"] <= rule["comm_size"] <= block["comm_size_max"]:
+                    if block["comm_size_min"] <= np <= block["comm_size_max"]:
                         for r in block["rules"]:
                             hi = MAX_KEY if r["msg_size_max"] == "inf" else r["msg_size_max"]
                             if r["msg_size_min"] <= key <= hi:
@@ -153,11 +172,11 @@ def disagreement(profile_text, fmt, text):
         if fmt == "ucc-tune":
             tokens = tf.parse_ucc_tune(text)
 
-            def pick(rule, s):
-                key = s * ucc_factor(rule["collective"], rule["comm_size"])
+            def pick(rule, s, np):
+                key = s * ucc_factor(rule["collective"], np)
                 for t in tokens:
                     lo, hi = t["range"]
-                    if rule["collective"] in t["colls"] and t["teams"] == f"[{rule['comm_size']}]" and lo <= key and (
+                    if rule["collective"] in t["colls"] and t["teams"] == f"[{np}]" and lo <= key and (
                             hi is None or key < hi):
                         return t["alg"]
                 return "default"
@@ -165,19 +184,21 @@ def disagreement(profile_text, fmt, text):
         if fmt == "nccl-tuner":
             rows = tf.parse_nccl_tuner(text)
 
-            def pick(rule, s):
-                key = s * nccl_factor(rule["collective"], rule["comm_size"])
+            def pick(rule, s, np):
+                key = s * nccl_factor(rule["collective"], np)
+                nodes_now = rule["nodes"] if np == rule["comm_size"] else 0
                 for coll, lo, hi, algo, proto, _channels, nodes, ranks in rows:
-                    if (coll == NCCL_NAMES.get(rule["collective"]) and ranks in (-1, rule["comm_size"])
-                            and nodes in (-1, rule["nodes"]) and lo <= key and (hi == -1 or key <= hi)):
+                    if (coll == NCCL_NAMES.get(rule["collective"]) and ranks in (-1, np)
+                            and nodes in (-1, nodes_now) and lo <= key and (hi == -1 or key <= hi)):
                         return (algo, proto)
                 return "default"
 
-            def named(rule, s):
-                got = pick(rule, s)
+            def named(rule, s, np):
+                got = pick(rule, s, np)
                 if got == "default":
                     return got
-                want = choose(profile, rule["collective"], rule["comm_size"], s, rule["nodes"]) or ""
+                own = np == rule["comm_size"]
+                want = choose(profile, rule["collective"], np, s, rule["nodes"] if own else 0) or ""
                 algo, proto = got
                 return want if want.lower() in (f"{algo}_{proto}", algo) else f"{algo}_{proto}"
             return check_rule_samples(profile, named)
@@ -185,17 +206,18 @@ def disagreement(profile_text, fmt, text):
             env = tf.check_nccl_env(text)
             algos = dict(item.split(":") for item in env.get("NCCL_ALGO", "").split(";") if item)
 
-            def pick(rule, s):
+            def pick(rule, s, np):
                 algo = algos.get(NCCL_NAMES.get(rule["collective"], "?"))
                 if algo is None:
                     return "default"
-                want = choose(profile, rule["collective"], rule["comm_size"], s, rule["nodes"]) or ""
+                own = np == rule["comm_size"]
+                want = choose(profile, rule["collective"], np, s, rule["nodes"] if own else 0) or ""
                 return want if want.lower().startswith(algo) else algo
             return check_rule_samples(profile, pick)
         if fmt == "intel-mpi":
             env = tf.check_intel(text)
 
-            def pick(rule, s):
+            def pick(rule, s, np):
                 if s > INT_MAX:
                     return None  # Intel MPI's sizes end at 2^31-1
                 value = env.get("I_MPI_ADJUST_" + INTEL_VARS.get(rule["collective"], "?"), "")
@@ -203,7 +225,7 @@ def disagreement(profile_text, fmt, text):
                     m = re.fullmatch(r"([0-9]+):([0-9]+)-([0-9]+)@([0-9]+)-([0-9]+)", item)
                     alg, lo, hi, p, q = m.group(1), *map(int, m.groups()[1:])
                     tf.need(lo <= hi, f"item {item!r} starts past its end")
-                    if p <= rule["comm_size"] <= q and lo <= s <= hi:
+                    if p <= np <= q and lo <= s <= hi:
                         return alg
                 return "default"
             return check_rule_samples(profile, pick)

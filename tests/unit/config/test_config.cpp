@@ -202,6 +202,11 @@ TEST_CASE("timing accepts plain numbers for durations and fractions", "[config]"
   CHECK(e.timing.time_budget_s == Approx(2.0));
   CHECK(e.timing.target_ci == Approx(0.01));
   CHECK(e.timing.case_timeout_s == Approx(60.0));
+  // The docs' `race: 10m` (issue 53, finding 3), in both spellings.
+  CHECK(parse_experiment(kBase + "timing: {race: 10m}\n", "x.yaml").timing.race->budget_s == Approx(600.0));
+  CHECK(parse_experiment(kBase + "timing: {race: {budget: 10m}}\n", "x.yaml").timing.race->budget_s == Approx(600.0));
+  CHECK_THROWS_WITH(parse_experiment(kBase + "timing: {race: 99999999999999999999s}\n", "x.yaml"),
+                    Catch::Matchers::Contains("longer than 30 days"));
 }
 
 TEST_CASE("test-only backends are accepted when enabled", "[config]") {

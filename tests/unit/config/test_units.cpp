@@ -68,13 +68,28 @@ TEST_CASE("parse_duration_s reads seconds with units", "[units]") {
 
   std::string why;
   CHECK_FALSE(parse_duration_s("3 fortnights", &why));
-  CHECK(why == "unknown duration unit 'fortnights' in '3 fortnights'");
+  CHECK(why == "unknown duration unit 'fortnights' in '3 fortnights' (units: s, ms, us, ns, m or min, h)");
   CHECK_FALSE(parse_duration_s("-1s", &why));
   CHECK(why == "duration '-1s' is negative");
   CHECK_FALSE(parse_duration_s("", &why));
   CHECK(why == "empty duration");
   CHECK_FALSE(parse_duration_s("soon", &why));
   CHECK(why == "'soon' is not a duration");
+}
+
+// Issue 53, finding 3: the documented `--race 10m` was refused, and 1e20 s
+// dry-ran as "0s of measurement".
+TEST_CASE("parse_duration_s reads the docs' 10m as minutes and refuses what no run could mean", "[units]") {
+  CHECK(parse_duration_s("10m") == Approx(600.0));
+  CHECK(parse_duration_s("10ms") == Approx(0.01));
+  CHECK(parse_duration_s("2h") == Approx(7200.0));
+  CHECK(parse_duration_s("30 m") == Approx(1800.0));
+  CHECK(parse_duration_s("720h") == Approx(kMaxDurationS));
+  std::string why;
+  CHECK_FALSE(parse_duration_s("99999999999999999999s", &why));
+  CHECK(why == "duration '99999999999999999999s' is longer than 30 days");
+  CHECK_FALSE(parse_duration_s("721h", &why));
+  CHECK_FALSE(parse_duration_s("1e3s", &why));  // no exponent notation (docs/configuration.md)
 }
 
 TEST_CASE("parse_fraction reads percentages and plain fractions", "[units]") {

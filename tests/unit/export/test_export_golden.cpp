@@ -10,9 +10,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
+#include "export/export_support.hpp"
 #include "export/mpich_defaults.hpp"
 #include "simulation/simulator_exports.hpp"
 
@@ -241,4 +243,93 @@ TEST_CASE("Open MPI's rules choose alltoallv by communicator size alone: a per-s
       CHECK_THAT(e.message, Catch::Matchers::Contains("choose alltoallv by communicator size alone"));
     }
   }
+}
+
+namespace {
+
+// Open MPI 4.1's reading of a classic rules file for one collective id (its
+// coll_tuned_dynamic_file.c and get_target_method_params, from their
+// behaviour as docs/tuning.md states it): the last comm-size block <= the
+// communicator, else the first; in it the last rule starting <= the message.
+// Returns the rule's trailing comment (pico writes the algorithm name there).
+struct RulesFile {
+  std::map<int, std::vector<std::pair<int, std::vector<std::pair<long long, std::string>>>>> blocks;
+
+  explicit RulesFile(const std::string& text) {
+    std::istringstream in(text);
+    std::string line;
+    std::vector<std::vector<long long>> rows;
+    std::vector<std::string> comments;
+    while (std::getline(in, line)) {
+      const auto hash = line.find('#');
+      std::istringstream nums(line.substr(0, hash));
+      std::vector<long long> row;
+      for (long long v; nums >> v;) row.push_back(v);
+      if (row.empty()) continue;
+      rows.push_back(row);
+      comments.push_back(hash == std::string::npos ? "" : line.substr(hash + 2));
+    }
+    std::size_t at = 1;  // rows[0]: the number of collectives
+    for (long long c = 0; c < rows[0][0]; ++c) {
+      const int id = static_cast<int>(rows[at++][0]);
+      const long long n_blocks = rows[at++][0];
+      for (long long b = 0; b < n_blocks; ++b) {
+        const int comm_size = static_cast<int>(rows[at][0]);
+        const long long n_rules = rows[at++][1];
+        std::vector<std::pair<long long, std::string>> rules;
+        for (long long r = 0; r < n_rules; ++r, ++at) rules.emplace_back(rows[at][0], comments[at]);
+        blocks[id].emplace_back(comm_size, rules);
+      }
+    }
+  }
+
+  std::string runs(int id, int comm_size, long long message) const {
+    const auto& of = blocks.at(id);
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < of.size() && of[i].first <= comm_size; ++i) best = i;
+    std::string name;
+    for (const auto& [from, algorithm] : of[best].second)
+      if (from <= message) name = algorithm;
+    return name;
+  }
+};
+
+}  // namespace
+
+// Issue 53, finding 1: allgather's rules were scaled by the rule's comm size
+// while Open MPI multiplies by the communicator's, so at np 2 a profile tuned
+// on 4 ran ring where pico chose bruck.
+TEST_CASE("ompi-rules: Open MPI runs pico's choice or its own default at every communicator size, never another") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  ProfileRule two;
+  for (const ProfileRule& rule : p.rules)
+    if (rule.collective == Collective::allgather) two = rule;
+  REQUIRE(two.ranges.size() == 2);
+  two.comm_size = 2;
+  two.ranges[0].algorithm = "bruck";
+  ProfileRule big = two;
+  big.comm_size = 40;  // would drive 40..79 (twice the size)
+  big.ranges[0].max_bytes = (std::uint64_t{1} << 57) - 1;  // x 64 passes 2^63-1: 40..63 only
+  big.ranges[1].min_bytes = std::uint64_t{1} << 57;
+  p.rules.push_back(two);
+  p.rules.push_back(big);
+  const RulesFile file(export_profile(p, "p.json", export_format("ompi-rules"), {}).files.front().second);
+  const int id = 0;  // allgather
+  std::map<int, bool> drives;  // comm size -> a block scaled for it
+  for (const auto& [comm_size, rules] : file.blocks.at(id)) drives[comm_size] = rules.size() > 1;
+  for (int np : {2, 3, 4, 5, 7, 40, 41, 63}) CHECK(drives[np]);
+  // Below the smallest rule, past twice a rule's size, past what fits in 2^63-1.
+  for (int np : {1, 8, 64}) CHECK_FALSE(drives[np]);
+  for (int np = 1; np <= 100; ++np)
+    for (std::uint64_t bytes : {0ULL, 1023ULL, 1024ULL, 1025ULL, 5000ULL, (1ULL << 57) - 1, 1ULL << 57}) {
+      const unsigned __int128 key = static_cast<unsigned __int128>(bytes) * static_cast<unsigned>(np);
+      if (key > kMaxLibraryBytes) continue;
+      const std::string ran = file.runs(id, np, static_cast<long long>(key));
+      const ProfileRange* chosen = p.choose(Collective::allgather, np, bytes);
+      REQUIRE(chosen != nullptr);
+      INFO("np " << np << ", " << bytes << " B: Open MPI runs " << ran << ", pico chose " << chosen->algorithm);
+      const bool driven = (np >= 2 && np <= 7) || (np >= 40 && np <= 63);
+      if (driven) CHECK(ran == chosen->algorithm);
+      else CHECK(ran == "default");
+    }
 }
