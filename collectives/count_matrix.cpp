@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 
 #include "collectives/philox_core.hpp"
 #include "core/input_error.hpp"
+#include "core/whole_file.hpp"
 
 namespace pico {
 namespace {
@@ -185,9 +185,13 @@ std::uint64_t CountMatrix::total() const { return std::accumulate(counts_.begin(
 
 std::uint64_t CountMatrix::largest() const { return *std::max_element(counts_.begin(), counts_.end()); }
 
+// An np x np text matrix: 4,096 ranks of 12-character numbers are some 200 MiB.
+constexpr std::uintmax_t kMaxCountMatrixFileBytes = 256 * kMiB;
+
 std::vector<double> read_count_weights(const std::string& path, int np) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot read the count matrix file", "give a readable file of np x np numbers");
+  // A FIFO would block and /dev/zero fill memory: one bounded read of a regular file.
+  std::istringstream in(read_whole_file(path, kMaxCountMatrixFileBytes, "the count matrix file",
+                                        "give a readable file of np x np numbers"));
   const auto n = static_cast<std::size_t>(np);
   std::vector<double> w;
   std::string line;
@@ -235,7 +239,13 @@ CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t
   if (volume >= 0x1p62)
     throw std::invalid_argument(fmt::format("{} elements per block on {} ranks is more than 64 bits can count",
                                             mean_count, np));
-  const std::vector<double> w = weights_of(pattern, np);
+  std::vector<double> w = weights_of(pattern, np);
+  // Relative to the largest weight, so that weights summing past the largest
+  // double (a file of 1e308s, hot:factor=1e308) keep their proportions instead
+  // of making the sum inf and every entry NaN (a 2^63-element block).
+  const double top = *std::max_element(w.begin(), w.end());
+  if (!(top > 0) || !std::isfinite(top)) throw std::invalid_argument("a count pattern needs a positive, finite weight");
+  for (double& x : w) x /= top;
   const double sum = std::accumulate(w.begin(), w.end(), 0.0);
   std::vector<std::uint64_t> counts(w.size());
   double running = 0;

@@ -3,10 +3,9 @@
 
 #include <array>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "core/input_error.hpp"
+#include "core/whole_file.hpp"
 
 namespace pico {
 
@@ -22,17 +21,16 @@ VegaLibrary load_vega_library() {
   const std::array<std::pair<const char*, std::string*>, 3> files = {{{"vega/build/vega.min.js", &library.vega},
                                                                      {"vega-lite/build/vega-lite.min.js", &library.vega_lite},
                                                                      {"vega-embed/build/vega-embed.min.js", &library.vega_embed}}};
+  constexpr const char* kHint =
+      "run scripts/setup-vega.sh (npm installs the pinned vega, vega-lite and vega-embed into "
+      "third_party/vega/node_modules), or point PICO_VEGA_DIR at a node_modules directory holding them";
+  // Each is under 1 MiB; the bound and the reader's refusal of FIFOs and
+  // devices keep a wrong PICO_VEGA_DIR from hanging or filling memory.
+  constexpr std::uintmax_t kMaxLibraryFileBytes = 64 * kMiB;
   for (const auto& [relative, text] : files) {
     const std::filesystem::path path = dir / relative;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream content;
-    if (in) content << in.rdbuf();
-    if (!in || content.str().empty())
-      throw InputError(path.string(), "the HTML report's plotting library is missing or empty",
-                             "run scripts/setup-vega.sh (npm installs the pinned vega, vega-lite and vega-embed into "
-                             "third_party/vega/node_modules), or point PICO_VEGA_DIR at a node_modules directory "
-                             "holding them");
-    *text = content.str();
+    *text = read_whole_file(path, kMaxLibraryFileBytes, "the HTML report's plotting library", kHint);
+    if (text->empty()) throw InputError(path.string(), "the HTML report's plotting library is empty", kHint);
   }
   return library;
 }

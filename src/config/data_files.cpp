@@ -14,14 +14,10 @@ namespace pico {
 namespace fs = std::filesystem;
 
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint) {
-  if (const auto problem = whole_file_problem(path, kMaxConfigFileBytes))
-    throw InputError(path, 0, 0, fmt::format("{} {}", what, *problem),
-                      fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, "cannot open " + std::string(what), std::string(hint));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  if (whole_file_problem(path, kMaxConfigFileBytes))
+    return read_whole_file(path, kMaxConfigFileBytes, what,
+                           fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
+  return read_whole_file(path, kMaxConfigFileBytes, what, hint);
 }
 
 std::vector<fs::path> data_file_candidates(const fs::path& relative) {

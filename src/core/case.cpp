@@ -132,44 +132,50 @@ nlohmann::json case_to_json(const Case& c) {
 Case case_from_json(const nlohmann::json& j) {
   try {
     Case c;
-    c.case_id = j.at("case_id").get<std::string>();
-    c.index = j.value("index", 0);  // position in the plan: absent from hand-made records
-    c.backend = j.at("backend").get<std::string>();
-    c.algorithm = j.at("algorithm").get<std::string>();
-    auto collective = parse_collective(j.at("collective").get<std::string>());
-    auto mode = parse_timing_mode(j.at("mode").get<std::string>());
-    const auto dtype_name = j.at("dtype").get<std::string>();
-    const auto op_name = j.at("op").get<std::string>();
+    c.case_id = json_field<std::string>(j, "case_id");
+    c.index = json_field_or(j, "index", 0);  // position in the plan: absent from hand-made records
+    c.backend = json_field<std::string>(j, "backend");
+    c.algorithm = json_field<std::string>(j, "algorithm");
+    auto collective = parse_collective(json_field<std::string>(j, "collective"));
+    auto mode = parse_timing_mode(json_field<std::string>(j, "mode"));
+    const auto dtype_name = json_field<std::string>(j, "dtype");
+    const auto op_name = json_field<std::string>(j, "op");
     auto dtype = dtype_name == "none" ? std::optional<Dtype>(Dtype::none) : parse_dtype(dtype_name);
     auto op = op_name == "none" ? std::optional<Op>(Op::none) : parse_op(op_name);
-    if (!collective || !mode || !dtype || !op) throw std::runtime_error("unknown enumeration value");
+    const auto unknown = [](const char* key, const std::string& value) {
+      return std::runtime_error(fmt::format("\"{}\": unknown value '{}'", key, value));
+    };
+    if (!collective) throw unknown("collective", json_field<std::string>(j, "collective"));
+    if (!mode) throw unknown("mode", json_field<std::string>(j, "mode"));
+    if (!dtype) throw unknown("dtype", dtype_name);
+    if (!op) throw unknown("op", op_name);
     c.collective = *collective;
     c.mode = *mode;
     c.dtype = *dtype;
     c.op = *op;
-    c.count = j.at("count").get<std::uint64_t>();
-    c.bytes = j.at("bytes").get<std::uint64_t>();
+    c.count = json_field<std::uint64_t>(j, "count");
+    c.bytes = json_field<std::uint64_t>(j, "bytes");
     // Bounded, not cut to an int: a plan.json edited to np 10^12 must not launch -727379968 ranks.
     c.np = static_cast<int>(json_int(j.at("np"), 1, INT_MAX));
-    c.in_place = j.at("in_place").get<bool>();
-    c.root = j.value("root", 0);
-    c.repetition = j.value("repetition", 0);
+    c.in_place = json_field<bool>(j, "in_place");
+    c.root = json_field_or(j, "root", 0);
+    c.repetition = json_field_or(j, "repetition", 0);
     if (c.repetition < 0) throw std::runtime_error(fmt::format("repetition {} is negative", c.repetition));
-    if (j.contains("params")) c.params = j.at("params").get<std::map<std::string, double>>();
-    if (j.contains("options")) c.options = j.at("options").get<std::map<std::string, std::string>>();
+    if (j.contains("params")) c.params = json_field<std::map<std::string, double>>(j, "params");
+    if (j.contains("options")) c.options = json_field<std::map<std::string, std::string>>(j, "options");
     if (j.contains("selection")) {
       const auto& s = j.at("selection");
-      c.selection.mechanism = s.value("mechanism", "none");
-      c.selection.variable = s.value("variable", "");
-      c.selection.value = s.value("value", "");
-      c.selection.readback = s.value("readback", "");
-      c.selection.fallback = s.value("fallback", "");
-      c.selection.verify = s.value("verify", "mpi_t");
-      c.selection.takes_effect = s.value("takes_effect", "new_communicator");
-      if (s.contains("parameters")) c.selection.parameters = s.at("parameters").get<std::map<std::string, std::string>>();
+      c.selection.mechanism = json_field_or<std::string>(s, "mechanism", "none");
+      c.selection.variable = json_field_or<std::string>(s, "variable", "");
+      c.selection.value = json_field_or<std::string>(s, "value", "");
+      c.selection.readback = json_field_or<std::string>(s, "readback", "");
+      c.selection.fallback = json_field_or<std::string>(s, "fallback", "");
+      c.selection.verify = json_field_or<std::string>(s, "verify", "mpi_t");
+      c.selection.takes_effect = json_field_or<std::string>(s, "takes_effect", "new_communicator");
+      if (s.contains("parameters")) c.selection.parameters = json_field<std::map<std::string, std::string>>(s, "parameters");
     }
     return c;
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("malformed case object: {}", json_error_text(e)));
   }
 }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
 
 namespace pico {
@@ -215,17 +216,17 @@ CaseResult case_result_from_json(const json& j) {
   CaseResult r;
   r.c = case_from_json(j);
   try {
-    const std::string status = j.value("status", "ok");
+    const std::string status = json_field_or<std::string>(j, "status", "ok");
     const auto parsed = parse_case_status(status);
     if (!parsed) throw std::runtime_error(fmt::format("unknown status '{}'", status));
     r.status = *parsed;
-    r.library = j.value("library", "");
-    r.reason = j.value("reason", "");
-    r.iterations = j.value("iterations", std::int64_t{0});
-    r.warmup = j.value("warmup", 0);
-    r.stop_reason = j.value("stop_reason", "");
-    r.timing_method = j.value("timing_method", "");
-    r.calls_per_sample = j.value("calls_per_sample", std::int64_t{0});
+    r.library = json_field_or<std::string>(j, "library", "");
+    r.reason = json_field_or<std::string>(j, "reason", "");
+    r.iterations = json_field_or(j, "iterations", std::int64_t{0});
+    r.warmup = json_field_or(j, "warmup", 0);
+    r.stop_reason = json_field_or<std::string>(j, "stop_reason", "");
+    r.timing_method = json_field_or<std::string>(j, "timing_method", "");
+    r.calls_per_sample = json_field_or(j, "calls_per_sample", std::int64_t{0});
     if (const auto t = j.find("timing"); t != j.end() && t->is_object()) {
       r.timing = stats_from_json(*t);
       r.timing->iterations = r.iterations;
@@ -233,11 +234,11 @@ CaseResult case_result_from_json(const json& j) {
     r.algbw_GBps = optional_number(j, "algbw_GBps");
     r.busbw_GBps = optional_number(j, "busbw_GBps");
     if (const auto v = j.find("validation"); v != j.end() && v->is_object()) {
-      r.validation.status = v->value("status", "skipped");
-      r.validation.mismatches = v->value("mismatches", std::uint64_t{0});
+      r.validation.status = json_field_or<std::string>(*v, "status", "skipped");
+      r.validation.mismatches = json_field_or(*v, "mismatches", std::uint64_t{0});
     }
-    r.elapsed_s = j.value("elapsed_s", 0.0);
-    r.launch = j.value("launch", -1);
+    r.elapsed_s = json_field_or(j, "elapsed_s", 0.0);
+    r.launch = json_field_or(j, "launch", -1);
     r.selection = selection_outcome_from_json(j);
     if (const auto s = j.find("samples_s"); s != j.end() && s->is_array()) r.samples_s = s->get<std::vector<double>>();
     r.phases = optional_member(j, "phases");

@@ -61,11 +61,15 @@ class BoundedDomParser {
     --depth_;
     return dom_.end_array();
   }
+  // Also where a number past the largest double stops the parse: nlohmann
+  // reports that as out_of_range 406, which carries no byte of its own.
   template <class Exception>
   bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    error_byte_ = position >= token.size() ? position - token.size() : 0;  // where the token starts
     return dom_.parse_error(position, token, e);
   }
   bool too_deep() const { return too_deep_; }
+  std::size_t error_byte() const { return error_byte_; }
 
  private:
   bool deeper() {
@@ -76,6 +80,7 @@ class BoundedDomParser {
   Dom dom_;
   int depth_ = 0;
   bool too_deep_ = false;
+  std::size_t error_byte_ = 0;
 };
 
 template <class Json>
@@ -91,6 +96,10 @@ Json parse_bounded(std::string_view text, const std::string& where, const std::s
     if (const auto colon = why.find(": "); why.rfind("parse error", 0) == 0 && colon != std::string::npos)
       why.erase(0, colon + 2);
     throw InputError(where, line, column, "not valid JSON: " + why, hint);
+  } catch (const nlohmann::json::out_of_range& e) {  // a number past the largest double ("1e999")
+    const auto [line, column] = line_and_column(text, sax.error_byte());
+    throw InputError(where, line, column, json_error_text(e) + ": pico reads numbers up to 1.8e308",
+                     hint.empty() ? "write the number within range" : hint);
   }
   if (sax.too_deep())
     throw InputError(where, fmt::format("the JSON nests deeper than {} levels", kMaxJsonDepth), hint);
@@ -133,7 +142,14 @@ JsonFileText read_json_file_text(const std::filesystem::path& p, const std::stri
 std::optional<nlohmann::json> read_results_json(const std::string& path, const std::string& hint) {
   const std::optional<std::string> text = read_results_file(path);
   if (!text) return std::nullopt;
-  return parse_json_text(*text, path, hint.empty() ? kWrittenHint : hint);
+  nlohmann::json j = parse_json_text(*text, path, hint.empty() ? kWrittenHint : hint);
+  // Every results file pico writes is an object; anything else would meet
+  // its readers' at("key") as nlohmann's "cannot use at() with array".
+  if (!j.is_object())
+    throw InputError(path, fmt::format("not as pico writes it: the JSON is {} {}, not an object",
+                                       j.is_array() || j.is_object() ? "an" : "a", j.type_name()),
+                     hint.empty() ? kWrittenHint : hint);
+  return j;
 }
 
 std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi) {
@@ -142,6 +158,10 @@ std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi)
     if (n >= lo && n <= hi) return n;
   }
   throw std::out_of_range(fmt::format("{} is not a whole number from {} to {}", v.dump(), lo, hi));
+}
+
+void malformed_field(std::string_view key, const std::exception& e) {
+  throw std::runtime_error(fmt::format("\"{}\": {}", key, json_error_text(e)));
 }
 
 void malformed_file(const std::string& path, const std::exception& e) {

@@ -68,6 +68,27 @@ std::optional<nlohmann::json> read_results_json(const std::string& path, const s
 // 10^12 down to -727379968 without a word.
 std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi);
 
+// A member of a record pico wrote, as T: std::runtime_error naming the key
+// ("\"status\" is a number, not what pico writes there: type must be string")
+// where it is missing or of another type, so that a malformed file's error
+// says which field instead of nlohmann's bare "type must be string".
+[[noreturn]] void malformed_field(std::string_view key, const std::exception& e);
+template <class T>
+T json_field(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) throw std::runtime_error(std::string("\"") + key + "\" is missing");
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    malformed_field(key, e);
+  }
+}
+// The same with a fallback where the key is absent (nlohmann's value()).
+template <class T>
+T json_field_or(const nlohmann::json& j, const char* key, T fallback) {
+  return j.contains(key) ? json_field<T>(j, key) : fallback;
+}
+
 // What a file pico wrote must hold, read by `read` (which walks its JSON with
 // at(), get<>() and the like): a key missing or of the wrong type, in a file
 // that was cut short or edited, is an InputError naming the file instead of

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/whole_file.hpp"
 
+#include <fstream>
+#include <iterator>
+
 #include <fmt/format.h>
+
+#include "core/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -25,6 +30,15 @@ std::optional<std::string> whole_file_problem(const fs::path& path, std::uintmax
   if (!ec && size > max_bytes)
     return fmt::format("is {} ({} bytes), more than the {} limit", mebibytes(size), size, mebibytes(max_bytes));
   return std::nullopt;
+}
+
+std::string read_whole_file(const fs::path& path, std::uintmax_t max_bytes, std::string_view what,
+                            std::string_view hint) {
+  if (const auto problem = whole_file_problem(path, max_bytes))
+    throw InputError(path.string(), fmt::format("{} {}", what, *problem), std::string(hint));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), fmt::format("cannot open {}", what), std::string(hint));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace pico

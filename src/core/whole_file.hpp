@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace pico {
 
@@ -18,5 +19,12 @@ inline constexpr std::uintmax_t kMiB = std::uintmax_t{1} << 20;
 // than the 16 MiB limit"), or nullopt when it can, or when it does not exist
 // (opening it then says so, as before).
 std::optional<std::string> whole_file_problem(const std::filesystem::path& path, std::uintmax_t max_bytes);
+
+// The one reader of a file a user names (by argument, in YAML, in an
+// environment variable): its bytes, or InputError naming the path, what it
+// should be (`what`: "the count matrix file") and whole_file_problem's reason,
+// or "cannot open" with `hint`. Never waits on a FIFO or reads a device.
+std::string read_whole_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view what,
+                            std::string_view hint);
 
 }  // namespace pico

@@ -9,6 +9,9 @@
 
 #ifdef PICO_WITH_OTF2
 #include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <exception>
@@ -404,18 +407,81 @@ OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef l, OTF2_TimeStamp, void* user
 
 #undef PICO_COLLECTOR
 
-void check(OTF2_ErrorCode code, const std::string& anchor, const char* what) {
+// OTF2 prints its errors to stderr ("[OTF2] src/OTF2_Buffer.c:2218: error:
+// ...") unless a callback takes them: while an archive is read, this one keeps
+// the first for pico's own message, and the previous handler is restored after.
+class Otf2Errors {
+ public:
+  Otf2Errors() : previous_(OTF2_Error_RegisterCallback(&Otf2Errors::take, this)) {}
+  ~Otf2Errors() { OTF2_Error_RegisterCallback(previous_, nullptr); }
+  Otf2Errors(const Otf2Errors&) = delete;
+  Otf2Errors& operator=(const Otf2Errors&) = delete;
+  // ": <OTF2's first message>", or "" when it said nothing.
+  std::string said() const { return first_.empty() ? "" : ": " + first_; }
+
+ private:
+  static OTF2_ErrorCode take(void* self, const char*, std::uint64_t, const char*, OTF2_ErrorCode code,
+                             const char* format, va_list args) {
+    auto* errors = static_cast<Otf2Errors*>(self);
+    if (errors->first_.empty()) {
+      std::array<char, 512> text{};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+      std::vsnprintf(text.data(), text.size(), format, args);  // OTF2's own printf format
+#pragma GCC diagnostic pop
+      errors->first_ = text.data();
+    }
+    return code;
+  }
+  OTF2_ErrorCallback previous_;
+  std::string first_;
+};
+
+void check(OTF2_ErrorCode code, const std::string& anchor, const char* what, const Otf2Errors& errors) {
   if (code != OTF2_SUCCESS)
-    throw InputError(anchor, fmt::format("{}: {}", what, OTF2_Error_GetDescription(code)),
+    throw InputError(anchor, fmt::format("{}: {}{}", what, OTF2_Error_GetDescription(code), errors.said()),
                      "give the archive's anchor file (traces.otf2) of a complete Score-P trace");
+}
+
+// OTF2 opens the archive's member files itself: the global definitions
+// beside the anchor (NAME.def) and an event and a definition file per
+// location in NAME/. A FIFO among them would block the reader forever and a
+// device never end, so every member must be a regular file (a link to one is
+// followed), checked before OTF2 opens any.
+void check_members(const std::string& anchor) {
+  namespace fs = std::filesystem;
+  const fs::path a(anchor);
+  const fs::path stem = a.parent_path() / a.stem();
+  std::vector<fs::path> members{fs::path(stem).concat(".def")};
+  std::error_code ec;
+  if (fs::is_directory(stem, ec))
+    for (const auto& entry : fs::directory_iterator(stem, ec)) members.push_back(entry.path());
+  for (const fs::path& m : members) {
+    const fs::file_type type = fs::status(m, ec).type();
+    if (ec || type == fs::file_type::not_found || type == fs::file_type::directory || type == fs::file_type::regular)
+      continue;
+    throw InputError(m.string(), "a member of the OTF2 archive is a FIFO, device or socket, not a regular file",
+                     "give the archive's files as Score-P wrote them");
+  }
+}
+
+// The location's own definition file (NAME/LOCATION.def), where OTF2 keeps it.
+bool has_local_definitions(const std::string& anchor, OTF2_LocationRef location) {
+  const std::filesystem::path a(anchor);
+  std::error_code ec;
+  return std::filesystem::exists(a.parent_path() / a.stem() / fmt::format("{}.def", location), ec);
 }
 
 }  // namespace
 
 Otf2Trace read_otf2(const std::string& anchor) {
+  check_members(anchor);
+  const Otf2Errors errors;
   std::unique_ptr<OTF2_Reader, CloseReader> reader(OTF2_Reader_Open(anchor.c_str()));
-  if (!reader) throw InputError(anchor, "OTF2 cannot open this archive", "give the anchor file (traces.otf2) of a Score-P trace");
-  check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), anchor, "OTF2");
+  if (!reader)
+    throw InputError(anchor, "OTF2 cannot open this archive" + errors.said(),
+                     "give the anchor file (traces.otf2) of a Score-P trace");
+  check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), anchor, "OTF2", errors);
   Definitions defs;
   {
     OTF2_GlobalDefReader* gdr = OTF2_Reader_GetGlobalDefReader(reader.get());
@@ -426,9 +492,9 @@ Otf2Trace read_otf2(const std::string& anchor) {
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb.get(), on_region);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb.get(), on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb.get(), on_comm);
-    check(OTF2_Reader_RegisterGlobalDefCallbacks(reader.get(), gdr, cb.get(), &defs), anchor, "OTF2 definitions");
+    check(OTF2_Reader_RegisterGlobalDefCallbacks(reader.get(), gdr, cb.get(), &defs), anchor, "OTF2 definitions", errors);
     std::uint64_t read = 0;
-    check(OTF2_Reader_ReadAllGlobalDefinitions(reader.get(), gdr, &read), anchor, "OTF2 definitions");
+    check(OTF2_Reader_ReadAllGlobalDefinitions(reader.get(), gdr, &read), anchor, "OTF2 definitions", errors);
   }
   // The ranks: the MPI COMM_LOCATIONS group, rank i its i-th location.
   const Definitions::Group* world = nullptr;
@@ -453,16 +519,23 @@ Otf2Trace read_otf2(const std::string& anchor) {
     if (ranks != std::vector<int>{-1}) comms[comm] = std::move(ranks);
   }
   Collector collector(defs, rank_of, comms, anchor);
-  for (const auto& [location, rank] : rank_of) check(OTF2_Reader_SelectLocation(reader.get(), location), anchor, "OTF2 locations");
+  for (const auto& [location, rank] : rank_of) check(OTF2_Reader_SelectLocation(reader.get(), location), anchor, "OTF2 locations", errors);
   const bool defs_open = OTF2_Reader_OpenDefFiles(reader.get()) == OTF2_SUCCESS;
-  check(OTF2_Reader_OpenEvtFiles(reader.get()), anchor, "OTF2 event files");
+  check(OTF2_Reader_OpenEvtFiles(reader.get()), anchor, "OTF2 event files", errors);
   for (const auto& [location, rank] : rank_of) {
     if (defs_open) {
       // Local definitions carry the mapping tables Score-P writes; reading them applies them.
+      // A location without a file has no mapping tables; one whose file is
+      // corrupt would lose them silently and replay the wrong communicators.
+      const std::string what = fmt::format("OTF2 local definitions of rank {} (location {})", rank, location);
       if (OTF2_DefReader* dr = OTF2_Reader_GetDefReader(reader.get(), location)) {
         std::uint64_t n = 0;
-        OTF2_Reader_ReadAllLocalDefinitions(reader.get(), dr, &n);
+        const OTF2_ErrorCode read = OTF2_Reader_ReadAllLocalDefinitions(reader.get(), dr, &n);
         OTF2_Reader_CloseDefReader(reader.get(), dr);
+        if (has_local_definitions(anchor, location)) check(read, anchor, what.c_str(), errors);
+      } else if (has_local_definitions(anchor, location)) {
+        throw InputError(anchor, fmt::format("{}: OTF2 cannot read them{}", what, errors.said()),
+                         "give the archive's files as Score-P wrote them");
       }
     }
     OTF2_Reader_GetEvtReader(reader.get(), location);
@@ -483,11 +556,11 @@ Otf2Trace read_otf2(const std::string& anchor) {
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb.get(), ev_collective);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb.get(), ev_nbc_request);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb.get(), ev_nbc_complete);
-    check(OTF2_Reader_RegisterGlobalEvtCallbacks(reader.get(), ger, cb.get(), &collector), anchor, "OTF2 events");
+    check(OTF2_Reader_RegisterGlobalEvtCallbacks(reader.get(), ger, cb.get(), &collector), anchor, "OTF2 events", errors);
     std::uint64_t read = 0;
     const OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalEvents(reader.get(), ger, &read);
     if (collector.failure) std::rethrow_exception(collector.failure);
-    check(code, anchor, "OTF2 events");
+    check(code, anchor, "OTF2 events", errors);
   }
   OTF2_Reader_CloseGlobalEvtReader(reader.get(), ger);
   OTF2_Reader_CloseEvtFiles(reader.get());

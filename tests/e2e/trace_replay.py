@@ -352,6 +352,23 @@ def scenario_otf2(tmp):
     compute = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 303 * 10**6]  # 302 us of compute + the 1 us after MPI_Iallreduce
     expect(len(compute) == 1 and not any(ops[d][0] != "calc" and ops[d][3] >= MESSAGE_TAGS
                                          for d in deps.get(compute[0], ())), "the Waitall's operations overlap the compute")
+    # Issue 53, finding 8: OTF2 opens the member files itself: a FIFO among them hung the replay, and a corrupt
+    # local definition file was skipped (exit 0) with OTF2's own error text on stderr.
+    def fifo_at(d, member):
+        os.remove(os.path.join(d, member))
+        os.mkfifo(os.path.join(d, member))
+
+    for name, spoil, message in (
+            ("fifo-evt", lambda d: fifo_at(d, "traces/1.evt"), "1.evt: a member of the OTF2 archive is a FIFO"),
+            ("fifo-def", lambda d: fifo_at(d, "traces.def"), "traces.def: a member of the OTF2 archive is a FIFO"),
+            ("corrupt-def", lambda d: open(os.path.join(d, "traces", "0.def"), "w").write("garbage, not OTF2"),
+             "OTF2 local definitions of rank 0")):
+        spoiled = os.path.join(tmp, "otf2-" + name)
+        shutil.copytree(os.path.join(tmp, "otf2-put"), spoiled)
+        spoil(spoiled)
+        proc = replay(os.path.join(spoiled, "traces.otf2"), "-o", os.path.join(tmp, name + ".goal"), "--unknown", "skip")
+        expect(proc.returncode == 2 and message in proc.stderr and "[OTF2]" not in proc.stderr,
+               f"OTF2 {name}: exit {proc.returncode}\n{proc.stderr}")
     print("otf2: ok")
 
 

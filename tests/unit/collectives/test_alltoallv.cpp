@@ -4,6 +4,8 @@
 // count_matrix key and what the plan makes of it. Needs no MPI.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -183,6 +185,30 @@ TEST_CASE("a file pattern scales the file's weights and names the spot of a bad 
   std::filesystem::remove_all(dir);
 }
 
+// Issue 53, finding 2: weights summing past the largest double made every
+// entry NaN (a 2^63-byte block), and a FIFO or /dev/zero named as the file
+// hung or filled memory.
+TEST_CASE("count weights past the largest double keep their proportions; special files are refused",
+          "[alltoallv]") {
+  const auto dir = std::filesystem::temp_directory_path() / "pico-test-alltoallv-huge";
+  std::filesystem::create_directories(dir);
+  const std::string huge = (dir / "huge.txt").string();
+  std::ofstream(huge) << "1e308 1e308\n1e308 1e308\n";
+  const CountMatrix even = make_count_matrix(parse_count_pattern("file:" + huge), 2, 100);
+  for (int from = 0; from < 2; ++from)
+    for (int to = 0; to < 2; ++to) CHECK(even.at(from, to) == 100);
+  const CountMatrix hot = make_count_matrix(parse_count_pattern("hot:rank=1,factor=1e308"), 2, 100);
+  CHECK(hot.total() == 400);
+  CHECK(hot.at(0, 1) == 200);
+  CHECK(hot.at(0, 0) == 0);
+  const std::string fifo = (dir / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const std::string& special : {fifo, std::string("/dev/zero")})
+    CHECK_THROWS_WITH(read_count_weights(special, 2),
+                      Catch::Matchers::Contains("the count matrix file is a FIFO, device or socket"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the layout packs blocks in rank order and knows where each peer's block starts", "[alltoallv]") {
   const CountMatrix m(3, {1, 2, 3, 4, 5, 6, 7, 8, 9});
   const VectorLayout l = vector_layout(m, 1);
@@ -259,7 +285,7 @@ TEST_CASE("count_matrix errors name the file, line and column", "[alltoallv][con
   CHECK_THAT(foreign.message, Catch::Matchers::Contains("the random pattern takes no alpha"));
   CHECK(foreign.line == 3);
   const InputError missing = error_of("count_matrix: [{pattern: file, path: does-not-exist.txt}]\n");
-  CHECK_THAT(missing.message, Catch::Matchers::Contains("cannot read the count matrix file"));
+  CHECK_THAT(missing.message, Catch::Matchers::Contains("cannot open the count matrix file"));
   CHECK_THAT(missing.file, Catch::Matchers::Contains("does-not-exist.txt"));
 }
 

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/case_result.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
@@ -132,4 +133,33 @@ TEST_CASE("JSON nested deeper than the limit is refused, not parsed into a crash
   CHECK_NOTHROW(pico::parse_json_text(std::string(ok_depth, '[') + std::string(ok_depth, ']'), "r.json", ""));
   CHECK_FALSE(pico::parse_json_line(deep).has_value());
   CHECK(pico::parse_json_line(R"({"a": [1]})").has_value());
+}
+
+// Issue 53, finding 4: nlohmann's "number overflow parsing '1e999'" named no
+// file; run.json `[]` gave "cannot use at() with array"; a wrongly typed
+// field of a case record named no field.
+TEST_CASE("JSON errors name the file, the place and the field", "[json]") {
+  REQUIRE_THROWS_WITH(pico::parse_json_text("{\"a\": 1,\n \"b\": [1, -2e400]}", "m.json", ""),
+                      Catch::StartsWith("pico: error: m.json:2:11: number overflow parsing '-2e400'") &&
+                          !Catch::Contains("json.exception"));
+  CHECK_FALSE(pico::parse_json_line("{\"x\": 1e999}").has_value());  // a torn line, as in cases.jsonl
+
+  const ScratchDir dir("array-run-json");
+  std::ofstream(dir.file("run.json")) << "[]";
+  REQUIRE_THROWS_WITH(pico::read_run_record(dir.path().string()),
+                      Catch::Contains("run.json: not as pico writes it: the JSON is an array, not an object"));
+
+  nlohmann::json record = nlohmann::json::parse(R"({"case_id": "c1", "backend": "mpi", "algorithm": "default",
+      "collective": "bcast", "mode": "latency", "dtype": "int8", "op": "none", "count": 8, "bytes": 8, "np": 2,
+      "in_place": false, "status": 5})");
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record),
+                      Catch::Contains("malformed case record c1: \"status\": type must be string, but is number"));
+  record["status"] = "ok";
+  record["bytes"] = "eight";
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("\"bytes\": type must be number"));
+  record.erase("bytes");
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("\"bytes\" is missing"));
+  record["bytes"] = 8;
+  record["mode"] = "fastest";
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("\"mode\": unknown value 'fastest'"));
 }

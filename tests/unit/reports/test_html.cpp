@@ -4,6 +4,10 @@
 // once, and the missing-library error (tests/e2e: html_report draws it).
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -131,5 +135,13 @@ TEST_CASE("html: a missing plotting library names the file and how to install it
     CHECK_THAT(e.file, Contains("vega/build/vega.min.js"));
     CHECK_THAT(e.hint, Contains("scripts/setup-vega.sh"));
   }
+  // Issue 53, finding 9: a FIFO hung the report, /dev/zero ran out of memory.
+  std::filesystem::create_directories(dir.path() / "vega" / "build");
+  const std::string fifo = (dir.path() / "vega" / "build" / "vega.min.js").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(load_vega_library(), Contains("vega.min.js: the HTML report's plotting library is a FIFO"));
+  std::filesystem::remove(fifo);
+  std::filesystem::create_symlink("/dev/zero", fifo);
+  CHECK_THROWS_WITH(load_vega_library(), Contains("is a FIFO, device or socket"));
   ::unsetenv("PICO_VEGA_DIR");
 }
