@@ -46,8 +46,9 @@ struct BenchOptions {
   std::optional<std::int64_t> iterations, warmup, calls_per_sample, cuda_graph;
   std::optional<std::string> target_ci, case_timeout;
   int check = 1;
-  std::string call;  // mpi: blocking (default), nonblocking or persistent
-  std::string counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
+  // Given empty (--call ''), a value still, refused as the YAML refuses `call: ''`.
+  std::optional<std::string> call;  // mpi: blocking (default), nonblocking or persistent
+  std::optional<std::string> counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
   bool in_place = false, dry_run = false, quiet = false;
   std::string style = "pico";  // the table: pico or nccl-tests
 };
@@ -143,7 +144,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   doc["dtypes"].push_back(o.dtype);
   doc["ops"].push_back(o.op);
   for (const int n : o.np) doc["processes"].push_back(n);
-  if (!o.counts.empty()) doc["count_matrix"].push_back(count_matrix_node(o.counts));
+  if (o.counts) doc["count_matrix"].push_back(count_matrix_node(*o.counts));
   // nccl-tests' table has both forms side by side: measure both unless --in-place asks for one.
   if (o.style == "nccl-tests" && !o.in_place) doc["in_place"] = "both";
   else doc["in_place"] = o.in_place;
@@ -151,7 +152,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   backend["library"] = o.backend;
   backend["algorithms"].push_back(o.algorithm);
   if (!o.rotate_buffers.empty()) backend["rotate_buffers"] = o.rotate_buffers;
-  if (!o.call.empty()) backend["call"] = o.call;
+  if (o.call) backend["call"] = *o.call;
   doc["backends"].push_back(backend);
   YAML::Node timing;
   timing["mode"] = o.mode.value_or(o.cuda_graph ? "throughput" : "latency");

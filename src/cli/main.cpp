@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
     std::cerr << pico::render_error("could not write results", e.what()) << "\n";
     return pico::kWriteErrorExitCode;
   } catch (const std::exception& e) {
-    std::cerr << pico::render_error("pico", e.what()) << "\n";
+    // Named after the verb that failed ("pico predict: LogGOPSim failed ..."), not "pico: error: pico: ...".
+    const auto verbs = app.get_subcommands();
+    std::cerr << pico::render_error(verbs.empty() ? "pico" : "pico " + verbs.back()->get_name(), e.what()) << "\n";
     return 2;
   }
   return exit_code;

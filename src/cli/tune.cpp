@@ -93,7 +93,8 @@ void add_tune(CLI::App& app, int& exit_code) {
       throw InputError("--profile", "--profile goes with --check", "pico tune RESULTS... -o PROFILE makes one");
     for (int np : opts->predict_np)
       if (np < 1 || np > (1 << 30))
-        throw InputError("--predict-np", fmt::format("{} is not a communicator size", np), "give sizes of 1 or more, e.g. --predict-np 8");
+        throw InputError("--predict-np", fmt::format("{} is not a communicator size", np),
+                         fmt::format("give sizes from 1 to {}, e.g. --predict-np 8", 1 << 30));
     const TuneAnalysis analysis = analyse_reports(reports, options);
     require_rivals(analysis, reports.front().path);
     if (!opts->quiet) {

@@ -471,7 +471,15 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
   if (auto v = top.get("ops")) e.ops = parse_names<Op>(*v, "ops", "op", all_ops(), parse_op);
   if (auto v = top.get("processes")) e.processes = parse_processes(*v);
   if (auto v = top.get("in_place")) e.in_place = parse_in_place(*v);
-  if (auto v = top.get("count_matrix")) e.count_patterns = parse_count_patterns(*v, e.processes);
+  if (auto v = top.get("count_matrix")) {
+    e.count_patterns = parse_count_patterns(*v, e.processes);
+    // Accepted silently before, it changed nothing: say which collectives would take it.
+    if (std::none_of(e.collectives.begin(), e.collectives.end(),
+                     [](Collective c) { return spec_for(c).count_matrix; }))
+      v->fail("count_matrix applies to collectives with a count matrix, and this experiment has none",
+              fmt::format("add {} to collectives, or leave count_matrix out",
+                          collective_names([](const CollectiveSpec& s) { return s.count_matrix; }, "or")));
+  }
   if (auto v = top.get("backends")) e.backends = parse_backends(*v);
   if (auto v = top.get("timing")) {
     e.timing = parse_timing(*v);

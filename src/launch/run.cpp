@@ -141,7 +141,17 @@ RunResult run_experiment(const RunRequest& request) {
     throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
                       "choose a new directory, leave out --dir to get a fresh one under --output, "
                       "or finish that run with --resume DIR");
-  // Results that cannot be written are exit 3 with the reason (-o naming a file, or /proc), like a full disk.
+  // -o or --dir through an existing file is bad input (exit 2); results that
+  // cannot be written otherwise (/proc, a full disk) are exit 3 with the reason.
+  for (fs::path p = fs::path(dir).lexically_normal(); !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p, ec)) {
+      if (!fs::is_directory(p, ec))
+        throw InputError(p.string(), 0, 0, "is a file, not a directory: the results directory cannot be made under it",
+                         "give -o (or --dir) a directory; it is created when missing");
+      break;
+    }
+    if (p == p.parent_path()) break;
+  }
   if (fs::create_directories(dir, ec); ec) throw WriteError(dir, ec.value());
   const ResultsDirLock lock(dir);
   write_results_file((fs::path(dir) / "experiment.yaml").string(), request.experiment.source_text);

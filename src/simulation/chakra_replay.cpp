@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulation/chakra_replay.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "collectives/spec.hpp"
 #include "core/input_error.hpp"
+#include "core/plain_text.hpp"
 #include "launch/launcher.hpp"
 #include "simulation/chakra_writer.hpp"
 #include "simulation/simulator_exports.hpp"
@@ -181,6 +183,34 @@ void write_text(const std::string& path, const std::string& text, ChakraReplayOu
   out.files.push_back(path);
 }
 
+// The prefix before anything is written: ASTRA-sim's inputs name it (the
+// custom table is YAML, the system file JSON), and every file pico writes is
+// PREFIX.<suffix>, so a prefix these cannot hold would leave some written and
+// the rest not.
+void check_prefix(const std::string& prefix, int ranks, bool custom) {
+  constexpr const char* kHint = "give -o a file prefix in an existing directory, e.g. -o out/app (writes out/app.0.et, ...)";
+  const std::filesystem::path p(prefix);
+  const std::string leaf = p.filename().string();
+  if (leaf.empty() || leaf == "." || leaf == "..")
+    throw InputError("-o", fmt::format("'{}' names a directory, not a file prefix (the traces would be hidden "
+                                       "files such as .0.et)", prefix), kHint);
+  if (const auto bad = one_line_problem(prefix))
+    throw InputError("-o", fmt::format("the prefix {} at byte {}: ASTRA-sim's YAML and JSON inputs name it", bad->what,
+                                       bad->byte), kHint);
+  // The longest name written beside the prefix: PREFIX.<last rank>.et, PREFIX.custom.yaml, PREFIX.system.json.
+  const std::size_t longest = leaf.size() + std::max({fmt::format(".{}.et", ranks - 1).size(), sizeof(".custom.yaml") - 1,
+                                                      sizeof(".system.json") - 1});
+  if (longest > NAME_MAX)
+    throw InputError("-o", fmt::format("the prefix's last part is {} bytes: the longest file written beside it would be "
+                                       "{} bytes, past the {} a file name can have", leaf.size(), longest, NAME_MAX),
+                     kHint);
+  std::error_code ec;
+  const auto custom_dir = std::filesystem::status(prefix + ".custom", ec).type();
+  if (custom && custom_dir != std::filesystem::file_type::not_found && custom_dir != std::filesystem::file_type::directory)
+    throw InputError(prefix + ".custom", "exists and is not a directory: pico writes the custom implementations' traces "
+                                         "there", "remove it, or choose another -o");
+}
+
 }  // namespace
 
 std::uint64_t astra_comm_size(Collective c, std::uint64_t bytes, int np) {
@@ -199,6 +229,7 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
                                                 t.collectives.size()),
                      "replay fewer iterations, or choose algorithms ASTRA-sim runs itself (--algorithm)");
   const std::string& prefix = o.prefix;
+  check_prefix(prefix, t.size(), !plan.custom_first.empty());
   const std::string absolute = std::filesystem::absolute(prefix).lexically_normal().string();
   try {
     ChakraRankFormatter formatter(t, tags, plan, o);
@@ -221,6 +252,9 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
         out.files.push_back(path);
       }
     }
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw InputError(e.path1().string(), fmt::format("cannot create the directory: {}", e.code().message()),
+                     "check the directory of -o exists and is writable");
   } catch (const std::runtime_error& e) {
     throw InputError(prefix, e.what(), "check the directory of -o exists and is writable");
   }

@@ -2,6 +2,9 @@
 #include "simulation/loggp_model.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <utility>
@@ -37,18 +40,41 @@ T optional_field(const nlohmann::json& j, const char* key, T fallback, const std
   return j.is_object() && j.contains(key) ? field<T>(j, key, where) : fallback;
 }
 
-// Each of `values` within what LogGOPSim takes (a C int), else InputError naming `where`.
-void check_parameters(const std::string& where, std::initializer_list<std::pair<const char*, std::int64_t>> values) {
-  for (const auto& [name, v] : values)
-    if (v < 0 || v > kMaxLogGOPSimParameter)
-      throw InputError(where, fmt::format("'{}' = {} is outside [0, 2^31)", name, v), "LogGOPSim takes 32-bit integers");
+// A whole number from lo to hi: a fraction is refused rather than truncated,
+// and 1e300 rather than cast to -9223372036854775808.
+std::int64_t whole_field(const nlohmann::json& j, const char* key, const std::string& where, std::int64_t lo,
+                         std::int64_t hi) {
+  if (!j.is_object() || !j.contains(key))
+    throw InputError(where, fmt::format("the model has no '{}'", key), "write it with pico fit");
+  try {
+    return json_int(j.at(key), lo, hi);
+  } catch (const std::out_of_range& e) {
+    throw InputError(where, fmt::format("'{}': {}", key, e.what()), "write it with pico fit");
+  }
+}
+
+// A LogGOPSim parameter: what LogGOPSim takes (a C int).
+std::int64_t parameter(const nlohmann::json& j, const char* key, const std::string& where) {
+  return whole_field(j, key, where, 0, kMaxLogGOPSimParameter);
+}
+
+// A relative error: a finite, non-negative number.
+double error_field(const nlohmann::json& j, const char* key, const std::string& where) {
+  const double v = optional_field(j, key, 0.0, where);
+  if (!(v >= 0) || !std::isfinite(v))
+    throw InputError(where, fmt::format("'{}' = {} is not a relative error (0 or more)", key, v),
+                     "write it with pico predict --check --record");
+  return v;
 }
 
 FitError error_from_json(const nlohmann::json& j, const std::string& where) {
   FitError e;
-  e.points = optional_field(j, "points", 0, where);
-  e.median_rel = optional_field(j, "median_rel_error", 0.0, where);
-  e.max_rel = optional_field(j, "max_rel_error", 0.0, where);
+  if (j.is_object() && j.contains("points")) e.points = static_cast<int>(whole_field(j, "points", where, 0, INT_MAX));
+  e.median_rel = error_field(j, "median_rel_error", where);
+  e.max_rel = error_field(j, "max_rel_error", where);
+  if (e.median_rel > e.max_rel)
+    throw InputError(where, fmt::format("the median error {} is above the largest {}", e.median_rel, e.max_rel),
+                     "write it with pico predict --check --record");
   return e;
 }
 
@@ -122,14 +148,13 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
                                           problem->what, problem->byte),
                        "write it with pico fit");
   LogGPParams& p = m.params;
-  p.L = field<std::int64_t>(j, "L", where);
-  p.o = field<std::int64_t>(j, "o", where);
-  p.g = field<std::int64_t>(j, "g", where);
-  p.G = field<std::int64_t>(j, "G", where);
-  p.O = field<std::int64_t>(j, "O", where);
-  p.S = field<std::int64_t>(j, "S", where);
+  p.L = parameter(j, "L", where);
+  p.o = parameter(j, "o", where);
+  p.g = parameter(j, "g", where);
+  p.G = parameter(j, "G", where);
+  p.O = parameter(j, "O", where);
+  p.S = parameter(j, "S", where);
   p.reduce_ps_per_byte = field<double>(j, "reduce_ps_per_byte", where);
-  check_parameters(where, {{"L", p.L}, {"o", p.o}, {"g", p.g}, {"G", p.G}, {"O", p.O}, {"S", p.S}});
   if (!(p.reduce_ps_per_byte >= 0) || p.reduce_ps_per_byte > 1e9)
     throw InputError(where, "'reduce_ps_per_byte' must be a non-negative number of ps", "e.g. 250 (4 GB/s)");
   // Both are later additions: a model written before them has neither.
@@ -142,11 +167,11 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
     if (!bands.is_array()) throw InputError(where, "'bands' must be an array", "write it with pico fit");
     for (std::size_t i = 0; i < bands.size(); ++i) {
       const std::string band_where = fmt::format("{}: bands[{}]", where, i);
-      SizeBand b{.up_to = field<std::uint64_t>(bands[i], "up_to", band_where),
-                 .L = field<std::int64_t>(bands[i], "L", band_where),
-                 .o = field<std::int64_t>(bands[i], "o", band_where),
-                 .G = field<std::int64_t>(bands[i], "G", band_where)};
-      check_parameters(band_where, {{"L", b.L}, {"o", b.o}, {"G", b.G}});
+      // Bytes as the libraries read them (signed 64-bit): -1 read as 2^64-1 before.
+      SizeBand b{.up_to = static_cast<std::uint64_t>(whole_field(bands[i], "up_to", band_where, 0, INT64_MAX)),
+                 .L = parameter(bands[i], "L", band_where),
+                 .o = parameter(bands[i], "o", band_where),
+                 .G = parameter(bands[i], "G", band_where)};
       if (!p.bands.empty() && b.up_to <= p.bands.back().up_to)
         throw InputError(band_where, fmt::format("'up_to' {} does not follow {}", b.up_to, p.bands.back().up_to),
                          "list the bands by ascending up_to");
@@ -161,8 +186,11 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
     const nlohmann::json& h = j["held_out"];
     m.held_out.report = optional_field<std::string>(h, "report", "", where);
     m.held_out.error = error_from_json(h.value("error", nlohmann::json()), where);
-    m.held_out.ranked = optional_field(h, "ranked_points", 0, where);
-    m.held_out.best_matches = optional_field(h, "best_matches", 0, where);
+    const std::string held = where + ": held_out";
+    if (h.contains("ranked_points"))
+      m.held_out.ranked = static_cast<int>(whole_field(h, "ranked_points", held, 0, m.held_out.error.points));
+    if (h.contains("best_matches"))
+      m.held_out.best_matches = static_cast<int>(whole_field(h, "best_matches", held, 0, m.held_out.ranked));
     if (const auto problem = one_line_problem(m.held_out.report))
       throw InputError(where, fmt::format("'held_out/report' {} at byte {}", problem->what, problem->byte),
                        "write it with pico predict --check --record");

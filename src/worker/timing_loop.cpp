@@ -31,8 +31,10 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   const Pacing pacing = pacing_of(spec);
   auto batch = [&](double* out, std::int64_t n) { backend.time_calls(out, n, pacing, harness); };
   const auto max_n = spec.max_iterations;
-  // One slot past the last sample carries the loop's elapsed time through the batch allreduce.
-  std::vector<double> samples(static_cast<std::size_t>(max_n) + 1);
+  // One slot past the last sample carries the loop's elapsed time through the
+  // batch allreduce; the warm-up's times land here too, and may be more
+  // (`bench -n 2` with 5 warm-ups wrote past the end and aborted the worker).
+  std::vector<double> samples(static_cast<std::size_t>(std::max<std::int64_t>(max_n + 1, spec.warmup)));
   std::vector<double> scratch;
   scratch.reserve(static_cast<std::size_t>(max_n));
 

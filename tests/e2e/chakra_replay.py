@@ -304,6 +304,25 @@ def scenario_refusals(tmp):
     expect(proc.returncode == 2 and "cannot open for writing" in proc.stderr, proc.stderr)
     proc = replay(os.path.join(DATA, "workload.yaml"), "--format", "chakra", "--max-output", "1KiB", "-o", prefix)
     expect(proc.returncode == 2 and "over the cap of 1KiB" in proc.stderr, proc.stderr)
+    # Issue 53, finding 5: prefixes that wrote the traces and then died, or wrote what readers refuse, are refused
+    # before anything is written. (The non-UTF-8 prefix goes to pico as bytes.)
+    workload = os.path.join(DATA, "workload.yaml")
+    odd = os.path.join(tmp, "odd")
+    os.makedirs(odd)
+    with open(os.path.join(odd, "app.custom"), "w") as f:
+        f.write("a file where the custom traces' directory goes")
+    for given, message in ((os.fsencode(odd) + b"/bad\xff", "is not valid UTF-8"),
+                           (os.path.join(odd, "del\x7f"), "control character"),
+                           (os.path.join(odd, "c1\u0085"), "control character"),
+                           (odd + "/", "names a directory, not a file prefix"),
+                           (os.path.join(odd, "n" * 250), "past the 255 a file name can have"),
+                           (os.path.join(odd, "app"), "app.custom: exists and is not a directory")):
+        proc = subprocess.run([PICO, "replay", workload, "--format", "chakra", "--profile", PROFILE, "-o", given],
+                              capture_output=True, timeout=300)
+        err = proc.stderr.decode("utf-8", "replace")
+        expect(proc.returncode == 2 and message in err and "filesystem error" not in err and "json.exception" not in err,
+               f"-o {given!r}: exit {proc.returncode}: {err}")
+    expect(os.listdir(odd) == ["app.custom"], f"nothing written: {os.listdir(odd)}")
     print("refusals: ok")
 
 

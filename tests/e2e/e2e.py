@@ -1864,13 +1864,32 @@ def test_hardened_inputs(tmp):
     expect_bad_input(r"^pico: error: -o: 'sum' is a reduction operation \(nccl-tests' -o\).*\n  hint: give the "
                      r"operation with --op sum", "bench", "allreduce", "-o", "sum", "--dry-run", cwd=tmp)
     expect(not os.path.exists(os.path.join(tmp, "sum")), "no ./sum made")
+    # Issue 53, finding 10, and a crash found beside it: more warm-up calls (5) than samples (-i 2) wrote past the
+    # samples' buffer and aborted the worker; --call '' ran blocking; count_matrix without alltoallv did nothing.
+    few = pico("bench", "allreduce", "--np", "2", "--sizes", "8B", "-i", "2", "-o", os.path.join(tmp, "few"), cwd=tmp)
+    expect(few.returncode == 0 and checked_report(few)["cases"][0]["iterations"] == 2, few.stdout[-600:] + few.stderr)
+    expect_bad_input(r"^pico: error: --call: unknown call ''", "bench", "allreduce", "--call", "", "--dry-run")
+    expect_bad_input(r"count_matrix applies to collectives with a count matrix.*\n  hint: add alltoallv", "validate",
+                     write(tmp, "counts.yaml", "collectives: [allreduce]\nsizes: [8B]\ncount_matrix: [uniform]\n"))
+    # An error from a peer tool names the verb, not "pico: error: pico:".
+    fake = os.path.join(tmp, "fake-loggopsim")
+    os.makedirs(fake)
+    for tool in ("LogGOPSim", "txt2bin"):
+        write(fake, tool, "#!/bin/sh\necho broken >&2\nexit 3\n")
+        os.chmod(os.path.join(fake, tool), 0o755)
+    expect_bad_input(r"^pico: error: pico predict: txt2bin rejected", "predict", "allreduce", "--np", "4", "--size",
+                     "1KiB", env={"PICO_LOGGOPSIM_DIR": fake})
     # bench -f -2 wrapped to 2^64-2 and planned one size.
     expect_bad_input(r"^pico: error: -f: the step factor must be 2 or more, got -2", "bench", "allreduce", "-b", "8",
                      "-e", "64", "-f", "-2", "--dry-run")
-    # Output that cannot be written: exit 3 with the reason, for every verb.
+    # Output that cannot be written: exit 3 with the reason, for every verb; -o naming an existing file is bad
+    # input (exit 2, issue 53: it was 3).
     a_file = write(tmp, "a-file", "x\n")
     quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
-    for args in (["run", quickstart, "-o", a_file], ["run", quickstart, "-o", "/proc"],
+    expect_bad_input(r"^pico: error: \S*a-file: is a file, not a directory", "run", quickstart, "-o", a_file, cwd=tmp)
+    expect_bad_input(r"^pico: error: \S*a-file: is a file, not a directory", "run", quickstart, "--dir",
+                     os.path.join(a_file, "run"), cwd=tmp)
+    for args in (["run", quickstart, "-o", "/proc"],
                  ["schedule", "allreduce", "--algorithm", "ring", "--np", "4", "--size", "1KiB", "-o", "/proc/x"],
                  ["report", example, "-o", "/proc/x"]):
         proc = pico(*args, cwd=tmp)

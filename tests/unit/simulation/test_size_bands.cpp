@@ -83,6 +83,35 @@ TEST_CASE("a model's band is the one holding the largest message, and bands surv
   CHECK(old.params.exchange_factor == 1);
 }
 
+// Issue 53, finding 6: fractions were truncated, 1e300 became INT64_MIN, a
+// band's up_to -1 read as 2^64-1, and held_out's counts were taken as given.
+TEST_CASE("a model's numbers are whole and in range where they are counts, or it is refused", "[bands]") {
+  LogGPModel m;
+  m.params = LogGPParams{.L = 50, .o = 5, .g = 0, .G = 3, .O = 0, .S = 100, .reduce_ps_per_byte = 1,
+                         .exchange_factor = 1, .bands = {{.up_to = 1024, .L = 10, .o = 1, .G = 2}}};
+  m.held_out.error = {.points = 20, .median_rel = 0.1, .max_rel = 0.5};
+  m.held_out.ranked = 9;
+  m.held_out.best_matches = 7;
+  const nlohmann::json good = to_json(m);
+  CHECK(model_from_json(good, "m.json").held_out.best_matches == 7);
+  const auto refused = [&](const char* pointer, const nlohmann::json& value, const char* message) {
+    nlohmann::json j = good;
+    j[nlohmann::json::json_pointer(pointer)] = value;
+    INFO(pointer << " = " << value.dump());
+    CHECK_THROWS_WITH(model_from_json(j, "m.json"), Catch::Matchers::Contains(message));
+  };
+  refused("/L", 1e300, "'L': 1e+300 is not a whole number from 0 to 2147483647");
+  refused("/o", 2.5, "'o': 2.5 is not a whole number");
+  refused("/G", -1, "'G': -1 is not a whole number");
+  refused("/bands/0/up_to", -1, "'up_to': -1 is not a whole number from 0 to 9223372036854775807");
+  refused("/bands/0/up_to", 1e30, "'up_to': 1e+30 is not a whole number");
+  refused("/held_out/error/points", -3, "'points': -3 is not a whole number");
+  refused("/held_out/error/median_rel_error", -1.0, "is not a relative error");
+  refused("/held_out/error/max_rel_error", 0.05, "the median error 0.1 is above the largest 0.05");
+  refused("/held_out/ranked_points", -2147483648LL, "'ranked_points': -2147483648 is not a whole number from 0 to 20");
+  refused("/held_out/best_matches", 99, "'best_matches': 99 is not a whole number from 0 to 9");
+}
+
 TEST_CASE("pair exchanges: a step that sends to and receives from one peer", "[bands]") {
   using transport::OpKind;
   using transport::RecordedOp;
