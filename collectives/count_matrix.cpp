@@ -234,6 +234,14 @@ std::vector<double> read_count_weights(const std::string& path, int np) {
 // Scaled so the entries sum to mean_count * np^2 exactly: entry i gets the
 // rounded running total of the scaled weights minus the rounded total before it.
 CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t mean_count) {
+  // Bounded before anything is allocated: the weights, counts and offsets are
+  // 24 bytes an entry (np 16384: 6.4 GB, then bad_alloc).
+  if (np > kMaxCountMatrixRanks)
+    throw std::invalid_argument(fmt::format("a count matrix of {} ranks is {} million entries; pico builds them for up "
+                                            "to {} ranks ({} MB)",
+                                            np, static_cast<std::uint64_t>(np) * static_cast<std::uint64_t>(np) / 1000000,
+                                            kMaxCountMatrixRanks,
+                                            std::uint64_t{kMaxCountMatrixRanks} * kMaxCountMatrixRanks * 24 / 1000000));
   const double volume = static_cast<double>(mean_count) * static_cast<double>(np) * static_cast<double>(np);
   // Every entry and running total must stay an exact uint64 (llround past 2^63 is undefined).
   if (volume >= 0x1p62)

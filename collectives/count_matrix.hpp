@@ -90,7 +90,12 @@ class CountMatrix {
 // Throws InputError naming the file, line and column of what is wrong.
 std::vector<double> read_count_weights(const std::string& path, int np);
 
-// The matrix of `pattern` for np ranks whose blocks average mean_count elements.
+// The most ranks a count matrix is built for: np^2 entries of 24 bytes while
+// it is made (4096: 400 MB), so that every verb stays under 2 GB.
+inline constexpr int kMaxCountMatrixRanks = 4096;
+
+// The matrix of `pattern` for np ranks whose blocks average mean_count elements;
+// std::invalid_argument past kMaxCountMatrixRanks.
 CountMatrix make_count_matrix(const CountPattern& pattern, int np, std::uint64_t mean_count);
 // The case's `counts` option, "" when it has none (uniform).
 std::string counts_option(const Case& c);

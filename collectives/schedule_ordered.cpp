@@ -95,12 +95,12 @@ int worker_count(int np, int threads) {
 
 void format_ranks_in_order(int np, int threads, const FormatRank& format, const WriteText& write) {
   const int workers = worker_count(np, threads);
-  if (workers == 1) {  // no threads to start: format and write in turn
-    TextBuffer text;
+  if (workers == 1) {  // no threads to start: format and write in turn, streamed in chunks
+    TextBuffer text = TextBuffer::draining(write, kStreamedChunkBytes);
     for (int r = 0; r < np; ++r) {
       text.clear();
       format(0, r, text);
-      write(text.view());
+      text.drain();
     }
     return;
   }

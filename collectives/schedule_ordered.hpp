@@ -3,9 +3,12 @@
 // rank's text depends only on the rank (the algorithm is replayed for it
 // alone), so ranks format independently; the calling thread writes the
 // finished texts 0, 1, 2, ... while workers format the next ones. Memory
-// holds two texts per worker.
+// holds two texts per worker; with one worker a rank's text is written in
+// chunks of kStreamedChunkBytes as it is formatted, so a caller whose ranks
+// are GBs each asks for one thread.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string_view>
 
@@ -13,11 +16,14 @@
 
 namespace pico::schedule_text {
 
+inline constexpr std::size_t kStreamedChunkBytes = std::size_t{16} << 20;
+
 // Fills `text` (empty on entry) with rank `rank`'s part. Runs on a worker
 // thread, one call per rank; `worker` in [0, threads) names the thread, so
 // per-thread state (a RankSchedule, say) can be indexed by it.
 using FormatRank = std::function<void(int worker, int rank, TextBuffer& text)>;
-// Receives each rank's text, on the calling thread, in rank order.
+// Receives the ranks' texts, on the calling thread, in rank order (a rank in
+// several pieces where one thread streams it).
 using WriteText = std::function<void(std::string_view text)>;
 
 // threads = 0: one per hardware thread. An exception from `format` or

@@ -12,8 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 namespace pico::schedule_text {
 
@@ -22,18 +24,41 @@ static_assert(std::endian::native == std::endian::little, "schedule text stores 
 
 class TextBuffer {
  public:
+  using Sink = std::function<void(std::string_view)>;
   TextBuffer() = default;
+  // A buffer that only weighs what is written (a replay's size estimate):
+  // each commit's bytes are counted and the memory reused, so weighing a
+  // rank of GBs of GOAL holds one line's room, not the GBs.
+  static TextBuffer counting() { return draining(nullptr, 0); }
+  // A buffer that hands its text to `sink` whenever a commit leaves `at`
+  // bytes or more, and on drain(): a rank of GBs streamed, not held.
+  static TextBuffer draining(Sink sink, std::size_t at) {
+    TextBuffer t;
+    t.sink_ = std::move(sink);
+    t.drain_at_ = at;
+    return t;
+  }
 
   // A pointer with at least n writable bytes after it.
   char* room(std::size_t n) {
     if (static_cast<std::size_t>(cap_ - size_) < n) grow(n);
     return data_.get() + size_;
   }
-  void commit(char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
-  void clear() { size_ = 0; }
+  void commit(char* end) {
+    size_ = static_cast<std::size_t>(end - data_.get());
+    if (size_ >= drain_at_) drain();
+  }
+  // Hands what is held to the sink (a counting buffer only counts it).
+  void drain() {
+    if (sink_ && size_ > 0) sink_(view());
+    counted_ += size_;
+    size_ = 0;
+  }
+  void clear() { size_ = counted_ = 0; }
 
+  // The text held (not what was drained) and the size of all written.
   std::string_view view() const { return {data_.get(), size_}; }
-  std::size_t size() const { return size_; }
+  std::size_t size() const { return counted_ + size_; }
 
  private:
   void grow(std::size_t n) {
@@ -48,6 +73,9 @@ class TextBuffer {
   std::unique_ptr<char[]> data_;
   std::size_t size_ = 0;
   std::size_t cap_ = 0;
+  std::size_t counted_ = 0;
+  std::size_t drain_at_ = SIZE_MAX;  // never, for a plain buffer
+  Sink sink_;
 };
 
 // The room `put` needs for any integer: 20 digits and a sign (the one-word

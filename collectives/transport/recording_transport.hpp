@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,17 @@ struct RecordedOp {
   std::uint32_t dep_end;
 };
 
+// Thrown by a recording that would pass its RankSchedule's max_ops: a caller
+// that only needs to know whether a schedule fits stops there, before the
+// operations of a 1 TiB segmented schedule (75 M a rank) fill memory.
+struct OpLimitReached : std::runtime_error {
+  OpLimitReached() : std::runtime_error("the schedule has more operations than the recording's limit") {}
+};
+
 struct RankSchedule {
   int rank = 0;
   std::vector<RecordedOp> ops;
+  std::uint64_t max_ops = UINT64_MAX;  // recording past it throws OpLimitReached
   std::vector<std::string> phases{""};  // phase 0: before the first marker
 
   int source(const RecordedOp& op) const { return op.kind == OpKind::recv ? op.peer : rank; }
@@ -123,6 +132,7 @@ class RecordingTransport {
     check_block(b, kind == OpKind::recv);  // what a receive names is written
     if (peer != -1 && (peer < 0 || peer >= size_ || peer == rank_)) fail_peer(peer);
     if (tag < 0) fail_tag(tag);
+    if (out_.ops.size() >= out_.max_ops) throw OpLimitReached();
     out_.ops.push_back(RecordedOp{kind, phase_, peer, tag, step_, b.count * element_, dep_begin_, dep_end_});
   }
   void check_block(ConstBlock b, bool writable) const {

@@ -37,6 +37,42 @@ void write_text_file(const std::string& path, std::string_view text) {
   if (file.get() < 0 || !write_whole(file.get(), text)) throw WriteError(path, errno);
 }
 
+StreamedFile::Buffer::Buffer(int fd) : fd_(fd), data_(std::size_t{1} << 16) {
+  setp(data_.data(), data_.data() + data_.size());
+}
+
+bool StreamedFile::Buffer::drain() {
+  const std::string_view pending(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+  if (!pending.empty() && error_ == 0 && !write_whole(fd_, pending)) error_ = errno;
+  setp(data_.data(), data_.data() + data_.size());
+  return error_ == 0;
+}
+
+StreamedFile::Buffer::int_type StreamedFile::Buffer::overflow(int_type c) {
+  if (!drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+int StreamedFile::Buffer::sync() { return drain() ? 0 : -1; }
+
+StreamedFile::StreamedFile(const std::string& path)
+    : path_(path),
+      file_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)),
+      buffer_(file_.get()),
+      out_(&buffer_) {
+  if (file_.get() < 0) throw WriteError(path, errno);
+}
+
+void StreamedFile::finish() {
+  out_.flush();
+  if (buffer_.error() != 0) throw WriteError(path_, buffer_.error());
+  if (!out_) throw WriteError(path_, EIO);
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;

@@ -5,10 +5,13 @@
 // input (2), and still prints what it measured.
 #pragma once
 
+#include <ostream>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace pico {
 
@@ -42,6 +45,41 @@ bool write_whole(int fd, std::string_view text);
 
 // PATH holds exactly TEXT (created or truncated). Throws WriteError.
 void write_text_file(const std::string& path, std::string_view text);
+
+// A file written as a stream, for output too large to hold in memory (a
+// schedule of 4,096 ranks is GBs of GOAL): created or truncated at
+// construction (WriteError when it cannot be), written through a 64 KiB
+// buffer by write_whole; finish() flushes and throws WriteError with the
+// reason of the first write that failed.
+class StreamedFile {
+ public:
+  explicit StreamedFile(const std::string& path);
+  StreamedFile(const StreamedFile&) = delete;
+  StreamedFile& operator=(const StreamedFile&) = delete;
+  std::ostream& stream() { return out_; }
+  void finish();
+
+ private:
+  class Buffer : public std::streambuf {
+   public:
+    explicit Buffer(int fd);
+    int error() const { return error_; }
+
+   protected:
+    int_type overflow(int_type c) override;
+    int sync() override;
+
+   private:
+    bool drain();
+    int fd_;
+    std::vector<char> data_;
+    int error_ = 0;
+  };
+  std::string path_;
+  FileDescriptor file_;
+  Buffer buffer_;
+  std::ostream out_;
+};
 
 // The whole of a small text file pico wrote (a launch log); "" when it cannot be read.
 std::string read_text_file(const std::string& path);

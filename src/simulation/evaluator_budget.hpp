@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "collectives/reference/recording.hpp"
 
@@ -22,8 +23,13 @@ inline constexpr std::uint64_t kEvaluatorBytesPerOperation = 96;
 
 // About how many operations every rank of `req` records: rank 0's plus the
 // other ranks' as the mean of the middle and last rank's (rooted algorithms
-// load rank 0; the others are alike).
+// load rank 0; the others are alike); capped at one past what the budget
+// holds, found without recording a rank further than that.
 std::uint64_t estimated_operations(const reference::ScheduleRequest& req);
+
+// "about 12 million operations", or "more than 16 million operations" where
+// estimated_operations stopped at the budget.
+std::string operations_text(std::uint64_t estimated);
 
 // The evaluator's bytes for `req` (estimated_operations x kEvaluatorBytesPerOperation).
 std::uint64_t evaluator_bytes(const reference::ScheduleRequest& req);

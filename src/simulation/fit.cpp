@@ -118,8 +118,8 @@ std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, con
     for (const MeasuredSchedule& c : cases) {
       const std::uint64_t bytes = evaluator_bytes(c.request);
       if (bytes > kEvaluatorBudgetBytes)
-        throw InputError(c.label, fmt::format("about {} million operations, {} in pico's LogGP evaluator, over its {}",
-                                              estimated_operations(c.request) / 1000000, format_size(bytes),
+        throw InputError(c.label, fmt::format("{} in pico's LogGP evaluator, over its {}",
+                                              operations_text(bytes / kEvaluatorBytesPerOperation),
                                               format_size(kEvaluatorBudgetBytes)),
                          "give --loggopsim DIR (LogGOPSim reads the schedule from a file), or fewer ranks");
       largest = std::max(largest, bytes);

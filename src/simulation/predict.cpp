@@ -35,8 +35,8 @@ std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSi
     req.segment_bytes = traits && traits->segmented ? segment_bytes : 0;
     if (!tools && evaluator_bytes(req) > kEvaluatorBudgetBytes) {
       beyond.push_back({algorithm, 0,
-                        fmt::format("about {} million operations, over pico's evaluator's {}: give --loggopsim",
-                                    estimated_operations(req) / 1000000, format_size(kEvaluatorBudgetBytes))});
+                        fmt::format("{}, over pico's evaluator's {}: give --loggopsim",
+                                    operations_text(estimated_operations(req)), format_size(kEvaluatorBudgetBytes))});
       continue;
     }
     schedules.push_back({req, 0, algorithm});

@@ -191,9 +191,9 @@ std::uint64_t estimate_replay_bytes(const Workload& w, const std::vector<std::st
   // to weigh them would take as long as writing the file (2^31 iterations: hours).
   RankFormatter f(w, algorithms, o);
   auto weigh = [&](int rank) {
-    TextBuffer one;
+    TextBuffer one = TextBuffer::counting();
     f.format(rank, one, 1);
-    TextBuffer none;
+    TextBuffer none = TextBuffer::counting();
     f.format(rank, none, 0);
     const auto per_iteration = static_cast<double>(one.size() - none.size());
     return static_cast<double>(none.size()) + per_iteration * static_cast<double>(w.iterations);

@@ -173,7 +173,7 @@ std::uint64_t estimate_trace_goal_bytes(const TraceProgram& t, const std::vector
   TraceRankFormatter f(t, plan, o);
   std::uint64_t sampled_bytes = 0, sampled_ops = 0, all_ops = 0;
   for (const int r : {0, t.size() - 1}) {
-    TextBuffer text;
+    TextBuffer text = TextBuffer::counting();
     f.format(r, text);
     sampled_bytes += text.size();
     sampled_ops += t.ranks[static_cast<std::size_t>(r)].ops.size() + 1;
