@@ -19,6 +19,14 @@ chooses at every size the profile names (tests/fuzz/export_oracle.py); one
 that does not is a finding ("disagree"). Findings are saved, with the command
 that reproduces them, under --keep.
 
+Kinds `count-matrix` (a file:PATH matrix, sometimes a FIFO or /dev/zero in its
+place), `count-pattern` (the --counts text itself), `chakra-prefix` (the -o
+prefix of `replay --format chakra`, as bytes: not UTF-8, control characters,
+a trailing '/', long names) and `otf2` (one member of an OTF2 archive the
+OTF2 library's writer made at start-up, its bytes mutated, or a FIFO or
+/dev/zero in its place; skipped, saying why, without the OTF2 Python module)
+fuzz the inputs issue 53 found broken.
+
 Kind `results` (only with --kinds: it needs MPI) fuzzes a results directory.
 At start-up the fuzz runs pico once on a tiny experiment on the local platform
 (`pico run EXPERIMENT --dir TMP --np 2`: allreduce, 64 B and 1 KiB); if that
@@ -234,6 +242,10 @@ processes: [2]
 timing: {warmup: 1, min_iterations: 3, max_iterations: 20, time_budget: 20ms, case_timeout: 60s}
 """
 NO_LAUNCHER_PATH = "PATH=/nonexistent/pico-fuzz-no-launcher"
+# Kind count-matrix's seed: 4 ranks, a comment, commas and spaces.
+COUNT_MATRIX = "# sender 0 first\n0 1 2 3\n1, 0, 1, 2\n2 1 0 1  # rank 2\n3 2 1 0\n"
+CHAKRA_WORKLOAD = ROOT / "tests/data/chakra/workload.yaml"
+MAX_ARGUMENT = 100_000  # bytes of one argument (Linux takes 128 KiB, then E2BIG)
 # The kinds fuzzed without --kinds: all but results, which needs MPI for its seed.
 OPT_IN_KINDS = ("results",)
 
@@ -255,6 +267,11 @@ def seeds():
         out.append(("platform", p.name, p.read_text()))
     out.append(("platform", "platform_test.yaml", (ROOT / "tests/data/config/platform_test.yaml").read_text()))
     out.append(("report", "report.json", (ROOT / "tests/data/report-example.json").read_text()))
+    out.append(("count-matrix", "matrix-4.txt", COUNT_MATRIX))
+    for pattern in ("uniform", "random:seed=7", "hot:rank=1,factor=8", "powerlaw:alpha=1.5", "distance:spread=0.5"):
+        out.append(("count-pattern", pattern, pattern))
+    out.append(("chakra-prefix", "app", "app"))
+    out.append(("otf2", "traces.otf2", ""))
     return out
 
 
@@ -280,6 +297,64 @@ def results_seeds(seed_dir: Path):
     """("results", FILE, text) for every file of the seed results directory but its lock."""
     return [("results", p.name, p.read_text()) for p in sorted(seed_dir.iterdir())
             if p.is_file() and p.name != ".lock"]
+
+
+OTF2_SEED = [None, None]  # (the seed archive's directory, why there is none), made by main
+
+
+def otf2_seed(work: Path):
+    """(an OTF2 archive's directory, None), or (None, why not): 3 ranks as Score-P writes them, by the OTF2
+    library's own writer (tests/e2e/otf2_writer.py)."""
+    sys.path.insert(0, str(ROOT / "tests/e2e"))
+    try:
+        from otf2_writer import Otf2Trace
+    except ImportError as e:
+        return None, f"no OTF2 Python writer ({e}; scripts/setup.sh installs python3-otf2)"
+    d = work / "otf2-seed"
+    t = Otf2Trace(str(d), 3)
+    comm = t.comm("pair", [0, 1])
+    for r in range(3):
+        t.compute(r, 10_000)
+        t.allreduce(r, 1024)
+    for r in range(2):
+        t.bcast(r, 64, 0, comm)
+    t.send(0, 2, 5, 256)
+    t.recv(2, 0, 5, 256)
+    t.close()
+    return d, None
+
+
+def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
+    """A binary file changed: bytes flipped, cut short, a chunk repeated or zeroed, random bytes inserted."""
+    b = bytearray(data)
+    for _ in range(rng.randrange(1, 4)):
+        op = rng.random()
+        at = rng.randrange(len(b) + 1)
+        if op < 0.35 and b:
+            for _ in range(rng.randrange(1, 9)):
+                b[rng.randrange(len(b))] = rng.randrange(256)
+        elif op < 0.5:
+            del b[at:]
+        elif op < 0.65:
+            b[at:at] = b[at:at + rng.randrange(1, 4096)] * rng.randrange(1, 4)
+        elif op < 0.8:
+            b[at:at + rng.randrange(1, 64)] = bytes(rng.randrange(1, 64))
+        else:
+            b[at:at] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 32)))
+    return bytes(b)
+
+
+def special_in_place(path: Path, rng: random.Random):
+    """Replaces path by a FIFO, a link to /dev/zero or a directory."""
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    choice = rng.random()
+    if choice < 0.4:
+        os.mkfifo(path)
+    elif choice < 0.8:
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
 
 
 def mutate_json_lines(text: str, rng: random.Random) -> str:
@@ -339,6 +414,11 @@ def command_for(pico: str, kind: str, name: str, path: Path):
                 "-o", f"{path}.astra", "--model", str(path)]
     if kind in ("workload", "trace"):
         return [pico, "replay", *REPLAY_CAP, "-o", f"{path}.goal", str(path)]
+    if kind == "count-matrix":
+        return [pico, "schedule", "alltoallv", "--algorithm", "pairwise", "--np", "4", "--size", "64B",
+                "--counts", f"file:{path}", "-o", os.devnull]
+    if kind == "otf2":
+        return [pico, "replay", *REPLAY_CAP, "--unknown", "skip", "-o", f"{path}.goal", str(path / "traces.otf2")]
     if kind == "experiment":
         return [pico, "validate", "--as", "experiment", str(path)]
     if kind == "platform":
@@ -437,7 +517,39 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
         return run_results(pico, work, timeout, index, name, text, seed_dir)
     suffix = ".json" if kind in JSON_KINDS else ".yaml"
     path = work / f"in-{index}{suffix}"
-    if kind == "trace":  # one rank's file mutated, the others as they are
+    rng = random.Random(seed * 7_000_003 + index)  # the special kinds' own choices
+    if kind == "count-pattern":  # the text is the argument: no file
+        arg = text.replace("\x00", "")[:MAX_ARGUMENT]
+        cmd = [pico, "schedule", "alltoallv", "--algorithm", "pairwise", "--np", "4", "--size", "64B",
+               "--counts", arg, "-o", os.devnull]
+        return [finish_one(index, kind, run_command(cmd, timeout), timeout, cmd, work / f"in-{index}")]
+    if kind == "chakra-prefix":  # the prefix's bytes, in a directory of their own; '..' cannot lead out of it
+        path = work / f"in-{index}"
+        path.mkdir()
+        prefix = text.encode("utf-8", "surrogateescape").replace(b"..", b"__").replace(b"\x00", b"")
+        if rng.random() < 0.2:
+            prefix += bytes([rng.choice([0x7f, 0x85, 0x9b, 0xff, 0xc3, 0x1b, ord("/")])])
+        if rng.random() < 0.1:
+            prefix = prefix * rng.randrange(20, 80)
+        prefix = prefix[:MAX_ARGUMENT]
+        cmd = [pico, "replay", str(CHAKRA_WORKLOAD), "--format", "chakra", "--profile",
+               str(EXPORT_DATA / "openmpi-4.1.4.profile.json"), "-o", bytes(path) + b"/" + prefix]
+        outcome = finish_one(index, kind, run_command(cmd, timeout), timeout, cmd, path)
+        if outcome[2] in ("accepted", "rejected"):
+            shutil.rmtree(path, ignore_errors=True)
+        return [outcome]
+    if kind == "otf2":  # one member of the archive mutated, the others as written
+        path = work / f"in-{index}"
+        shutil.copytree(OTF2_SEED[0], path, symlinks=True)
+        members = sorted(p for p in path.rglob("*") if p.is_file())
+        member = rng.choice(members)
+        if rng.random() < 0.1:
+            special_in_place(member, rng)
+        else:
+            member.write_bytes(mutate_bytes(member.read_bytes(), rng))
+    elif kind == "count-matrix" and rng.random() < 0.1:
+        special_in_place(path, rng)
+    elif kind == "trace":  # one rank's file mutated, the others as they are
         path = work / f"in-{index}"
         path.mkdir()
         for p in TRACES.glob("pmpi-trace-rank-*.txt"):
@@ -458,8 +570,16 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
         written.unlink(missing_ok=True)
     shutil.rmtree(f"{path}.astra", ignore_errors=True)
     if verdict in ("accepted", "rejected"):
-        shutil.rmtree(path) if path.is_dir() else path.unlink()
+        shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
     return [(index, kind, verdict, why, path, cmd, path)]
+
+
+def finish_one(index, kind, p, timeout, cmd, path):
+    """The outcome of a kind whose input is an argument (no file to keep: the command holds it)."""
+    if p is None:
+        return (index, kind, "hang", f"no answer in {timeout} s", path, cmd, path)
+    verdict, why = judge(p)
+    return (index, kind, verdict, why, path, cmd, path)
 
 
 def main():
@@ -484,6 +604,11 @@ def main():
     if unknown or not wanted:
         ap.error(f"no seeds of kinds {args.kinds}")
     work = Path(tempfile.mkdtemp(prefix="pico-fuzz-"))
+    if "otf2" in wanted:
+        OTF2_SEED[:] = otf2_seed(work)
+        if OTF2_SEED[0] is None:
+            print(f"fuzz: kind otf2 skipped: {OTF2_SEED[1]}")
+            corpus = [c for c in corpus if c[0] != "otf2"]
     seed_dir = None
     if "results" in wanted:
         seed_dir, why = results_seed(args.pico, work, max(args.timeout, 120.0))
@@ -532,10 +657,11 @@ def main():
         for index, kind, verdict, why, path, cmd, target in sorted(shown, key=lambda f: f[:3]):
             kept = keep / path.name
             if path.is_dir():
-                shutil.copytree(path, kept, dirs_exist_ok=True)
-            else:
+                shutil.copytree(path, kept, dirs_exist_ok=True, symlinks=True)
+            elif path.is_file():
                 shutil.copy(path, kept)
-            rerun = " ".join(arg.replace(str(target), str(kept)) for arg in cmd)
+            # An argument as bytes (a Chakra prefix) is shown as the shell would need it.
+            rerun = " ".join(os.fsdecode(arg).replace(str(target), str(kept)) for arg in cmd)
             copy_note = " (on a copy of it: this verb rewrites its report.json)" if target != path else ""
             print(f"FINDING {verdict} ({kind}) input {index}: {why}\n  rerun{copy_note}: {rerun}")
         print(f"fuzz: {len(findings)} finding(s) of {len(types)} type(s); inputs kept in {keep}")
