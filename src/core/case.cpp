@@ -143,7 +143,7 @@ Case case_from_json(const nlohmann::json& j) {
     auto dtype = dtype_name == "none" ? std::optional<Dtype>(Dtype::none) : parse_dtype(dtype_name);
     auto op = op_name == "none" ? std::optional<Op>(Op::none) : parse_op(op_name);
     const auto unknown = [](const char* key, const std::string& value) {
-      return std::runtime_error(fmt::format("\"{}\": unknown value '{}'", key, value));
+      return std::runtime_error(fmt::format("{}: unknown value '{}'", key, value));
     };
     if (!collective) throw unknown("collective", json_field<std::string>(j, "collective"));
     if (!mode) throw unknown("mode", json_field<std::string>(j, "mode"));
@@ -156,7 +156,11 @@ Case case_from_json(const nlohmann::json& j) {
     c.count = json_field<std::uint64_t>(j, "count");
     c.bytes = json_field<std::uint64_t>(j, "bytes");
     // Bounded, not cut to an int: a plan.json edited to np 10^12 must not launch -727379968 ranks.
-    c.np = static_cast<int>(json_int(j.at("np"), 1, INT_MAX));
+    try {
+      c.np = static_cast<int>(json_int(j.at("np"), 1, INT_MAX));
+    } catch (const std::out_of_range& e) {
+      throw std::runtime_error(fmt::format("np: {}", e.what()));
+    }
     c.in_place = json_field<bool>(j, "in_place");
     c.root = json_field_or(j, "root", 0);
     c.repetition = json_field_or(j, "repetition", 0);
@@ -175,7 +179,7 @@ Case case_from_json(const nlohmann::json& j) {
       if (s.contains("parameters")) c.selection.parameters = json_field<std::map<std::string, std::string>>(s, "parameters");
     }
     return c;
-  } catch (const std::exception& e) {
+  } catch (const nlohmann::json::exception& e) {  // json_field names the field; nlohmann's own errors, not
     throw std::runtime_error(fmt::format("malformed case object: {}", json_error_text(e)));
   }
 }

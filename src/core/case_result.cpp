@@ -55,10 +55,10 @@ std::optional<ActualSelection> actual_selection_from_json(const json& selection)
   const auto it = selection.find("actual");
   if (it == selection.end() || !it->is_object()) return std::nullopt;
   ActualSelection a;
-  a.algorithm = it->value("algorithm", "");
-  a.functions = it->value("functions", std::vector<std::string>{});
-  a.source = it->value("source", "");
-  a.note = it->value("note", "");
+  a.algorithm = json_field_or<std::string>(*it, "algorithm", "");
+  a.functions = json_field_or(*it, "functions", std::vector<std::string>{});
+  a.source = json_field_or<std::string>(*it, "source", "");
+  a.note = json_field_or<std::string>(*it, "note", "");
   return a;
 }
 
@@ -66,10 +66,10 @@ std::optional<SelectionOutcome> selection_outcome_from_json(const json& record) 
   const auto it = record.find("selection");
   if (it == record.end() || !it->is_object() || !it->contains("verified")) return std::nullopt;
   SelectionOutcome a;
-  a.verified = it->value("verified", false);
-  a.refused = it->value("refused", false);
-  a.applied = it->value("applied", "");
-  a.note = it->value("note", "");
+  a.verified = json_field_or(*it, "verified", false);
+  a.refused = json_field_or(*it, "refused", false);
+  a.applied = json_field_or<std::string>(*it, "applied", "");
+  a.note = json_field_or<std::string>(*it, "note", "");
   if (auto reported = optional_member(*it, "reported")) a.reported = std::move(*reported);
   a.actual = actual_selection_from_json(*it);
   return a;
@@ -85,13 +85,13 @@ std::optional<Overlap> overlap_from_json(const json& record) {
   const auto it = record.find("overlap");
   if (it == record.end() || !it->is_object()) return std::nullopt;
   Overlap o;
-  o.iterations = it->value("iterations", std::int64_t{0});
-  o.pure_comm_s = it->value("pure_comm_s", 0.0);
-  o.overall_s = it->value("overall_s", 0.0);
-  o.compute_s = it->value("compute_s", 0.0);
-  o.init_s = it->value("init_s", 0.0);
-  o.wait_s = it->value("wait_s", 0.0);
-  o.percent = it->value("percent", 0.0);
+  o.iterations = json_field_or(*it, "iterations", std::int64_t{0});
+  o.pure_comm_s = json_field_or(*it, "pure_comm_s", 0.0);
+  o.overall_s = json_field_or(*it, "overall_s", 0.0);
+  o.compute_s = json_field_or(*it, "compute_s", 0.0);
+  o.init_s = json_field_or(*it, "init_s", 0.0);
+  o.wait_s = json_field_or(*it, "wait_s", 0.0);
+  o.percent = json_field_or(*it, "percent", 0.0);
   return o;
 }
 
@@ -105,18 +105,18 @@ std::optional<RaceRecord> race_from_json(const json& j) {
   const auto it = j.find("race");
   if (it == j.end() || !it->is_object()) return std::nullopt;
   RaceRecord r;
-  const std::string fate = it->value("fate", "");
+  const std::string fate = json_field_or<std::string>(*it, "fate", "");
   const auto parsed = parse_race_fate(fate);
-  if (!parsed) throw std::runtime_error(fmt::format("unknown race fate '{}'", fate));
+  if (!parsed) throw std::runtime_error(fmt::format("fate: unknown value '{}'", fate));
   r.fate = *parsed;
-  r.reason = it->value("reason", "");
-  r.rounds = it->value("rounds", 0);
-  r.race_rounds = it->value("race_rounds", 0);
-  r.entrants = it->value("entrants", 0);
-  r.winner = it->value("winner", "");
-  r.stop = it->value("stop", "");
-  r.budget_s = it->value("budget_s", 0.0);
-  r.spent_s = it->value("spent_s", 0.0);
+  r.reason = json_field_or<std::string>(*it, "reason", "");
+  r.rounds = json_field_or(*it, "rounds", 0);
+  r.race_rounds = json_field_or(*it, "race_rounds", 0);
+  r.entrants = json_field_or(*it, "entrants", 0);
+  r.winner = json_field_or<std::string>(*it, "winner", "");
+  r.stop = json_field_or<std::string>(*it, "stop", "");
+  r.budget_s = json_field_or(*it, "budget_s", 0.0);
+  r.spent_s = json_field_or(*it, "spent_s", 0.0);
   return r;
 }
 
@@ -128,12 +128,12 @@ std::optional<RoundsRecord> rounds_from_json(const json& j) {
   const auto it = j.find("rounds");
   if (it == j.end() || !it->is_object()) return std::nullopt;
   RoundsRecord r;
-  r.seed = it->value("seed", std::uint64_t{0});
-  r.order = it->value("order", std::vector<int>{});
-  r.median_s = it->value("median_s", std::vector<double>{});
-  r.samples = it->value("samples", std::vector<std::int64_t>{});
+  r.seed = json_field_or(*it, "seed", std::uint64_t{0});
+  r.order = json_field_or(*it, "order", std::vector<int>{});
+  r.median_s = json_field_or(*it, "median_s", std::vector<double>{});
+  r.samples = json_field_or(*it, "samples", std::vector<std::int64_t>{});
   if (r.samples.size() != r.median_s.size())
-    throw std::runtime_error(fmt::format("rounds: {} medians but {} sample counts", r.median_s.size(), r.samples.size()));
+    throw std::runtime_error(fmt::format("{} medians but {} sample counts", r.median_s.size(), r.samples.size()));
   return r;
 }
 
@@ -228,26 +228,29 @@ CaseResult case_result_from_json(const json& j) {
     r.timing_method = json_field_or<std::string>(j, "timing_method", "");
     r.calls_per_sample = json_field_or(j, "calls_per_sample", std::int64_t{0});
     if (const auto t = j.find("timing"); t != j.end() && t->is_object()) {
-      r.timing = stats_from_json(*t);
+      r.timing = json_section("timing", [&] { return stats_from_json(*t); });
       r.timing->iterations = r.iterations;
     }
     r.algbw_GBps = optional_number(j, "algbw_GBps");
     r.busbw_GBps = optional_number(j, "busbw_GBps");
     if (const auto v = j.find("validation"); v != j.end() && v->is_object()) {
-      r.validation.status = json_field_or<std::string>(*v, "status", "skipped");
-      r.validation.mismatches = json_field_or(*v, "mismatches", std::uint64_t{0});
+      json_section("validation", [&] {
+        r.validation.status = json_field_or<std::string>(*v, "status", "skipped");
+        r.validation.mismatches = json_field_or(*v, "mismatches", std::uint64_t{0});
+      });
     }
     r.elapsed_s = json_field_or(j, "elapsed_s", 0.0);
     r.launch = json_field_or(j, "launch", -1);
-    r.selection = selection_outcome_from_json(j);
-    if (const auto s = j.find("samples_s"); s != j.end() && s->is_array()) r.samples_s = s->get<std::vector<double>>();
+    r.selection = json_section("selection", [&] { return selection_outcome_from_json(j); });
+    if (const auto s = j.find("samples_s"); s != j.end() && s->is_array())
+      r.samples_s = json_field<std::vector<double>>(j, "samples_s");
     r.phases = optional_member(j, "phases");
     if (const auto note = j.find("phases_note"); note != j.end() && note->is_string()) r.phases_note = note->get<std::string>();
     r.device = optional_member(j, "device");
     r.compression = optional_member(j, "compression");
-    r.overlap = overlap_from_json(j);
-    r.race = race_from_json(j);
-    r.rounds = rounds_from_json(j);
+    r.overlap = json_section("overlap", [&] { return overlap_from_json(j); });
+    r.race = json_section("race", [&] { return race_from_json(j); });
+    r.rounds = json_section("rounds", [&] { return rounds_from_json(j); });
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

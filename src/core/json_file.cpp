@@ -161,7 +161,7 @@ std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi)
 }
 
 void malformed_field(std::string_view key, const std::exception& e) {
-  throw std::runtime_error(fmt::format("\"{}\": {}", key, json_error_text(e)));
+  throw std::runtime_error(fmt::format("{}: {}", key, json_error_text(e)));
 }
 
 void malformed_file(const std::string& path, const std::exception& e) {

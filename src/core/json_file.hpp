@@ -69,14 +69,14 @@ std::optional<nlohmann::json> read_results_json(const std::string& path, const s
 std::int64_t json_int(const nlohmann::json& v, std::int64_t lo, std::int64_t hi);
 
 // A member of a record pico wrote, as T: std::runtime_error naming the key
-// ("\"status\" is a number, not what pico writes there: type must be string")
+// ("status: type must be string, but is number", "bytes: missing")
 // where it is missing or of another type, so that a malformed file's error
 // says which field instead of nlohmann's bare "type must be string".
 [[noreturn]] void malformed_field(std::string_view key, const std::exception& e);
 template <class T>
 T json_field(const nlohmann::json& j, const char* key) {
   const auto it = j.find(key);
-  if (it == j.end()) throw std::runtime_error(std::string("\"") + key + "\" is missing");
+  if (it == j.end()) throw std::runtime_error(std::string(key) + ": missing");
   try {
     return it->get<T>();
   } catch (const nlohmann::json::exception& e) {
@@ -87,6 +87,17 @@ T json_field(const nlohmann::json& j, const char* key) {
 template <class T>
 T json_field_or(const nlohmann::json& j, const char* key, T fallback) {
   return j.contains(key) ? json_field<T>(j, key) : fallback;
+}
+
+// read() of a record's member object `section`: an error in it names the
+// section before the field ("timing.median_s: type must be number, ...").
+template <class Read>
+auto json_section(const char* section, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string(section) + "." + e.what());
+  }
 }
 
 // What a file pico wrote must hold, read by `read` (which walks its JSON with

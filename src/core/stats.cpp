@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/stats.hpp"
 
+#include "core/json_file.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -102,17 +104,17 @@ nlohmann::json stats_to_json(const TimingStats& s) {
 
 TimingStats stats_from_json(const nlohmann::json& j) {
   TimingStats s;
-  s.min_s = j.value("min_s", 0.0);
-  s.median_s = j.value("median_s", 0.0);
-  s.mean_s = j.value("mean_s", 0.0);
-  s.max_s = j.value("max_s", 0.0);
-  s.p5_s = j.value("p5_s", 0.0);
-  s.p95_s = j.value("p95_s", 0.0);
-  s.p99_s = j.value("p99_s", 0.0);
-  s.stddev_s = j.value("stddev_s", 0.0);
-  s.cv = j.value("cv", 0.0);
-  s.ci95_low_s = j.value("ci95_low_s", 0.0);
-  s.ci95_high_s = j.value("ci95_high_s", 0.0);
+  s.min_s = json_field_or(j, "min_s", 0.0);
+  s.median_s = json_field_or(j, "median_s", 0.0);
+  s.mean_s = json_field_or(j, "mean_s", 0.0);
+  s.max_s = json_field_or(j, "max_s", 0.0);
+  s.p5_s = json_field_or(j, "p5_s", 0.0);
+  s.p95_s = json_field_or(j, "p95_s", 0.0);
+  s.p99_s = json_field_or(j, "p99_s", 0.0);
+  s.stddev_s = json_field_or(j, "stddev_s", 0.0);
+  s.cv = json_field_or(j, "cv", 0.0);
+  s.ci95_low_s = json_field_or(j, "ci95_low_s", 0.0);
+  s.ci95_high_s = json_field_or(j, "ci95_high_s", 0.0);
   return s;
 }
 

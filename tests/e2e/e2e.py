@@ -1582,7 +1582,7 @@ def test_one_error_format(tmp):
     bad_case = json.load(open(example))
     bad_case["cases"][0]["np"] = "two"
     damaged = write(tmp, "damaged.json", json.dumps(bad_case))
-    expect_bad_input(r"damaged\.json: malformed report: cases\[0\]: \"two\" is not a whole number from 1 to \d+",
+    expect_bad_input(r"damaged\.json: malformed report: cases\[0\]: np: \"two\" is not a whole number from 1 to \d+",
                      "report", damaged)
     expect_bad_input(r"damaged\.json: malformed report", "compare", damaged)
     expect_bad_input(r"pico compare: no size has both.*\n  hint: name the baseline with --baseline-case BACKEND:ALGORITHM",

@@ -82,9 +82,11 @@ def test_openmpi(tmp):
         if c["status"] == "ok":
             by_choice.setdefault((c["collective"], c["bytes"]), []).append(c)
     for key, cases in by_choice.items():
-        expect(all(c["stop_reason"] == "rounds" and len(c["rounds"]["median_s"]) == 5 for c in cases),
+        # 5 rounds, or 3-4 where every candidate met target_ci first (the choice is settled).
+        n = len(cases[0]["rounds"]["median_s"])
+        expect(3 <= n <= 5 and all(c["stop_reason"] == "rounds" and len(c["rounds"]["median_s"]) == n for c in cases),
                f"{key}: {[(c['stop_reason'], c.get('rounds')) for c in cases][:2]}")
-        for r in range(5):
+        for r in range(n):
             places = sorted(c["rounds"]["order"][r] for c in cases)
             expect(places == list(range(len(cases))), f"{key} round {r}: places {places}")
         expect(len({c["rounds"]["seed"] for c in cases}) == 1, f"{key}: one seed a choice")

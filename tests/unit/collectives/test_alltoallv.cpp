@@ -201,6 +201,9 @@ TEST_CASE("count weights past the largest double keep their proportions; special
   CHECK(hot.total() == 400);
   CHECK(hot.at(0, 1) == 200);
   CHECK(hot.at(0, 0) == 0);
+  // Bounded before anything is allocated (np 16384 took 12.6 GB, then bad_alloc).
+  CHECK_THROWS_WITH(make_count_matrix(parse_count_pattern("uniform"), kMaxCountMatrixRanks + 1, 1),
+                    Catch::Matchers::Contains("pico builds them for up to 4096 ranks"));
   const std::string fifo = (dir / "fifo").string();
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   for (const std::string& special : {fifo, std::string("/dev/zero")})

@@ -147,3 +147,33 @@ TEST_CASE("labels read l<N> and next() counts up across every carry", "[schedule
     }
   }
 }
+
+// Issue 53, finding 7: a replay's size estimate held a rank's whole text (2.6
+// GB for one 1 TiB bcast), and one-thread writing held each rank whole.
+TEST_CASE("a counting buffer weighs without holding; a draining one hands its text on in pieces", "[schedule]") {
+  TextBuffer counting = TextBuffer::counting();
+  for (int i = 0; i < 100000; ++i) counting.commit(put(counting.room(32), "0123456789\n"));
+  CHECK(counting.size() == 1'100'000);
+  CHECK(counting.view().empty());
+  std::string sink;
+  int pieces = 0;
+  TextBuffer draining = TextBuffer::draining([&](std::string_view t) { sink += t, ++pieces; }, 1000);
+  for (int i = 0; i < 500; ++i) draining.commit(put(draining.room(32), "0123456789\n"));
+  draining.drain();
+  CHECK(sink.size() == 5500);
+  CHECK(draining.size() == 5500);
+  CHECK(pieces == 6);  // every 1,000 bytes (91 lines), then the rest
+  // One thread streams ranks in pieces; the text is the same as several threads write.
+  const auto streamed = [](int threads) {
+    std::string out;
+    format_ranks_in_order(
+        3, threads,
+        [](int, int rank, TextBuffer& t) {
+          for (int i = 0; i < 400000; ++i) t.commit(put(t.room(32), rank == 1 ? "rank one line\n" : "x\n"));
+        },
+        [&](std::string_view t) { out += t; });
+    return out;
+  };
+  CHECK(streamed(1) == streamed(2));
+  CHECK(streamed(1).size() == 400000u * (2 + 14 + 2));
+}
