@@ -92,6 +92,15 @@ void check_report(const nlohmann::json& report, const std::string& file) {
     if (it == report.end() || !it->is_object())
       throw InputError(file, fmt::format("malformed report: \"{}\" is missing or not an object", section), hint);
   }
+  // Printed by report, run and tune: read here once, so that a damaged one is refused by name.
+  if (const auto it = report.find("reproducibility"); it != report.end()) {
+    try {
+      if (!it->is_object()) throw std::runtime_error("not an object");
+      reproducibility_from_json(*it);
+    } catch (const std::exception& e) {
+      throw InputError(file, fmt::format("malformed report: reproducibility: {}", json_error_text(e)), hint);
+    }
+  }
   std::size_t index = 0;
   std::map<std::string, std::size_t> first_of;  // run key -> index, for duplicates
   try {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_file.hpp"
 #include "core/stats.hpp"
 
 namespace pico {
@@ -90,11 +91,18 @@ nlohmann::json to_json(const Reproducibility& r) {
 
 Reproducibility reproducibility_from_json(const nlohmann::json& j) {
   Reproducibility r;
-  r.split = j.value("split", "none");
-  r.choices = j.value("choices", 0);
-  r.same_best = j.value("same_best", 0);
-  r.near_best = j.value("near_best", 0);
-  r.tolerance = j.value("tolerance", 0.05);
+  r.split = json_field_or<std::string>(j, "split", "none");
+  r.choices = json_field_or(j, "choices", 0);
+  r.same_best = json_field_or(j, "same_best", 0);
+  r.near_best = json_field_or(j, "near_best", 0);
+  r.tolerance = json_field_or(j, "tolerance", 0.05);
+  if (r.choices < 0 || r.same_best < 0 || r.same_best > r.near_best || r.near_best > r.choices)
+    throw std::runtime_error(fmt::format("same_best {} <= near_best {} <= choices {} does not hold", r.same_best,
+                                         r.near_best, r.choices));
+  if (!(r.tolerance > 0 && r.tolerance < 1))
+    throw std::runtime_error(fmt::format("tolerance {} is not a fraction between 0 and 1", r.tolerance));
+  if (r.split != "none" && r.split != "rounds" && r.split != "launches" && r.split != "mixed")
+    throw std::runtime_error(fmt::format("split: unknown value '{}'", r.split));
   return r;
 }
 

@@ -66,3 +66,27 @@ TEST_CASE("reproducibility: a sweep measured case by case in one launch cannot b
   CHECK(r.split == "none");
   CHECK_THAT(describe(r), Catch::Matchers::Contains("not measured"));
 }
+
+// The results fuzz (issue 53) found `pico report` printing nlohmann's
+// "type must be number, but is null" for a damaged reproducibility section.
+TEST_CASE("reproducibility: a damaged record is refused naming its field") {
+  Reproducibility r;
+  r.split = "rounds";
+  r.choices = 10;
+  r.same_best = 7;
+  r.near_best = 9;
+  const nlohmann::json good = to_json(r);
+  CHECK(reproducibility_from_json(good).near_best == 9);
+  const auto refused = [&](const char* key, const nlohmann::json& value, const char* message) {
+    nlohmann::json j = good;
+    j[key] = value;
+    INFO(key << " = " << value.dump());
+    CHECK_THROWS_WITH(reproducibility_from_json(j), Catch::Matchers::Contains(message));
+  };
+  refused("near_best", nullptr, "near_best: type must be number, but is null");
+  refused("split", 5, "split: type must be string, but is number");
+  refused("split", "halves", "split: unknown value 'halves'");
+  refused("same_best", 10, "same_best 10 <= near_best 9 <= choices 10 does not hold");
+  refused("choices", -1, "does not hold");
+  refused("tolerance", 2, "tolerance 2 is not a fraction");
+}
