@@ -28,6 +28,8 @@
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
 #include "core/types.hpp"
+#include "launch/mpi_detect.hpp"
+#include "plan/plan.hpp"
 
 namespace pico::cli {
 namespace {
@@ -284,6 +286,19 @@ void add_bench(CLI::App& app, int& exit_code) {
     request.platform = resolve_platform(opts->platform);
     request.output_base = opts->output;
     request.progress = !opts->quiet;
+    // The algorithm asked for skipped at every size is a bench of the default alone
+    // (`bench bcast --algorithm rabenseifner` exited 0): the flag names what cannot run.
+    const Plan plan = make_plan(request.experiment, plan_target_for(request.platform));
+    const auto asked = [&](const Case& c) { return c.algorithm == opts->algorithm; };
+    if (std::none_of(plan.cases.begin(), plan.cases.end(), [&](const Case& c) {
+          return asked(c) && std::none_of(plan.skipped.begin(), plan.skipped.end(),
+                                           [&](const SkippedCase& s) { return s.c.case_id == c.case_id; });
+        })) {
+      const auto why = std::find_if(plan.skipped.begin(), plan.skipped.end(), [&](const SkippedCase& s) { return asked(s.c); });
+      throw InputError("--algorithm", fmt::format("no case of '{}' can run{}", opts->algorithm,
+                                                  why == plan.skipped.end() ? "" : ": " + why->reason),
+                       "pico list algorithms shows what each library runs for a collective");
+    }
     exit_code = execute_and_print(request, opts->dry_run, opts->quiet,
                                   opts->style == "nccl-tests" ? TableStyle::nccl_tests : TableStyle::benchmark);
   });

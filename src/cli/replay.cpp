@@ -20,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "config/units.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "reports/text_table.hpp"
 #include "simulation/chakra_replay.hpp"
@@ -95,7 +96,7 @@ void print_choices(const ChoiceCounts& calls, const char* per) {
       break;
     }
     const auto& [c, np, bytes, algorithm] = key;
-    fmt::print("  {} {} on {} ranks: {} ({} calls{})\n", name(c), size_text(bytes), np, algorithm, n, per);
+    fmt::print("  {} {} on {} ranks: {} ({}{})\n", name(c), size_text(bytes), np, algorithm, counted(n, "call"), per);
   }
 }
 

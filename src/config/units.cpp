@@ -241,6 +241,8 @@ std::string format_size(std::uint64_t bytes) {
 
 std::string format_duration(double seconds) {
   if (!(seconds > 0)) return "0s";
+  // Below a second in ms, so that a 50 ms budget is not shown as "0.1s".
+  if (seconds < 0.9995) return seconds >= 0.0095 ? fmt::format("{:.0f}ms", seconds * 1e3) : fmt::format("{:.2g}ms", seconds * 1e3);
   if (seconds < 10) return fmt::format("{:.1f}s", seconds);
   const auto whole = static_cast<std::uint64_t>(seconds + 0.5);
   if (whole < 60) return fmt::format("{}s", whole);

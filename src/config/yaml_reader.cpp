@@ -212,7 +212,14 @@ std::string Value::describe() const {
   if (is_null()) return "nothing";
   if (is_list()) return "a list";
   if (is_map()) return "a map";
-  return fmt::format("'{}'", node_.Scalar());
+  // A file that is no YAML map at all (/etc/passwd) is one long scalar: quote
+  // its start, not all of it (the error echoed the whole file).
+  constexpr std::size_t kShown = 60;
+  const std::string& text = node_.Scalar();
+  if (text.size() <= kShown) return fmt::format("'{}'", text);
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return fmt::format("'{}...' ({} bytes)", text.substr(0, cut), text.size());
 }
 
 std::string Value::as_string(std::string_view what) const {

@@ -1871,6 +1871,14 @@ def test_hardened_inputs(tmp):
     expect_bad_input(r"^pico: error: --call: unknown call ''", "bench", "allreduce", "--call", "", "--dry-run")
     expect_bad_input(r"count_matrix applies to collectives with a count matrix.*\n  hint: add alltoallv", "validate",
                      write(tmp, "counts.yaml", "collectives: [allreduce]\nsizes: [8B]\ncount_matrix: [uniform]\n"))
+    # Issue 51's loose ends: a bench whose --algorithm runs nowhere exits 2; a file that is no YAML is not echoed
+    # whole.
+    expect_bad_input(r"^pico: error: --algorithm: no case of 'rabenseifner' can run: .*no algorithm 'rabenseifner' for "
+                     r"bcast", "bench",
+                     "bcast", "--algorithm", "rabenseifner", "-m", "8:64", "--dry-run")
+    passwd = write(tmp, "passwd", "".join(f"user{i}:x:{i}:{i}::/home/user{i}:/bin/sh\n" for i in range(40)))
+    proc = pico("validate", passwd)
+    expect(proc.returncode == 2 and len(proc.stderr) < 400 and "user39" not in proc.stderr, proc.stderr)
     # An error from a peer tool names the verb, not "pico: error: pico:".
     fake = os.path.join(tmp, "fake-loggopsim")
     os.makedirs(fake)

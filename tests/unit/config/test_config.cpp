@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "config/data_files.hpp"
 #include "core/input_error.hpp"
 #include "config/experiment.hpp"
@@ -637,4 +639,18 @@ TEST_CASE("timing.rounds interleaves sweeps by default, 1 turns it off, and trav
   const InputError e = experiment_error(kBase + "timing: {rounds: 0}\n");
   CHECK(e.line == 3);
   CHECK_THAT(e.message, Contains("rounds"));
+}
+
+// Issue 51's loose end: a file that is no YAML map (/etc/passwd) was echoed whole in the error.
+TEST_CASE("a long scalar where a map belongs is quoted by its start and its size", "[config]") {
+  std::string passwd;
+  for (int i = 0; i < 40; ++i) passwd += fmt::format("user{}:x:{}:{}::/home/user{}:/bin/sh\n", i, i, i, i);
+  try {
+    parse_experiment(passwd, "passwd");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.message, Catch::Matchers::Contains("got 'user0:x:0:0::/home/user0:/bin/sh") &&
+                              Catch::Matchers::Contains(fmt::format("...' ({} bytes)", passwd.size() - 1)));
+    CHECK(e.message.size() < 200);
+  }
 }

@@ -189,3 +189,14 @@ TEST_CASE("parse_tool_size reads OSU and nccl-tests sizes: one letter is 1024-ba
   CHECK_FALSE(parse_tool_size("99999999999T", &why));
   CHECK_THAT(why, Catch::Contains("does not fit in 64 bits"));
 }
+
+// Issue 51's loose end: `validate` printed a 50 ms budget as "0.1s".
+TEST_CASE("format_duration shows less than a second in milliseconds", "[units]") {
+  CHECK(format_duration(0.05) == "50ms");
+  CHECK(format_duration(0.2504) == "250ms");
+  CHECK(format_duration(0.0004) == "0.4ms");
+  CHECK(format_duration(0.9999) == "1.0s");
+  CHECK(format_duration(1.5) == "1.5s");
+  CHECK(format_duration(75) == "1m15s");
+  CHECK(format_duration(0) == "0s");
+}
