@@ -14,10 +14,8 @@ namespace pico {
 namespace fs = std::filesystem;
 
 std::string read_config_file(const std::string& path, std::string_view what, std::string_view hint) {
-  if (whole_file_problem(path, kMaxConfigFileBytes))
-    return read_whole_file(path, kMaxConfigFileBytes, what,
-                           fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
-  return read_whole_file(path, kMaxConfigFileBytes, what, hint);
+  return read_whole_file(path, kMaxConfigFileBytes, what, hint,
+                         fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
 }
 
 std::vector<fs::path> data_file_candidates(const fs::path& relative) {

@@ -33,9 +33,10 @@ std::optional<std::string> whole_file_problem(const fs::path& path, std::uintmax
 }
 
 std::string read_whole_file(const fs::path& path, std::uintmax_t max_bytes, std::string_view what,
-                            std::string_view hint) {
+                            std::string_view hint, std::string_view problem_hint) {
   if (const auto problem = whole_file_problem(path, max_bytes))
-    throw InputError(path.string(), fmt::format("{} {}", what, *problem), std::string(hint));
+    throw InputError(path.string(), fmt::format("{} {}", what, *problem),
+                     std::string(problem_hint.empty() ? hint : problem_hint));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string(), fmt::format("cannot open {}", what), std::string(hint));
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -22,9 +22,10 @@ std::optional<std::string> whole_file_problem(const std::filesystem::path& path,
 
 // The one reader of a file a user names (by argument, in YAML, in an
 // environment variable): its bytes, or InputError naming the path, what it
-// should be (`what`: "the count matrix file") and whole_file_problem's reason,
-// or "cannot open" with `hint`. Never waits on a FIFO or reads a device.
+// should be (`what`: "the count matrix file") and whole_file_problem's reason
+// (with `problem_hint`, or `hint` when that is empty), or "cannot open" with
+// `hint`. Never waits on a FIFO or reads a device.
 std::string read_whole_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view what,
-                            std::string_view hint);
+                            std::string_view hint, std::string_view problem_hint = {});
 
 }  // namespace pico

@@ -12,10 +12,9 @@ std::uint64_t estimated_operations(const reference::ScheduleRequest& req) {
   // Each rank is recorded only as far as the budget's operations: past them
   // the estimate is "over", found without holding what a rank of a 1 TiB
   // segmented schedule records (4.2 GB before).
-  constexpr std::uint64_t kBudgetOps = kEvaluatorBudgetBytes / kEvaluatorBytesPerOperation;
-  constexpr std::uint64_t kOver = kBudgetOps + 1;
+  constexpr std::uint64_t kOver = kEvaluatorBudgetOperations + 1;
   transport::RankSchedule rs;
-  rs.max_ops = kBudgetOps;
+  rs.max_ops = kEvaluatorBudgetOperations;
   auto ops_of = [&](int rank) -> std::optional<std::uint64_t> {
     try {
       reference::record_rank(req, rank, rs);
@@ -35,13 +34,9 @@ std::uint64_t estimated_operations(const reference::ScheduleRequest& req) {
 }
 
 std::string operations_text(std::uint64_t estimated) {
-  constexpr std::uint64_t kBudgetOps = kEvaluatorBudgetBytes / kEvaluatorBytesPerOperation;
-  if (estimated > kBudgetOps) return fmt::format("more than {} million operations", kBudgetOps / 1000000);
+  if (estimated > kEvaluatorBudgetOperations)
+    return fmt::format("more than {} million operations", kEvaluatorBudgetOperations / 1000000);
   return fmt::format("about {} million operations", estimated / 1000000);
-}
-
-std::uint64_t evaluator_bytes(const reference::ScheduleRequest& req) {
-  return estimated_operations(req) * kEvaluatorBytesPerOperation;
 }
 
 }  // namespace pico

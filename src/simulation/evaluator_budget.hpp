@@ -20,6 +20,8 @@ inline constexpr std::uint64_t kEvaluatorBudgetBytes = std::uint64_t{1536} << 20
 // 512 and 1024 (alltoall, allreduce; peak RSS over operations), less for
 // local copies; rounded up.
 inline constexpr std::uint64_t kEvaluatorBytesPerOperation = 96;
+// The operations the budget holds (16.7 M): estimated_operations records no further.
+inline constexpr std::uint64_t kEvaluatorBudgetOperations = kEvaluatorBudgetBytes / kEvaluatorBytesPerOperation;
 
 // About how many operations every rank of `req` records: rank 0's plus the
 // other ranks' as the mean of the middle and last rank's (rooted algorithms
@@ -30,8 +32,5 @@ std::uint64_t estimated_operations(const reference::ScheduleRequest& req);
 // "about 12 million operations", or "more than 16 million operations" where
 // estimated_operations stopped at the budget.
 std::string operations_text(std::uint64_t estimated);
-
-// The evaluator's bytes for `req` (estimated_operations x kEvaluatorBytesPerOperation).
-std::uint64_t evaluator_bytes(const reference::ScheduleRequest& req);
 
 }  // namespace pico

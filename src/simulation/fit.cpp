@@ -116,13 +116,12 @@ std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, con
     // pico's evaluator holds a whole schedule: as many at once as the budget allows, none beyond it.
     std::uint64_t largest = 1;
     for (const MeasuredSchedule& c : cases) {
-      const std::uint64_t bytes = evaluator_bytes(c.request);
-      if (bytes > kEvaluatorBudgetBytes)
-        throw InputError(c.label, fmt::format("{} in pico's LogGP evaluator, over its {}",
-                                              operations_text(bytes / kEvaluatorBytesPerOperation),
+      const std::uint64_t ops = estimated_operations(c.request);
+      if (ops > kEvaluatorBudgetOperations)
+        throw InputError(c.label, fmt::format("{} in pico's LogGP evaluator, over its {}", operations_text(ops),
                                               format_size(kEvaluatorBudgetBytes)),
                          "give --loggopsim DIR (LogGOPSim reads the schedule from a file), or fewer ranks");
-      largest = std::max(largest, bytes);
+      largest = std::max(largest, ops * kEvaluatorBytesPerOperation);
     }
     n = static_cast<int>(std::clamp<std::uint64_t>(kEvaluatorBudgetBytes / largest, 1, static_cast<std::uint64_t>(n)));
   }

@@ -33,10 +33,11 @@ std::vector<AlgorithmPrediction> predict_algorithms(const std::optional<LogGOPSi
     req.count = dtype == Dtype::none ? 0 : bytes / dtype_size(dtype);
     const auto* traits = reference_algorithm_traits(c, algorithm);
     req.segment_bytes = traits && traits->segmented ? segment_bytes : 0;
-    if (!tools && evaluator_bytes(req) > kEvaluatorBudgetBytes) {
+    // Estimated once: each estimate records up to three ranks' schedules.
+    if (const std::uint64_t ops = tools ? 0 : estimated_operations(req); ops > kEvaluatorBudgetOperations) {
       beyond.push_back({algorithm, 0,
-                        fmt::format("{}, over pico's evaluator's {}: give --loggopsim",
-                                    operations_text(estimated_operations(req)), format_size(kEvaluatorBudgetBytes))});
+                        fmt::format("{}, over pico's evaluator's {}: give --loggopsim", operations_text(ops),
+                                    format_size(kEvaluatorBudgetBytes))});
       continue;
     }
     schedules.push_back({req, 0, algorithm});

@@ -21,10 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-
-def report_of(run_dir):
-    with open(os.path.join(run_dir, "report.json"), encoding="utf-8") as f:
-        return json.load(f)
+from bench_reports import launch_wall, report_of
 
 
 def tuned(pico, run_dir, out):
@@ -46,10 +43,6 @@ def choice(profile, collective, np, size):
                 if r["min_bytes"] <= size and ("max_bytes" not in r or r["max_bytes"] is None or size <= r["max_bytes"]):
                     return label(r["algorithm"], r.get("params"))
     return "default"
-
-
-def launch_wall(report):
-    return sum(entry["wall_s"] for entry in report["run"]["launch_log"])
 
 
 def main():

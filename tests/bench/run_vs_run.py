@@ -22,11 +22,7 @@ import os
 import subprocess
 import sys
 
-
-def report_of(run_dir):
-    path = run_dir if run_dir.endswith(".json") else os.path.join(run_dir, "report.json")
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+from bench_reports import launch_wall, report_of
 
 
 def label(case):
@@ -58,10 +54,6 @@ def compared(pico, run_dir):
         times = out.setdefault(key, {row["baseline"]: 1.0})
         times[row["candidate"]] = 1.0 / row["speedup"]
     return out
-
-
-def wall(report):
-    return sum(entry["wall_s"] for entry in report["run"]["launch_log"])
 
 
 def main():
@@ -102,7 +94,7 @@ def main():
         rep = r.get("reproducibility")
         rep_text = (f"split-half over {rep['split']}: same best {rep['same_best']}/{rep['choices']}, "
                     f"near {rep['near_best']}/{rep['choices']}") if rep else "no reproducibility recorded"
-        print(f"{name}: launch wall time {wall(r):.1f} s; {rep_text}")
+        print(f"{name}: launch wall time {launch_wall(r):.1f} s; {rep_text}")
     return 0
 
 
