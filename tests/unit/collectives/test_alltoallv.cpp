@@ -188,7 +188,7 @@ TEST_CASE("a file pattern scales the file's weights and names the spot of a bad 
 // Issue 53, finding 2: weights summing past the largest double made every
 // entry NaN (a 2^63-byte block), and a FIFO or /dev/zero named as the file
 // hung or filled memory.
-TEST_CASE("count weights past the largest double keep their proportions; special files are refused",
+TEST_CASE("count weights past the largest double keep their proportions, and special files are refused",
           "[alltoallv]") {
   const auto dir = std::filesystem::temp_directory_path() / "pico-test-alltoallv-huge";
   std::filesystem::create_directories(dir);

@@ -150,7 +150,7 @@ TEST_CASE("labels read l<N> and next() counts up across every carry", "[schedule
 
 // Issue 53, finding 7: a replay's size estimate held a rank's whole text (2.6
 // GB for one 1 TiB bcast), and one-thread writing held each rank whole.
-TEST_CASE("a counting buffer weighs without holding; a draining one hands its text on in pieces", "[schedule]") {
+TEST_CASE("a counting buffer weighs without holding, a draining one hands its text on in pieces", "[schedule]") {
   TextBuffer counting = TextBuffer::counting();
   for (int i = 0; i < 100000; ++i) counting.commit(put(counting.room(32), "0123456789\n"));
   CHECK(counting.size() == 1'100'000);
