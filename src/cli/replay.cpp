@@ -35,7 +35,7 @@ namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format = "goal";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format = "goal", unmatched_waits = "refuse";
   double compute_scale = 1;
   std::vector<std::string> algorithms;
   bool simulate = false;
@@ -70,6 +70,7 @@ TraceOptions trace_options(const ReplayCliOptions& o) {
   t.unknown = o.unknown == "skip" ? UnknownCalls::skip : o.unknown == "list" ? UnknownCalls::list : UnknownCalls::refuse;
   t.mpi = o.trace_mpi == "mpich" ? TraceMpi::mpich : o.trace_mpi == "openmpi" ? TraceMpi::openmpi : TraceMpi::automatic;
   t.threads = o.threads;
+  t.unmatched_waits = o.unmatched_waits == "null" ? UnmatchedWaits::null : UnmatchedWaits::refuse;
   return t;
 }
 
@@ -162,10 +163,22 @@ Replayed replayed_trace(std::shared_ptr<const TraceProgram> t) {
   return r;
 }
 
+// How waits and cancels were tied to requests, where any rule beyond a wait naming its request's variable applied.
+void print_requests(const TraceRequests& q) {
+  std::vector<std::string> parts;
+  if (q.through_copy) parts.push_back(fmt::format("{} through a copy of the request", counted(q.through_copy, "wait")));
+  if (q.lost) parts.push_back(fmt::format("{} completing nothing (MPI_REQUEST_NULL)", counted(q.lost, "wait")));
+  if (q.contradicted)
+    parts.push_back(fmt::format("{} on a request a copy completed earlier", counted(q.contradicted, "wait")));
+  if (q.cancelled) parts.push_back(fmt::format("{} cancelled unmatched", counted(q.cancelled, "receive")));
+  if (!parts.empty()) fmt::print("requests: {} (docs/simulation.md#traces)\n", fmt::join(parts, ", "));
+}
+
 Replayed replayed_of(ReplayCliOptions& o) {
   if (is_trace(o.workload)) {
     auto t = std::make_shared<TraceProgram>(load_trace(o.workload, trace_options(o)));
     for (const std::string& note : t->notes) fmt::print(stderr, "pico: note: {}\n", note);
+    print_requests(t->requests);
     t->scale_compute(o.compute_scale);
     return replayed_trace(std::move(t));
   }
@@ -204,8 +217,9 @@ void run(ReplayCliOptions& o) {
       throw InputError("--unknown", "--unknown list is for a trace directory", "give the directory of pmpi-trace-rank-N.txt");
     std::map<std::string, std::uint64_t> listed;
     load_trace(o.workload, trace_options(o), &listed);
-    fmt::print("{} MPI function(s) pico does not replay{}\n", listed.size(), listed.empty() ? "" : ":");
-    for (const auto& [name, calls] : listed) fmt::print("  {} ({} calls)\n", name, calls);
+    if (listed.empty()) fmt::print("every MPI function in the traces is one pico replays\n");
+    else fmt::print("{} pico does not replay:\n", counted(listed.size(), "MPI function"));
+    for (const auto& [name, calls] : listed) fmt::print("  {} ({})\n", name, counted(calls, "call"));
     return;
   }
   if (!(o.compute_scale >= 0 && o.compute_scale <= 1e6))
@@ -278,7 +292,7 @@ void run(ReplayCliOptions& o) {
     times.push_back(t);
   }
   const std::string model_name = o.model.empty() ? "built-in (ATLAHS AI)" : o.model;
-  fmt::print("model {}: {}\n", model_name, accuracy_text(model, o.model));
+  if (!times.empty()) fmt::print("model {}: {}\n", model_name, accuracy_text(model, o.model));
   if (times.size() == 2)
     fmt::print("{} vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", variants.front().label, times[0], times[1],
                100 * (times[0] / times[1] - 1), model_name);
@@ -307,6 +321,11 @@ void add_replay(CLI::App& app, int& exit_code) {
   cmd->add_option("--unknown", o->unknown, "Traces: MPI calls pico does not replay are refused, skipped (their time "
                                            "joins the compute gap) or listed")
       ->check(CLI::IsMember({"refuse", "skip", "list"}))
+      ->capture_default_str();
+  cmd->add_option("--unmatched-waits", o->unmatched_waits,
+                  "Traces: a wait naming no request the trace started (and none a copy could be) is refused, or "
+                  "replayed as a wait on MPI_REQUEST_NULL")
+      ->check(CLI::IsMember({"refuse", "null"}))
       ->capture_default_str();
   cmd->add_option("--trace-mpi", o->trace_mpi, "Traces: the MPI library they were taken with (its MPI_ANY_SOURCE, "
                                                "MPI_PROC_NULL and request size); auto: MPICH if its world handle, else Open MPI")

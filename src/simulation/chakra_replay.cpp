@@ -131,6 +131,7 @@ class ChakraRankFormatter {
           if (!op.blocking) requests_[op.request].assign(1, id);
           break;
         }
+        case TraceOpKind::cancelled: break;
         case TraceOpKind::collective: collective(op, w); break;
         case TraceOpKind::wait: {
           done_.clear();

@@ -30,6 +30,7 @@ struct Layout {
   std::int8_t count = -1, type = -1, peer = -1, tag = -1, comm = -1, req = -1, root = -1;
   std::int8_t count2 = -1, type2 = -1, peer2 = -1, tag2 = -1;
   std::int8_t color = -1, key = -1, nreq = -1;
+  std::int8_t variable = -1;  // a communicator's variable (MPI_Comm_split's newcomm, MPI_Comm_free's comm)
 };
 
 // buf:count:type:peer:tag:comm, then :request (non-blocking, persistent) or :status (MPI_Recv).
@@ -94,10 +95,17 @@ constexpr Layout kOthers[] = {
     {.name = "MPI_Waitsome", .role = Role::waitany, .args = 5, .req = 1, .nreq = 0},
     {.name = "MPI_Start", .role = Role::start, .args = 1, .req = 0},
     {.name = "MPI_Startall", .role = Role::startall, .args = 2, .req = 1, .nreq = 0},
-    {.name = "MPI_Comm_split", .role = Role::comm_split, .args = 4, .comm = 0, .color = 1, .key = 2},
-    {.name = "MPI_Comm_dup", .role = Role::comm_dup, .args = 2, .comm = 0},
-    {.name = "MPI_Comm_dup_with_info", .role = Role::comm_dup, .args = 3, .comm = 0},
-    {.name = "MPI_Comm_idup", .role = Role::comm_dup, .args = 3, .comm = 0},
+    {.name = "MPI_Cancel", .role = Role::cancel, .args = 1, .req = 0},
+    // comm:color:key:newcomm, comm:newcomm, comm:info:newcomm, comm:newcomm:request
+    {.name = "MPI_Comm_split", .role = Role::comm_split, .args = 4, .comm = 0, .color = 1, .key = 2, .variable = 3},
+    {.name = "MPI_Comm_dup", .role = Role::comm_dup, .args = 2, .comm = 0, .variable = 1},
+    {.name = "MPI_Comm_dup_with_info", .role = Role::comm_dup, .args = 3, .comm = 0, .variable = 2},
+    {.name = "MPI_Comm_idup", .role = Role::comm_dup, .args = 3, .comm = 0, .variable = 1},
+    // comm:ndims:dims:periods:reorder:newcomm (dims and periods as addresses: their values are not traced)
+    {.name = "MPI_Cart_create", .role = Role::comm_cart, .args = 6, .comm = 0, .variable = 5},
+    {.name = "MPI_Comm_free", .role = Role::comm_free, .args = 1, .variable = 0},
+    // comm:group:newcomm (the group a handle: MPI_Group_incl prints its ranks as an address)
+    {.name = "MPI_Comm_create", .role = Role::comm_create, .args = 3, .comm = 0, .variable = 2},
     {.name = "MPI_Init", .role = Role::init},
     {.name = "MPI_Init_thread", .role = Role::init},
     {.name = "MPI_Finalize", .role = Role::finalize},
@@ -112,13 +120,15 @@ constexpr std::string_view kLocalPrefixes[] = {
     "MPI_Comm_free_keyval", "MPI_Comm_delete_attr", "MPI_Add_error_", "MPI_Error_", "MPI_Cart_", "MPI_Graph",
     "MPI_Dist_graph_neighbors", "MPI_Get_"};
 constexpr std::string_view kLocal[] = {
-    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_compare", "MPI_Comm_test_inter",
+    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_group", "MPI_Comm_compare", "MPI_Comm_test_inter",
     "MPI_Comm_remote_size", "MPI_Wtime", "MPI_Wtick", "MPI_Initialized", "MPI_Finalized", "MPI_Query_thread",
     "MPI_Is_thread_main", "MPI_Alloc_mem", "MPI_Free_mem", "MPI_Buffer_attach", "MPI_Buffer_detach",
     "MPI_Request_get_status", "MPI_Request_free", "MPI_Address", "MPI_Dims_create", "MPI_Topo_test",
     "MPI_Reduce_local", "MPI_Pcontrol"};
-// Not local despite the prefixes above: they make communicators pico cannot rebuild.
-constexpr std::string_view kNotLocal[] = {"MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create"};
+// Not local despite the prefixes above: they make communicators whose members
+// liballprof does not record (MPI_Cart_sub's remain_dims and MPI_Graph_create's
+// edges are printed as addresses).
+constexpr std::string_view kNotLocal[] = {"MPI_Cart_sub", "MPI_Graph_create"};
 
 const Layout* find_layout(std::string_view name) {
   for (const CollectivePair& c : collective_layouts()) {
@@ -286,6 +296,7 @@ std::optional<Record> parse_line(std::string_view text, const std::string& file,
   if (l.root >= 0) rec.root = r.integer(a(l.root), "root", 0, rec.comm.size - 1);
   if (l.color >= 0) rec.color = r.integer(a(l.color), "color", INT32_MIN, INT32_MAX);
   if (l.key >= 0) rec.key = r.integer(a(l.key), "key", INT32_MIN, INT32_MAX);
+  if (l.variable >= 0) rec.variable = r.address(a(l.variable), "communicator variable");
   if (l.count >= 0) rec.bytes = r.bytes(a(l.count), a(l.type));
   if (l.count2 >= 0) rec.bytes2 = r.bytes(a(l.count2), a(l.type2));
   if (rec.role == Role::collective) {

@@ -14,7 +14,8 @@
 //
 // liballprof records no status contents (a wildcard receive's source and
 // tag) and no new communicator's handle (MPI_Comm_split prints the address of
-// its output variable): simulation/trace_program.cpp works them out.
+// its output variable, and MPI_Comm_free the address of the variable it
+// frees): simulation/trace_builder.cpp works them out.
 // docs/simulation.md#traces lists the calls pico replays and how.
 #pragma once
 
@@ -46,6 +47,10 @@ enum class Role : std::uint8_t {
   waitany,    // MPI_Waitany, MPI_Waitsome: which request finished is not recorded
   comm_split,
   comm_dup,   // MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_idup
+  comm_cart,  // MPI_Cart_create: the parent's first ranks, in order (no library pico knows reorders)
+  comm_create,  // MPI_Comm_create: the group is not traced; the parent's ranks where every use agrees
+  comm_free,  // MPI_Comm_free: the communicator in variable `variable` ends
+  cancel,     // MPI_Cancel: a receive not yet matched matches nothing
 };
 
 struct CommRef {
@@ -71,6 +76,7 @@ struct Record {
   std::int64_t color = 0, key = 0;
   std::uint64_t request = 0;  // the request variable's address (wait*, start*: the array's)
   std::uint64_t count = 0;    // waitall, waitany, startall: requests in the array
+  std::uint64_t variable = 0; // a communicator call: the new communicator's variable; comm_free: the freed one's
 };
 
 // A call's function name and role; nullopt for functions pico does not

@@ -8,9 +8,11 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 
 namespace pico {
@@ -29,19 +31,22 @@ constexpr double kMaxGapS = 1e6;  // beyond ~11 days a gap is a broken clock; GO
 struct Library {
   std::int64_t any_source = -1, proc_null = -2;
   std::uint64_t request_bytes = 8;
+  bool fortran = false;  // Open MPI's Fortran binding: handles are INTEGERs (4 bytes), the world is 0
 };
 
 Library library_of(const std::vector<RankRecords>& ranks, TraceMpi mpi) {
   constexpr std::uint64_t kMpichWorld = 0x44000000;
-  if (mpi == TraceMpi::automatic) {
-    mpi = TraceMpi::openmpi;
-    for (const Record& r : ranks.front().records)
-      if (r.comm.size != 0) {
-        if (r.comm.handle == kMpichWorld) mpi = TraceMpi::mpich;
-        break;
-      }
-  }
+  // Open MPI's C handles are addresses; its Fortran handles small indices (MPI_COMM_WORLD is 0).
+  constexpr std::uint64_t kLargestFortranHandle = 1 << 20;
+  std::optional<std::uint64_t> first_handle;
+  for (const Record& r : ranks.front().records)
+    if (r.comm.size != 0) {
+      first_handle = r.comm.handle;
+      break;
+    }
+  if (mpi == TraceMpi::automatic) mpi = first_handle == kMpichWorld ? TraceMpi::mpich : TraceMpi::openmpi;
   if (mpi == TraceMpi::mpich) return {-2, -1, 4};
+  if (first_handle && *first_handle <= kLargestFortranHandle) return {-1, -2, 4, true};
   return {};
 }
 
@@ -55,6 +60,7 @@ struct Posted {
   double start_us = 0;
   std::size_t op = 0;       // index into the rank's ops
   int line = 0;
+  bool cancelled = false;   // a receive MPI_Cancel reached before it matched: it matches nothing
 };
 
 struct Creation {  // one MPI_Comm_split / MPI_Comm_dup call on a parent, over its members
@@ -85,6 +91,9 @@ class Builder {
       begin_rank(static_cast<int>(r));
     }
     recvs_.resize(in_.size());
+    if (lib_.fortran)
+      out_.notes.push_back("the communicator handles are Open MPI's Fortran ones (the world is 0): request arrays are "
+                           "read in 4-byte INTEGER steps");
   }
 
   TraceProgram build() {
@@ -97,6 +106,14 @@ class Builder {
       if (state_[static_cast<std::size_t>(r)].cursor < in_[static_cast<std::size_t>(r)].records.size()) stuck(r);
     check_collectives();
     match_messages();
+    out_.requests = waits_;
+    if (untied_frees_ > 0)
+      out_.notes.push_back(fmt::format("MPI_Comm_free of a variable no communicator call made (a copy of a handle): {}, "
+                                       "each taken to end the rank's oldest communicator made and not yet used "
+                                       "(docs/simulation.md#traces)", counted(untied_frees_, "call")));
+    if (waits_.uncancelled > 0)
+      out_.notes.push_back(fmt::format("MPI_Cancel of a send or a collective: {}, replayed as made (liballprof does not "
+                                       "record whether the cancel succeeded)", counted(waits_.uncancelled, "call")));
     return std::move(out_);
   }
 
@@ -106,8 +123,17 @@ class Builder {
     bool world_bound = false, arrived = false;
     std::unordered_map<std::uint64_t, int> handles;  // comm handle -> comm
     std::deque<int> made;                            // communicators made, not yet bound to a handle
+    std::unordered_map<std::uint64_t, int> variables;  // a variable a communicator was made into -> it (until freed)
+    std::uint64_t untied_frees = 0;                        // MPI_Comm_free calls of a variable pico did not see made
+    std::unordered_map<std::uint64_t, std::uint64_t> bound_at;  // handle -> untied_frees when it was bound
     std::map<int, std::uint64_t> collectives, creations;  // comm -> calls so far
     std::unordered_map<std::uint64_t, std::uint32_t> active;  // request address -> request
+    // Waits through a copy of a request (docs/simulation.md#traces): addresses any request was started at, and
+    // any wait named; requests whose address a later start took over while they were active; addresses whose
+    // request a wait through a copy completed.
+    std::unordered_set<std::uint64_t> started, named, copied;
+    std::deque<std::uint32_t> displaced;
+    std::unordered_map<std::uint32_t, std::size_t> receive_of;  // active non-blocking receive -> its Posted
     std::unordered_map<std::uint64_t, Persistent> persistent;
     std::optional<double> replayed_end;  // of the last replayed call
     std::optional<double> first_us, last_us;
@@ -128,12 +154,16 @@ class Builder {
     TraceRank& t = rank_out(r);
     // The application's run: from MPI_Init's end (else the first time) to MPI_Finalize's start (else the last).
     std::optional<double> init_end, finalize_start;
-    for (const Record& rec : in_[static_cast<std::size_t>(r)].records) {
-      for (const auto& v : {rec.start_us, rec.end_us})
-        if (v) {
-          if (!s.first_us) s.first_us = v;
-          s.last_us = v;
-        }
+    const RankRecords& in = in_[static_cast<std::size_t>(r)];
+    s.first_us = in.first_us;
+    s.last_us = in.last_us;
+    for (const Record& rec : in.records) {
+      if (!in.first_us)
+        for (const auto& v : {rec.start_us, rec.end_us})
+          if (v) {
+            if (!s.first_us) s.first_us = v;
+            s.last_us = v;
+          }
       if (rec.role == Role::init && !init_end) init_end = rec.end_us ? rec.end_us : rec.start_us;
       if (rec.role == Role::finalize && !finalize_start) finalize_start = rec.start_us ? rec.start_us : rec.end_us;
     }
@@ -167,8 +197,15 @@ class Builder {
   }
 
   std::uint32_t start_request(int r, std::uint64_t address) {
+    RankState& s = st(r);
     const std::uint32_t id = rank_out(r).requests++;
-    st(r).active[address] = id;
+    auto [it, fresh] = s.active.try_emplace(address, id);
+    if (!fresh) {  // the variable's request is still active: only a copy of it (or MPI_Test) can complete it now
+      s.displaced.push_back(it->second);
+      it->second = id;
+    }
+    s.started.insert(address);
+    s.copied.erase(address);
     return id;
   }
 
@@ -182,7 +219,14 @@ class Builder {
   // noted, not refused: the published samples print 0 on every rank).
   bool fits(int comm, int r, const CommRef& ref, bool rank_too) const {
     const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
-    return static_cast<int>(g.size()) == ref.size && (!rank_too || comm_rank_of(comm, r) == ref.rank);
+    const int at = comm_rank_of(comm, r);
+    // A Cartesian communicator of fewer ranks than its parent: its first ref.size ranks (the rest got MPI_COMM_NULL).
+    // MPI_Comm_create's group is not traced (MPI_Group_incl prints its ranks as an address): pico takes the
+    // parent's ranks in order, and only where the handle's size and every rank's place say so.
+    if (created_.contains(comm)) return static_cast<int>(g.size()) == ref.size && at == ref.rank;
+    const bool size_fits = static_cast<int>(g.size()) == ref.size ||
+                           (cartesian_.contains(comm) && ref.size < static_cast<int>(g.size()) && at < ref.size);
+    return size_fits && at < static_cast<int>(g.size()) && (!rank_too || at == ref.rank);
   }
   void check_rank_field(int comm, int r, const CommRef& ref, int line) {
     if (comm_rank_of(comm, r) == ref.rank || noted_rank_field_) return;
@@ -195,37 +239,122 @@ class Builder {
   int bind(int r, const CommRef& ref, int line) {
     if (!known_.empty()) return bind_known(r, ref, line);
     RankState& s = st(r);
-    auto take_made = [&]() -> std::optional<int> {
+    auto take_made = [&](bool rank_too) -> std::optional<int> {
       auto it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, true); });
-      if (it == s.made.end()) it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, false); });
+      if (it != s.made.end()) {  // several alike (the same size and place): the one the first peer confirms
+        for (auto other = std::next(it); other != s.made.end(); ++other)
+          if (fits(*other, r, ref, true) && !peer_confirms(r, ref, *it) && peer_confirms(r, ref, *other)) {
+            it = other;
+            break;
+          }
+      }
+      if (it == s.made.end() && !rank_too)
+        it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, false); });
       if (it == s.made.end()) return std::nullopt;
       const int c = *it;
       s.made.erase(it);
+      settle_cartesian(c, ref.size);
       check_rank_field(c, r, ref, line);
       return c;
     };
     if (const auto it = s.handles.find(ref.handle); it != s.handles.end()) {
-      if (fits(it->second, r, ref, false)) return it->second;
-      // A freed communicator's handle given to a new one (MPI_Comm_free is not traced by handle).
-      if (const auto c = take_made()) return s.handles[ref.handle] = *c;
+      // Since the handle was bound, a free pico could not tie (of a copied handle) may have ended its communicator.
+      const bool maybe_freed = s.bound_at[ref.handle] != s.untied_frees;
+      if (fits(it->second, r, ref, true) && !maybe_freed) return it->second;
+      // A handle freed and given to a new communicator whose free pico could not tie to it (a copy of the
+      // handle freed): the rank field, then the size, says which.
+      if (const auto c = take_made(true)) return bind_handle(s, ref.handle, *c);
+      if (fits(it->second, r, ref, false)) {
+        check_rank_field(it->second, r, ref, line);
+        return bind_handle(s, ref.handle, it->second);
+      }
+      if (const auto c = take_made(false)) return bind_handle(s, ref.handle, *c);
       const auto& g = out_.comms[static_cast<std::size_t>(it->second)].ranks;
       fail(r, line, fmt::format("communicator {} is rank {} of {} here, but rank {} of {} where it was first used",
                                 ref.handle, ref.rank, ref.size, comm_rank_of(it->second, r), g.size()),
            "a handle pico cannot follow: made by a call pico does not rebuild (MPI_Comm_create, MPI_Comm_split_type, ...)?");
     }
-    if (const auto c = take_made()) return s.handles[ref.handle] = *c;
+    if (const auto c = take_made(false)) return bind_handle(s, ref.handle, *c);
     if (!s.world_bound && ref.size == size()) {
       check_rank_field(0, r, ref, line);
       s.world_bound = true;
-      return s.handles[ref.handle] = 0;
+      return bind_handle(s, ref.handle, 0);
     }
     if (ref.size == 1) {  // MPI_COMM_SELF, or any communicator of this rank alone
       out_.comms.push_back(TraceCommunicator{{r}});
-      return s.handles[ref.handle] = static_cast<int>(out_.comms.size() - 1);
+      return bind_handle(s, ref.handle, static_cast<int>(out_.comms.size() - 1));
     }
     fail(r, line, fmt::format("communicator {} (rank {} of {}) was made by no call pico replays", ref.handle, ref.rank, ref.size),
-         "pico follows the world, MPI_Comm_split and MPI_Comm_dup; liballprof does not record who joins the others "
-         "(MPI_Comm_create, MPI_Comm_split_type, MPI_Cart_create)");
+         "pico follows the world, MPI_Comm_split, MPI_Comm_dup and MPI_Cart_create; liballprof does not record who "
+         "joins the others (MPI_Comm_create's group, MPI_Cart_sub's remain_dims, ...)");
+  }
+
+  // Whether communicator `comm` is the one rank r's handle names, seen from the other side: the rank's first
+  // point-to-point call on the handle (from the current one on) names a peer and a tag; in `comm` the peer is
+  // world rank w, whose trace must hold a call with that tag on a communicator of that size where w has its
+  // place in `comm` and names r's place as its peer (or any source). HPL and PTRANS make two pairs' splits
+  // where the rank has the same place in both, and liballprof prints no new handle to tell them apart.
+  bool peer_confirms(int r, const CommRef& ref, int comm) const {
+    const auto& records = in_[static_cast<std::size_t>(r)].records;
+    const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
+    for (std::size_t k = state_[static_cast<std::size_t>(r)].cursor; k < records.size(); ++k) {
+      const Record& mine = records[k];
+      if (mine.comm.handle != ref.handle || (mine.role != Role::send && mine.role != Role::recv)) continue;
+      if (mine.peer < 0 || mine.peer >= static_cast<std::int64_t>(g.size())) continue;  // a wildcard or PROC_NULL
+      const int w = g[static_cast<std::size_t>(mine.peer)];
+      const int w_place = comm_rank_of(comm, w), r_place = comm_rank_of(comm, r);
+      const bool sends = mine.role == Role::send;
+      for (const Record& theirs : in_[static_cast<std::size_t>(w)].records)
+        if ((theirs.role == (sends ? Role::recv : Role::send)) && theirs.tag == mine.tag &&
+            theirs.comm.size == ref.size && theirs.comm.rank == w_place &&
+            (theirs.peer == r_place || (sends && theirs.peer == lib_.any_source)))
+          return true;
+      return false;
+    }
+    return true;  // no point to point on it: nothing tells them apart
+  }
+
+  // A Cartesian communicator first used at a size below its parent's holds the parent's first `size` ranks.
+  void settle_cartesian(int comm, int size) {
+    if (!cartesian_.erase(comm)) return;
+    auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
+    if (size < static_cast<int>(g.size())) g.resize(static_cast<std::size_t>(size));
+  }
+
+  // MPI_Comm_free: the communicator made into that variable ends; its handle may come back for another.
+  void comm_free(int r, const Record& rec) {
+    RankState& s = st(r);
+    const auto v = s.variables.find(rec.variable);
+    if (v == s.variables.end()) {
+      // A copy of a handle freed (HPL keeps its grid's communicators in a struct it copies): which communicator ended
+      // is not in the trace. The rank's oldest communicator made and never used is taken to be it (one that is
+      // used later is then refused, never bound to another); with none, a bound one may have ended, and its
+      // handle may come back for a new communicator (bind() weighs that).
+      ++untied_frees_;
+      ++s.untied_frees;
+      if (!s.made.empty()) {
+        const int comm = s.made.front();
+        s.made.pop_front();
+        std::erase_if(s.variables, [&](const auto& kv) { return kv.second == comm; });
+      }
+      return;
+    }
+    const int comm = v->second;
+    s.variables.erase(v);
+    if (const auto m = std::find(s.made.begin(), s.made.end(), comm); m != s.made.end()) {
+      s.made.erase(m);  // made and freed, never used
+      return;
+    }
+    for (auto h = s.handles.begin(); h != s.handles.end(); ++h)
+      if (h->second == comm) {
+        s.handles.erase(h);
+        return;
+      }
+  }
+
+  int bind_handle(RankState& s, std::uint64_t handle, int comm) {
+    s.bound_at[handle] = s.untied_frees;
+    return s.handles[handle] = comm;
   }
 
   // A communicator the trace defines (OTF2): one program communicator per handle.
@@ -264,14 +393,20 @@ class Builder {
   void resolve(int parent, Creation& c) {
     c.resolved = true;
     const auto& parent_ranks = out_.comms[static_cast<std::size_t>(parent)].ranks;
-    if (c.arrived.front().second->role == Role::comm_dup) {
+    const Role role = c.arrived.front().second->role;
+    if (role == Role::comm_dup || role == Role::comm_cart || role == Role::comm_create) {
+      const int comm = static_cast<int>(out_.comms.size());
       out_.comms.push_back(TraceCommunicator{parent_ranks});
-      for (const auto& [r, rec] : c.arrived) st(r).made.push_back(static_cast<int>(out_.comms.size() - 1));
+      if (role == Role::comm_cart) cartesian_.insert(comm);
+      if (role == Role::comm_create) created_.insert(comm);
+      for (const auto& [r, rec] : c.arrived) made_by(r, *rec, comm);
       return;
     }
     // MPI_Comm_split: per color, members by (key, parent rank).
     std::map<std::int64_t, std::vector<std::tuple<std::int64_t, int, int>>> by_color;
+    std::map<int, const Record*> by_rank;
     for (const auto& [r, rec] : c.arrived) {
+      by_rank[r] = rec;
       if (rec->color == kUndefined) continue;
       if (rec->color < 0)
         fail(r, rec->line, fmt::format("color {} is neither MPI_UNDEFINED nor >= 0", rec->color), "");
@@ -282,8 +417,13 @@ class Builder {
       TraceCommunicator g;
       for (const auto& [key, parent_rank, r] : members) g.ranks.push_back(r);
       out_.comms.push_back(std::move(g));
-      for (const auto& [key, parent_rank, r] : members) st(r).made.push_back(static_cast<int>(out_.comms.size() - 1));
+      for (const auto& [key, parent_rank, r] : members) made_by(r, *by_rank.at(r), static_cast<int>(out_.comms.size() - 1));
     }
+  }
+
+  void made_by(int r, const Record& rec, int comm) {
+    st(r).made.push_back(comm);
+    st(r).variables[rec.variable] = comm;
   }
 
   [[noreturn]] void stuck(int r) {
@@ -367,14 +507,19 @@ class Builder {
       sources_[{comm, p.peer}].insert(r);
       sends_.push_back(p);
     } else {
-      recvs_[static_cast<std::size_t>(r)].push_back(p);
+      auto& posted = recvs_[static_cast<std::size_t>(r)];
+      if (!blocking) st(r).receive_of[op.request] = posted.size();
+      posted.push_back(p);
     }
     return true;
   }
 
   void point_to_point(int r, const Record& rec) {
     const int comm = bind(r, rec.comm, rec.line);
-    if (rec.peer == lib_.proc_null) return;  // MPI_PROC_NULL: its time joins the next gap
+    if (rec.peer == lib_.proc_null) {  // MPI_PROC_NULL: its time joins the next gap; its request is done at once
+      if (!rec.blocking) st(r).started.insert(rec.request);
+      return;
+    }
     post(r, rec.role == Role::send, comm, rec.peer, rec.tag, rec.bytes, rec, gap(r, rec), rec.blocking,
          rec.blocking ? std::nullopt : std::optional(rec.request));
   }
@@ -415,33 +560,106 @@ class Builder {
     Record at = init;
     at.line = rec.line;
     at.start_us = rec.start_us;
-    post(r, it->second.send, comm, init.peer, init.tag, init.bytes, at, gap_s, false, address);
+    if (!post(r, it->second.send, comm, init.peer, init.tag, init.bytes, at, gap_s, false, address))
+      st(r).started.insert(address);  // to MPI_PROC_NULL: done at once
   }
 
+  // A wait: the requests its variables name. A wait naming only variables no request was ever started at (a
+  // copy of a request, as C++ codes keep them) completes, per such variable, the oldest request that can only be
+  // completed through a copy: one a later start displaced from its variable, else one at a variable no wait has
+  // named yet. Where there is none the wait completes nothing: counted, and refused unless --unmatched-waits null.
   void wait(int r, const Record& rec) {
     RankState& s = st(r);
     std::vector<std::uint32_t> done;
-    auto complete = [&](std::uint64_t address) {
-      if (const auto it = s.active.find(address); it != s.active.end()) {
-        done.push_back(it->second);
-        s.active.erase(it);
-      }
+    std::uint64_t unknown = 0;
+    auto finish = [&](std::unordered_map<std::uint64_t, std::uint32_t>::iterator it) {
+      done.push_back(it->second);
+      s.receive_of.erase(it->second);
+      s.active.erase(it);
     };
-    if (rec.role == Role::wait) {
-      complete(rec.request);
-    } else if (rec.role == Role::waitall) {
-      for (std::uint64_t k = 0; k < rec.count; ++k) complete(rec.request + k * lib_.request_bytes);
+    auto by_name = [&](std::uint64_t address) {
+      s.named.insert(address);
+      if (const auto it = s.active.find(address); it != s.active.end()) return finish(it);
+      if (s.copied.erase(address)) return lost(r, rec.line, waits_.contradicted, "its request was completed earlier by a wait through a copy");
+      if (!s.started.contains(address)) ++unknown;
+    };
+    const std::uint64_t n = rec.role == Role::wait ? 1 : rec.count;
+    const std::uint64_t step = rec.role == Role::wait ? 0 : lib_.request_bytes;
+    if (rec.role != Role::waitany) {
+      for (std::uint64_t k = 0; k < n; ++k) by_name(rec.request + k * step);
     } else {  // waitany, waitsome: the oldest active request of the array
       std::optional<std::pair<std::uint32_t, std::uint64_t>> oldest;
-      for (std::uint64_t k = 0; k < rec.count; ++k) {
-        const std::uint64_t a = rec.request + k * lib_.request_bytes;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        const std::uint64_t a = rec.request + k * step;
+        s.named.insert(a);
         if (const auto it = s.active.find(a); it != s.active.end() && (!oldest || it->second < oldest->first))
           oldest = std::pair{it->second, a};
+        else if (it == s.active.end() && !s.started.contains(a))
+          unknown = 1;
       }
-      if (oldest) complete(oldest->second);
+      if (oldest) finish(s.active.find(oldest->second));
     }
+    if (done.empty())
+      for (std::uint64_t k = 0; k < unknown; ++k) {
+        if (const auto id = take_copied(r)) {
+          done.push_back(*id);
+          ++waits_.through_copy;
+        } else {
+          lost(r, rec.line, waits_.lost, "no request was started at its variable, and none is left for a copy");
+          break;
+        }
+      }
     if (done.empty()) return;  // MPI_REQUEST_NULL: the time joins the next gap
     wait_for(r, done, gap(r, rec), rec.line);
+  }
+
+  // The oldest request only a copy can complete now (see wait()).
+  std::optional<std::uint32_t> take_copied(int r) {
+    RankState& s = st(r);
+    std::optional<std::uint32_t> best;
+    auto at = s.active.end();
+    if (!s.displaced.empty()) best = s.displaced.front();
+    for (auto it = s.active.begin(); it != s.active.end(); ++it)
+      if (!s.named.contains(it->first) && (!best || it->second < *best)) {
+        best = it->second;
+        at = it;
+      }
+    if (!best) return std::nullopt;
+    if (at != s.active.end()) {
+      s.copied.insert(at->first);
+      s.active.erase(at);
+    } else {
+      s.displaced.pop_front();
+    }
+    s.receive_of.erase(*best);
+    return best;
+  }
+
+  void lost(int r, int line, std::uint64_t& counter, const char* why) {
+    if (counter++ == 0 && waits_.first_file.empty()) {
+      waits_.first_file = file(r);
+      waits_.first_line = line;
+      waits_.first_why = why;
+    }
+  }
+
+  // MPI_Cancel: a receive not yet matched matches nothing (pico assumes the cancel succeeded; were the receive
+  // matched, its send is left without a receive and refused). A send or a collective is replayed as made:
+  // Open MPI cannot cancel a send once started, and liballprof does not record MPI_Test_cancelled's answer.
+  void cancel(int r, const Record& rec) {
+    RankState& s = st(r);
+    const auto it = s.active.find(rec.request);
+    if (it == s.active.end()) return;  // done or null: nothing to cancel
+    const auto k = s.receive_of.find(it->second);
+    if (k == s.receive_of.end()) {
+      ++waits_.uncancelled;
+      return;
+    }
+    Posted& p = recvs_[static_cast<std::size_t>(r)][k->second];
+    p.cancelled = true;
+    rank_out(r).ops[p.op].kind = TraceOpKind::cancelled;
+    s.receive_of.erase(k);
+    ++waits_.cancelled;
   }
 
   // Processes rank r's records until one waits for other ranks. True if it moved.
@@ -457,8 +675,12 @@ class Builder {
         case Role::finalize: rank_out(r).final_gap_s = gap(r, rec); break;
         case Role::comm_split:
         case Role::comm_dup:
+        case Role::comm_cart:
+        case Role::comm_create:
           if (!create(r, rec)) return s.cursor != before;
           break;
+        case Role::comm_free: comm_free(r, rec); break;
+        case Role::cancel: cancel(r, rec); break;
         case Role::collective: collective(r, rec); break;
         case Role::send:
         case Role::recv: point_to_point(r, rec); break;
@@ -513,6 +735,7 @@ class Builder {
     std::vector<std::size_t> send_message(sends_.size());
     for (int d = 0; d < size(); ++d) {
       for (const Posted& recv : recvs_[static_cast<std::size_t>(d)]) {
+        if (recv.cancelled) continue;
         std::optional<std::size_t> best;
         auto consider = [&](int src) {
           const auto ch = channels_.find({recv.comm, src, d});
@@ -563,6 +786,10 @@ class Builder {
   bool noted_rank_field_ = false;
   const std::map<std::uint64_t, std::vector<int>>& known_;
   std::map<std::uint64_t, int> known_ids_;
+  std::set<int> cartesian_;  // Cartesian communicators no member has used yet: their size is not known
+  std::set<int> created_;    // MPI_Comm_create's: the parent's ranks, bound only where size and place agree
+  std::uint64_t untied_frees_ = 0;
+  TraceRequests waits_;
 };
 
 }  // namespace

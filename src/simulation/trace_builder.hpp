@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,13 @@
 
 namespace pico {
 
+// A rank's replayed calls. Local calls (MPI_Wtime, MPI_Test, ...) are not
+// kept, only the times of the rank's first and last call (nullopt: taken from
+// the records).
 struct RankRecords {
   std::string file;
   std::vector<liballprof::Record> records;
+  std::optional<double> first_us, last_us;
 };
 
 // Rank r's records are ranks[r]. `known` (an OTF2 archive's definitions):

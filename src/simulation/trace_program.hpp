@@ -46,7 +46,8 @@ struct TraceMessage {
   std::uint64_t bytes = 0;  // as sent
 };
 
-enum class TraceOpKind : std::uint8_t { send, recv, collective, wait };
+// cancelled: a receive MPI_Cancel reached before it matched; nothing to replay (its gap still counts).
+enum class TraceOpKind : std::uint8_t { send, recv, collective, wait, cancelled };
 
 struct TraceOp {
   TraceOpKind kind = TraceOpKind::wait;
@@ -67,12 +68,24 @@ struct TraceRank {
   double first_start_s = 0, last_end_s = 0;  // the traced times of its first and last calls
 };
 
+// How the trace's waits and cancels were tied to requests (simulation/trace_builder.hpp), for the user.
+struct TraceRequests {
+  std::uint64_t through_copy = 0;  // waits bound to a request started at another variable (a copy of it)
+  std::uint64_t lost = 0;          // waits naming only variables no request was started at, with none to bind
+  std::uint64_t contradicted = 0;  // waits naming a variable whose request a wait through a copy took earlier
+  std::uint64_t cancelled = 0;     // receives cancelled before they matched
+  std::uint64_t uncancelled = 0;   // MPI_Cancel of a send or a collective: replayed as made
+  std::string first_file, first_why;  // the first lost or contradicted wait: where, and why it completes nothing
+  int first_line = 0;
+};
+
 struct TraceProgram {
   std::vector<TraceCommunicator> comms;  // [0]: the world
   std::vector<TraceCollective> collectives;
   std::vector<TraceMessage> messages;
   std::vector<TraceRank> ranks;
   std::vector<std::string> notes;  // what the reader assumed where the trace was unclear, for the user
+  TraceRequests requests;
 
   int size() const { return static_cast<int>(ranks.size()); }
   // The run as traced: the slowest rank's last end minus its first start.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -42,8 +43,16 @@ std::optional<RankName> rank_name(const std::string& name) {
 
 const char* kHint = "give the directory of one run's liballprof traces (pmpi-trace-rank-N.txt), or rank 0's file";
 
+// A function pico does not replay: its calls, and where the first is.
+struct Unknown {
+  std::uint64_t calls = 0;
+  std::string file;
+  int rank = 0, line = 0;
+};
+using UnknownMap = std::map<std::string, Unknown>;
+
 // Reads one rank's file: its records, and the functions pico does not replay.
-RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<std::string, std::uint64_t>& unknown_calls,
+RankRecords read_rank(const std::string& file, UnknownCalls unknown, UnknownMap& unknown_calls,
                       std::atomic<std::uint64_t>& calls) {
   std::error_code ec;
   if (!fs::is_regular_file(fs::status(file, ec)))
@@ -73,7 +82,10 @@ RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<st
     if (text.empty() || text[0] == '#') continue;
     std::optional<liballprof::Record> r = liballprof::parse_line(text, file, number, &name);
     if (!r) {
-      if (unknown != UnknownCalls::skip) ++unknown_calls[name];
+      if (unknown != UnknownCalls::skip) {
+        Unknown& u = unknown_calls[name];
+        if (u.calls++ == 0) u = {.calls = 1, .file = file, .line = number};
+      }
       continue;
     }
     const std::optional<double> start = r->start_us ? r->start_us : r->end_us;
@@ -83,7 +95,14 @@ RankRecords read_rank(const std::string& file, UnknownCalls unknown, std::map<st
                        "liballprof writes a rank's calls in order: is the file from one run?");
     if (r->end_us) previous_end = r->end_us;
     else if (r->start_us) previous_end = r->start_us;
-    if (r->role != liballprof::Role::time_only && ++calls > kMaxTraceCalls)
+    for (const auto& v : {r->start_us, r->end_us})
+      if (v) {
+        if (!t.first_us) t.first_us = v;
+        t.last_us = v;
+      }
+    // Local calls and, for a list of the unknown ones, every call: only their times count.
+    if (r->role == liballprof::Role::time_only || unknown == UnknownCalls::list) continue;
+    if (++calls > kMaxTraceCalls)
       throw InputError(file, number, 0, fmt::format("the traces hold over {} calls pico replays", kMaxTraceCalls),
                        "pico replay keeps a trace in memory (about 450 B per call): trace fewer iterations or ranks");
     t.records.push_back(*r);
@@ -161,18 +180,36 @@ std::vector<std::string> trace_files(const std::string& path) {
 
 namespace {
 
-// What pico does not replay: listed, refused, or (skip) nothing.
-void handle_unknown(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t> unknown_calls,
+// What pico does not replay: listed, refused at the first such call, or (skip) nothing.
+void handle_unknown(const std::string& path, const TraceOptions& o, const UnknownMap& unknown_calls,
                     std::map<std::string, std::uint64_t>* listed) {
   if (o.unknown == UnknownCalls::list) {
-    if (listed) *listed = std::move(unknown_calls);
+    if (listed)
+      for (const auto& [name, u] : unknown_calls) (*listed)[name] = u.calls;
     return;
   }
   if (o.unknown == UnknownCalls::skip || unknown_calls.empty()) return;
   std::vector<std::string> list;
-  for (const auto& [name, count] : unknown_calls) list.push_back(fmt::format("{} ({})", name, count));
-  throw InputError(path, fmt::format("the traces hold calls pico does not replay: {}", fmt::join(list, ", ")),
-                   "--unknown skip folds their time into the compute gaps");
+  const Unknown* first = nullptr;
+  for (const auto& [name, u] : unknown_calls) {
+    list.push_back(fmt::format("{} ({})", name, u.calls));
+    if (!u.file.empty() && (!first || std::tie(first->rank, first->line) > std::tie(u.rank, u.line))) first = &u;
+  }
+  const std::string what = fmt::format("the traces hold calls pico does not replay: {}", fmt::join(list, ", "));
+  const char* hint = "--unknown skip folds their time into the compute gaps (docs/simulation.md#traces says why each is not replayed)";
+  if (!first) throw InputError(path, what, hint);
+  throw InputError(first->file, first->line, 0, what + " (the first here)", hint);
+}
+
+// A wait that completed nothing is never silent: refused, or counted as on MPI_REQUEST_NULL.
+void handle_unmatched_waits(const TraceProgram& t, const TraceOptions& o) {
+  const TraceRequests& q = t.requests;
+  if (q.lost + q.contradicted == 0 || o.unmatched_waits == UnmatchedWaits::null) return;
+  throw InputError(q.first_file, q.first_line, 0,
+                   fmt::format("a wait completes nothing: {} (waits completing nothing: {} naming no started request, "
+                               "{} naming one a copy took)", q.first_why, q.lost, q.contradicted),
+                   "liballprof names a request by its variable; if these are waits on MPI_REQUEST_NULL, "
+                   "--unmatched-waits null replays them as such (docs/simulation.md#traces)");
 }
 
 }  // namespace
@@ -180,14 +217,18 @@ void handle_unknown(const std::string& path, const TraceOptions& o, std::map<std
 TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t>* listed) {
   if (is_otf2_archive(path)) {
     Otf2Trace t = read_otf2(path);
-    handle_unknown(path, o, std::move(t.unknown), listed);
+    UnknownMap unknown;
+    for (const auto& [name, calls] : t.unknown) unknown[name].calls = calls;
+    handle_unknown(path, o, unknown, listed);
     if (o.unknown == UnknownCalls::list) return TraceProgram{};
-    return build_trace_program(std::move(t.ranks), TraceMpi::openmpi, t.comms);
+    TraceProgram program = build_trace_program(std::move(t.ranks), TraceMpi::openmpi, t.comms);
+    handle_unmatched_waits(program, o);
+    return program;
   }
   const std::vector<std::string> files = trace_files(path);
   const int ranks = static_cast<int>(files.size());
   std::vector<RankRecords> traces(files.size());
-  std::vector<std::map<std::string, std::uint64_t>> unknown(files.size());
+  std::vector<UnknownMap> unknown(files.size());
   std::atomic<int> next{0};
   std::atomic<std::uint64_t> calls{0};
   std::exception_ptr failure;
@@ -211,12 +252,22 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
     work();
   }
   if (failure) std::rethrow_exception(failure);
-  std::map<std::string, std::uint64_t> unknown_calls;
-  for (const auto& u : unknown)
-    for (const auto& [name, count] : u) unknown_calls[name] += count;
-  handle_unknown(path, o, std::move(unknown_calls), listed);
+  UnknownMap unknown_calls;
+  for (std::size_t r = 0; r < unknown.size(); ++r)  // the refusal names the lowest rank's first call
+    for (const auto& [name, u] : unknown[r]) {
+      Unknown& all = unknown_calls[name];
+      if (all.calls == 0) {
+        all = u;
+        all.rank = static_cast<int>(r);
+      } else {
+        all.calls += u.calls;
+      }
+    }
+  handle_unknown(path, o, unknown_calls, listed);
   if (o.unknown == UnknownCalls::list) return TraceProgram{};
-  return build_trace_program(std::move(traces), o.mpi);
+  TraceProgram program = build_trace_program(std::move(traces), o.mpi);
+  handle_unmatched_waits(program, o);
+  return program;
 }
 
 }  // namespace pico

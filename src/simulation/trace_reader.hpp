@@ -23,7 +23,8 @@ namespace pico {
 
 // The most replayed calls a trace may hold over all its ranks: reading and
 // matching take about 450 B per call (400 k calls: 182 MB peak), so 3 M keep
-// pico replay under 2 GB.
+// pico replay under 2 GB. Local calls (MPI_Wtime, MPI_Test, ...) are read and
+// dropped: they cost nothing past their line.
 inline constexpr std::uint64_t kMaxTraceCalls = 3'000'000;
 
 // What to do with MPI calls pico does not replay (RMA, I/O, v-collectives, ...).
@@ -36,8 +37,14 @@ enum class UnknownCalls { refuse, skip, list };
 // MPI_COMM_WORLD (0x44000000), else Open MPI.
 enum class TraceMpi { automatic, openmpi, mpich };
 
+// A wait that completes nothing though it names a variable no request was
+// started at (trace_builder.hpp): refused, or replayed as a wait on
+// MPI_REQUEST_NULL (counted in the output either way).
+enum class UnmatchedWaits { refuse, null };
+
 struct TraceOptions {
   UnknownCalls unknown = UnknownCalls::refuse;
+  UnmatchedWaits unmatched_waits = UnmatchedWaits::refuse;
   TraceMpi mpi = TraceMpi::automatic;
   int threads = 0;  // ranks read at once; 0: one per hardware thread
 };

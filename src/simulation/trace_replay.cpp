@@ -96,6 +96,7 @@ class TraceRankFormatter {
           if (!op.blocking) requests_[op.request] = l;
           break;
         }
+        case TraceOpKind::cancelled: break;
         case TraceOpKind::collective: collective(op, goal); break;
         case TraceOpKind::wait: {
           done_.clear();

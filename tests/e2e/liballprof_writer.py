@@ -7,7 +7,8 @@ request/status variables as decimal addresses, a datatype as `code,size,extent`,
 A test builds a program rank by rank (Trace.rank(r).send(...), ...); each call advances that rank's clock.
 Open MPI's conventions by default (handles are addresses, MPI_ANY_SOURCE -1, MPI_PROC_NULL -2, 8-byte
 requests); mpi="mpich" gives MPICH's (MPI_COMM_WORLD 1140850688, MPI_ANY_SOURCE -2, MPI_PROC_NULL -1,
-4-byte requests)."""
+4-byte requests); mpi="fortran" Open MPI's Fortran binding's (handles are INTEGER indices, the world 0, 4-byte
+requests)."""
 import os
 
 FLOAT = "8,4,4"
@@ -145,11 +146,23 @@ class Rank:
         return self.call("MPI_Exscan" if exclusive else "MPI_Scan", str(self.address()), str(self.address()), str(count),
                          dtype, SUM, comm.field(self.r), took=15)
 
-    def comm_split(self, comm, color, key):
-        return self.call("MPI_Comm_split", comm.field(self.r), str(color), str(key), str(self.address()), took=12)
+    def comm_split(self, comm, color, key, variable=None):
+        return self.call("MPI_Comm_split", comm.field(self.r), str(color), str(key), str(variable or self.address()),
+                         took=12)
 
-    def comm_dup(self, comm):
-        return self.call("MPI_Comm_dup", comm.field(self.r), str(self.address()), took=12)
+    def comm_dup(self, comm, variable=None):
+        return self.call("MPI_Comm_dup", comm.field(self.r), str(variable or self.address()), took=12)
+
+    def cart_create(self, comm, ndims, variable=None):
+        """dims and periods are printed as addresses, as liballprof prints them; reorder 0."""
+        return self.call("MPI_Cart_create", comm.field(self.r), str(ndims), str(self.address()), str(self.address()), "0",
+                         str(variable or self.address()), took=12)
+
+    def comm_free(self, variable):
+        return self.call("MPI_Comm_free", str(variable), took=2)
+
+    def cancel(self, request):
+        return self.call("MPI_Cancel", str(request), took=1)
 
     def finalize(self):
         self.lines.append(f"MPI_Finalize:{self.t}:-")
@@ -160,36 +173,48 @@ class Trace:
         self.mpi = mpi
         self.any_source, self.proc_null = (-2, -1) if mpi == "mpich" else (-1, -2)
         self.any_tag = -1
-        world = 1140850688 if mpi == "mpich" else None
-        self.world = Comm(range(ranks), {r: world or 94853248035456 + 1024 * r for r in range(ranks)})
-        self.request_bytes = 4 if mpi == "mpich" else 8
+        world = {"mpich": lambda r: 1140850688, "fortran": lambda r: 0}.get(mpi, lambda r: 94853248035456 + 1024 * r)
+        self.world = Comm(range(ranks), {r: world(r) for r in range(ranks)})
+        self.request_bytes = 8 if mpi == "openmpi" else 4
         self.ranks = [Rank(self, r) for r in range(ranks)]
         self.next_handle = 94853300000000
 
     def rank(self, r):
         return self.ranks[r]
 
-    def split(self, comm, colors, keys=None):
-        """Every member of comm calls MPI_Comm_split; returns {color: Comm} as MPI forms them."""
+    def split(self, comm, colors, keys=None, variables=None, handles=None):
+        """Every member of comm calls MPI_Comm_split (into variables[r] if given); returns {color: Comm} as MPI forms
+        them, member r's handle handles[r] if given (a freed handle the library gives out again)."""
         keys = keys or {r: 0 for r in comm.ranks}
         for r in comm.ranks:
-            self.ranks[r].comm_split(comm, colors[r], keys[r])
+            self.ranks[r].comm_split(comm, colors[r], keys[r], (variables or {}).get(r))
         out = {}
         for color in sorted(set(c for c in colors.values() if c >= 0)):
             members = sorted((keys[r], comm.rank_of(r), r) for r in comm.ranks if colors[r] == color)
-            handles = {}
+            made = {}
             for _, _, r in members:
-                handles[r] = (-1 - 1000 * color) & 0xFFFFFFFFFFFFFFFF if self.mpi == "mpich" else self.next_handle + 512 * r
+                made[r] = (-1 - 1000 * color) & 0xFFFFFFFFFFFFFFFF if self.mpi == "mpich" else self.next_handle + 512 * r
             self.next_handle += 65536
-            out[color] = Comm([r for _, _, r in members], handles)
+            made.update({r: h for r, h in (handles or {}).items() if r in made})
+            out[color] = Comm([r for _, _, r in members], made)
         return out
 
-    def dup(self, comm):
+    def dup(self, comm, variables=None):
         for r in comm.ranks:
-            self.ranks[r].comm_dup(comm)
+            self.ranks[r].comm_dup(comm, (variables or {}).get(r))
         handles = {r: self.next_handle + 512 * r for r in comm.ranks}
         self.next_handle += 65536
         return Comm(comm.ranks, handles)
+
+    def cart(self, comm, size, ndims=2):
+        """MPI_Cart_create over comm, its grid `size` ranks (the parent's first, not reordered); the others get
+        MPI_COMM_NULL."""
+        for r in comm.ranks:
+            self.ranks[r].cart_create(comm, ndims)
+        members = comm.ranks[:size]
+        handles = {r: self.next_handle + 512 * r for r in members}
+        self.next_handle += 65536
+        return Comm(members, handles)
 
     def write(self, directory, name="pmpi-trace-rank-{}.txt"):
         os.makedirs(directory, exist_ok=True)

@@ -7,6 +7,7 @@ before use, every receive matched, nothing left over); where LogGOPSim is at han
 PATH) each is also simulated, with nothing unmatched, and pico's traced-vs-simulated line is checked.
 
 Usage: trace_replay.py [scenarios|sample|refusals|all]"""
+import lzma
 import os
 import re
 import shutil
@@ -404,9 +405,125 @@ def scenario_scan(tmp):
     print("scan: ok")
 
 
+def scenario_comm_lifetimes(tmp):
+    """4 ranks: communicators made and freed as HPL and PTRANS make their grids (issue 49, 1 and 2). A split into
+    pairs {0,1} {2,3} is made and freed unused; another into {0,1} {2,3} is used and freed, and its handles come
+    back for a split into {0,2} {1,3}; point to point on the last must reach the last's members."""
+    t = Trace(4)
+    var = {r: 140737488100000 + 4096 * r for r in range(4)}
+    t.split(t.world, {r: r // 2 for r in range(4)}, variables=var)
+    for r in range(4):
+        t.rank(r).comm_free(var[r])  # made and freed, never used
+    pairs = t.split(t.world, {r: r // 2 for r in range(4)}, variables=var)
+    for r in range(4):
+        t.rank(r).allreduce(64, comm=pairs[r // 2]).comm_free(var[r])
+    handles = {r: pairs[r // 2].handles[r] for r in range(4)}
+    cross = t.split(t.world, {r: r % 2 for r in range(4)}, variables=var, handles=handles)
+    for r in range(4):
+        comm = cross[r % 2]
+        if comm.rank_of(r) == 0:
+            t.rank(r).send(1, 9, 300, comm=comm)
+        else:
+            t.rank(r).recv(0, 9, 300, comm=comm)
+        t.rank(r).comm_free(var[r])
+    d = t.write(os.path.join(tmp, "lifetimes"))
+    out = replayed("communicators freed and their handles reused", d)
+    blocks = rank_blocks(out)
+    expect(re.search(r": send 2400b to 2 tag", blocks[0]) and re.search(r": recv 2400b from 0 tag", blocks[2]),
+           "the last split's rank 0 -> 1 is world 0 -> 2")
+    expect(re.search(r": send 2400b to 3 tag", blocks[1]), "and world 1 -> 3")
+    print("communicator lifetimes: ok")
+
+
+def scenario_cartesian(tmp):
+    """6 ranks, a 2x2 MPI_Cart_create (ranks 4 and 5 get MPI_COMM_NULL): an allreduce and point to point on the
+    grid, whose ranks are the world's first four in order (no library pico knows reorders)."""
+    t = Trace(6)
+    grid = t.cart(t.world, 4)
+    for r in range(4):
+        t.rank(r).allreduce(128, comm=grid)
+        if r == 3:
+            t.rank(r).send(0, 4, 50, comm=grid)
+        if r == 0:
+            t.rank(r).recv(3, 4, 50, comm=grid)
+    for r in range(6):
+        t.rank(r).barrier()
+    d = t.write(os.path.join(tmp, "cartesian"))
+    out = replayed("MPI_Cart_create (2x2 of 6 ranks)", d)
+    blocks = rank_blocks(out)
+    expect(re.search(r": recv 400b from 3 tag", blocks[0]), "grid rank 3 is world 3")
+    expect(not re.search(r": (send|recv) 512b", blocks[4] + blocks[5]), "ranks 4 and 5 are not in the grid's allreduce")
+    print("cartesian: ok")
+
+
+def scenario_cancel(tmp):
+    """2 ranks: rank 0 posts a wildcard MPI_Irecv, cancels it unmatched (HPCC RandomAccess's end), then receives
+    rank 1's two messages; the cancelled receive must take neither."""
+    t = Trace(2)
+    a, b = t.rank(0).requests(1), t.rank(0).requests(1)
+    t.rank(0).irecv(t.any_source, 5, 10, a)
+    t.rank(0).wait(a)
+    t.rank(0).irecv(t.any_source, 5, 10, b)
+    t.rank(0).compute(50).cancel(b).wait(b)
+    t.rank(0).recv(1, 5, 10)
+    for _ in range(2):
+        t.rank(1).send(0, 5, 10)
+    d = t.write(os.path.join(tmp, "cancel"))
+    out = replayed("MPI_Cancel of an unmatched receive", d)
+    blocks = rank_blocks(out)
+    expect(len(re.findall(r": recv 80b from 1", blocks[0])) == 2, f"two receives replayed, not three: {blocks[0]}")
+    proc = replay(d, "-o", out)
+    expect("1 receive cancelled unmatched" in proc.stdout, proc.stdout)
+    print("cancel: ok")
+
+
+def scenario_request_copies(tmp):
+    """2 ranks: rank 1 starts each MPI_Irecv in one variable and waits on copies of it (C++ frameworks do), so
+    liballprof prints addresses no request was started at; the waits complete the copied requests."""
+    t = Trace(2)
+    tmp_var = t.rank(1).requests(1)
+    copies = t.rank(1).requests(2)
+    for it in range(2):
+        t.rank(0).send(1, it, 1000).send(1, it, 1000)
+        t.rank(1).irecv(0, it, 1000, tmp_var)
+        t.rank(1).irecv(0, it, 1000, tmp_var)
+        t.rank(1).waitall(2, copies).compute(1000)
+    d = t.write(os.path.join(tmp, "copies"))
+    out = replayed("waits on copies of requests", d)
+    ops, deps = labels(rank_blocks(out)[1])
+    recvs = [label for label, op in ops.items() if op[0] == "recv"]
+    after = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 1001 * 10**6]
+    expect(len(after) == 2, f"a compute of 1001 us after each waitall: {after}")
+    for c in after:
+        before = closure(c, deps)
+        expect(sum(1 for x in recvs if x in before) >= 2, "the compute after a waitall requires its two receives")
+    proc = replay(d, "-o", out)
+    expect("4 waits through a copy of the request" in proc.stdout, proc.stdout)
+    print("request copies: ok")
+
+
+def scenario_fortran(tmp):
+    """2 ranks through Open MPI's Fortran binding: handles are INTEGERs (the world is 0), so a request array
+    steps 4 bytes; MPI_Waitall of reqs(1:2) must complete both the MPI_Irecv and the MPI_Isend (issue 49, 6)."""
+    t = Trace(2, mpi="fortran")
+    for r in range(2):
+        reqs = t.rank(r).requests(1)
+        t.rank(r).irecv(1 - r, 6, 100, reqs)
+        t.rank(r).isend(1 - r, 6, 100, reqs + 4)
+        t.rank(r).waitall(2, reqs).compute(1000)
+    d = t.write(os.path.join(tmp, "fortran"))
+    out = replayed("Fortran binding (4-byte requests)", d)
+    ops, deps = labels(rank_blocks(out)[0])
+    after = [label for label, op in ops.items() if op[0] == "calc" and op[1] == 1001 * 10**6]
+    expect(after and {ops[x][0] for x in closure(after[0], deps)} >= {"send", "recv"},
+           "the compute after MPI_Waitall requires both the send and the receive")
+    print("fortran: ok")
+
+
 def test_scenarios(tmp):
     for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
-              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2, scenario_scan):
+              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2, scenario_scan,
+              scenario_comm_lifetimes, scenario_cartesian, scenario_cancel, scenario_request_copies, scenario_fortran):
         s(tmp)
 
 
@@ -420,6 +537,36 @@ def test_shared_sample(tmp):
     expect(len(blocks) == 4, "four ranks")
     expect(len(re.findall(r": send 12b", open(out).read())) == 15, "5 binomial bcasts of 12 B on 4 ranks: 15 sends")
     print("sample: ok")
+
+
+def test_lammps_sample(tmp):
+    """The real LAMMPS trace in ../shared (Debian's LAMMPS, in.lj, 2 ranks, liballprof), unmodified: replayed with
+    --unknown refuse (its MPI_Cart_create and MPI_Comm_free included) and its calls counted (skipped when absent)."""
+    sample = os.path.join(SRC, "..", "shared", "data", "liballprof-lammps-np2")
+    if not os.path.isdir(sample):
+        print(f"lammps: skipped ({sample} is absent)")
+        return
+    d = os.path.join(tmp, "lammps-np2")
+    os.makedirs(d)
+    for r in range(2):
+        with lzma.open(os.path.join(sample, f"pmpi-trace-rank-{r}.txt.xz")) as f, \
+                open(os.path.join(d, f"pmpi-trace-rank-{r}.txt"), "wb") as out:
+            shutil.copyfileobj(f, out)
+    out = replayed("LAMMPS in.lj (Debian, liballprof)", d, "--unknown", "refuse", expect_traced=6.221497)
+    proc = replay(d, "-o", out)
+    # Per rank 4,055 MPI_Send and 153 MPI_Sendrecv (none to MPI_PROC_NULL): 8,416 messages; collectives on the
+    # world: 70 Allreduce, 62 Bcast, 5 Barrier, 3 Reduce, 1 Scan = 141.
+    expect("8557 communication calls" in proc.stdout, proc.stdout)
+    expect("requests:" not in proc.stdout, f"every wait names its request: {proc.stdout}")
+    text = open(out).read()
+    blocks = rank_blocks(out)
+    expect(len(blocks) == 2, "two ranks")
+    # 4,055 MPI_Send of each rank plus its 153 MPI_Sendrecv's sends go to the other rank, tagged as messages.
+    for r in range(2):
+        sends = [int(t) for t in re.findall(r": send \d+b to \d+ tag (\d+)", blocks[r])]
+        expect(sum(1 for t in sends if t >= MESSAGE_TAGS) == 4055 + 153, f"rank {r}: {sum(1 for t in sends if t >= MESSAGE_TAGS)} messages")
+    expect(len(text) > 10**6, "a GOAL of over 1 MB")
+    print("lammps: ok")
 
 
 def test_refusals(tmp):
@@ -463,11 +610,32 @@ def test_refusals(tmp):
     for d, message in cases:
         proc = replay(d, "-o", out)
         expect(proc.returncode == 2 and message in proc.stderr, f"{os.path.basename(d)}: exit {proc.returncode}: {proc.stderr}")
+    # A function pico does not replay is refused at its first call (issue 49: a count alone named no place).
+    cart_sub = variant("cartsub", lambda r, l: l[:-1] + [f"MPI_Cart_sub:1000009000:{base.world.field(r)}:140737488000:"
+                                                          f"140737488064:1000009010\n"] + l[-1:])
+    proc = replay(cart_sub, "-o", out)
+    expect(proc.returncode == 2 and re.search(r"pmpi-trace-rank-0\.txt:\d+: .*MPI_Cart_sub \(2\)", proc.stderr), proc.stderr)
+    # A wait on a variable no request was started at, with none a copy could be: refused, or with
+    # --unmatched-waits null a wait on MPI_REQUEST_NULL, counted either way (issue 49, 6).
+    def wait_before_finalize(r, lines):
+        end = int(lines[-1].split(":")[1])  # MPI_Finalize's start
+        if r == 0:
+            return lines
+        return lines[:-1] + [f"MPI_Wait:{end}:140737488999:140737488998:{end + 2}\n", f"MPI_Finalize:{end + 3}:-\n"]
+    lost = variant("lostwait", wait_before_finalize)
+    proc = replay(lost, "-o", out)
+    expect(proc.returncode == 2 and re.search(r"pmpi-trace-rank-1\.txt:\d+: a wait completes nothing", proc.stderr),
+           f"lost wait: exit {proc.returncode}: {proc.stderr}")
+    proc = replay(lost, "-o", out, "--unmatched-waits", "null")
+    expect(proc.returncode == 0 and "1 wait completing nothing (MPI_REQUEST_NULL)" in proc.stdout, proc.stdout + proc.stderr)
     # A file and line and column are named for a malformed field.
     proc = replay(cases[0][0], "-o", out)
     expect(re.search(r"pmpi-trace-rank-0\.txt:\d+:\d+: ", proc.stderr), proc.stderr)
     proc = replay(cases[-1][0], "--unknown", "list")
-    expect(proc.returncode == 0 and "MPI_Put (2 calls)" in proc.stdout, proc.stdout)
+    expect(proc.returncode == 0 and "1 MPI function pico does not replay:" in proc.stdout and "MPI_Put (2 calls)" in proc.stdout,
+           proc.stdout)
+    proc = replay(good, "--unknown", "list")
+    expect(proc.returncode == 0 and "every MPI function in the traces is one pico replays" in proc.stdout, proc.stdout)
     proc = replay(cases[-1][0], "-o", out, "--unknown", "skip")
     expect(proc.returncode == 0, proc.stderr)
     # Two files for one rank; a FIFO as a rank file (never opened for reading: it would block).
@@ -498,6 +666,7 @@ def main():
             test_scenarios(tmp)
         if which in ("all", "sample"):
             test_shared_sample(tmp)
+            test_lammps_sample(tmp)
         if which in ("all", "refusals"):
             test_refusals(tmp)
     if RESULTS:
