@@ -10,6 +10,7 @@
 
 #include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
+#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "simulation/workload.hpp"
 
@@ -31,6 +32,9 @@ struct Layout {
   std::int8_t count2 = -1, type2 = -1, peer2 = -1, tag2 = -1;
   std::int8_t color = -1, key = -1, nreq = -1;
   std::int8_t variable = -1;  // a communicator's variable (MPI_Comm_split's newcomm, MPI_Comm_free's comm)
+  // A v-collective's count arrays (the field of their values; count/count2 then unset) and which it is.
+  std::int8_t counts = -1, counts2 = -1;
+  VCollective vcollective = VCollective::gatherv;
 };
 
 // buf:count:type:peer:tag:comm, then :request (non-blocking, persistent) or :status (MPI_Recv).
@@ -99,11 +103,26 @@ constexpr Layout kOthers[] = {
     // comm:color:key:newcomm, comm:newcomm, comm:info:newcomm, comm:newcomm:request
     {.name = "MPI_Comm_split", .role = Role::comm_split, .args = 4, .comm = 0, .color = 1, .key = 2, .variable = 3},
     {.name = "MPI_Comm_dup", .role = Role::comm_dup, .args = 2, .comm = 0, .variable = 1},
+    // comm:split_type:key:info:newcomm (the split type read as a color)
+    {.name = "MPI_Comm_split_type", .role = Role::comm_split_type, .args = 5, .comm = 0, .color = 1, .key = 2,
+     .variable = 4},
     {.name = "MPI_Comm_dup_with_info", .role = Role::comm_dup, .args = 3, .comm = 0, .variable = 2},
     {.name = "MPI_Comm_idup", .role = Role::comm_dup, .args = 3, .comm = 0, .variable = 1},
     // comm:ndims:dims:periods:reorder:newcomm (dims and periods as addresses: their values are not traced)
     {.name = "MPI_Cart_create", .role = Role::comm_cart, .args = 6, .comm = 0, .variable = 5},
     {.name = "MPI_Comm_free", .role = Role::comm_free, .args = 1, .variable = 0},
+    // An array is two fields, address:values. sbuf:scount:stype:rbuf:rcounts:displs:rtype:root:comm
+    {.name = "MPI_Gatherv", .role = Role::vcollective, .args = 11, .count = 1, .type = 2, .comm = 10, .root = 9,
+     .type2 = 8, .counts2 = 5, .vcollective = VCollective::gatherv},
+    // sbuf:scounts:displs:stype:rbuf:rcount:rtype:root:comm
+    {.name = "MPI_Scatterv", .role = Role::vcollective, .args = 11, .type = 5, .comm = 10, .root = 9, .count2 = 7,
+     .type2 = 8, .counts = 2, .vcollective = VCollective::scatterv},
+    // sbuf:scount:stype:rbuf:rcounts:displs:rtype:comm
+    {.name = "MPI_Allgatherv", .role = Role::vcollective, .args = 10, .count = 1, .type = 2, .comm = 9, .type2 = 8,
+     .counts2 = 5, .vcollective = VCollective::allgatherv},
+    // sbuf:scounts:sdispls:stype:rbuf:rcounts:rdispls:rtype:comm
+    {.name = "MPI_Alltoallv", .role = Role::vcollective, .args = 13, .type = 5, .comm = 12, .type2 = 11, .counts = 2,
+     .counts2 = 8, .vcollective = VCollective::alltoallv},
     // comm:group:newcomm (the group a handle: MPI_Group_incl prints its ranks as an address)
     {.name = "MPI_Comm_create", .role = Role::comm_create, .args = 3, .comm = 0, .variable = 2},
     {.name = "MPI_Init", .role = Role::init},
@@ -192,7 +211,9 @@ class LineReader {
     if (comma == std::string_view::npos) fail(f, fmt::format("datatype '{}' is not code,size,extent", f.text));
     std::string_view size = f.text.substr(comma + 1);
     size = size.substr(0, size.find(','));
-    return static_cast<std::uint64_t>(integer(size, f, "datatype size", 1, 1 << 20));
+    // 0: an empty type (MPI_DATATYPE_NULL beside a count of 0, as Quantum ESPRESSO's MPI_Gatherv passes it);
+    // derived types are large (HPCC's PTRANS sends one struct of 1.28 MB): the call's bytes are bounded instead.
+    return static_cast<std::uint64_t>(integer(size, f, "datatype size", 0, static_cast<std::int64_t>(kMaxCallBytes)));
   }
   std::uint64_t bytes(const Field& count, const Field& type) const {
     const auto n = static_cast<std::uint64_t>(integer(count, "count", 0, INT64_MAX));
@@ -202,6 +223,28 @@ class LineReader {
       fail(count, fmt::format("count {} x {} bytes is beyond the 1 TiB per rank pico schedules", n, size));
     return *b;
   }
+  // `v0,v1,...`, one count per rank of the communicator, each times the type's size.
+  std::vector<std::uint64_t> byte_list(const Field& values, const Field& type, std::size_t ranks) const {
+    const std::uint64_t size = type_size(type);
+    std::vector<std::uint64_t> out;
+    out.reserve(ranks);
+    for (std::string_view rest = values.text;;) {
+      const auto comma = rest.find(',');
+      if (out.size() == ranks)
+        fail(values, fmt::format("'{}' holds more counts than the communicator's {} ranks", values.text, ranks));
+      const auto n = static_cast<std::uint64_t>(integer(rest.substr(0, comma), values, "count", 0, INT32_MAX));
+      const auto b = checked_mul(n, size);
+      if (!b || *b > kMaxCallBytes) fail(values, fmt::format("count {} x {} bytes is beyond 1 TiB", n, size));
+      out.push_back(*b);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    if (out.size() != ranks)
+      fail(values, fmt::format("'{}' holds {} for a communicator of {}", values.text, counted(out.size(), "count"),
+                               counted(ranks, "rank")));
+    return out;
+  }
+
   // `handle,rank,size`.
   CommRef comm(const Field& f) const {
     std::array<std::string_view, 3> part;
@@ -299,6 +342,13 @@ std::optional<Record> parse_line(std::string_view text, const std::string& file,
   if (l.variable >= 0) rec.variable = r.address(a(l.variable), "communicator variable");
   if (l.count >= 0) rec.bytes = r.bytes(a(l.count), a(l.type));
   if (l.count2 >= 0) rec.bytes2 = r.bytes(a(l.count2), a(l.type2));
+  if (rec.role == Role::vcollective) {
+    rec.vcollective = l.vcollective;
+    const auto p = static_cast<std::size_t>(rec.comm.size);
+    rec.send_bytes = l.counts >= 0 ? r.byte_list(a(l.counts), a(l.type), p) : std::vector<std::uint64_t>(p, rec.bytes);
+    rec.recv_bytes = l.counts2 >= 0 ? r.byte_list(a(l.counts2), a(l.type2), p) : std::vector<std::uint64_t>(p, rec.bytes2);
+    return rec;
+  }
   if (rec.role == Role::collective) {
     // The side whose count the call uses at this rank: allgather and alltoall the
     // receive side (the send side is ignored in place); gather the root's receive

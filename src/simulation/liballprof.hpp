@@ -11,6 +11,11 @@
 //   MPI_Datatype                                 code,size,extent (size in bytes)
 //   MPI_Comm                                     handle,rank in it,its size
 //   request / status arrays                      the array's address
+//   sendcounts, recvcounts, displs, s/rdispls    address:v0,v1,... (one per
+//                                                rank of the communicator;
+//                                                MPI_Reduce_scatter's recvcounts
+//                                                is declared [] and printed as
+//                                                an address only)
 //
 // liballprof records no status contents (a wildcard receive's source and
 // tag) and no new communicator's handle (MPI_Comm_split prints the address of
@@ -46,12 +51,17 @@ enum class Role : std::uint8_t {
   waitall,    // MPI_Waitall
   waitany,    // MPI_Waitany, MPI_Waitsome: which request finished is not recorded
   comm_split,
+  comm_split_type,  // MPI_Comm_split_type: MPI_COMM_TYPE_SHARED's groups are the ranks of one host
   comm_dup,   // MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_idup
   comm_cart,  // MPI_Cart_create: the parent's first ranks, in order (no library pico knows reorders)
   comm_create,  // MPI_Comm_create: the group is not traced; the parent's ranks where every use agrees
   comm_free,  // MPI_Comm_free: the communicator in variable `variable` ends
   cancel,     // MPI_Cancel: a receive not yet matched matches nothing
+  vcollective,  // MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv: messages by their printed counts
 };
+
+// The v-collectives (Role::vcollective): liballprof prints their count arrays.
+enum class VCollective : std::uint8_t { gatherv, scatterv, allgatherv, alltoallv };
 
 struct CommRef {
   std::uint64_t handle = 0;
@@ -77,6 +87,9 @@ struct Record {
   std::uint64_t request = 0;  // the request variable's address (wait*, start*: the array's)
   std::uint64_t count = 0;    // waitall, waitany, startall: requests in the array
   std::uint64_t variable = 0; // a communicator call: the new communicator's variable; comm_free: the freed one's
+  VCollective vcollective = VCollective::gatherv;
+  // A v-collective's bytes to and from each rank of its communicator (a scalar count: the same for every rank).
+  std::vector<std::uint64_t> send_bytes, recv_bytes;
 };
 
 // A call's function name and role; nullopt for functions pico does not

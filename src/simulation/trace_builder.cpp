@@ -25,6 +25,9 @@ using liballprof::Role;
 constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::min();  // a wildcard, once decoded
 constexpr std::int64_t kAnyTag = -1;                                      // MPI_ANY_TAG in both libraries
 constexpr std::int64_t kUndefined = -32766;                               // MPI_UNDEFINED in both libraries
+// The tag of a v-collective's messages: below every tag MPI allows (>= 0) and MPI_ANY_TAG (-1), so no receive of
+// the application's takes one (MPI keeps collectives in a context of their own).
+constexpr std::int64_t kVCollectiveTag = -2;
 constexpr double kMaxGapS = 1e6;  // beyond ~11 days a gap is a broken clock; GOAL's ps would near 2^63
 
 // What differs between the libraries (trace_reader.hpp: TraceMpi).
@@ -32,6 +35,7 @@ struct Library {
   std::int64_t any_source = -1, proc_null = -2;
   std::uint64_t request_bytes = 8;
   bool fortran = false;  // Open MPI's Fortran binding: handles are INTEGERs (4 bytes), the world is 0
+  std::int64_t comm_type_shared = 0;  // MPI_COMM_TYPE_SHARED: Open MPI 0 (an enum's first), MPICH 1
 };
 
 Library library_of(const std::vector<RankRecords>& ranks, TraceMpi mpi) {
@@ -45,8 +49,8 @@ Library library_of(const std::vector<RankRecords>& ranks, TraceMpi mpi) {
       break;
     }
   if (mpi == TraceMpi::automatic) mpi = first_handle == kMpichWorld ? TraceMpi::mpich : TraceMpi::openmpi;
-  if (mpi == TraceMpi::mpich) return {-2, -1, 4};
-  if (first_handle && *first_handle <= kLargestFortranHandle) return {-1, -2, 4, true};
+  if (mpi == TraceMpi::mpich) return {-2, -1, 4, false, 1};
+  if (first_handle && *first_handle <= kLargestFortranHandle) return {-1, -2, 4, true, 0};
   return {};
 }
 
@@ -272,7 +276,7 @@ class Builder {
       const auto& g = out_.comms[static_cast<std::size_t>(it->second)].ranks;
       fail(r, line, fmt::format("communicator {} is rank {} of {} here, but rank {} of {} where it was first used",
                                 ref.handle, ref.rank, ref.size, comm_rank_of(it->second, r), g.size()),
-           "a handle pico cannot follow: made by a call pico does not rebuild (MPI_Comm_create, MPI_Comm_split_type, ...)?");
+           "a handle pico cannot follow: made by a call pico does not rebuild (MPI_Cart_sub, MPI_Graph_create, ...)?");
     }
     if (const auto c = take_made(false)) return bind_handle(s, ref.handle, *c);
     if (!s.world_bound && ref.size == size()) {
@@ -405,12 +409,25 @@ class Builder {
     // MPI_Comm_split: per color, members by (key, parent rank).
     std::map<std::int64_t, std::vector<std::tuple<std::int64_t, int, int>>> by_color;
     std::map<int, const Record*> by_rank;
+    std::map<std::string, std::int64_t> hosts;  // MPI_Comm_split_type: a host's color
     for (const auto& [r, rec] : c.arrived) {
       by_rank[r] = rec;
       if (rec->color == kUndefined) continue;
-      if (rec->color < 0)
+      std::int64_t color = rec->color;
+      if (role == Role::comm_split_type) {
+        if (rec->color != lib_.comm_type_shared)
+          fail(r, rec->line, fmt::format("split type {}: only MPI_COMM_TYPE_SHARED's groups ({}) follow from the trace",
+                                         rec->color, lib_.comm_type_shared),
+               "liballprof records each rank's host in its header, nothing finer (NUMA, cache, ...)");
+        const std::string& host = in_[static_cast<std::size_t>(r)].host;
+        if (host.empty())
+          fail(r, rec->line, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and the file's header names no host",
+               "liballprof writes `# hostname: ...` first: is the header intact?");
+        color = hosts.try_emplace(host, static_cast<std::int64_t>(hosts.size())).first->second;
+      } else if (color < 0) {
         fail(r, rec->line, fmt::format("color {} is neither MPI_UNDEFINED nor >= 0", rec->color), "");
-      by_color[rec->color].emplace_back(rec->key, comm_rank_of(parent, r), r);
+      }
+      by_color[color].emplace_back(rec->key, comm_rank_of(parent, r), r);
     }
     for (auto& [color, members] : by_color) {
       std::sort(members.begin(), members.end());
@@ -498,7 +515,7 @@ class Builder {
              fmt::format("is the trace from {}? (--trace-mpi)", lib_.any_source == -1 ? "MPICH" : "Open MPI"));
       p.peer = g[static_cast<std::size_t>(peer)];
     }
-    if (send && tag < 0) fail(r, rec.line, fmt::format("a send with tag {}", tag), "");
+    if (send && tag < 0 && tag != kVCollectiveTag) fail(r, rec.line, fmt::format("a send with tag {}", tag), "");
     TraceOp& op = push(r, send ? TraceOpKind::send : TraceOpKind::recv, gap_s, rec.line);
     op.blocking = blocking;
     if (!blocking) op.request = request ? start_request(r, *request) : rank_out(r).requests++;
@@ -540,6 +557,48 @@ class Builder {
     }
     if (both.empty()) return;
     wait_for(r, both, 0, rec.line);
+  }
+
+  // A v-collective as the messages of the linear algorithms (Open MPI's basic gatherv and scatterv, and
+  // alltoallv's default for few ranks): gatherv's members send the root their block, scatterv's root sends each
+  // its block, allgatherv and alltoallv send every other member theirs, each side by the counts the call printed
+  // (a count of 0 sends nothing); all of a call's messages start together, and the call waits for them.
+  void vcollective(int r, const Record& rec) {
+    using liballprof::VCollective;
+    const int comm = bind(r, rec.comm, rec.line);
+    const int p = static_cast<int>(out_.comms[static_cast<std::size_t>(comm)].ranks.size());
+    const int me = comm_rank_of(comm, r);
+    const auto root = static_cast<int>(rec.root);
+    std::vector<std::pair<int, bool>> pieces;  // comm rank, send
+    for (int i = 0; i < p; ++i) {
+      if (i == me) continue;
+      const auto k = static_cast<std::size_t>(i);
+      switch (rec.vcollective) {
+        case VCollective::gatherv:
+          if (me != root && i == root && rec.send_bytes[k]) pieces.emplace_back(i, true);
+          if (me == root && rec.recv_bytes[k]) pieces.emplace_back(i, false);
+          break;
+        case VCollective::scatterv:
+          if (me == root && rec.send_bytes[k]) pieces.emplace_back(i, true);
+          if (me != root && i == root && rec.recv_bytes[k]) pieces.emplace_back(i, false);
+          break;
+        case VCollective::allgatherv:
+        case VCollective::alltoallv:
+          if (rec.send_bytes[k]) pieces.emplace_back(i, true);
+          if (rec.recv_bytes[k]) pieces.emplace_back(i, false);
+          break;
+      }
+    }
+    if (pieces.empty()) return;  // nothing leaves the rank: its time joins the next gap
+    double g = gap(r, rec);
+    std::vector<std::uint32_t> started;
+    for (const auto& [i, send] : pieces) {
+      const auto k = static_cast<std::size_t>(i);
+      post(r, send, comm, i, kVCollectiveTag, send ? rec.send_bytes[k] : rec.recv_bytes[k], rec, g, false, std::nullopt);
+      started.push_back(rank_out(r).ops.back().request);
+      g = 0;
+    }
+    wait_for(r, started, 0, rec.line);
   }
 
   void wait_for(int r, const std::vector<std::uint32_t>& requests, double gap_s, int line) {
@@ -674,12 +733,14 @@ class Builder {
         case Role::init: break;
         case Role::finalize: rank_out(r).final_gap_s = gap(r, rec); break;
         case Role::comm_split:
+        case Role::comm_split_type:
         case Role::comm_dup:
         case Role::comm_cart:
         case Role::comm_create:
           if (!create(r, rec)) return s.cursor != before;
           break;
         case Role::comm_free: comm_free(r, rec); break;
+        case Role::vcollective: vcollective(r, rec); break;
         case Role::cancel: cancel(r, rec); break;
         case Role::collective: collective(r, rec); break;
         case Role::send:
@@ -711,7 +772,7 @@ class Builder {
     std::size_t first = 0;  // before it, every send is matched
     std::map<std::int64_t, std::deque<std::size_t>> by_tag;
     void add(std::size_t send, std::int64_t tag) {
-      sends.push_back(send);
+      if (tag != kVCollectiveTag) sends.push_back(send);  // a wildcard tag takes none of a collective's
       by_tag[tag].push_back(send);
     }
   };

@@ -40,6 +40,7 @@ struct RankRecords {
   std::string file;
   std::vector<liballprof::Record> records;
   std::optional<double> first_us, last_us;
+  std::string host;  // the header's `# hostname:` ("" if none): MPI_Comm_split_type's MPI_COMM_TYPE_SHARED groups by it
 };
 
 // Rank r's records are ranks[r]. `known` (an OTF2 archive's definitions):

@@ -79,7 +79,11 @@ RankRecords read_rank(const std::string& file, UnknownCalls unknown, UnknownMap&
     if (!any) break;
     ++number;
     if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (text.empty() || text[0] == '#') continue;
+    if (text.empty() || text[0] == '#') {
+      constexpr std::string_view kHost = "# hostname: ";
+      if (t.host.empty() && text.starts_with(kHost)) t.host = text.substr(kHost.size());
+      continue;
+    }
     std::optional<liballprof::Record> r = liballprof::parse_line(text, file, number, &name);
     if (!r) {
       if (unknown != UnknownCalls::skip) {

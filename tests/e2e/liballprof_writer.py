@@ -37,7 +37,7 @@ class Rank:
         self.trace, self.r = trace, r
         self.t = 1_000_000_000 + 37 * r  # absolute Wtime in us, each rank's clock a little off
         self.lines = [f"# htor's PMPI Tracer 1.1 Output File", "# time: Wed Nov 25 12:00:00 2026",
-                      f"# hostname: node{r // 4}", "# uname: Linux node 6.1.0 #1 SMP x86_64",
+                      f"# hostname: node{r // trace.ranks_per_host}", "# uname: Linux node 6.1.0 #1 SMP x86_64",
                       f"# Current timestamp: {self.t}", ""]
         self.next_address = 140737488000000 + 4096 * r
         self.call("MPI_Init", "140737488343500", "140737488344604", start="-", took=300)
@@ -146,9 +146,43 @@ class Rank:
         return self.call("MPI_Exscan" if exclusive else "MPI_Scan", str(self.address()), str(self.address()), str(count),
                          dtype, SUM, comm.field(self.r), took=15)
 
+    # v-collectives: an array is printed as its address, then its values
+    def array(self, values):
+        return [str(self.address()), ",".join(str(v) for v in values)]
+
+    def gatherv(self, count, counts, root, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        displs = [sum(counts[:k]) for k in range(len(counts))]
+        return self.call("MPI_Gatherv", str(self.address()), str(count), dtype, str(self.address()), *self.array(counts),
+                         *self.array(displs), dtype, str(root), comm.field(self.r), took=15)
+
+    def scatterv(self, counts, count, root, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        displs = [sum(counts[:k]) for k in range(len(counts))]
+        return self.call("MPI_Scatterv", str(self.address()), *self.array(counts), *self.array(displs), dtype,
+                         str(self.address()), str(count), dtype, str(root), comm.field(self.r), took=15)
+
+    def allgatherv(self, count, counts, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        displs = [sum(counts[:k]) for k in range(len(counts))]
+        return self.call("MPI_Allgatherv", str(self.address()), str(count), dtype, str(self.address()),
+                         *self.array(counts), *self.array(displs), dtype, comm.field(self.r), took=15)
+
+    def alltoallv(self, send_counts, recv_counts, comm=None, dtype=DOUBLE):
+        comm = comm or self.trace.world
+        sd = [sum(send_counts[:k]) for k in range(len(send_counts))]
+        rd = [sum(recv_counts[:k]) for k in range(len(recv_counts))]
+        return self.call("MPI_Alltoallv", str(self.address()), *self.array(send_counts), *self.array(sd), dtype,
+                         str(self.address()), *self.array(recv_counts), *self.array(rd), dtype, comm.field(self.r),
+                         took=15)
+
     def comm_split(self, comm, color, key, variable=None):
         return self.call("MPI_Comm_split", comm.field(self.r), str(color), str(key), str(variable or self.address()),
                          took=12)
+
+    def comm_split_type(self, comm, split_type, key):
+        return self.call("MPI_Comm_split_type", comm.field(self.r), str(split_type), str(key), str(self.address()),
+                         str(self.address()), took=12)
 
     def comm_dup(self, comm, variable=None):
         return self.call("MPI_Comm_dup", comm.field(self.r), str(variable or self.address()), took=12)
@@ -169,8 +203,9 @@ class Rank:
 
 
 class Trace:
-    def __init__(self, ranks, mpi="openmpi"):
+    def __init__(self, ranks, mpi="openmpi", ranks_per_host=4):
         self.mpi = mpi
+        self.ranks_per_host = ranks_per_host  # the header's `# hostname: nodeK`
         self.any_source, self.proc_null = (-2, -1) if mpi == "mpich" else (-1, -2)
         self.any_tag = -1
         world = {"mpich": lambda r: 1140850688, "fortran": lambda r: 0}.get(mpi, lambda r: 94853248035456 + 1024 * r)
@@ -197,6 +232,17 @@ class Trace:
             self.next_handle += 65536
             made.update({r: h for r, h in (handles or {}).items() if r in made})
             out[color] = Comm([r for _, _, r in members], made)
+        return out
+
+    def shared(self, comm, keys):
+        """MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) over comm: {host: Comm}, members by key then parent rank."""
+        for r in comm.ranks:
+            self.ranks[r].comm_split_type(comm, 1 if self.mpi == "mpich" else 0, keys[r])
+        out = {}
+        for host in sorted(set(r // self.ranks_per_host for r in comm.ranks)):
+            members = sorted((keys[r], comm.rank_of(r), r) for r in comm.ranks if r // self.ranks_per_host == host)
+            out[host] = Comm([r for _, _, r in members], {r: self.next_handle + 512 * r for _, _, r in members})
+            self.next_handle += 65536
         return out
 
     def dup(self, comm, variables=None):

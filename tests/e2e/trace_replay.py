@@ -520,10 +520,58 @@ def scenario_fortran(tmp):
     print("fortran: ok")
 
 
+def scenario_vcollectives(tmp):
+    """3 ranks: MPI_Gatherv to root 1, MPI_Scatterv from root 0, MPI_Allgatherv and MPI_Alltoallv with uneven counts
+    as liballprof prints them (address:values), replayed as the messages of the linear algorithms (issue 49, 7)."""
+    t = Trace(3)
+    gathered = [1, 0, 3]  # rank 1 (the root) keeps its own; rank 0 sends 1 double, rank 2 sends 3
+    for r in range(3):
+        t.rank(r).gatherv(gathered[r], gathered, 1)
+    scattered = [5, 6, 7]
+    for r in range(3):
+        t.rank(r).scatterv(scattered, scattered[r], 0)
+    for r in range(3):
+        t.rank(r).allgatherv(10 + r, [10, 11, 12])
+    # rank i sends 100*i + j doubles to rank j
+    for r in range(3):
+        t.rank(r).alltoallv([100 * r + j for j in range(3)], [100 * j + r for j in range(3)])
+    d = t.write(os.path.join(tmp, "vcollectives"))
+    out = replayed("v-collectives (Gatherv, Scatterv, Allgatherv, Alltoallv)", d)
+    blocks = rank_blocks(out)
+
+    def sends(r):
+        return sorted((int(b), int(p)) for b, p in re.findall(r": send (\d+)b to (\d+) tag", blocks[r]))
+    expect(sends(0) == sorted([(8, 1), (48, 1), (56, 2), (80, 1), (80, 2), (8, 1), (16, 2)]), f"rank 0: {sends(0)}")
+    expect(sends(1) == sorted([(88, 0), (88, 2), (800, 0), (816, 2)]), f"rank 1: {sends(1)}")
+    expect(sends(2) == sorted([(24, 1), (96, 0), (96, 1), (1600, 0), (1608, 1)]), f"rank 2: {sends(2)}")
+    print("v-collectives: ok")
+
+
+def scenario_split_type(tmp):
+    """6 ranks on 3 hosts (the header's `# hostname:`): MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) with keys that
+    reverse each host's ranks; point to point from place 0 to place 1 of each node communicator."""
+    t = Trace(6, ranks_per_host=2)
+    nodes = t.shared(t.world, {r: -r for r in range(6)})
+    for r in range(6):
+        node = nodes[r // 2]
+        if node.rank_of(r) == 0:
+            t.rank(r).send(1, 3, 40, comm=node)
+        else:
+            t.rank(r).recv(0, 3, 40, comm=node)
+    d = t.write(os.path.join(tmp, "split_type"))
+    out = replayed("MPI_Comm_split_type (3 hosts of 2 ranks)", d)
+    blocks = rank_blocks(out)
+    for host in range(3):
+        hi, lo = 2 * host + 1, 2 * host  # key -r puts the host's higher rank first
+        expect(re.search(rf": send 320b to {lo} tag", blocks[hi]), f"host {host}: rank {hi} sends to {lo}")
+    print("split_type: ok")
+
+
 def test_scenarios(tmp):
     for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
               scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2, scenario_scan,
-              scenario_comm_lifetimes, scenario_cartesian, scenario_cancel, scenario_request_copies, scenario_fortran):
+              scenario_comm_lifetimes, scenario_cartesian, scenario_cancel, scenario_request_copies, scenario_fortran,
+              scenario_vcollectives, scenario_split_type):
         s(tmp)
 
 
@@ -604,6 +652,9 @@ def test_refusals(tmp):
                                       for x in l]), "a compute gap of"),
         (variant("root", lambda r, l: l[:-1] + [f"MPI_Bcast:1000009000:1:4:13,1,1:4294967296:{base.world.field(r)}:1000009010\n"]
                  + l[-1:]), "root 4294967296 is outside [0, 1]"),
+        (variant("vcounts", lambda r, l: l[:-1] + [f"MPI_Gatherv:1000009000:1:1:10,8,8:2:3:1:4:0:10,8,8:0:"
+                                                    f"{base.world.field(r)}:1000009010\n"] + l[-1:]),
+         "'1' holds 1 count for a communicator of 2 ranks"),
         (variant("unknown", lambda r, l: l[:-1] + ["MPI_Put:1000009000:1:4:13,1,1:1:0:4:13,1,1:77:1000009010\n"] + l[-1:]),
          "MPI_Put (2)"),
     ]

@@ -170,3 +170,36 @@ TEST_CASE("traced program: refusals name the rank's file and line", "[trace]") {
   b.push_back(rank_records({"MPI_Barrier:1:91,1,2:2"}));
   CHECK_THAT(refused(std::move(b)), Catch::Contains("never made by rank(s) 1"));
 }
+
+TEST_CASE("liballprof lines: count arrays, freed variables, cancels, split types (real lines)", "[trace]") {
+  // From the traces of issue 49 (synthetic C program and Quantum ESPRESSO through liballprof_f77).
+  const auto gv = line("MPI_Gatherv:2891:140736594293328:2:10,8,8:140736594292816:140736594292800:1,2,3,4:"
+                       "140736594292784:0,1,3,6:10,8,8:0:94590554400320,1,4:2927");
+  CHECK(gv.role == Role::vcollective);
+  CHECK(gv.vcollective == liballprof::VCollective::gatherv);
+  CHECK(gv.send_bytes == std::vector<std::uint64_t>{16, 16, 16, 16});
+  CHECK(gv.recv_bytes == std::vector<std::uint64_t>{8, 16, 24, 32});
+  const auto a2av = line("MPI_Alltoallv:330286:139888698548240:93886362911312:17970,17805:93886362911376:0,17970:"
+                         "11,8,8:139888695980048:93886362911344:17970,17973:93886363178000:0,17970:11,8,8:7,0,2:331304");
+  CHECK(a2av.send_bytes == std::vector<std::uint64_t>{17970 * 8, 17805 * 8});
+  CHECK(a2av.recv_bytes == std::vector<std::uint64_t>{17970 * 8, 17973 * 8});
+  // MPI_DATATYPE_NULL (size 0) beside a count of 0, as QE passes it.
+  CHECK(line("MPI_Gatherv:678901:1:0:139888785527008,0,0:2:3:16:4:0:93886363029664,256,512:0:8,0,1:678909").send_bytes ==
+        std::vector<std::uint64_t>{0});
+  CHECK_THROWS_WITH(line("MPI_Gatherv:1:1:1:10,8,8:2:3:1,2,3:4:0:10,8,8:0:5,0,4:2"),
+                    Catch::Matchers::Contains("holds 3 counts for a communicator of 4 ranks"));
+  // HPCC's PTRANS sends one derived struct of 1.28 MB (pico refused types over 1 MiB before).
+  CHECK(line("MPI_Recv:36365207:94056710783872:1:94056708756176,1280648,1280648:0:2001:94056708592560,1,2:"
+             "94056708901336:36366682").bytes == 1280648);
+  const auto fr = line("MPI_Comm_free:19331:140732921321304:19347");
+  CHECK(fr.role == Role::comm_free);
+  CHECK(fr.variable == 140732921321304ull);
+  const auto cart = line("MPI_Cart_create:14690:93878244622528,1,4:3:93878438760600:140732921321312:0:140732921321304:19291");
+  CHECK(cart.role == Role::comm_cart);
+  CHECK(cart.variable == 140732921321304ull);
+  CHECK(line("MPI_Cancel:278549:140725319543232:278552").request == 140725319543232ull);
+  const auto st = line("MPI_Comm_split_type:9157:94590554400320,1,4:0:1:94590554399040:140736594292680:10410");
+  CHECK(st.role == Role::comm_split_type);
+  CHECK(st.color == 0);
+  CHECK(st.key == 1);
+}
