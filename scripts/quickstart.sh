@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-./scripts/build.sh
+# Only what the run needs: the test suite and the benches build in scripts/test.sh.
+PICO_BUILD_TARGET=pico-programs ./scripts/build.sh
 ./build/pico run configs/quickstart.yaml "$@"
