@@ -60,6 +60,7 @@ json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResu
   json row = size_fields(cand.c);
   row["baseline"] = algorithm_label(base.c);
   row["candidate"] = algorithm_label(cand.c);
+  row["baseline_from"] = one_report ? "this report" : "the baseline report";
   row["baseline_median_s"] = b;
   row["candidate_median_s"] = k;
   if (k > 0 && b > 0) {
@@ -166,6 +167,8 @@ json best_per_size_rows(const json& report, const std::string& report_label, con
     row["report"] = report_label;
     row["best"] = algorithm_label(b.best->c);
     row["best_median_s"] = b.best->timing->median_s;
+    // A compressed "best" is never shown without its error (null: an exact algorithm).
+    row["compression"] = b.best->compression ? *b.best->compression : json(nullptr);
     row["measured"] = b.measured;
     row["reference"] = b.reference ? json(algorithm_label(b.reference->c)) : json(nullptr);
     row["reference_median_s"] = b.reference ? json(b.reference->timing->median_s) : json(nullptr);
@@ -236,7 +239,15 @@ std::string baseline_line(const json& rows) {
     for (const std::string& v : seen) joined += (joined.empty() ? "" : ", ") + v;
     return joined;
   };
-  std::string out = fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
+  // Two reports: each case against its counterpart in the baseline report (the heading names that report);
+  // listing every algorithm there read as the baseline being 31 algorithms at once.
+  const bool two_reports = std::any_of(rows.begin(), rows.end(), [](const json& row) {
+    return text(row, "baseline_from") == "the baseline report";
+  });
+  std::string out =
+      two_reports ? std::string("baseline: the same case in the baseline report (speedup = baseline median / candidate "
+                                "median)\n")
+                  : fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
                                 "--baseline-case BACKEND:ALGORITHM)\n", distinct("baseline"));
   if (const std::string libraries = distinct("library"); !libraries.empty())
     out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n",
@@ -292,7 +303,7 @@ std::vector<std::string> compare_csv_values(const json& row) {
 constexpr TextColumn kBestColumns[] = {
     {"report", false}, {"collective", false}, {"dtype", false},     {"op", false},        {"in_place", false},
     {"mode", false},   {"np", true},          {"size", true},       {"best", false},      {"best(us)", true},
-    {"reference", false}, {"ref(us)", true},  {"ref loss", true},   {"cases", true},
+    {"best rel L2", true}, {"reference", false}, {"ref(us)", true},  {"ref loss", true},   {"cases", true},
 };
 
 std::string loss_text(const json& loss) { return loss.is_number() ? fmt::format("{:+.1f}%", loss.get<double>() * 100) : "-"; }
@@ -301,7 +312,9 @@ std::vector<std::string> best_cells(const json& row, bool csv) {
   std::vector<std::string> cells = {text(row, "report")};
   for (std::string& c : size_cells(row, csv)) cells.push_back(std::move(c));
   const bool has_reference = row["reference"].is_string();
+  const json& error = metric(row, "rel_l2_error");
   for (std::string c : {text(row, "best"), csv ? csv_value(row["best_median_s"]) : us(row["best_median_s"]),
+                        csv ? csv_value(error) : number(error, "{:.3e}"),
                         has_reference ? text(row, "reference") : std::string(csv ? "" : "-"),
                         csv ? csv_value(row["reference_median_s"]) : us(row["reference_median_s"]),
                         csv ? csv_value(row["reference_loss"]) : loss_text(row["reference_loss"]),
@@ -312,7 +325,8 @@ std::vector<std::string> best_cells(const json& row, bool csv) {
 
 const std::vector<std::string> kBestCsvHeader = {
     "report", "collective", "dtype",     "op",                 "in_place",       "mode",     "np",
-    "bytes",  "best",       "best_median_s", "reference", "reference_median_s", "reference_loss", "measured"};
+    "bytes",  "best",       "best_median_s", "best_rel_l2_error", "reference", "reference_median_s", "reference_loss",
+    "measured"};
 
 }  // namespace
 

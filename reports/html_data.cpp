@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/case_result.hpp"
+#include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/render.hpp"
@@ -84,6 +85,15 @@ std::string env_text(const ReportFacts& f) {
 
 std::string optional_text(const auto& v) { return v ? fmt::format("{}", *v) : ""; }
 
+// The GPUs rank 0's node offered (their names), "none" where the census found none; "" without the NCCL backend.
+std::string gpu_text(const ReportFacts& f) {
+  if (!f.gpu_devices) return "";
+  if (!f.gpu_devices->is_array()) return f.gpu_devices->dump();
+  std::vector<std::string> names;
+  for (const json& d : *f.gpu_devices) names.push_back(d.is_string() ? d.get<std::string>() : d.dump());
+  return names.empty() ? "none on rank 0's node" : fmt::format("{}", fmt::join(names, ", "));
+}
+
 // The provenance a reader compares between reports, as name/value rows.
 json provenance_rows(const LabelledReport& r) {
   const ReportFacts f = report_facts(r.report);
@@ -97,7 +107,7 @@ json provenance_rows(const LabelledReport& r) {
       {"MPI library", first_line(f.mpi_library_version)},
       {"MPI standard", f.mpi_standard},
       {"hosts", hosts_text(f)},
-      {"GPU devices", f.gpu_devices ? f.gpu_devices->dump() : ""},
+      {"GPU devices", gpu_text(f)},
       {"launch commands", commands_text(f)},
       {"environment (rank 0)", env_text(f)},
       {"front end", fmt::format("{}@{}", f.user, f.hostname)},
@@ -187,8 +197,11 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                            b.reference ? json(b.reference->timing->median_s) : json(nullptr),
                            ran_by(b.reference, strings), compression_metric(*b.best, "rel_l2_error")});
     }
+    json warnings = json::array();
+    if (const auto* prov = r.report.contains("provenance") ? &r.report["provenance"] : nullptr)
+      if (const std::string text = oversubscription_text(oversubscribed(*prov)); !text.empty()) warnings.push_back(text);
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
-                         {"provenance", provenance_rows(r)}});
+                         {"provenance", provenance_rows(r)}, {"warnings", warnings}});
   }
   return {{"strings", strings.strings()},
           {"tables",

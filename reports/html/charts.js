@@ -148,6 +148,16 @@
   // The answer first: per collective, process count and size, the fastest
   // algorithm, the default, how much the default loses and what the library
   // said it ran; a compressed winner with its error. Numbers as the report's.
+  // What makes a report's numbers doubtful (ranks outnumbering cores), above everything it qualifies.
+  for (const r of data.reports) {
+    for (const w of r.warnings || []) {
+      const p = document.createElement('p');
+      p.className = 'warning';
+      p.textContent = (several ? r.label + ': ' : '') + 'warning: ' + w;
+      main.appendChild(p);
+    }
+  }
+
   section('summary', 'summary');
   {
     const p = document.createElement('p');
@@ -401,7 +411,20 @@
       const th = document.createElement('th');
       th.textContent = name;
       tr.appendChild(th);
-      tr.insertCell().textContent = value;
+      const cell = tr.insertCell();
+      const lines = value.split('\n');
+      if (lines.length <= 3) {
+        cell.textContent = value;
+        continue;
+      }
+      // Long values (rank 0's environment: ~60 lines) fold, so that two reports' provenance stays a page.
+      const details = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.textContent = lines.length + ' lines: ' + lines[0] + ', ...';
+      const pre = document.createElement('pre');
+      pre.textContent = value;
+      details.append(summary, pre);
+      cell.appendChild(details);
     }
     main.append(h, counts, table);
   }

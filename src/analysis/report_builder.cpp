@@ -15,13 +15,13 @@
 
 #include <fmt/format.h>
 
-#include "analysis/oversubscription.hpp"
 #include "core/case.hpp"
 #include "core/case_result.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/oversubscription.hpp"
 #include "core/results_file.hpp"
 
 namespace pico {

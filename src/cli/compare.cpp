@@ -2,11 +2,14 @@
 // pico compare BASELINE [CANDIDATE] [--baseline-case BACKEND:ALGORITHM] [--best] [--format table|csv|json] [-o FILE]
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "reports/compare.hpp"
+#include "reports/html_data.hpp"
 
 namespace pico::cli {
 
@@ -48,7 +51,13 @@ void add_compare(CLI::App& app, int& exit_code) {
           compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
       if (opts->output.format == "csv") return render_compare_csv(rows);
       if (opts->output.format == "json") return rows.dump(1) + "\n";
-      return render_compare_table(rows);
+      // Which report is the baseline, said first (the table's rows name algorithms only).
+      const std::string reports =
+          opts->candidate.empty()
+              ? ""
+              : fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n", opts->baseline,
+                            report_label(baseline, 1), opts->candidate, report_label(candidate, 2));
+      return reports + render_compare_table(rows);
     }, exit_code);
   });
 }

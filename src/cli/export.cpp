@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "cli/format_flags.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
@@ -84,7 +85,7 @@ void add_export(CLI::App& app, int& exit_code) {
     if (format.directory && opts->output.empty())
       throw InputError("--output", fmt::format("--format {} writes several files", format.name),
                        fmt::format("give a directory: -o {}-inputs/", format.name));
-    const TunedProfile profile = load_profile(opts->profile);
+    const TunedProfile profile = cli::read_profile(opts->profile);
     emit(format, profile, args, export_profile(profile, opts->profile, format, args), opts->output);
     exit_code = 0;
   });

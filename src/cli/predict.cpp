@@ -128,7 +128,7 @@ void run_predict(const PredictOptions& o) {
   if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment_size, why), "e.g. 64KiB");
   const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
   std::optional<TunedProfile> profile;
-  if (!o.profile.empty()) profile = load_profile(o.profile);
+  if (!o.profile.empty()) profile = cli::read_profile(o.profile);
   const auto tools = simulator(o.loggopsim);
   const auto predictions = predict_algorithms(tools, *coll, bytes, o.np, payload ? *dtype : Dtype::none,
                                               *segment, model.params, o.threads);

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/oversubscription.hpp"
 #include "analysis/report_builder.hpp"
+#include "core/oversubscription.hpp"
 
 namespace pico::cli {
 
@@ -19,6 +19,12 @@ nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_by
   nlohmann::json report = load_report(dir_or_file, max_bytes);
   warn_about(report, dir_or_file);
   return report;
+}
+
+TunedProfile read_profile(const std::string& path) {
+  TunedProfile profile = load_profile(path);
+  for (const std::string& w : profile.warnings) fmt::print(stderr, "pico: warning: {}: {}\n", path, w);
+  return profile;
 }
 
 }  // namespace pico::cli

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_file.hpp"
+#include "tuning/profile.hpp"
 
 namespace pico::cli {
 
@@ -16,5 +17,9 @@ namespace pico::cli {
 void warn_about(const nlohmann::json& report, const std::string& where);
 
 nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes = kMaxJsonFileBytes);
+
+// A profile as the verbs read one: loaded (load_profile), its warnings (evidence from oversubscribed runs)
+// said on stderr as "pico: warning: PATH: ...".
+TunedProfile read_profile(const std::string& path);
 
 }  // namespace pico::cli

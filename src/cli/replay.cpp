@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/read_report.hpp"
 #include "config/units.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
@@ -246,7 +247,7 @@ void run(ReplayCliOptions& o) {
   }
   AlgorithmChoice base = atlahs_choice();
   if (!o.profile.empty()) {
-    const TunedProfile profile = load_profile(o.profile);
+    const TunedProfile profile = cli::read_profile(o.profile);
     base = profile_choice(profile, load_reference_equivalents(profile.library.name, o.profile), o.profile, base);
   }
   const AlgorithmChoice chosen = fixed_choice(parse_algorithms(o.algorithms), base);

@@ -84,7 +84,7 @@ void add_tune(CLI::App& app, int& exit_code) {
       if (!opts->predict_np.empty())
         throw InputError("--predict-np", "--predict-np makes a profile; --check checks one",
                          "pico tune RESULTS... --predict-np N -o PROFILE, then pico tune --check ... --profile PROFILE");
-      const TunedProfile profile = load_profile(opts->profile);
+      const TunedProfile profile = cli::read_profile(opts->profile);
       const CheckResult result = check_profile_against(profile, opts->profile, reports, options);
       std::cout << render_check(result, options);
       exit_code = result.failed > 0 ? 1 : 0;  // a size confidently slower than the bounds fails the check

@@ -66,9 +66,12 @@ Progress::Progress(std::size_t total, double time_budget_s, bool enabled)
 
 std::string progress_counts(std::size_t done, std::size_t total, double elapsed_s, double time_budget_s) {
   const std::size_t left = total > done ? total - done : 0;
+  // Before any case is done only the budget bounds the rest (a quick case takes far less: "~33s left" then
+  // done in 1 s read as a broken clock), so it is said as a bound.
   const double per_case = done > 0 ? elapsed_s / static_cast<double>(done) : time_budget_s;
-  return fmt::format("[{:>{}}/{}] {} elapsed, ~{} left", done, std::to_string(total).size(), total,
-                     format_duration(elapsed_s), format_duration(per_case * static_cast<double>(left)));
+  return fmt::format("[{:>{}}/{}] {} elapsed, {}{} left", done, std::to_string(total).size(), total,
+                     format_duration(elapsed_s), done > 0 ? "~" : "at most ",
+                     format_duration(per_case * static_cast<double>(left)));
 }
 
 std::string Progress::counts_and_times() const {

@@ -35,7 +35,7 @@ std::string describe_case(const Case& c);
 
 // "[ 12/145] 5s elapsed, ~1m20s left": the counts and times of a progress
 // line. The time left is the remaining cases times the mean time of those
-// done, or the time budget per case before any is done.
+// done, or, before any is done, "at most" the time budget per case.
 std::string progress_counts(std::size_t done, std::size_t total, double elapsed_s, double time_budget_s);
 
 // "[ 12/145] 0:05 elapsed, ~1m20s left  <current>" on stderr: rewritten in

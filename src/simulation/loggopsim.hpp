@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Runs the real LogGOPSim (spcl/LogGOPSim; users install it, tests build it
-// with ../shared/peers/build-loggopsim.sh): txt2bin turns GOAL text into its
+// Runs the real LogGOPSim (spcl/LogGOPSim; users build it as
+// docs/simulation.md#loggopsim says, tests find it through PICO_LOGGOPSIM_DIR
+// or PATH): txt2bin turns GOAL text into its
 // binary schedule, LogGOPSim simulates it with the model's parameters.
 #pragma once
 

@@ -264,6 +264,7 @@ json to_json(const TunedProfile& p) {
           {"decide_from", p.decide_from},
           {"test", p.test},
           {"reports", p.reports},
+          {"warnings", p.warnings},
           {"created", p.created},
           {"pico_version", p.pico_version},
           {"rules", std::move(rules)}};
@@ -293,6 +294,10 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   if (const auto it = j.find("reports"); it != j.end()) {
     if (!it->is_array()) in.fail("reports", "must be an array of run ids");
     for (std::size_t k = 0; k < it->size(); ++k) p.reports.push_back(in.text((*it)[k], fmt::format("reports/{}", k)));
+  }
+  if (const auto it = j.find("warnings"); it != j.end()) {
+    if (!it->is_array()) in.fail("warnings", "must be an array of texts");
+    for (std::size_t k = 0; k < it->size(); ++k) p.warnings.push_back(in.text((*it)[k], fmt::format("warnings/{}", k)));
   }
   const json& rules = in.array(j, "", "rules");
   for (std::size_t k = 0; k < rules.size(); ++k)

@@ -105,6 +105,9 @@ struct TunedProfile {
   double decide_from = 0.8;
   std::string test;                  // the statistical test the choices passed, in words
   std::vector<std::string> reports;  // run ids of the reports it came from
+  // What makes its evidence doubtful, per report ("RUN: oversubscribed (...)"): exported with it, printed by
+  // every verb that loads it.
+  std::vector<std::string> warnings;
   std::string created;               // UTC, ISO 8601
   std::string pico_version;
   std::vector<ProfileRule> rules;

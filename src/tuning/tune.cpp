@@ -14,6 +14,7 @@
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "core/oversubscription.hpp"
 #include "core/input_error.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
@@ -161,6 +162,9 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     const ReportFacts facts = report_facts(r.report);
     const std::string id = report_id_of(r, facts);
     analysis.reports.push_back(id);
+    if (const auto prov = r.report.find("provenance"); prov != r.report.end())
+      if (const std::string text = oversubscription_text(oversubscribed(*prov)); !text.empty())
+        analysis.warnings.push_back(fmt::format("{}: {}", id, text));
     for (const CaseResult& cr : case_results_of(r.report)) {
       // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
@@ -259,6 +263,7 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
       "confidence intervals; kept where at least decide_from of the replicates put the choice within 5% of the "
       "fastest, else undecided and the default (docs/tuning.md#the-statistical-test)";
   profile.reports = analysis.reports;
+  profile.warnings = analysis.warnings;
   for (const KeyChoices& kc : analysis.keys) {
     ProfileRule rule;
     rule.collective = kc.key.collective;
@@ -300,8 +305,10 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                                 analysis.library.name, analysis.library.version, analysis.platform,
                                 name(options.objective), options.min_gain * 100, kNearFastest * 100,
                                 options.decide_from);
-  out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>8} {:>17} {:>6}  {}\n", "collective", "np", "nodes×ppn",
-                     "size", "fastest", "speedup", "95% interval", "P", "choice");
+  struct Row {
+    std::string collective, np, placement, size, fastest, speedup, interval, p, choice;
+  };
+  std::vector<Row> rows;
   int losses = 0, sizes = 0, undecided = 0;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) {
@@ -309,7 +316,6 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
       undecided += s.undecided;
       if (s.fastest == "default" && !s.undecided) continue;
       ++losses;
-      const std::string fastest = candidate_label(s.fastest, s.fastest_params);
       const std::string interval = s.fastest_speedup.low > 0
                                        ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
                                        : "none";
@@ -318,11 +324,21 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                                     s.considered_near)
           : s.algorithm == "default" ? std::string("default (not confident)")
                                      : candidate_label(s.algorithm, s.params);
-      out += fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<28} {:>7.2f}x {:>17} {:>6}  {}\n", name(kc.key.collective),
-                         kc.key.comm_size, fmt::format("{}×{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes), fastest,
-                         s.fastest_speedup.estimate, interval,
-                         s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice);
+      rows.push_back({std::string(name(kc.key.collective)), std::to_string(kc.key.comm_size),
+                      fmt::format("{}x{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes),
+                      candidate_label(s.fastest, s.fastest_params), fmt::format("{:.2f}x", s.fastest_speedup.estimate),
+                      interval, s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
     }
+  // The fastest column as wide as its longest name: parameters ("binary_tree[segment_size=...]") kept columns
+  // out of line at a fixed width.
+  std::size_t wide = std::string_view("fastest").size();
+  for (const Row& r : rows) wide = std::max(wide, r.fastest.size());
+  const auto line = [&](const Row& r) {
+    return fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<{}} {:>8} {:>17} {:>6}  {}\n", r.collective, r.np, r.placement,
+                       r.size, r.fastest, wide, r.speedup, r.interval, r.p, r.choice);
+  };
+  out += line({"collective", "np", "nodesxppn", "size", "fastest", "speedup", "95% interval", "P", "choice"});
+  for (const Row& r : rows) out += line(r);
   if (losses == 0) out += "the default was the fastest at every measured size\n";
   if (undecided > 0)
     out += fmt::format("{} of {} undecided: the choice is within {:.0f}% of the fastest in fewer than {:.0f}% of the "

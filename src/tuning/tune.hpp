@@ -92,6 +92,7 @@ struct TuneAnalysis {
   ProfileLibrary library;
   std::string platform;
   std::vector<std::string> reports;  // report ids
+  std::vector<std::string> warnings;  // "ID: oversubscribed (...)" per report whose ranks outnumbered cores
   std::vector<KeyChoices> keys;
 };
 TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options);

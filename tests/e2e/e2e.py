@@ -1732,6 +1732,15 @@ def test_html_report(tmp):
             expect(any(abs(r["reference_s"] - d) <= 1e-12 * d for d in defaults.values())
                    or any(abs(r["reference_s"] - c["timing"]["median_s"]) <= 1e-12 * c["timing"]["median_s"]
                           for c in report["cases"] if c["status"] == "ok"), f"default time {r} not the report's")
+    # Oversubscription (np 3 on a 2-core machine) is said above the summary, per report (issue 51).
+    if report["provenance"].get("oversubscribed"):
+        warning = dom.find('class="warning"')
+        expect(0 <= warning < dom.find('id="pico-summary"') and "oversubscribed" in dom[warning:warning + 800],
+               "the oversubscription warning above the summary")
+    # Provenance: rank 0's environment folds (a two-report page was 13,000 px); the GPUs by name, not raw JSON.
+    provenance = dom[dom.find('class="provenance"'):]
+    expect("<details>" in provenance and " lines: " in provenance, "the environment folds")
+    expect(not re.search(r"GPU devices</th><td>\[", provenance), "GPU devices as names")
     shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
     chromium_dump(page, f"--screenshot={shot}")
     expect(os.path.getsize(shot) > 10000, "screenshot written")

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""GOAL that pico writes, run through the real LogGOPSim (../shared/peers/build-loggopsim.sh):
+"""GOAL that pico writes, run through the real LogGOPSim (spcl/LogGOPSim, built as docs/simulation.md#loggopsim says):
 every reference algorithm at several P passes txt2bin and simulates with no unmatched operation;
 calc is the reduction's time in ps; tag ranges move with --tag-base; pico fit recovers the
 parameters a report was simulated with, and pico predict --check ranks the algorithms as measured.
-Exit 77 (skipped) when LogGOPSim is not at hand and ../shared/peers is absent to build it."""
+Exit 77 (skipped) when LogGOPSim is not at hand: neither PICO_LOGGOPSIM_DIR nor LogGOPSim and txt2bin on PATH."""
 import copy
 import json
 import os
@@ -16,7 +16,6 @@ import tempfile
 
 PICO = os.environ.get("PICO", "build/pico")
 SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-BUILD = os.environ.get("PICO_BUILD_DIR", os.path.join(SRC, "build"))
 PS_PARAMS = {"L": 3000000, "o": 400000, "g": 0, "G": 180, "O": 0, "S": 2147483647}  # ps; 5.5 GB/s
 GAMMA = 300  # ps per byte reduced
 
@@ -32,18 +31,16 @@ def expect(cond, what):
 
 
 def loggopsim_dir():
-    """PICO_LOGGOPSIM_DIR when set, else built (once, cached in the build tree) from ../shared/peers."""
+    """PICO_LOGGOPSIM_DIR when set, else the directory of LogGOPSim (with txt2bin) on PATH."""
     given = os.environ.get("PICO_LOGGOPSIM_DIR")
     if given:
         return given
-    script = os.path.join(SRC, "..", "shared", "peers", "build-loggopsim.sh")
-    if not os.path.exists(script):
-        print(f"skipped: no LogGOPSim ({script} is absent and PICO_LOGGOPSIM_DIR is unset)")
-        sys.exit(77)
-    dest = os.path.join(BUILD, "loggopsim")
-    proc = subprocess.run([script, dest], capture_output=True, text=True, timeout=600)
-    expect(proc.returncode == 0, f"build-loggopsim.sh failed: {proc.stderr[-2000:]}")
-    return dest
+    found = shutil.which("LogGOPSim")
+    if found and shutil.which("txt2bin"):
+        return os.path.dirname(found)
+    print("skipped: no LogGOPSim (set PICO_LOGGOPSIM_DIR to a build of spcl/LogGOPSim, "
+          "docs/simulation.md#loggopsim, or put LogGOPSim and txt2bin on PATH)")
+    sys.exit(77)
 
 
 def simulate(tools, goal_path, params=PS_PARAMS):

@@ -15,6 +15,7 @@
 using namespace pico;
 using nlohmann::json;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 
 namespace {
 
@@ -69,6 +70,8 @@ TEST_CASE("compare: two reports pair by case id, else by size, overlapping inter
   CHECK(rows[1]["baseline"] == "mpi/default");
   CHECK(rows[1]["speedup"].get<double>() == Approx(2.0));
   CHECK(rows[1]["verdict"] == "faster");
+  // The table says the baseline is the other report's same case, not a list of every algorithm in it (issue 51).
+  CHECK_THAT(render_compare_table(rows), StartsWith("baseline: the same case in the baseline report"));
   CHECK_THROWS_WITH(compare_reports(report_of({}), &candidate, {}), Contains("no measured case"));
 }
 
@@ -168,9 +171,20 @@ TEST_CASE("compare --best: the fastest algorithm per size and the default's loss
   CHECK_THAT(render_best_table(rows), Contains("+50.0%"));
   const auto records = lines_of(render_best_csv(rows), "\r\n");
   CHECK(records[0] ==
-        "report,collective,dtype,op,in_place,mode,np,bytes,best,best_median_s,reference,reference_median_s,"
-        "reference_loss,measured");
-  CHECK_THAT(records[2], Contains("r1,allreduce,float32,sum,false,latency,4,8192,mpi/ring,2e-06,mpi/default,3e-06,0.5"));
+        "report,collective,dtype,op,in_place,mode,np,bytes,best,best_median_s,best_rel_l2_error,reference,"
+        "reference_median_s,reference_loss,measured");
+  CHECK_THAT(records[2], Contains("r1,allreduce,float32,sum,false,latency,4,8192,mpi/ring,2e-06,,mpi/default,3e-06,0.5"));
+}
+
+TEST_CASE("compare --best: a compressed best shows its error in the table and the CSV (issue 51)", "[compare]") {
+  json q = measured_case("q", "compressed", "global_qsgd", 1024, 5e-3, 4.9e-3, 5.1e-3);
+  q["compression"] = {{"rel_l2_error", 0.0123}, {"bits_per_element", 8}};
+  const json rows = best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 15e-3, 14.9e-3, 15.1e-3),
+                                                  q}), "r1", {});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["best"] == "compressed/global_qsgd");
+  CHECK_THAT(render_best_table(rows), Contains("best rel L2") && Contains("1.230e-02"));
+  CHECK_THAT(render_best_csv(rows), Contains("compressed/global_qsgd,0.005,0.0123,compressed/dense"));
 }
 
 TEST_CASE("compare: a compressed run names its baseline and shows the gap to the library's own allreduce",

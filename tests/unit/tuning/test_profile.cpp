@@ -22,6 +22,7 @@ TunedProfile sample() {
   p.library = {"mpi", "openmpi", "4.1.4"};
   p.platform = "local";
   p.reports = {"20261124T000000Z-abcd"};
+  p.warnings = {"20261124T000000Z-abcd: oversubscribed (launch 0: 3 ranks on host vm with 2 cores)"};
   ProfileRule four{Collective::allreduce, 4, 1, 4, {profile_range(0, 65535, "recursive_doubling"), profile_range(65536, {}, "ring")}, {}};
   four.ranges[1].params = {{"segment_size", 65536}};
   four.ranges[1].measured_bytes = {65536, 1048576};
@@ -56,6 +57,7 @@ TEST_CASE("a profile survives its JSON form", "[tuning]") {
   CHECK(back.rules[0].ranges[1].speedup->low == 1.2);
   CHECK(back.rules[0].ranges[1].evidence.at(0).default_seconds == 0.0013);
   CHECK_FALSE(back.rules[1].ranges[0].max_bytes.has_value());
+  CHECK(back.warnings == p.warnings);  // an oversubscribed run's evidence stays marked (issue 51)
 }
 
 TEST_CASE("choose: the range for a size, with Open MPI's communicator-size rule", "[tuning]") {

@@ -210,3 +210,32 @@ TEST_CASE("tune: a size whose data cannot tell the candidates apart is undecided
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("undecided: default kept"));
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 of 2 sizes undecided"));
 }
+
+TEST_CASE("tune: a report whose ranks outnumbered cores marks the profile (issue 51)") {
+  LoadedReport r = report_of(sweep());
+  CHECK(profile_from_analysis(analyse_reports({r}, {}), {}).warnings.empty());
+  r.report["provenance"]["hosts"] = json::array(
+      {{{"name", "h0"}, {"ranks", json::array({0, 1, 2})}, {"topology", {{"cores", 2}}}}});
+  r.report["provenance"].erase("launches");
+  const TunedProfile p = profile_from_analysis(analyse_reports({r}, {}), {});
+  REQUIRE(p.warnings.size() == 1);
+  CHECK_THAT(p.warnings[0], Catch::Matchers::StartsWith("20261124-000000-aaaa: oversubscribed") &&
+                                Catch::Matchers::Contains("3 ranks on host h0 with 2 cores"));
+  CHECK(to_json(p).at("warnings") == json::array({p.warnings[0]}));
+}
+
+TEST_CASE("tune: a winner's parameters widen its column, not push the others out of line (issue 51)") {
+  std::vector<CaseResult> cases = sweep();
+  cases[5].c.params = {{"segment_size", 65536}, {"fanout", 4}};  // ring at 64 KiB, now the fastest
+  cases[5].timing = compute_stats(std::vector<double>(100, 1e-6));
+  const std::string summary = render_tune_summary(analyse_reports({report_of(cases)}, {}), {});
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; (end = summary.find('\n', at)) != std::string::npos; at = end + 1)
+    lines.push_back(summary.substr(at, end - at));
+  REQUIRE(lines.size() >= 4);  // the heading, the columns' names, 8 B and 64 KiB and 1 MiB rows
+  CHECK_THAT(summary, Catch::Matchers::Contains("segment_size=65536"));
+  // "speedup" ends where every row's "N.NNx" ends.
+  const std::size_t end = lines[1].find("speedup") + std::string("speedup").size();
+  for (std::size_t k = 2; k < lines.size() && lines[k].starts_with("allreduce"); ++k)
+    CHECK(lines[k].substr(end - 1, 1) == "x");
+}

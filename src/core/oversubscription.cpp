@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "analysis/oversubscription.hpp"
+#include "core/oversubscription.hpp"
 
 #include <climits>
 

@@ -2,7 +2,7 @@
 // Ranks outnumbering a host's cores, found from a report's provenance.
 #include <catch2/catch.hpp>
 
-#include "analysis/oversubscription.hpp"
+#include "core/oversubscription.hpp"
 
 using namespace pico;
 using nlohmann::json;
