@@ -30,7 +30,11 @@ struct BestAtSize {
 };
 
 // One entry per size with a measured case, ordered by collective (the order of
-// all_collectives()), datatype, op, in-place, mode, ranks, then bytes.
+// all_collectives()), datatype, op, in-place, mode, ranks, then bytes. What
+// "the default loses" is judged against (selector ""): the library's own
+// collective where the run measured it (mpi:default, nccl:default), else the
+// dense allreduce compressed cases ran beside (a compressed run's "default /
+// fastest 1.67x" where mpi/default was the fastest said the wrong thing).
 std::vector<BestAtSize> best_per_size(const std::vector<CaseResult>& cases, const std::string& selector);
 
 // The order above, for anything listed per size.

@@ -162,7 +162,7 @@
   {
     const p = document.createElement('p');
     p.className = 'how';
-    p.textContent = 'Per size: the fastest algorithm by median time, the default (the library\'s own choice, or the dense allreduce compressed ones are measured against), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
+    p.textContent = 'Per size: the fastest algorithm by median time, the default (the library\'s own collective where the run measured it, else the dense allreduce compressed ones ran beside), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
     const table = document.createElement('table');
     table.className = 'summary';
     table.id = 'pico-summary';

@@ -176,6 +176,18 @@ TEST_CASE("compare --best: the fastest algorithm per size and the default's loss
   CHECK_THAT(records[2], Contains("r1,allreduce,float32,sum,false,latency,4,8192,mpi/ring,2e-06,,mpi/default,3e-06,0.5"));
 }
 
+TEST_CASE("compare --best: a compressed run's default is the library's own collective where it was measured",
+          "[compare]") {
+  // issue 51: "default / fastest 1.67x" against compressed/dense where mpi/default was the fastest.
+  const json rows = best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 16.7e-3, 16.6e-3, 16.8e-3),
+                                                  measured_case("m", "mpi", "default", 1024, 10e-3, 9.9e-3, 10.1e-3)}),
+                                       "r1", {});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["best"] == "mpi/default");
+  CHECK(rows[0]["reference"] == "mpi/default");
+  CHECK(rows[0]["reference_loss"].get<double>() == Approx(0.0));
+}
+
 TEST_CASE("compare --best: a compressed best shows its error in the table and the CSV (issue 51)", "[compare]") {
   json q = measured_case("q", "compressed", "global_qsgd", 1024, 5e-3, 4.9e-3, 5.1e-3);
   q["compression"] = {{"rel_l2_error", 0.0123}, {"bits_per_element", 8}};

@@ -75,6 +75,16 @@ TEST_CASE("render_table cells for sizes, in_place and skipped cases", "[render]"
   CHECK(pico::render_table(report_with_one_case(c)).find("  1000B  ") != std::string::npos);
 }
 
+TEST_CASE("a compressed case's validation cell carries its error (issue 51)", "[render]") {
+  json c = load_example_report()["cases"][0];
+  c["backend"] = "compressed";
+  c["algorithm"] = "topk";
+  c["compression"] = {{"rel_l2_error", 0.958}, {"bits_per_element", 2.5}};
+  CHECK_THAT(pico::render_table(report_with_one_case(c)), Catch::Matchers::Contains("passed (rel L2 9.58e-01)"));
+  c.erase("compression");
+  CHECK(split(pico::render_table(report_with_one_case(c)), "\n")[2].ends_with("passed"));
+}
+
 TEST_CASE("render_table of a report without cases", "[render]") {
   const auto lines = split(pico::render_table(json{{"cases", json::array()}}), "\n");
   REQUIRE(lines.size() == 3);
