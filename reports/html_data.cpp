@@ -198,8 +198,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                            ran_by(b.reference, strings), compression_metric(*b.best, "rel_l2_error")});
     }
     json warnings = json::array();
-    if (const auto* prov = r.report.contains("provenance") ? &r.report["provenance"] : nullptr)
-      if (const std::string text = oversubscription_text(oversubscribed(*prov)); !text.empty()) warnings.push_back(text);
+    if (const std::string text = report_oversubscription_text(r.report); !text.empty()) warnings.push_back(text);
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
                          {"provenance", provenance_rows(r)}, {"warnings", warnings}});
   }

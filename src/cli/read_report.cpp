@@ -9,10 +9,8 @@
 namespace pico::cli {
 
 void warn_about(const nlohmann::json& report, const std::string& where) {
-  const auto prov = report.find("provenance");
-  if (prov == report.end()) return;
-  const std::string text = oversubscription_text(oversubscribed(*prov));
-  if (!text.empty()) fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
+  if (const std::string text = report_oversubscription_text(report); !text.empty())
+    fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
 }
 
 nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes) {

@@ -74,4 +74,10 @@ std::string oversubscription_text(const std::vector<Oversubscription>& found) {
                      where);
 }
 
+std::string report_oversubscription_text(const nlohmann::json& report) {
+  if (!report.is_object()) return "";
+  const auto provenance = report.find("provenance");
+  return provenance == report.end() ? "" : oversubscription_text(oversubscribed(*provenance));
+}
+
 }  // namespace pico

@@ -30,4 +30,8 @@ nlohmann::json to_json(const std::vector<Oversubscription>& found);
 // when nothing was oversubscribed.
 std::string oversubscription_text(const std::vector<Oversubscription>& found);
 
+// The same line for a report (from its provenance), as every reader of one
+// says it: the verbs on stderr, the HTML page, a tuned profile's warnings.
+std::string report_oversubscription_text(const nlohmann::json& report);
+
 }  // namespace pico

@@ -216,11 +216,13 @@ class LineReader {
     return static_cast<std::uint64_t>(integer(size, f, "datatype size", 0, static_cast<std::int64_t>(kMaxCallBytes)));
   }
   std::uint64_t bytes(const Field& count, const Field& type) const {
-    const auto n = static_cast<std::uint64_t>(integer(count, "count", 0, INT64_MAX));
-    const std::uint64_t size = type_size(type);
+    return times_size(static_cast<std::uint64_t>(integer(count, "count", 0, INT64_MAX)), type_size(type), count);
+  }
+  // n elements of `size` bytes, within the 1 TiB a call may move.
+  std::uint64_t times_size(std::uint64_t n, std::uint64_t size, const Field& at) const {
     const auto b = checked_mul(n, size);
     if (!b || *b > kMaxCallBytes)
-      fail(count, fmt::format("count {} x {} bytes is beyond the 1 TiB per rank pico schedules", n, size));
+      fail(at, fmt::format("count {} x {} bytes is beyond the 1 TiB per rank pico schedules", n, size));
     return *b;
   }
   // `v0,v1,...`, one count per rank of the communicator, each times the type's size.
@@ -232,10 +234,8 @@ class LineReader {
       const auto comma = rest.find(',');
       if (out.size() == ranks)
         fail(values, fmt::format("'{}' holds more counts than the communicator's {} ranks", values.text, ranks));
-      const auto n = static_cast<std::uint64_t>(integer(rest.substr(0, comma), values, "count", 0, INT32_MAX));
-      const auto b = checked_mul(n, size);
-      if (!b || *b > kMaxCallBytes) fail(values, fmt::format("count {} x {} bytes is beyond 1 TiB", n, size));
-      out.push_back(*b);
+      out.push_back(times_size(static_cast<std::uint64_t>(integer(rest.substr(0, comma), values, "count", 0, INT32_MAX)),
+                               size, values));
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
     }

@@ -111,10 +111,12 @@ class Builder {
     check_collectives();
     match_messages();
     out_.requests = waits_;
-    if (untied_frees_ > 0)
+    std::uint64_t untied_frees = 0;
+    for (const RankState& s : state_) untied_frees += s.untied_frees;
+    if (untied_frees > 0)
       out_.notes.push_back(fmt::format("MPI_Comm_free of a variable no communicator call made (a copy of a handle): {}, "
                                        "each taken to end the rank's oldest communicator made and not yet used "
-                                       "(docs/simulation.md#traces)", counted(untied_frees_, "call")));
+                                       "(docs/simulation.md#traces)", counted(untied_frees, "call")));
     if (waits_.uncancelled > 0)
       out_.notes.push_back(fmt::format("MPI_Cancel of a send or a collective: {}, replayed as made (liballprof does not "
                                        "record whether the cancel succeeded)", counted(waits_.uncancelled, "call")));
@@ -224,10 +226,10 @@ class Builder {
   bool fits(int comm, int r, const CommRef& ref, bool rank_too) const {
     const auto& g = out_.comms[static_cast<std::size_t>(comm)].ranks;
     const int at = comm_rank_of(comm, r);
-    // A Cartesian communicator of fewer ranks than its parent: its first ref.size ranks (the rest got MPI_COMM_NULL).
     // MPI_Comm_create's group is not traced (MPI_Group_incl prints its ranks as an address): pico takes the
     // parent's ranks in order, and only where the handle's size and every rank's place say so.
     if (created_.contains(comm)) return static_cast<int>(g.size()) == ref.size && at == ref.rank;
+    // A Cartesian communicator of fewer ranks than its parent: its first ref.size ranks (the rest got MPI_COMM_NULL).
     const bool size_fits = static_cast<int>(g.size()) == ref.size ||
                            (cartesian_.contains(comm) && ref.size < static_cast<int>(g.size()) && at < ref.size);
     return size_fits && at < static_cast<int>(g.size()) && (!rank_too || at == ref.rank);
@@ -245,13 +247,13 @@ class Builder {
     RankState& s = st(r);
     auto take_made = [&](bool rank_too) -> std::optional<int> {
       auto it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, true); });
-      if (it != s.made.end()) {  // several alike (the same size and place): the one the first peer confirms
+      // Several alike (the same size and place): the first the rank's first peer confirms.
+      if (it != s.made.end() && !peer_confirms(r, ref, *it))
         for (auto other = std::next(it); other != s.made.end(); ++other)
-          if (fits(*other, r, ref, true) && !peer_confirms(r, ref, *it) && peer_confirms(r, ref, *other)) {
+          if (fits(*other, r, ref, true) && peer_confirms(r, ref, *other)) {
             it = other;
             break;
           }
-      }
       if (it == s.made.end() && !rank_too)
         it = std::find_if(s.made.begin(), s.made.end(), [&](int c) { return fits(c, r, ref, false); });
       if (it == s.made.end()) return std::nullopt;
@@ -334,7 +336,6 @@ class Builder {
       // is not in the trace. The rank's oldest communicator made and never used is taken to be it (one that is
       // used later is then refused, never bound to another); with none, a bound one may have ended, and its
       // handle may come back for a new communicator (bind() weighs that).
-      ++untied_frees_;
       ++s.untied_frees;
       if (!s.made.empty()) {
         const int comm = s.made.front();
@@ -407,11 +408,10 @@ class Builder {
       return;
     }
     // MPI_Comm_split: per color, members by (key, parent rank).
-    std::map<std::int64_t, std::vector<std::tuple<std::int64_t, int, int>>> by_color;
-    std::map<int, const Record*> by_rank;
+    // Members as (key, parent rank, world rank, record); parent ranks are distinct, so sorting never compares records.
+    std::map<std::int64_t, std::vector<std::tuple<std::int64_t, int, int, const Record*>>> by_color;
     std::map<std::string, std::int64_t> hosts;  // MPI_Comm_split_type: a host's color
     for (const auto& [r, rec] : c.arrived) {
-      by_rank[r] = rec;
       if (rec->color == kUndefined) continue;
       std::int64_t color = rec->color;
       if (role == Role::comm_split_type) {
@@ -427,14 +427,14 @@ class Builder {
       } else if (color < 0) {
         fail(r, rec->line, fmt::format("color {} is neither MPI_UNDEFINED nor >= 0", rec->color), "");
       }
-      by_color[color].emplace_back(rec->key, comm_rank_of(parent, r), r);
+      by_color[color].emplace_back(rec->key, comm_rank_of(parent, r), r, rec);
     }
     for (auto& [color, members] : by_color) {
       std::sort(members.begin(), members.end());
       TraceCommunicator g;
-      for (const auto& [key, parent_rank, r] : members) g.ranks.push_back(r);
+      for (const auto& [key, parent_rank, r, rec] : members) g.ranks.push_back(r);
       out_.comms.push_back(std::move(g));
-      for (const auto& [key, parent_rank, r] : members) made_by(r, *by_rank.at(r), static_cast<int>(out_.comms.size() - 1));
+      for (const auto& [key, parent_rank, r, rec] : members) made_by(r, *rec, static_cast<int>(out_.comms.size() - 1));
     }
   }
 
@@ -849,7 +849,6 @@ class Builder {
   std::map<std::uint64_t, int> known_ids_;
   std::set<int> cartesian_;  // Cartesian communicators no member has used yet: their size is not known
   std::set<int> created_;    // MPI_Comm_create's: the parent's ranks, bound only where size and place agree
-  std::uint64_t untied_frees_ = 0;
   TraceRequests waits_;
 };
 

@@ -88,6 +88,15 @@ class Reader {
   std::string optional_string(const json& j, const std::string& path, const char* key) const {
     return j.contains(key) ? string(j, path, key) : std::string();
   }
+  // An optional array of texts (`what` says what they are); empty when absent.
+  std::vector<std::string> optional_texts(const json& j, const char* key, const char* what) const {
+    std::vector<std::string> out;
+    const auto it = j.find(key);
+    if (it == j.end()) return out;
+    if (!it->is_array()) fail(key, fmt::format("must be an array of {}", what));
+    for (std::size_t k = 0; k < it->size(); ++k) out.push_back(text((*it)[k], fmt::format("{}/{}", key, k)));
+    return out;
+  }
   double number(const json& j, const std::string& path, const char* key) const {
     const json& v = member(j, path, key);
     if (!v.is_number()) fail(join(path, key), "must be a number");
@@ -291,14 +300,8 @@ TunedProfile profile_from_json(const json& j, const std::string& where) {
   p.test = in.optional_string(j, "", "test");
   p.created = in.optional_string(j, "", "created");
   p.pico_version = in.optional_string(j, "", "pico_version");
-  if (const auto it = j.find("reports"); it != j.end()) {
-    if (!it->is_array()) in.fail("reports", "must be an array of run ids");
-    for (std::size_t k = 0; k < it->size(); ++k) p.reports.push_back(in.text((*it)[k], fmt::format("reports/{}", k)));
-  }
-  if (const auto it = j.find("warnings"); it != j.end()) {
-    if (!it->is_array()) in.fail("warnings", "must be an array of texts");
-    for (std::size_t k = 0; k < it->size(); ++k) p.warnings.push_back(in.text((*it)[k], fmt::format("warnings/{}", k)));
-  }
+  p.reports = in.optional_texts(j, "reports", "run ids");
+  p.warnings = in.optional_texts(j, "warnings", "texts");
   const json& rules = in.array(j, "", "rules");
   for (std::size_t k = 0; k < rules.size(); ++k)
     p.rules.push_back(rule_from_json(in, rules[k], fmt::format("rules/{}", k)));

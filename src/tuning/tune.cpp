@@ -14,8 +14,8 @@
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
-#include "core/oversubscription.hpp"
 #include "core/input_error.hpp"
+#include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
 
@@ -162,9 +162,8 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
     const ReportFacts facts = report_facts(r.report);
     const std::string id = report_id_of(r, facts);
     analysis.reports.push_back(id);
-    if (const auto prov = r.report.find("provenance"); prov != r.report.end())
-      if (const std::string text = oversubscription_text(oversubscribed(*prov)); !text.empty())
-        analysis.warnings.push_back(fmt::format("{}: {}", id, text));
+    if (const std::string text = report_oversubscription_text(r.report); !text.empty())
+      analysis.warnings.push_back(fmt::format("{}: {}", id, text));
     for (const CaseResult& cr : case_results_of(r.report)) {
       // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.

@@ -31,6 +31,14 @@ TEST_CASE("oversubscription: per launch and host, ranks against hwloc cores") {
   CHECK(to_json(found) == json::array({{{"launch", 1}, {"host", "a"}, {"ranks", 3}, {"cores", 2}}}));
 }
 
+TEST_CASE("oversubscription: a report's line, from its provenance") {
+  const json report = {{"provenance", {{"hosts", json::array({host("a", 3, 2)})}}}};
+  CHECK_THAT(report_oversubscription_text(report), Catch::Matchers::StartsWith("oversubscribed (3 ranks on host a"));
+  CHECK(report_oversubscription_text({{"provenance", {{"hosts", json::array({host("a", 2, 2)})}}}}).empty());
+  CHECK(report_oversubscription_text(json::object()).empty());
+  CHECK(report_oversubscription_text(json::array()).empty());
+}
+
 TEST_CASE("oversubscription: without launches the run's hosts, unknown cores say nothing") {
   CHECK(oversubscribed({{"hosts", json::array({host("a", 4, 2)})}}).at(0).launch == -1);
   CHECK(oversubscribed({{"hosts", json::array({host("a", 4, nullptr)})}}).empty());
