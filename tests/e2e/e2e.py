@@ -1941,6 +1941,13 @@ def test_hardened_inputs(tmp):
     profile["library"]["version"] = ""
     unversioned = write(tmp, "unversioned.json", json.dumps(profile))
     expect_bad_input(r"library/version: '' is not a library version", "export", unversioned, "--format", "ompi-rules")
+    # A profile tuned on an oversubscribed run says so whenever a verb loads it (issue 51).
+    profile["library"]["version"] = "4.1.4"
+    profile["warnings"] = ["run1: oversubscribed (3 ranks on host vm with 2 cores): ranks wait for cores"]
+    warned = write(tmp, "warned.json", json.dumps(profile))
+    proc = pico("export", warned, "--format", "ompi-rules", "-o", os.path.join(tmp, "warned.rules"))
+    expect(proc.returncode == 0 and re.search(r"pico: warning: \S*warned\.json: run1: oversubscribed \(3 ranks", proc.stderr),
+           f"export of a warned profile: exit {proc.returncode}: {proc.stderr}")
     # A format's own flag with another format: refused, naming the formats that take it.
     expect_bad_input(r"--npus: --format ompi-rules takes no --npus", "export",
                      os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"), "--format",
