@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The closed forms the validator trusts, checked against brute force.
+#include <vector>
+
 #include <catch2/catch.hpp>
 
+#include "collectives/element_ops.hpp"
 #include "collectives/pattern.hpp"
 #include "collectives/spec.hpp"
 
@@ -113,4 +116,64 @@ TEST_CASE("buffer sizes per collective", "[pattern]") {
   CHECK(spec_for(c.collective).buffer_sizes(c, 0).recv == 30);
   c.collective = Collective::alltoall;
   CHECK(spec_for(c.collective).buffer_sizes(c, 2).recv == 30);
+}
+
+TEST_CASE("every pattern repeats with the period its fills copy", "[pattern]") {
+  for (Dtype d : host_dtypes()) {
+    visit_dtype(d, [&]<class T>() {
+      for (int rank : {0, 1, 5}) {
+        for (std::uint64_t i = 0; i < 300; ++i) {
+          INFO(name(d) << " rank=" << rank << " i=" << i);
+          REQUIRE(pattern::payload<T>(rank, i) == pattern::payload<T>(rank, i + pattern::kPayloadPeriod));
+        }
+      }
+      for (Op op : all_ops()) {
+        if (op == Op::none) continue;
+        for (int np : {1, 2, 3, 4, 5, 6, 16, 17, 33}) {
+          const std::uint64_t period = pattern::reduce_period(op, np);
+          for (int ranks : {1, np / 2 + 1, np}) {
+            for (std::uint64_t i = 0; i < 2 * period + 40; ++i) {
+              INFO(name(d) << " " << name(op) << " np=" << np << " ranks=" << ranks << " i=" << i);
+              REQUIRE(pattern::reduce_input<T>(op, ranks - 1, np, i) ==
+                      pattern::reduce_input<T>(op, ranks - 1, np, i + period));
+              REQUIRE(pattern::reduce_expected<T>(op, np, ranks, i) ==
+                      pattern::reduce_expected<T>(op, np, ranks, i + period));
+            }
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("host fills write each element's own value", "[pattern]") {
+  // Lengths below, at and past a period and between its doublings.
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{16}, std::uint64_t{17},
+                          std::uint64_t{127}, std::uint64_t{128}, std::uint64_t{1000}, std::uint64_t{4099}}) {
+    for (Op op : {Op::sum, Op::prod, Op::max}) {
+      for (int np : {4, 6}) {
+        Case c;
+        c.dtype = Dtype::float32;
+        c.op = op;
+        c.np = np;
+        const HostElementOps ops(c);
+        std::vector<float> buf(n + 3, -1000.0F);
+        INFO("n=" << n << " " << name(op) << " np=" << np);
+        ops.fill_payload(buf.data(), 3, 2, 11, n);
+        for (std::uint64_t k = 0; k < n; ++k) REQUIRE(buf[3 + k] == pattern::payload<float>(2, 11 + k));
+        REQUIRE(buf[2] == -1000.0F);  // nothing before the region
+        ops.fill_payload_sentinel(buf.data(), 3, 2, 11, n);
+        for (std::uint64_t k = 0; k < n; ++k)
+          REQUIRE(buf[3 + k] == pattern::sentinel_for(pattern::payload<float>(2, 11 + k)));
+        std::vector<float> red(n + 1, -1000.0F);
+        ops.fill_reduce_input(red.data(), 1, n);
+        for (std::uint64_t k = 0; k < n; ++k) REQUIRE(red[k] == pattern::reduce_input<float>(op, 1, np, k));
+        REQUIRE(red[n] == -1000.0F);  // nothing past it
+        ops.fill_reduce_sentinel(red.data(), 5, n, np - 1);
+        for (std::uint64_t k = 0; k < n; ++k)
+          REQUIRE(red[k] == pattern::sentinel_for(pattern::reduce_expected<float>(op, np, np - 1, 5 + k)));
+        REQUIRE(ops.count_reduce_mismatches(red.data(), 5, n, np - 1) == n);
+      }
+    }
+  }
 }
