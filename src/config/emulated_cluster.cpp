@@ -36,7 +36,7 @@ EmulatedCluster parse_emulated_cluster(const std::string& json_text, const std::
     c.slurm = j.at("slurm").get<bool>();
     for (const auto& n : j.at("nodes"))
       c.nodes.push_back({n.at("name").get<std::string>(), n.at("address").get<std::string>(), n.at("rack").get<int>(),
-                         link_from(n)});
+                         link_from(n), n.value("cpus", std::string())});
     if (c.nodes.empty()) throw std::invalid_argument("no nodes");
     if (!j.at("uplink").is_null()) c.uplink = link_from(j.at("uplink"));
     return c;
@@ -58,7 +58,7 @@ nlohmann::json to_json(const EmulatedCluster& c) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& n : c.nodes)
     nodes.push_back({{"name", n.name}, {"address", n.address}, {"rack", n.rack}, {"rate", n.link.rate},
-                     {"rate_bps", n.link.rate_bps}});
+                     {"rate_bps", n.link.rate_bps}, {"cpus", n.cpus}});
   return {{"emulated", true},
           {"name", c.name},
           {"shaping", c.shaping},

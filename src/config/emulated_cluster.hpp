@@ -22,6 +22,7 @@ struct EmulatedNode {
   std::string address;
   int rack = 1;
   EmulatedLink link;      // the node's link, limited to this rate each way
+  std::string cpus;       // the cpus its processes run on (taskset -c); empty: any (--no-pin, or an older script)
 };
 
 struct EmulatedCluster {

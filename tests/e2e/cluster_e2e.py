@@ -83,8 +83,18 @@ def run(tmp, experiment_text, platform_file, *extra, env=None):
     return load(path)
 
 
+def cpu_list(text):
+    """taskset's list ("0,1", "0-3") as a sorted list of cpus."""
+    out = []
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return sorted(out)
+
+
 def expect_placement(report, nodes, ppn, np):
-    """Rank r on node r // ppn + 1, and the report names the emulated cluster it ran on."""
+    """Rank r on node r // ppn + 1, on that node's cpus (any, unpinned), and the report names the
+    emulated cluster it ran on."""
     ranks = sorted(report["provenance"]["ranks"], key=lambda r: r["rank"])
     expect(len(ranks) == np, f"{len(ranks)} ranks recorded, expected {np}")
     hosts = [r["host"] for r in ranks]
@@ -95,6 +105,11 @@ def expect_placement(report, nodes, ppn, np):
     expect(emulated is not None and emulated["emulated"], f"provenance.emulated: {emulated}")
     expect([n["name"] for n in emulated["nodes"]] == [f"{NAME}-node{i}" for i in range(1, nodes + 1)],
            f"emulated nodes: {emulated['nodes']}")
+    every_cpu = list(range(os.cpu_count()))
+    for r in ranks:
+        node = emulated["nodes"][r["rank"] // ppn]
+        allowed = cpu_list(node["cpus"]) or every_cpu
+        expect(sorted(r["cpus"]) == allowed, f"rank {r['rank']} ran on cpus {r['cpus']}, its node's are {allowed}")
 
 
 SMALL = """\
@@ -110,15 +125,19 @@ SMALL = """\
 
 
 def test_placement(tmp):
-    """4 nodes x 1 rank, then 2 nodes x 2 ranks: each rank on the host the shape puts it on."""
+    """4 nodes x 1 rank, each node on a cpu of its own (wrapping round), then 2 nodes x 2 ranks
+    unpinned: each rank on the host and cpus the shape gives it."""
     try:
         start("--nodes", "4", "--rate", "1gbit", "--ppn", "1")
+        cpus = [n["cpus"] for n in description()["nodes"]]
+        expect(cpus == [str(i % os.cpu_count()) for i in range(4)], f"4 nodes x 1 rank pinned to {cpus}")
         report = run(tmp, SMALL.format(np=4), platform(tmp, "emulated-cluster"))
         expect_placement(report, nodes=4, ppn=1, np=4)
         expect(all(n["rate"] == "1gbit" and n["rate_bps"] == 10**9 for n in report["provenance"]["emulated"]["nodes"]),
                "rates recorded")
         os.makedirs(os.path.join(tmp, "ppn2"))
-        start("--nodes", "2", "--rate", "1gbit", "--ppn", "2")
+        start("--nodes", "2", "--rate", "1gbit", "--ppn", "2", "--no-pin")
+        expect(all(n["cpus"] == "" for n in description()["nodes"]), "--no-pin: nodes pinned")
         report = run(os.path.join(tmp, "ppn2"), SMALL.format(np=4), platform(tmp, "emulated-cluster"))
         expect_placement(report, nodes=2, ppn=2, np=4)
         # More ranks than nodes x ppn: the cluster's shape is a limit, not a hint.

@@ -15,7 +15,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// What scripts/emulated-cluster.sh start --nodes 2 --racks 2 --uplink 100mbit --node-rate 2=500mbit writes.
+// What scripts/emulated-cluster.sh start --nodes 2 --ppn 2 --racks 2 --uplink 100mbit --node-rate 2=500mbit
+// writes on a machine of 2 cpus.
 const std::string kTwoRacks = R"({
   "emulated": true,
   "name": "pico",
@@ -24,8 +25,8 @@ const std::string kTwoRacks = R"({
   "ppn": 2,
   "slurm": false,
   "nodes": [
-    {"name": "pico-node1", "address": "127.77.0.1", "rack": 1, "rate": "1gbit", "rate_bps": 1000000000},
-    {"name": "pico-node2", "address": "127.77.0.2", "rack": 2, "rate": "500mbit", "rate_bps": 500000000}
+    {"name": "pico-node1", "address": "127.77.0.1", "rack": 1, "rate": "1gbit", "rate_bps": 1000000000, "cpus": "0,1"},
+    {"name": "pico-node2", "address": "127.77.0.2", "rack": 2, "rate": "500mbit", "rate_bps": 500000000, "cpus": "0,1"}
   ],
   "uplink": {"between_racks": [1, 2], "rate": "100mbit", "rate_bps": 100000000}
 }
@@ -44,12 +45,18 @@ TEST_CASE("an emulated cluster description is read whole", "[config]") {
   CHECK(c.nodes[1].rack == 2);
   CHECK(c.nodes[1].link.rate == "500mbit");
   CHECK(c.nodes[1].link.rate_bps == 5e8);
+  CHECK(c.nodes[1].cpus == "0,1");
   REQUIRE(c.uplink);
   CHECK(c.uplink->rate_bps == 1e8);
   const auto j = to_json(c);
   CHECK(j.at("emulated") == true);
   CHECK(j.at("nodes").at(0).at("rate") == "1gbit");
   CHECK(parse_emulated_cluster(j.dump(), "again.json").nodes[1].link.rate_bps == 5e8);
+  CHECK(parse_emulated_cluster(j.dump(), "again.json").nodes[0].cpus == "0,1");
+  // A description from before pinning (or --no-pin) names no cpus: any.
+  std::string unpinned = kTwoRacks;
+  for (std::size_t at; (at = unpinned.find(R"(, "cpus": "0,1")")) != std::string::npos;) unpinned.erase(at, 15);
+  CHECK(parse_emulated_cluster(unpinned, "old.json").nodes[0].cpus.empty());
 }
 
 TEST_CASE("a broken or missing emulated cluster description is an InputError", "[config]") {
