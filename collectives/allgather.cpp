@@ -23,13 +23,11 @@ std::uint64_t check(const RankBuffers& b) { return count_rank_block_mismatches(b
 }  // namespace
 
 extern const CollectiveSpec allgather_spec{
-    .collective = Collective::allgather, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::allgather, .in_place = InPlaceSide::send,
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Allgather", .nonblocking = "MPI_Iallgather",
-            .args = 7, .count = 1, .type = 2, .root = -1, .comm = 6, .count2 = 4, .type2 = 5},
+            .args = 7, .count = 1, .type = 2, .comm = 6, .count2 = 4, .type2 = 5},
     .names = {.ompi_tuned_id = 0, .ompi_json_key = "allgather", .ompi_size = SizeBasis::comm_total,
               .mpich_csel = "Allgather", .mpich_size_key = "total_msg_size", .mpich_size = SizeBasis::comm_total,
               .intel_mpi_adjust = "I_MPI_ADJUST_ALLGATHER",

@@ -12,13 +12,11 @@ std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.c.np); }
 }  // namespace
 
 extern const CollectiveSpec allreduce_spec{
-    .collective = Collective::allreduce, .point_to_point = false, .count_matrix = false,
-    .has_op = true, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::allreduce, .has_op = true, .in_place = InPlaceSide::send,
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_allreduce,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Allreduce", .nonblocking = "MPI_Iallreduce",
-            .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},
+            .args = 6, .count = 2, .type = 3, .comm = 5},
     .names = {.ompi_tuned_id = 2, .ompi_json_key = "allreduce", .ompi_size = SizeBasis::block,
               .mpich_csel = "Allreduce", .mpich_size_key = "avg_msg_size", .mpich_size = SizeBasis::block,
               .intel_mpi_adjust = "I_MPI_ADJUST_ALLREDUCE",

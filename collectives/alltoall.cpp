@@ -27,17 +27,14 @@ std::uint64_t check(const RankBuffers& b) { return count_rank_block_mismatches(b
 }  // namespace
 
 extern const CollectiveSpec alltoall_spec{
-    .collective = Collective::alltoall, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::alltoall, .in_place = InPlaceSide::send,
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Alltoall", .nonblocking = "MPI_Ialltoall",
-            .args = 7, .count = 1, .type = 2, .root = -1, .comm = 6, .count2 = 4, .type2 = 5},
+            .args = 7, .count = 1, .type = 2, .comm = 6, .count2 = 4, .type2 = 5},
     .names = {.ompi_tuned_id = 3, .ompi_json_key = "alltoall", .ompi_size = SizeBasis::comm_total,
               .mpich_csel = "Alltoall", .mpich_size_key = "avg_msg_size", .mpich_size = SizeBasis::block,
               .intel_mpi_adjust = "I_MPI_ADJUST_ALLTOALL",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "alltoall", .ucc_size = SizeBasis::comm_total,
               .astra_sim = "all-to-all",
               .chakra = "ALL_TO_ALL", .chakra_size = SizeBasis::comm_total, .replay_default = "linear"}};

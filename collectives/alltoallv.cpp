@@ -46,21 +46,15 @@ std::uint64_t check(const RankBuffers& b) {
 // alltoallv. A trace's MPI_Alltoallv carries arrays, which the trace readers
 // do not take (count is the position of the send counts array).
 extern const CollectiveSpec alltoallv_spec{
-    .collective = Collective::alltoallv, .point_to_point = false, .count_matrix = true,
-    .has_op = false, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::none,
+    .collective = Collective::alltoallv, .count_matrix = true, .in_place = InPlaceSide::none,
     .no_in_place_reason = "MPI's in-place alltoallv sends what it receives (one count array), which only a symmetric "
                           "count matrix allows; pico's patterns are not symmetric",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Alltoallv", .nonblocking = "MPI_Ialltoallv",
-            .args = 9, .count = 1, .type = 3, .root = -1, .comm = 8, .count2 = 5, .type2 = 7},
+            .args = 9, .count = 1, .type = 3, .comm = 8, .count2 = 5, .type2 = 7},
     .names = {.ompi_tuned_id = 4, .ompi_json_key = "alltoallv", .ompi_size = SizeBasis::none,
               .mpich_csel = "Alltoallv", .mpich_size_key = "total_msg_size", .mpich_size = SizeBasis::comm_total,
-              .intel_mpi_adjust = "",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
-              .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "linear"}};
+              .replay_default = "linear"}};
 
 }  // namespace pico::spec

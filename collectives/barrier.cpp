@@ -13,19 +13,15 @@ std::uint64_t check(const RankBuffers&) { return 0; }
 }  // namespace
 
 extern const CollectiveSpec barrier_spec{
-    .collective = Collective::barrier, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = false, .root = RootRole::none,
+    .collective = Collective::barrier, .has_payload = false,
     .in_place = InPlaceSide::none, .no_in_place_reason = "MPI defines no in-place form of barrier",
     .buffer_sizes = sizes, .algbw_bytes_factor = no_bandwidth, .busbw_factor = no_bandwidth,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Barrier", .nonblocking = "MPI_Ibarrier",
-            .args = 1, .count = -1, .type = -1, .root = -1, .comm = 0, .count2 = -1, .type2 = -1},
+            .args = 1, .count = -1, .type = -1, .comm = 0},
     .names = {.ompi_tuned_id = 6, .ompi_json_key = "barrier", .ompi_size = SizeBasis::none,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
               .intel_mpi_adjust = "I_MPI_ADJUST_BARRIER",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "barrier", .ucc_size = SizeBasis::block,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "dissemination"}};
+              .replay_default = "dissemination"}};
 
 }  // namespace pico::spec

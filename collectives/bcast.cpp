@@ -21,19 +21,17 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec bcast_spec{
-    .collective = Collective::bcast, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::source,
+    .collective = Collective::bcast, .root = RootRole::source,
     .in_place = InPlaceSide::none, .no_in_place_reason = "MPI defines no in-place form of bcast",
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Bcast", .nonblocking = "MPI_Ibcast",
-            .args = 5, .count = 1, .type = 2, .root = 3, .comm = 4, .count2 = -1, .type2 = -1},
+            .args = 5, .count = 1, .type = 2, .root = 3, .comm = 4},
     .names = {.ompi_tuned_id = 7, .ompi_json_key = "bcast", .ompi_size = SizeBasis::block,
               .mpich_csel = "Bcast", .mpich_size_key = "avg_msg_size", .mpich_size = SizeBasis::block,
               .intel_mpi_adjust = "I_MPI_ADJUST_BCAST",
               .nccl_tuner = "broadcast", .nccl_size = SizeBasis::block,
               .ucc = "bcast", .ucc_size = SizeBasis::block,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
+              .replay_default = "binomial"}};
 
 }  // namespace pico::spec

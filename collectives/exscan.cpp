@@ -16,19 +16,13 @@ std::uint64_t check(const RankBuffers& b) { return check_reduction(b, b.rank); }
 
 // The libraries' rules cannot hold a per-size choice, as for scan (scan.cpp).
 extern const CollectiveSpec exscan_spec{
-    .collective = Collective::exscan, .point_to_point = false, .count_matrix = false,
-    .has_op = true, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::exscan, .has_op = true, .in_place = InPlaceSide::send,
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Exscan", .nonblocking = "MPI_Iexscan",
-            .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},
-    .names = {.ompi_tuned_id = 8, .ompi_json_key = "exscan", .ompi_size = SizeBasis::untuned,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
+            .args = 6, .count = 2, .type = 3, .comm = 5},
+    .names = {.ompi_tuned_id = 8, .ompi_json_key = "exscan",
               .intel_mpi_adjust = "I_MPI_ADJUST_EXSCAN",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
-              .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "recursive_doubling"}};
+              .replay_default = "recursive_doubling"}};
 
 }  // namespace pico::spec

@@ -24,19 +24,14 @@ std::uint64_t check(const RankBuffers& b) { return b.rank == b.c.root ? count_ra
 }  // namespace
 
 extern const CollectiveSpec gather_spec{
-    .collective = Collective::gather, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::destination,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::gather, .root = RootRole::destination, .in_place = InPlaceSide::send,
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Gather", .nonblocking = "MPI_Igather",
             .args = 8, .count = 1, .type = 2, .root = 6, .comm = 7, .count2 = 4, .type2 = 5},
     .names = {.ompi_tuned_id = 9, .ompi_json_key = "gather", .ompi_size = SizeBasis::comm_total,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
               .intel_mpi_adjust = "I_MPI_ADJUST_GATHER",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "gather", .ucc_size = SizeBasis::comm_total,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
+              .replay_default = "binomial"}};
 
 }  // namespace pico::spec

@@ -20,19 +20,16 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec reduce_spec{
-    .collective = Collective::reduce, .point_to_point = false, .count_matrix = false,
-    .has_op = true, .has_payload = true, .root = RootRole::destination,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::reduce, .has_op = true, .root = RootRole::destination, .in_place = InPlaceSide::send,
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Reduce", .nonblocking = "MPI_Ireduce",
-            .args = 7, .count = 2, .type = 3, .root = 5, .comm = 6, .count2 = -1, .type2 = -1},
+            .args = 7, .count = 2, .type = 3, .root = 5, .comm = 6},
     .names = {.ompi_tuned_id = 11, .ompi_json_key = "reduce", .ompi_size = SizeBasis::block,
               .mpich_csel = "Reduce", .mpich_size_key = "avg_msg_size", .mpich_size = SizeBasis::block,
               .intel_mpi_adjust = "I_MPI_ADJUST_REDUCE",
               .nccl_tuner = "reduce", .nccl_size = SizeBasis::block,
               .ucc = "reduce", .ucc_size = SizeBasis::block,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
+              .replay_default = "binomial"}};
 
 }  // namespace pico::spec

@@ -23,15 +23,12 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec reduce_scatter_spec{
-    .collective = Collective::reduce_scatter, .point_to_point = false, .count_matrix = false,
-    .has_op = true, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::send, .no_in_place_reason = "",
+    .collective = Collective::reduce_scatter, .has_op = true, .in_place = InPlaceSide::send,
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Reduce_scatter_block", .nonblocking = "MPI_Ireduce_scatter_block",
-            .args = 6, .count = 2, .type = 3, .root = -1, .comm = 5, .count2 = -1, .type2 = -1},
+            .args = 6, .count = 2, .type = 3, .comm = 5},
     .names = {.ompi_tuned_id = 13, .ompi_json_key = "reduce_scatter_block", .ompi_size = SizeBasis::comm_total,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
               .intel_mpi_adjust = "I_MPI_ADJUST_REDUCE_SCATTER_BLOCK",
               .nccl_tuner = "reducescatter", .nccl_size = SizeBasis::comm_total,
               .ucc = "reduce_scatter", .ucc_size = SizeBasis::block,

@@ -23,19 +23,14 @@ std::uint64_t check(const RankBuffers& b) {
 }  // namespace
 
 extern const CollectiveSpec scatter_spec{
-    .collective = Collective::scatter, .point_to_point = false, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::source,
-    .in_place = InPlaceSide::recv, .no_in_place_reason = "",
+    .collective = Collective::scatter, .root = RootRole::source, .in_place = InPlaceSide::recv,
     .buffer_sizes = sizes, .algbw_bytes_factor = factor_np, .busbw_factor = factor_ring,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Scatter", .nonblocking = "MPI_Iscatter",
             .args = 8, .count = 1, .type = 2, .root = 6, .comm = 7, .count2 = 4, .type2 = 5},
     .names = {.ompi_tuned_id = 15, .ompi_json_key = "scatter", .ompi_size = SizeBasis::comm_total,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
               .intel_mpi_adjust = "I_MPI_ADJUST_SCATTER",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
               .ucc = "scatter", .ucc_size = SizeBasis::block,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = "binomial"}};
+              .replay_default = "binomial"}};
 
 }  // namespace pico::spec

@@ -29,21 +29,13 @@ std::uint64_t check(const RankBuffers& b) {
 // One block sent and one received per rank: S = count bytes, busbw = algbw (nccl-tests).
 // MPI_Sendrecv_replace exists, but it is another call with one buffer; nccl-tests' sendrecv has no in-place form.
 extern const CollectiveSpec sendrecv_spec{
-    .collective = Collective::sendrecv, .point_to_point = true, .count_matrix = false,
-    .has_op = false, .has_payload = true, .root = RootRole::none,
-    .in_place = InPlaceSide::none,
+    .collective = Collective::sendrecv, .point_to_point = true, .in_place = InPlaceSide::none,
     .no_in_place_reason = "sendrecv has no in-place form (MPI_Sendrecv takes two buffers)",
     .buffer_sizes = one_block_each, .algbw_bytes_factor = factor_one, .busbw_factor = factor_one,
     .fill = fill, .check = check,
     .mpi = {.function = "MPI_Sendrecv", .nonblocking = "",
-            .args = 12, .count = 1, .type = 2, .root = -1, .comm = 10, .count2 = 6, .type2 = 7},
-    .names = {.ompi_tuned_id = -1, .ompi_json_key = "", .ompi_size = SizeBasis::untuned,
-              .mpich_csel = "", .mpich_size_key = "", .mpich_size = SizeBasis::untuned,
-              .intel_mpi_adjust = "",
-              .nccl_tuner = "", .nccl_size = SizeBasis::untuned,
-              .ucc = "", .ucc_size = SizeBasis::untuned,
-              .astra_sim = "",
-              .chakra = "", .chakra_size = SizeBasis::untuned, .replay_default = ""}};
+            .args = 12, .count = 1, .type = 2, .comm = 10, .count2 = 6, .type2 = 7},
+    .names = {}};
 
 }  // namespace spec
 }  // namespace pico

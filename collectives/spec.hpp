@@ -62,7 +62,8 @@ enum class SizeBasis {
 struct MpiBinding {
   std::string_view function;
   std::string_view nonblocking;
-  std::int8_t args, count, type, root, comm, count2, type2;
+  // Argument positions (0-based); -1 where the call has no such argument.
+  std::int8_t args, count, type, root = -1, comm, count2 = -1, type2 = -1;
 };
 
 // Each library's and tool's name or number for the collective ("" or -1
@@ -70,51 +71,54 @@ struct MpiBinding {
 struct ToolNames {
   // Open MPI coll/tuned: the index in coll_base_functions.h's COLLCOUNT enum
   // (the classic rules file), the key in main/6.0's JSON rules, the size it compares.
-  int ompi_tuned_id;
-  std::string_view ompi_json_key;
-  SizeBasis ompi_size;
+  int ompi_tuned_id = -1;
+  std::string_view ompi_json_key = {};
+  SizeBasis ompi_size = SizeBasis::untuned;
   // MPICH's selection tree (src/mpi/coll/src/csel.c): collective name and message-size key.
-  std::string_view mpich_csel;
-  std::string_view mpich_size_key;
-  SizeBasis mpich_size;
-  std::string_view intel_mpi_adjust;  // Intel MPI's I_MPI_ADJUST_<X> variable
+  std::string_view mpich_csel = {};
+  std::string_view mpich_size_key = {};
+  SizeBasis mpich_size = SizeBasis::untuned;
+  std::string_view intel_mpi_adjust = {};  // Intel MPI's I_MPI_ADJUST_<X> variable
   // NCCL's tuner plugin CSV names (lowercase ncclFunc) and the nBytes it passes.
-  std::string_view nccl_tuner;
-  SizeBasis nccl_size;
+  std::string_view nccl_tuner = {};
+  SizeBasis nccl_size = SizeBasis::untuned;
   // UCC_TL_UCP_TUNE's collective token and message size (destination count x type size).
-  std::string_view ucc;
-  SizeBasis ucc_size;
-  std::string_view astra_sim;  // ASTRA-sim's system file: "<x>-implementation"
+  std::string_view ucc = {};
+  SizeBasis ucc_size = SizeBasis::untuned;
+  std::string_view astra_sim = {};  // ASTRA-sim's system file: "<x>-implementation"
   // The collective node of an ASTRA-sim workload (pico replay --format
   // chakra): Chakra's CollectiveCommType name (et_def.proto) and the
   // comm_size ASTRA-sim reads; "" (untuned) where ASTRA-sim runs no such
   // node and pico writes the schedule's messages out instead.
-  std::string_view chakra;
-  SizeBasis chakra_size;
+  std::string_view chakra = {};
+  SizeBasis chakra_size = SizeBasis::untuned;
   // The reference algorithm a replay runs where no profile chooses (ATLAHS's defaults).
-  std::string_view replay_default;
+  std::string_view replay_default = {};
 };
 
-// Every member is set by each spec file with designated initialisers and none
-// has a default, so that -Wmissing-field-initializers (an error here) names a
-// spec that leaves a fact out.
+// Each spec file sets its members with designated initialisers. A member with
+// a default (here and in MpiBinding and ToolNames: what most collectives are,
+// or "none" for a tool's name) is set only where a collective differs, so a
+// new member with a default touches only those; a member without one must be
+// set by every spec: -Wmissing-field-initializers (an error here) names a
+// spec that leaves it out.
 struct CollectiveSpec {
   Collective collective;
   // Point to point (sendrecv): no collective algorithm to choose, a trace's
   // MPI_Sendrecv is a matched message pair, the model fits its latency and gap on it.
-  bool point_to_point;
+  bool point_to_point = false;
   // Each rank sends each peer its own count (alltoallv): the counts come from
   // the case's count matrix (collectives/count_matrix.hpp, the `counts`
   // option), and the case's count is the matrix's mean block.
-  bool count_matrix;
-  bool has_op;       // combines data with a reduction operation (the case's op)
-  bool has_payload;  // moves data: has a datatype, counts and validation (all but barrier)
-  RootRole root;
+  bool count_matrix = false;
+  bool has_op = false;      // combines data with a reduction operation (the case's op)
+  bool has_payload = true;  // moves data: has a datatype, counts and validation (all but barrier)
+  RootRole root = RootRole::none;
   // What each rank passes as MPI_IN_PLACE in the in-place form (of a rooted
   // collective, the root alone: MPI's rule); none where there is no in-place
   // form, and then no_in_place_reason says why.
   InPlaceSide in_place;
-  std::string_view no_in_place_reason;
+  std::string_view no_in_place_reason = {};
   BufferSizes (*buffer_sizes)(const Case& c, int rank);
   // Bytes S in algbw = S / time, as a multiple of the case's per-rank block bytes.
   double (*algbw_bytes_factor)(int np);
