@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests, one journey (run through e2e.py TEST).
+
+The HTML report rendered by a real browser (chromium, headless).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from e2e import SRC, expect, load, pico, report_path, run_experiment
+
+
+HTML_EXPERIMENT = """\
+    collectives: [allreduce]
+    sizes: [2B, 1KiB, 64KiB]
+    processes: [2, 3]
+    backends:
+      - {library: mpi, algorithms: [default, recursive_doubling, ring]}
+      - {library: mpi, call: nonblocking}
+      - {library: reference, algorithms: [rabenseifner]}
+      - {library: compressed, algorithms: [dense, global_qsgd], params: {bits: [8]}}
+    instrumentation: {phases: true, calls: 3}
+    """
+
+
+def chromium_dump(page, *extra):
+    """The page's DOM once its scripts ran (headless chromium), and chromium's log."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                           "--no-first-run", "--virtual-time-budget=60000", "--enable-logging=stderr", "--v=0",
+                           "--window-size=1400,9000", *extra, "file://" + page],
+                          capture_output=True, text=True, timeout=240)
+    expect(proc.returncode == 0, f"chromium exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    return proc.stdout, proc.stderr
+
+
+def chart_divs(dom):
+    """(kind, title, rendered, inner html) of each chart of the page, in page order."""
+    starts = [m for m in re.finditer(r'<div class="pico-chart[^"]*" ([^>]*)>', dom)]
+    out = []
+    for i, m in enumerate(starts):
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(dom)
+        out.append((attrs.get("kind"), attrs.get("title"), attrs.get("rendered"), dom[m.end():end]))
+    return out
+
+
+def expected_winners(report):
+    """Per (np, bytes) of the allreduce cases: the algorithm label with the smallest median."""
+    best = {}
+    for c in report["cases"]:
+        if c["status"] != "ok" or not c["timing"]:
+            continue
+        key = (c["np"], c["bytes"], c["dtype"])
+        params = ";".join(f"{k}={v}" for k, v in sorted(c["params"].items()))
+        call = c.get("options", {}).get("call")
+        label = f"{c['backend']}/{c['algorithm']}" + (f"[{params}]" if params else "") + (f" ({call})" if call else "")
+        if key not in best or c["timing"]["median_s"] < best[key][1]:
+            best[key] = (label, c["timing"]["median_s"])
+    return best
+
+
+def test_html_report(tmp):
+    # A real run drawn as the HTML page, rendered by headless chromium: every
+    # chart drawn, no error, and the drawn values are the report's.
+    vega_dir = os.environ.get("PICO_VEGA_DIR") or os.path.join(SRC, "third_party", "vega", "node_modules")
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        print("SKIP html_report: no chromium (scripts/setup.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    if not os.path.exists(os.path.join(vega_dir, "vega", "build", "vega.min.js")):
+        print(f"SKIP html_report: no vega in {vega_dir} (scripts/setup-vega.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    proc = run_experiment(tmp, HTML_EXPERIMENT)
+    expect(proc.returncode == 0, proc.stderr[-3000:])
+    results = os.path.dirname(report_path(proc))
+    report = load(report_path(proc))
+    expect(any(c["status"] == "skipped" for c in report["cases"]), "2B float32 is skipped")
+    page = os.path.join(tmp, "report.html")
+    # The same run twice stands for two machines: the page compares them.
+    made = pico("report", results, report_path(proc), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    html = open(page, encoding="utf-8").read()
+    expect(not re.search(r"<script[^>]+src=|<link[^>]+href=", html), "self-contained: no external script or style")
+    missing = pico("report", results, "--format", "html", "-o", os.path.join(tmp, "x.html"),
+                   env={"PICO_VEGA_DIR": os.path.join(tmp, "nowhere")})
+    expect(missing.returncode == 2 and re.match(r"pico: error: \S*nowhere/vega/build/vega\.min\.js: .*\n  hint: .*setup-vega",
+                                                missing.stderr), missing.stderr)
+    expect(not os.path.exists(os.path.join(tmp, "x.html")), "nothing written without the library")
+
+    dom, log = chromium_dump(page, "--dump-dom")
+    console_errors = [line for line in log.splitlines() if "CONSOLE" in line and ("rror" in line or "arn" in line)]
+    expect(not console_errors, "console errors:\n" + "\n".join(console_errors))
+    expect('data-pico-done="true"' in dom, "the page finished drawing")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "no drawing error: " + dom[dom.find("pico-errors"):][:600])
+    charts = chart_divs(dom)
+    count = int(re.search(r'data-pico-charts="(\d+)"', dom).group(1))
+    expect(len(charts) == count and count > 0, f"{len(charts)} chart elements, {count} charts")
+    kinds = {k for k, *_ in charts}
+    expect({"status", "time", "busbw", "heatmap", "normalised", "phases", "compression", "tradeoff", "overlap",
+            "reports"} <= kinds, str(kinds))
+    for kind, title, rendered, inner in charts:
+        expect(rendered == "true" and "<svg" in inner, f"{title}: not drawn")
+        expect(len(re.findall(r'role="graphics-symbol"', inner)) > 0, f"{title}: no marks")
+    # The heatmap writes each size's fastest algorithm: the report's.
+    heat = next(inner for kind, _, _, inner in charts if kind == "heatmap")
+    texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", heat))
+    for (np, size, dtype), (label, _) in expected_winners(report).items():
+        expect(label in texts, f"np={np} {size}B: winner {label} not drawn; drawn: {sorted(texts)}")
+    # The time chart's points carry the medians drawn (their ARIA labels, µs).
+    time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
+    drawn = [float(v.replace(",", "")) for v in re.findall(r"median \(µs\): ([0-9.,e+-]+)", time_chart)]
+    medians = [c["timing"]["median_s"] * 1e6 for c in report["cases"] if c["status"] == "ok"]
+    expect(drawn, "no median drawn")
+    for d in drawn:
+        expect(any(abs(d - m) <= 1e-3 * m for m in medians), f"{d} us drawn, not a median of the report")
+    for m in medians:
+        expect(any(abs(d - m) <= 1e-3 * m for d in drawn), f"median {m} us not drawn; drawn {sorted(drawn)[:20]}")
+    # The overlap chart draws the non-blocking cases' overlap (OSU's definition), the report's values.
+    overlap_chart = next(inner for kind, _, _, inner in charts if kind == "overlap")
+    drawn = sorted(float(v) for v in re.findall(r"overlap \(%\): ([0-9.]+)", overlap_chart))
+    measured = [c["overlap"]["percent"] for c in report["cases"] if c["status"] == "ok" and "overlap" in c]
+    # 1 KiB and 64 KiB on 2 and 3 ranks (2 B of float32 is skipped), the page showing the report twice.
+    expect(len(measured) == 4 and drawn, f"overlap drawn {drawn}, measured {measured}")
+    for m in measured:
+        expect(any(abs(d - round(m, 1)) < 0.051 for d in drawn), f"overlap {m}% not drawn; drawn {drawn}")
+    for d in drawn:
+        expect(any(abs(d - round(m, 1)) < 0.051 for m in measured), f"{d}% drawn, not an overlap of the report")
+    check_readable(dom, charts)
+    # The summary table answers first, with the report's numbers (issue 36).
+    summary = summary_rows(dom)
+    expect(dom.find('id="pico-summary"') < dom.find('class="pico-chart'), "the summary comes before the charts")
+    for (np, size, dtype), (label, median) in expected_winners(report).items():
+        rows = [r for r in summary if r["np"] == np and r["bytes"] == size and label in r["cells"]]
+        expect(rows and any(abs(r["best_s"] - median) <= 1e-12 * median for r in rows),
+               f"np={np} {size}B: summary {rows} lacks the winner {label} at {median} s")
+    defaults = {(c["np"], c["bytes"], c["dtype"]): c["timing"]["median_s"] for c in report["cases"]
+                if c["status"] == "ok" and c["backend"] == "compressed" and c["algorithm"] == "dense"}
+    expect(any(r.get("reference_s") is not None for r in summary), "a default beside the fastest")
+    for r in summary:
+        if r.get("reference_s") is not None:
+            expect(any(abs(r["reference_s"] - d) <= 1e-12 * d for d in defaults.values())
+                   or any(abs(r["reference_s"] - c["timing"]["median_s"]) <= 1e-12 * c["timing"]["median_s"]
+                          for c in report["cases"] if c["status"] == "ok"), f"default time {r} not the report's")
+    # Oversubscription (np 3 on a 2-core machine) is said above the summary, per report (issue 51).
+    if report["provenance"].get("oversubscribed"):
+        warning = dom.find('class="warning"')
+        expect(0 <= warning < dom.find('id="pico-summary"') and "oversubscribed" in dom[warning:warning + 800],
+               "the oversubscription warning above the summary")
+    # Provenance: rank 0's environment folds (a two-report page was 13,000 px); the GPUs by name, not raw JSON.
+    provenance = dom[dom.find('class="provenance"'):]
+    expect("<details>" in provenance and " lines: " in provenance, "the environment folds")
+    expect(not re.search(r"GPU devices</th><td>\[", provenance), "GPU devices as names")
+    shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
+    chromium_dump(page, f"--screenshot={shot}")
+    expect(os.path.getsize(shot) > 10000, "screenshot written")
+    print(f"screenshot: {shot}")
+
+    # A quickstart-like run, one algorithm per collective: the summary alone, no chart comparing nothing.
+    single = run_experiment(tmp, """\
+        collectives: [allreduce, barrier]
+        sizes: [8B, 1KiB]
+        processes: [2]
+        """)
+    expect(single.returncode == 0, single.stderr[-2000:])
+    single_page = os.path.join(tmp, "single.html")
+    made = pico("report", os.path.dirname(report_path(single)), "--format", "html", "-o", single_page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(single_page, "--dump-dom")
+    expect('data-pico-done="true"' in dom, "the single-algorithm page finished drawing")
+    expect(chart_divs(dom) == [], f"charts drawn for one algorithm: {[k for k, *_ in chart_divs(dom)]}")
+    expect(len(summary_rows(dom)) == 3, f"summary rows: {summary_rows(dom)}")  # allreduce 8B, 1KiB; barrier
+
+
+def summary_rows(dom):
+    """The summary table's rows: np, bytes, the fastest's and the default's seconds, the cells' text."""
+    table = dom[dom.find('id="pico-summary"'):]
+    table = table[:table.find("</table>")]
+    rows = []
+    for m in re.finditer(r"<tr ([^>]*)>(.*?)</tr>", table, re.S):
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
+        rows.append({"np": int(attrs["np"]), "bytes": int(attrs["bytes"]), "best_s": float(attrs["best-s"]),
+                     "reference_s": float(attrs["reference-s"]) if "reference-s" in attrs else None,
+                     "cells": re.findall(r"<td[^>]*>([^<]*)</td>", m.group(2))})
+    return rows
+
+
+def check_readable(dom, charts):
+    """What the page measured of itself in the browser: nothing wider than the 1,400 px window, no
+    axis label over another; and every chart offers its SVG and PNG (vega-embed's actions)."""
+    width = int(re.search(r'data-pico-page-width="(\d+)"', dom).group(1))
+    window = int(re.search(r'data-pico-window-width="(\d+)"', dom).group(1))
+    expect(width <= window, f"the page is {width} px wide in a {window} px window")
+    overlaps = int(re.search(r'data-pico-label-overlaps="(\d+)"', dom).group(1))
+    examples = re.search(r'data-pico-label-overlap-examples="([^"]*)"', dom).group(1)
+    expect(overlaps == 0, f"{overlaps} pairs of axis labels drawn over each other: {examples}")
+    for kind, title, _, inner in charts:
+        expect("vega-actions" in inner and "Save as SVG" in inner and "Save as PNG" in inner,
+               f"{title}: no SVG/PNG export")
