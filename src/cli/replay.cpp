@@ -3,10 +3,10 @@
 //             [--max-output SIZE] [--threads N] [--compute-scale F] [--trace-mpi auto|openmpi|mpich]
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal
 // pico replay WORKLOAD|TRACE|llm ... --format chakra -o PREFIX
-// An application as one GOAL program (src/simulation/replay.hpp), its
-// collectives expanded by the chosen reference algorithms; --simulate runs
-// it and the baseline (ATLAHS's fixed algorithms) through LogGOPSim. With
-// --format chakra, as ASTRA-sim's inputs instead (src/simulation/chakra_replay.hpp).
+// An application (a workload YAML, traces, or the built-in LLM step), its
+// collectives' algorithms chosen, written in a replay format
+// (cli/replay_format.hpp: GOAL for LogGOPSim, --simulate running it and the
+// baseline; Chakra for ASTRA-sim).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,9 +17,11 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
+#include "cli/replay_format.hpp"
 #include "config/units.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
@@ -36,17 +38,13 @@ namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format = "goal", unmatched_waits = "refuse";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format, unmatched_waits = "refuse";
   double compute_scale = 1;
   std::vector<std::string> algorithms;
   bool simulate = false;
   int threads = 0;
   LlmStep llm;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 std::map<Collective, std::string> parse_algorithms(const std::vector<std::string>& items) {
   std::map<Collective, std::string> out;
@@ -101,18 +99,6 @@ void print_choices(const ChoiceCounts& calls, const char* per) {
     fmt::print("  {} {} on {} ranks: {} ({}{})\n", name(c), size_text(bytes), np, algorithm, counted(n, "call"), per);
   }
 }
-
-// What pico replay writes, a workload or a trace, behind one face.
-struct Replayed {
-  int ranks = 0;
-  std::uint64_t communication_calls = 0;
-  std::optional<double> traced_s;  // a trace's own runtime
-  std::function<std::vector<std::string>(const AlgorithmChoice&)> choose;
-  std::function<void(const std::vector<std::string>&)> print_choices;
-  std::function<std::uint64_t(const std::vector<std::string>&, const ReplayOptions&)> estimate;
-  std::function<void(const std::vector<std::string>&, const ReplayOptions&, std::ostream&)> write;
-  std::function<ChakraReplayOutput(const std::vector<std::string>&, const ChakraReplayOptions&)> write_chakra;
-};
 
 Replayed replayed_workload(std::shared_ptr<const Workload> w) {
   Replayed r;
@@ -188,30 +174,6 @@ Replayed replayed_of(ReplayCliOptions& o) {
   return replayed_workload(std::move(w));
 }
 
-constexpr std::uint64_t kStreamedRankBytes = std::uint64_t{256} << 20;
-
-// Writes the GOAL to path, saying first how big it will be; refuses past the cap.
-double write_goal_file(const Replayed& r, const std::vector<std::string>& algorithms, const ReplayOptions& ro,
-                       const std::string& path, std::optional<std::uint64_t> cap) {
-  const std::uint64_t estimate = r.estimate(algorithms, ro);
-  fmt::print("{}: about {} of GOAL for {} ranks, {} communication calls\n", path, size_text(estimate), r.ranks,
-             r.communication_calls);
-  if (cap && estimate > *cap)
-    throw InputError("--max-output", fmt::format("{} would be about {}, over the cap of {}", path, size_text(estimate), size_text(*cap)),
-                     "raise --max-output, or replay fewer iterations or ranks");
-  const auto start = std::chrono::steady_clock::now();
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(path, "cannot open for writing", "check the directory exists and is writable");
-  // Each thread holds whole rank texts; ranks of 256 MiB or more are streamed
-  // by one thread instead (a 1 TiB chain bcast held 11 GB for 6.9 GB of GOAL).
-  ReplayOptions streamed = ro;
-  if (estimate / static_cast<std::uint64_t>(std::max(1, r.ranks)) >= kStreamedRankBytes) streamed.threads = 1;
-  r.write(algorithms, streamed, out);
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("{}: write failed", path));
-  return seconds_since(start);
-}
-
 void run(ReplayCliOptions& o) {
   if (o.unknown == "list") {
     if (!is_trace(o.workload))
@@ -225,23 +187,26 @@ void run(ReplayCliOptions& o) {
   }
   if (!(o.compute_scale >= 0 && o.compute_scale <= 1e6))
     throw InputError("--compute-scale", fmt::format("{} is outside [0, 1e6]", o.compute_scale), "e.g. --compute-scale 0.5");
+  const ReplayFormat& format = replay_format(o.format);
   const Replayed w = replayed_of(o);
-  if (o.output.empty())
-    throw InputError("-o", "-o FILE is required", o.format == "chakra" ? "e.g. -o out/app (writes out/app.0.et, ...)" : "e.g. -o app.goal");
-  const LogGPModel model = o.model.empty() ? default_model() : load_model(o.model);
+  if (o.output.empty()) throw InputError("-o", "-o FILE is required", std::string(format.output_hint));
+  ReplaySettings s;
+  s.output = o.output;
+  s.model_path = o.model;
+  s.model = o.model.empty() ? default_model() : load_model(o.model);
   std::string why;
-  const auto cap = parse_size(o.max_output, &why);
-  if (!cap) throw InputError("--max-output", fmt::format("bad size '{}': {}", o.max_output, why), "e.g. --max-output 16GiB");
+  s.cap = parse_size(o.max_output, &why);
+  if (!s.cap) throw InputError("--max-output", fmt::format("bad size '{}': {}", o.max_output, why), "e.g. --max-output 16GiB");
   const auto segment = parse_size(o.segment, &why);
   if (!segment) throw InputError("--segment-size", fmt::format("bad size '{}': {}", o.segment, why), "e.g. 64KiB");
-  const ReplayOptions ro{.reduce_ps_per_byte = model.params.reduce_ps_per_byte, .segment_bytes = *segment, .threads = o.threads};
-  std::optional<LogGOPSimTools> tools;
-  if (o.simulate && o.format == "chakra")
-    throw InputError("--simulate", "--simulate runs LogGOPSim on GOAL, not ASTRA-sim on Chakra traces",
-                     "leave out --simulate and run ASTRA-sim with the command pico prints");
+  s.options = {.reduce_ps_per_byte = s.model.params.reduce_ps_per_byte, .segment_bytes = *segment, .threads = o.threads};
+  s.compute_scale = o.compute_scale;
+  if (o.simulate && !format.simulates)
+    throw InputError("--simulate", fmt::format("--simulate runs LogGOPSim on GOAL, not on --format {}", format.name),
+                     "leave out --simulate and run the simulator with the command pico prints");
   if (o.simulate) {
-    tools = find_loggopsim(o.loggopsim);
-    if (!tools)
+    s.simulator = find_loggopsim(o.loggopsim);
+    if (!s.simulator)
       throw InputError(o.loggopsim.empty() ? "--simulate" : "--loggopsim", "LogGOPSim not found",
                        "build it (docs/simulation.md#loggopsim) and give --loggopsim DIR or set PICO_LOGGOPSIM_DIR");
   }
@@ -250,56 +215,9 @@ void run(ReplayCliOptions& o) {
     const TunedProfile profile = cli::read_profile(o.profile);
     base = profile_choice(profile, load_reference_equivalents(profile.library.name, o.profile), o.profile, base);
   }
-  const AlgorithmChoice chosen = fixed_choice(parse_algorithms(o.algorithms), base);
-  if (o.format == "chakra") {
-    const std::vector<std::string> algorithms = w.choose(chosen);
-    w.print_choices(algorithms);
-    // The traces hold what the GOAL would (a node per operation), so its estimate weighs them too.
-    if (const std::uint64_t estimate = w.estimate(algorithms, ro); cap && estimate > *cap)
-      throw InputError("--max-output", fmt::format("{}.<rank>.et would be about {}, over the cap of {}", o.output,
-                                                   size_text(estimate), size_text(*cap)),
-                       "raise --max-output, or replay fewer iterations or ranks");
-    const auto start = std::chrono::steady_clock::now();
-    const ChakraReplayOutput out = w.write_chakra(
-        algorithms, {.prefix = o.output, .reduce_ps_per_byte = ro.reduce_ps_per_byte, .segment_bytes = *segment, .model = model});
-    fmt::print("{}.<rank>.et: Chakra traces of {} ranks, {} file(s) in all, written in {:.2f} s\n", o.output, w.ranks,
-               out.files.size(), seconds_since(start));
-    fmt::print("  collective calls: {} run by ASTRA-sim's implementation, {} by pico's schedule as a custom "
-               "implementation ({} distinct), {} written out as messages\n",
-               out.native, out.custom, out.custom_traces, out.expanded);
-    for (const std::string& note : out.notes) fmt::print("  note: {}\n", note);
-    fmt::print("Run ASTRA-sim: {}\n", out.command);
-    return;
-  }
-  struct Variant {
-    std::string label, path;
-    std::vector<std::string> algorithms;
-  };
-  std::vector<Variant> variants{{o.profile.empty() ? "chosen" : "profile", o.output, w.choose(chosen)}};
-  w.print_choices(variants.front().algorithms);
-  if (w.traced_s)
-    fmt::print("  traced: {:.6f} s (the slowest rank's last time minus its first){}\n", *w.traced_s,
-               o.compute_scale == 1 ? "" : fmt::format("; compute scaled by {}", o.compute_scale));
-  if (o.simulate) variants.push_back({"baseline (ATLAHS's fixed algorithms)", o.output + ".baseline.goal",
-                                      w.choose(atlahs_choice())});
-  std::vector<double> times;
-  for (const Variant& v : variants) {
-    const double generation = write_goal_file(w, v.algorithms, ro, v.path, cap);
-    fmt::print("  written in {:.2f} s\n", generation);
-    if (!tools) continue;
-    const auto start = std::chrono::steady_clock::now();
-    const double t = static_cast<double>(simulate_goal(*tools, v.path, model.params, 3600)) * 1e-12;
-    fmt::print("  {}: predicted {:.6f} s (LogGOPSim, {:.2f} s to simulate)\n", v.label, t, seconds_since(start));
-    times.push_back(t);
-  }
-  const std::string model_name = o.model.empty() ? "built-in (ATLAHS AI)" : o.model;
-  if (!times.empty()) fmt::print("model {}: {}\n", model_name, accuracy_text(model, o.model));
-  if (times.size() == 2)
-    fmt::print("{} vs baseline: {:.6f} s vs {:.6f} s ({:+.1f}%), model {}\n", variants.front().label, times[0], times[1],
-               100 * (times[0] / times[1] - 1), model_name);
-  if (!times.empty() && w.traced_s && *w.traced_s > 0)
-    fmt::print("traced vs simulated: {:.6f} s traced, {:.6f} s simulated ({}), {:.3f}x the trace, model {}\n", *w.traced_s,
-               times[0], variants.front().label, times[0] / *w.traced_s, model_name);
+  s.chosen = fixed_choice(parse_algorithms(o.algorithms), base);
+  s.from_profile = !o.profile.empty();
+  format.write(w, s);
 }
 
 }  // namespace
@@ -315,9 +233,14 @@ void add_replay(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", o->output,
                   "GOAL file to write; with --format chakra the files' prefix (PREFIX.<rank>.et, PREFIX.system.json, ...); "
                   "not needed with --unknown list");
-  cmd->add_option("--format", o->format, "goal: one GOAL program (LogGOPSim); chakra: ASTRA-sim 2.x's Chakra traces "
-                                         "and system files, each collective as its chosen algorithm")
-      ->check(CLI::IsMember({"goal", "chakra"}))
+  std::vector<std::string> formats, described;
+  for (const ReplayFormat* f : replay_formats()) {
+    formats.emplace_back(f->name);
+    described.push_back(fmt::format("{}: {}", f->name, f->description));
+  }
+  o->format = formats.front();
+  cmd->add_option("--format", o->format, fmt::format("{}", fmt::join(described, "; ")))
+      ->check(CLI::IsMember(formats))
       ->capture_default_str();
   cmd->add_option("--unknown", o->unknown, "Traces: MPI calls pico does not replay are refused, skipped (their time "
                                            "joins the compute gap) or listed")

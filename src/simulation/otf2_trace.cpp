@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "simulation/trace_format.hpp"
 
 #ifdef PICO_WITH_OTF2
 #include <algorithm>
@@ -568,5 +569,25 @@ Otf2Trace read_otf2(const std::string& anchor) {
 }
 
 #endif
+
+namespace {
+
+TraceRead read_otf2_format(const std::string& path, const TraceOptions&) {
+  Otf2Trace t = read_otf2(path);
+  TraceRead out;
+  out.ranks = std::move(t.ranks);
+  out.comms = std::move(t.comms);  // the archive defines its communicators: none is rebuilt
+  out.mpi = TraceMpi::openmpi;     // the records this reader writes use Open MPI's constants
+  for (const auto& [name, calls] : t.unknown) out.unreplayed[name].calls = calls;
+  return out;
+}
+
+}  // namespace
+
+extern const TraceFormat otf2_trace_format{
+    .name = "otf2",
+    .description = "Score-P's OTF2 archives: the anchor file (traces.otf2)",
+    .recognises = is_otf2_archive,
+    .read = read_otf2_format};
 
 }  // namespace pico

@@ -13,8 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
-#include "simulation/otf2_trace.hpp"
-#include "simulation/trace_builder.hpp"
+#include "simulation/trace_format.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -43,16 +42,8 @@ std::optional<RankName> rank_name(const std::string& name) {
 
 const char* kHint = "give the directory of one run's liballprof traces (pmpi-trace-rank-N.txt), or rank 0's file";
 
-// A function pico does not replay: its calls, and where the first is.
-struct Unknown {
-  std::uint64_t calls = 0;
-  std::string file;
-  int rank = 0, line = 0;
-};
-using UnknownMap = std::map<std::string, Unknown>;
-
 // Reads one rank's file: its records, and the functions pico does not replay.
-RankRecords read_rank(const std::string& file, UnknownCalls unknown, UnknownMap& unknown_calls,
+RankRecords read_rank(const std::string& file, UnknownCalls unknown, UnreplayedCalls& unknown_calls,
                       std::atomic<std::uint64_t>& calls) {
   std::error_code ec;
   if (!fs::is_regular_file(fs::status(file, ec)))
@@ -87,7 +78,7 @@ RankRecords read_rank(const std::string& file, UnknownCalls unknown, UnknownMap&
     std::optional<liballprof::Record> r = liballprof::parse_line(text, file, number, &name);
     if (!r) {
       if (unknown != UnknownCalls::skip) {
-        Unknown& u = unknown_calls[name];
+        UnreplayedCall& u = unknown_calls[name];
         if (u.calls++ == 0) u = {.calls = 1, .file = file, .line = number};
       }
       continue;
@@ -185,7 +176,7 @@ std::vector<std::string> trace_files(const std::string& path) {
 namespace {
 
 // What pico does not replay: listed, refused at the first such call, or (skip) nothing.
-void handle_unknown(const std::string& path, const TraceOptions& o, const UnknownMap& unknown_calls,
+void handle_unknown(const std::string& path, const TraceOptions& o, const UnreplayedCalls& unknown_calls,
                     std::map<std::string, std::uint64_t>* listed) {
   if (o.unknown == UnknownCalls::list) {
     if (listed)
@@ -194,7 +185,7 @@ void handle_unknown(const std::string& path, const TraceOptions& o, const Unknow
   }
   if (o.unknown == UnknownCalls::skip || unknown_calls.empty()) return;
   std::vector<std::string> list;
-  const Unknown* first = nullptr;
+  const UnreplayedCall* first = nullptr;
   for (const auto& [name, u] : unknown_calls) {
     list.push_back(fmt::format("{} ({})", name, u.calls));
     if (!u.file.empty() && (!first || std::tie(first->rank, first->line) > std::tie(u.rank, u.line))) first = &u;
@@ -216,23 +207,13 @@ void handle_unmatched_waits(const TraceProgram& t, const TraceOptions& o) {
                    "--unmatched-waits null replays them as such (docs/simulation.md#traces)");
 }
 
-}  // namespace
-
-TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t>* listed) {
-  if (is_otf2_archive(path)) {
-    Otf2Trace t = read_otf2(path);
-    UnknownMap unknown;
-    for (const auto& [name, calls] : t.unknown) unknown[name].calls = calls;
-    handle_unknown(path, o, unknown, listed);
-    if (o.unknown == UnknownCalls::list) return TraceProgram{};
-    TraceProgram program = build_trace_program(std::move(t.ranks), TraceMpi::openmpi, t.comms);
-    handle_unmatched_waits(program, o);
-    return program;
-  }
+// liballprof's traces: one file per rank, read by as many threads as the options give.
+TraceRead read_liballprof(const std::string& path, const TraceOptions& o) {
   const std::vector<std::string> files = trace_files(path);
   const int ranks = static_cast<int>(files.size());
-  std::vector<RankRecords> traces(files.size());
-  std::vector<UnknownMap> unknown(files.size());
+  TraceRead out;
+  out.ranks.resize(files.size());
+  std::vector<UnreplayedCalls> unknown(files.size());
   std::atomic<int> next{0};
   std::atomic<std::uint64_t> calls{0};
   std::exception_ptr failure;
@@ -241,7 +222,7 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
     for (int r; (r = next++) < ranks;) {
       try {
         const auto k = static_cast<std::size_t>(r);
-        traces[k] = read_rank(files[k], o.unknown, unknown[k], calls);
+        out.ranks[k] = read_rank(files[k], o.unknown, unknown[k], calls);
       } catch (...) {
         std::lock_guard lock(m);
         if (!failure) failure = std::current_exception();
@@ -256,10 +237,9 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
     work();
   }
   if (failure) std::rethrow_exception(failure);
-  UnknownMap unknown_calls;
   for (std::size_t r = 0; r < unknown.size(); ++r)  // the refusal names the lowest rank's first call
     for (const auto& [name, u] : unknown[r]) {
-      Unknown& all = unknown_calls[name];
+      UnreplayedCall& all = out.unreplayed[name];
       if (all.calls == 0) {
         all = u;
         all.rank = static_cast<int>(r);
@@ -267,9 +247,34 @@ TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map
         all.calls += u.calls;
       }
     }
-  handle_unknown(path, o, unknown_calls, listed);
+  return out;
+}
+
+// Whatever OTF2 does not claim: a directory, or one rank's file.
+bool any_path(const std::string&) { return true; }
+
+}  // namespace
+
+extern const TraceFormat liballprof_trace_format{
+    .name = "liballprof",
+    .description = "liballprof's text traces (pmpi-trace-rank-N.txt): the directory, or rank 0's file",
+    .recognises = any_path,
+    .read = read_liballprof};
+extern const TraceFormat otf2_trace_format;  // simulation/otf2_trace.cpp
+
+// Most specific first: liballprof takes any path, so it comes last.
+const std::vector<const TraceFormat*>& trace_formats() {
+  static const std::vector<const TraceFormat*> formats{&otf2_trace_format, &liballprof_trace_format};
+  return formats;
+}
+
+TraceProgram load_trace(const std::string& path, const TraceOptions& o, std::map<std::string, std::uint64_t>* listed) {
+  const auto& formats = trace_formats();
+  const auto format = std::find_if(formats.begin(), formats.end(), [&](const TraceFormat* f) { return f->recognises(path); });
+  TraceRead t = (*format)->read(path, o);
+  handle_unknown(path, o, t.unreplayed, listed);
   if (o.unknown == UnknownCalls::list) return TraceProgram{};
-  TraceProgram program = build_trace_program(std::move(traces), o.mpi);
+  TraceProgram program = build_trace_program(std::move(t.ranks), t.mpi.value_or(o.mpi), t.comms);
   handle_unmatched_waits(program, o);
   return program;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// liballprof traces as a traced program (pico replay TRACE): one file per
+// Traces as a traced program (pico replay TRACE): Score-P's OTF2 archives
+// (simulation/otf2_trace.hpp) or liballprof's traces, one file per
 // rank, named `<prefix><rank><suffix>` as liballprof names them
 // (`pmpi-trace-rank-N.txt`; HTOR_PMPI_FILE_PREFIX changes the prefix) or as
 // the published samples do (`trace_bcast-N.dat`). TRACE is the directory (it
