@@ -150,8 +150,6 @@ int run(const Args& args, const std::string& preload_status) {
   return 0;
 }
 
-}  // namespace
-
 // Every case (and every round of an interleaved sweep) allocates its buffers
 // afresh. glibc gives memory freed at the top of the heap back to the kernel
 // (and maps buffers past its threshold, then unmaps them), so the next case
@@ -164,6 +162,8 @@ void keep_freed_buffers() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   Args args;
