@@ -7,11 +7,7 @@
 // collectives' algorithms chosen, written in a replay format
 // (cli/replay_format.hpp: GOAL for LogGOPSim, --simulate running it and the
 // baseline; Chakra for ASTRA-sim).
-#include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <tuple>

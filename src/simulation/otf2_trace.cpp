@@ -586,7 +586,6 @@ TraceRead read_otf2_format(const std::string& path, const TraceOptions&) {
 
 extern const TraceFormat otf2_trace_format{
     .name = "otf2",
-    .description = "Score-P's OTF2 archives: the anchor file (traces.otf2)",
     .recognises = is_otf2_archive,
     .read = read_otf2_format};
 

@@ -38,7 +38,6 @@ struct TraceRead {
 // recognises the path. Adding a reader is its file and its row there.
 struct TraceFormat {
   std::string_view name;
-  std::string_view description;
   bool (*recognises)(const std::string& path);
   // Throws InputError naming the file (and line) it cannot read.
   TraceRead (*read)(const std::string& path, const TraceOptions& o);

@@ -257,7 +257,6 @@ bool any_path(const std::string&) { return true; }
 
 extern const TraceFormat liballprof_trace_format{
     .name = "liballprof",
-    .description = "liballprof's text traces (pmpi-trace-rank-N.txt): the directory, or rank 0's file",
     .recognises = any_path,
     .read = read_liballprof};
 extern const TraceFormat otf2_trace_format;  // simulation/otf2_trace.cpp
