@@ -168,8 +168,12 @@ def test_crash(tmp):
 
 
 def test_time_limit(tmp):
-    # A case that hangs in a job with a one-minute limit: USR1 comes signal_before_limit
-    # seconds early, the script stops the step; the finished cases stay, the rest say why.
+    # A case that hangs in a job with a one-minute limit: USR1 comes before the limit, the
+    # script stops the step; the finished cases stay, the rest say why. Slurm sends the
+    # warning "up to 60 seconds earlier than specified" (sbatch(1), --signal), so on a
+    # one-minute job it may come at any moment from the start: before, during or after the
+    # two quick cases. Whenever it comes, the cases are a run of finished ones, then at most
+    # one interrupted, then cases not run, and the hanging case never finishes.
     platform = write(tmp, "short.yaml", """\
         name: short
         scheduler: slurm
@@ -194,13 +198,21 @@ def test_time_limit(tmp):
     expect(elapsed < 60, f"stopped before the limit, after {elapsed:.0f} s")
     check_schema(report_path(proc))
     report = load(report_path(proc))
-    statuses = [(c["backend"], c["status"]) for c in report["cases"]]
-    expect(statuses == [("mpi", "ok"), ("mpi", "ok"), ("fault", "failed"), ("fault", "failed")], str(statuses))
-    hung, after = report["cases"][2], report["cases"][3]
-    expect(hung["reason"].startswith("interrupted: ") and "time limit" in hung["reason"], hung["reason"])
-    expect(after["reason"].startswith("not run: ") and "time limit" in after["reason"], after["reason"])
+    cases = report["cases"]
+    described = "\n".join(f"  {c['backend']}: {c['status']} {c.get('reason', '')}" for c in cases)
+    expect([c["backend"] for c in cases] == ["mpi", "mpi", "fault", "fault"], described)
+    finished = 0
+    while finished < len(cases) and cases[finished]["status"] == "ok":
+        finished += 1
+    expect(finished <= 2, f"the hanging case cannot finish:\n{described}")
+    stopped = cases[finished:]
+    expect(all(c["status"] == "failed" and "time limit" in c["reason"] for c in stopped),
+           f"every case not finished names the time limit:\n{described}")
+    kinds = [c["reason"].split(":")[0] for c in stopped]
+    expect(kinds in (["interrupted"] + ["not run"] * (len(stopped) - 1), ["not run"] * len(stopped)),
+           f"at most one case interrupted, and the rest not run:\n{described}")
     expect(report["run"]["interrupted"] is True, "the stop is recorded")
-    print(f"stopped by the time-limit warning after {elapsed:.1f} s")
+    print(f"stopped by the time-limit warning after {elapsed:.1f} s with {finished} case(s) finished:\n{described}")
 
 
 HOSTILE = """a'b"c;$(touch PWNED1) `touch PWNED2` \\d #e"""
