@@ -135,12 +135,15 @@ json compression_metric(const CaseResult& r, const char* key) {
 
 }  // namespace
 
-std::string report_label(const json& report, std::size_t number) {
+std::string report_label(const json& report, std::size_t number, const std::string& user_label) {
+  if (!user_label.empty()) return fmt::format("{}: {}", number, user_label);
   const ReportFacts f = report_facts(report);
-  return fmt::format("{}: {} on {}{}", number, f.experiment.name, f.platform,
-                     f.mpi_library.empty() || f.mpi_library == "unknown"
-                         ? ""
-                         : fmt::format(", {} {}", f.mpi_library, f.mpi_version));
+  std::string label = fmt::format("{}: {} on {}", number, f.experiment.name, f.platform);
+  if (!f.mpi_library.empty() && f.mpi_library != "unknown") label += fmt::format(", {} {}", f.mpi_library, f.mpi_version);
+  // "2026-11-28T20:38:00Z" as "2026-11-28 20:38".
+  if (f.started_utc.size() >= 16 && f.started_utc[10] == 'T')
+    label += fmt::format(", {} {}", f.started_utc.substr(0, 10), f.started_utc.substr(11, 5));
+  return label;
 }
 
 json html_page_data(const std::vector<LabelledReport>& reports) {

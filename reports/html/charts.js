@@ -41,6 +41,7 @@
   for (const b of best) b.in_place = b.in_place ? 'in-place' : 'out-of-place';
   const phases = decode(data.tables.phases).map((p) => Object.assign({}, cases[p.case], { phase: p.phase, time_us: p.time_s * 1e6 }));
   const compression = decode(data.tables.compression).map((m) => Object.assign({}, cases[m.case], m));
+  for (const m of compression) cases[m.case].rel_l2_error = m.rel_l2_error;
   const overlap = decode(data.tables.overlap).map((o) => Object.assign({}, cases[o.case], o,
     { pure_comm_us: o.pure_comm_s * 1e6, overall_us: o.overall_s * 1e6, compute_us: o.compute_s * 1e6 }));
 
@@ -50,6 +51,8 @@
   function varying(rows, fields) {
     return fields.filter((f) => new Set(rows.map((r) => r[f])).size > 1);
   }
+  // Charts with a panel per report (facetByNp) leave the report out of a line's name.
+  const PANEL_VARIANT_FIELDS = VARIANT_FIELDS.filter((f) => f !== 'report');
   function labelRows(rows, fields) {
     for (const r of rows) {
       r.variant = fields.map((f) => r[f]).join(' ');
@@ -57,6 +60,75 @@
     }
   }
   const sizeKey = (r) => [r.report, r.collective, r.dtype, r.op, r.in_place, r.mode, r.np, r.bytes].join('|');
+
+  // Colours distinct within a panel: Vega's tableau10, tableau20 past ten lines, and past twenty
+  // hues spread round the circle (no named scheme has more, and a repeated colour names two lines).
+  const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+  const TABLEAU20 = ['#4c78a8', '#9ecae9', '#f58518', '#ffbf79', '#54a24b', '#88d27a', '#b79a20', '#f2cf5b', '#439894', '#83bcb6',
+    '#e45756', '#ff9d98', '#79706e', '#bab0ac', '#d67195', '#fcbfd2', '#b279a2', '#d6a5c9', '#9e765f', '#d8b5a5'];
+  function palette(n) {
+    if (n <= 10) return TABLEAU10;
+    if (n <= 20) return TABLEAU20;
+    return Array.from({ length: n }, (_, i) => 'hsl(' + Math.round((i * 360) / n) + ', 70%, ' + (i % 2 ? 32 : 52) + '%)');
+  }
+
+  const seriesColour = (rows) => ({ field: 'series', type: 'nominal', title: 'algorithm', scale: { range: palette(new Set(rows.map((r) => r.series)).size) } });
+
+  // An algorithm's family: its label without the parameters ("mpi/chain[segment_size=8192]" is a mpi/chain).
+  const familyOf = (label) => label.replace(/\[[^\]]*\]/, '');
+  // A point every line of a panel can be measured at: all but the algorithm.
+  const pointKey = (r) => [r.report, r.collective, r.dtype, r.op, r.in_place, r.mode, r.np, r.bytes].join('|');
+
+  // Each line's cost (r.cost): the geometric mean, over the points it was measured at, of its median
+  // over the fastest median there (1: fastest everywhere). value(r) is the time compared.
+  function lineCosts(rows, value) {
+    const fastest = new Map();
+    for (const r of rows) {
+      const k = pointKey(r);
+      if (!fastest.has(k) || value(r) < fastest.get(k)) fastest.set(k, value(r));
+    }
+    const logs = new Map();
+    for (const r of rows) {
+      const l = logs.get(r.line) || { sum: 0, n: 0 };
+      l.sum += Math.log(value(r) / fastest.get(pointKey(r)));
+      l.n += 1;
+      logs.set(r.line, l);
+    }
+    const cost = new Map([...logs].map(([line, l]) => [line, Math.exp(l.sum / l.n)]));
+    for (const r of rows) r.cost = cost.get(r.line);
+    return { fastest, cost };
+  }
+
+  // Lines a panel can tell apart. Past ten lines, where some algorithms come in several variants
+  // (parameters), a chart draws the best variant of each algorithm (least cost), and a menu under it
+  // shows all variants of one algorithm instead: each view has few enough lines for distinct colours.
+  // Returns what a spec adds (params, transform) and the colour range; rows get family, family_best.
+  function variantViews(rows, value) {
+    const families = new Map();
+    for (const r of rows) {
+      r.family = familyOf(r.line);
+      if (!families.has(r.family)) families.set(r.family, new Set());
+      families.get(r.family).add(r.line);
+    }
+    const lines = new Set(rows.map((r) => r.line));
+    const grouped = [...families].filter(([, members]) => members.size > 1).sort((a, b) => a[0].localeCompare(b[0]));
+    if (lines.size <= 10 || grouped.length === 0) return { colours: palette(lines.size), views: 1 };
+    const { cost } = lineCosts(rows, value);
+    const bestOf = new Map();
+    for (const [family, members] of families)
+      bestOf.set(family, [...members].reduce((a, b) => (cost.get(b) < cost.get(a) ? b : a)));
+    for (const r of rows) r.family_best = bestOf.get(r.family) === r.line;
+    const options = ['best'].concat(grouped.map(([family]) => family));
+    const labels = ['the best variant of each of ' + families.size + ' algorithms']
+      .concat(grouped.map(([family, members]) => 'every variant of ' + family + ' (' + members.size + ')'));
+    return {
+      params: [{ name: 'lines', value: 'best', bind: { input: 'select', options, labels, name: 'lines drawn: ' } }],
+      transform: [{ filter: "lines === 'best' ? datum.family_best : datum.family === lines" }],
+      colours: palette(Math.max(families.size, ...grouped.map(([, members]) => members.size))),
+      views: options.length,
+    };
+  }
+  const VARIANT_VIEWS_HOW = ' Where algorithms come in many variants (parameters), each algorithm\'s best variant is drawn (the least geometric mean of its time over the fastest); the menu under the chart draws one algorithm\'s variants instead.';
 
   // The reference (default) median of each size, for bars normalised to it.
   const referenceMedian = new Map();
@@ -106,40 +178,143 @@
     main.append(h, p, div);
     dropUndefined(spec);
     spec.$schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-    spec.config = Object.assign({ axis: { labelFontSize: 11, labelLimit: 400 }, legend: { labelLimit: 400 }, range: { category: { scheme: 'tableau10' } } }, spec.config || {});
+    spec.config = Object.assign({ axis: { labelFontSize: 11, labelLimit: 400 }, legend: { labelLimit: 400, symbolLimit: 0 }, range: { category: TABLEAU10 } }, spec.config || {});
     charts.push({ div, spec, title });
   }
 
   const sizeAxis = { field: 'bytes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'size (bytes per rank block)',
     axis: { labelOverlap: 'greedy', labelSeparation: 4, labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + 'GiB' : datum.value >= 1048576 ? datum.value / 1048576 + 'MiB' : datum.value >= 1024 ? datum.value / 1024 + 'KiB' : datum.value + 'B'" } };
   const sizeOrdinal = { field: 'size', type: 'ordinal', sort: { field: 'bytes', op: 'min' }, title: 'size' };
-  // A log time axis fitted to the data (a little margin, not rounded out to
-  // whole decades) with its ticks at the decades inside it, or at 1-2-5 steps
-  // where it spans less than two decades.
+  // A log axis fitted to the data (a little margin, not rounded out to whole decades) with its
+  // ticks at the decades inside it, else at 1-2-5 steps, else (a ratio axis spanning less than
+  // a factor of ten) at finer steps, so that at least three values are labelled.
   function logAxis(rows, fields, title) {
     const values = rows.flatMap((r) => fields.map((f) => r[f])).filter((v) => v !== null && v > 0);
     const lo = Math.min(...values) / 1.25, hi = Math.max(...values) * 1.25;
-    const ticks = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); ++e)
-      for (const m of [1, 2, 5]) {
-        const v = m * Math.pow(10, e);
-        if (v >= lo && v <= hi) ticks.push(v);
-      }
-    const decades = ticks.filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9);
-    return { scale: { type: 'log', domain: [lo, hi] }, axis: { values: decades.length >= 2 ? decades : ticks, format: '~g', labelOverlap: 'greedy' }, title };
+    const within = (mantissas) => {
+      const ticks = [];
+      for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); ++e)
+        for (const m of mantissas) {
+          const v = m * Math.pow(10, e);
+          if (v >= lo && v <= hi) ticks.push(v);
+        }
+      return ticks;
+    };
+    const decades = within([1]), steps = within([1, 2, 5]);
+    const ticks = decades.length >= 2 ? decades : steps.length >= 3 ? steps : within([1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8]);
+    return { scale: { type: 'log', domain: [lo, hi], nice: false }, axis: { values: ticks, format: '~g', labelOverlap: 'greedy' }, title };
+  }
+
+  // A symlog axis for errors (0 is exact, drawn at the bottom): a tick at 0 and at each decade
+  // from the smallest error to the largest, so that nothing between 0 and 0.1 goes unlabelled.
+  function errorAxis(rows, field, title) {
+    const positive = rows.map((r) => r[field]).filter((v) => v !== null && v > 0);
+    const values = [0];
+    if (positive.length > 0)
+      for (let e = Math.floor(Math.log10(Math.min(...positive))); e <= Math.ceil(Math.log10(Math.max(...positive))); ++e) values.push(Math.pow(10, e));
+    return { field, type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title,
+      axis: { values, labelExpr: "datum.value === 0 ? '0' : format(datum.value, '.0e')", labelOverlap: 'greedy' } };
   }
 
   // Several process counts: one panel each, side by side; several reports:
-  // one row of panels each, never overlaid on one another.
-  function facetByNp(rows, spec) {
+  // one row of panels each, never overlaid on one another. top: what the
+  // chart adds at its top level (a menu's params, the transform it drives).
+  function facetByNp(rows, spec, top) {
     spec = Object.assign({ width: 420, height: 280 }, spec);
     const nps = new Set(rows.map((r) => r.np)).size > 1;
     const reports = new Set(rows.map((r) => r.report)).size > 1;
-    if (!nps && !reports) return Object.assign({ data: { values: rows } }, spec);
-    if (!reports) return { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
-    const facet = { row: { field: 'report', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'top' } } };
-    if (nps) facet.column = { field: 'np', type: 'ordinal', title: 'processes' };
-    return { data: { values: rows }, facet, spec };
+    let out;
+    if (!nps && !reports) out = Object.assign({ data: { values: rows } }, spec);
+    else if (!reports) out = { data: { values: rows }, facet: { field: 'np', type: 'ordinal', title: 'processes' }, columns: 3, spec };
+    else {
+      const facet = { row: { field: 'report', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'top' } } };
+      if (nps) facet.column = { field: 'np', type: 'ordinal', title: 'processes' };
+      out = { data: { values: rows }, facet, spec };
+    }
+    return Object.assign(out, top || {});
+  }
+
+  // Every line by name and number: per panel (report, process count) one row per line (each variant,
+  // its full name), one column per size, each cell the line's median over the fastest median there
+  // (1.00, bold: the fastest); rows from the least geometric mean of those ratios, shown last.
+  function overFastestTables(collective, rows) {
+    if (new Set(rows.map((r) => r.line)).size < 2) return;
+    const h = document.createElement('h3');
+    h.textContent = collective + ': time over the fastest, per algorithm and size';
+    const how = document.createElement('p');
+    how.className = 'how';
+    how.textContent = 'Each cell: the median time of the row\'s algorithm at that size over the fastest median there (1.00, bold: the fastest; shading grows with the ratio); hover a cell for the median and its 95% confidence interval. Rows are ordered by the geometric mean of their ratios; – : not measured at that size. Compressed algorithms show their largest relative L2 error.';
+    main.append(h, how);
+    const panels = new Map();
+    for (const r of rows) {
+      const k = r.report + '|' + r.np;
+      if (!panels.has(k)) panels.set(k, []);
+      panels.get(k).push(r);
+    }
+    const reportOrder = new Map(data.reports.map((r, i) => [r.label, i]));
+    const ordered = [...panels.values()].sort((a, b) => reportOrder.get(a[0].report) - reportOrder.get(b[0].report) || a[0].np - b[0].np);
+    for (const panelRows of ordered) {
+      const { fastest, cost } = lineCosts(panelRows, (r) => r.median_s);
+      const sizes = [...new Map(panelRows.map((r) => [r.bytes, r.size])).entries()].sort((a, b) => a[0] - b[0]);
+      const wrap = document.createElement('div');
+      wrap.className = 'pico-table';
+      const table = document.createElement('table');
+      table.className = 'over-fastest';
+      table.dataset.collective = collective;
+      table.dataset.np = panelRows[0].np;
+      table.dataset.report = panelRows[0].report;
+      const caption = table.createCaption();
+      caption.textContent = (several ? panelRows[0].report + ', ' : '') + panelRows[0].np + ' processes';
+      const head = table.createTHead().insertRow();
+      // A compressed algorithm is never ranked without its error: the largest over its sizes.
+      const errors = new Map();
+      for (const r of panelRows)
+        if (r.rel_l2_error !== undefined && r.rel_l2_error !== null) errors.set(r.line, Math.max(errors.get(r.line) || 0, r.rel_l2_error));
+      for (const text of ['algorithm'].concat(sizes.map(([, size]) => size), ['geo. mean'], errors.size > 0 ? ['rel L2 error (largest)'] : [])) {
+        const th = document.createElement('th');
+        th.textContent = text;
+        head.appendChild(th);
+      }
+      const body = table.createTBody();
+      const byLine = new Map();
+      for (const r of panelRows) {
+        if (!byLine.has(r.line)) byLine.set(r.line, new Map());
+        byLine.get(r.line).set(r.bytes, r);
+      }
+      for (const line of [...byLine.keys()].sort((a, b) => cost.get(a) - cost.get(b) || a.localeCompare(b))) {
+        const tr = body.insertRow();
+        tr.dataset.line = line;
+        const name = tr.insertCell();
+        name.textContent = line;
+        name.className = 'name';
+        for (const [bytes] of sizes) {
+          const td = tr.insertCell();
+          td.className = 'num';
+          const r = byLine.get(line).get(bytes);
+          if (!r) {
+            td.textContent = '–';
+            continue;
+          }
+          const ratio = r.median_s / fastest.get(pointKey(r));
+          td.dataset.bytes = bytes;
+          td.dataset.ratio = ratio;
+          td.textContent = ratio.toFixed(2);
+          td.title = r.median_us.toPrecision(4) + ' µs' + (r.ci_low_us === null ? '' : ' (95% CI ' + r.ci_low_us.toPrecision(4) + '–' + r.ci_high_us.toPrecision(4) + ' µs)');
+          if (ratio === 1) td.classList.add('fastest');
+          else td.style.background = 'rgba(230, 85, 13, ' + Math.min(0.6, Math.log(ratio) / Math.log(4) * 0.6).toFixed(3) + ')';
+        }
+        const mean = tr.insertCell();
+        mean.className = 'num mean';
+        mean.textContent = cost.get(line).toFixed(2);
+        if (errors.size > 0) {
+          const error = tr.insertCell();
+          error.className = 'num';
+          error.textContent = errors.has(line) ? errors.get(line).toExponential(2) : '-';
+        }
+      }
+      wrap.appendChild(table);
+      main.appendChild(wrap);
+    }
   }
 
   const collectives = [...new Set(cases.map((c) => c.collective))];
@@ -158,16 +333,38 @@
     }
   }
 
+  // A ratio of two medians with its interval from each median's 95% interval: [a low / b high,
+  // a high / b low], which holds the ratio whenever both intervals hold their medians.
+  function ratioWithInterval(a, b) {
+    const out = { ratio: a.median_s / b.median_s, low: null, high: null };
+    if (a.ci95_low_s !== null && a.ci95_high_s !== null && b.ci95_low_s !== null && b.ci95_high_s > 0 && b.ci95_low_s > 0) {
+      out.low = a.ci95_low_s / b.ci95_high_s;
+      out.high = a.ci95_high_s / b.ci95_low_s;
+    }
+    return out;
+  }
+  const ratioText = (r) => r.ratio.toFixed(2) + (r.low === null ? '' : ' (' + r.low.toFixed(2) + '–' + r.high.toFixed(2) + ')');
+  const caseKey = (r, algorithm) => pointKey(r) + '|' + algorithm;
+  const caseByKey = new Map(cases.map((c) => [caseKey(c, c.algorithm), c]));
+  const baselineLabel = data.reports[0].label;
+  const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + b.best_rel_l2_error.toExponential(2) + ')');
+
   section('summary', 'summary');
   {
     const p = document.createElement('p');
     p.className = 'how';
-    p.textContent = 'Per size: the fastest algorithm by median time, the default (the library\'s own collective where the run measured it, else the dense allreduce compressed ones ran beside), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
+    p.textContent = several
+      ? 'Per size, the reports side by side, report 1 (' + baselineLabel + ') the baseline: each report\'s fastest algorithm by median time and its median, the default\'s time over the fastest there (1.00: the default is the fastest), and for each later report its fastest median over the baseline\'s fastest, with the interval from both medians\' 95% intervals (green: faster than the baseline beyond doubt, orange: slower). A compressed winner shows its relative L2 error.'
+      : 'Per size: the fastest algorithm by median time, the default (the library\'s own collective where the run measured it, else the dense allreduce compressed ones ran beside), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
     const table = document.createElement('table');
     table.className = 'summary';
     table.id = 'pico-summary';
-    const showReport = several;
-    const head = (showReport ? ['report'] : []).concat(['collective', 'variant', 'np', 'size', 'fastest', 'fastest (µs)', 'default', 'default (µs)', 'default / fastest', 'default ran', 'error (rel L2)']);
+    const number = (i) => String(i + 1);
+    const head = several
+      ? ['collective', 'variant', 'np', 'size'].concat(...data.reports.map((r, i) => i === 0
+        ? ['1: fastest', '1: fastest (µs)', '1: default / fastest']
+        : [number(i) + ': fastest', number(i) + ': fastest (µs)', number(i) + ': over 1\'s fastest', number(i) + ': default / fastest']))
+      : ['collective', 'variant', 'np', 'size', 'fastest', 'fastest (µs)', 'default', 'default (µs)', 'default / fastest', 'default ran', 'error (rel L2)'];
     const tr = table.createTHead().insertRow();
     for (const h of head) {
       const th = document.createElement('th');
@@ -175,27 +372,125 @@
       tr.appendChild(th);
     }
     const body = table.createTBody();
+    const addRow = (first, cells) => {
+      const row = body.insertRow();
+      row.dataset.collective = first.collective;
+      row.dataset.np = first.np;
+      row.dataset.bytes = first.bytes;
+      for (const [text, className] of cells) {
+        const td = row.insertCell();
+        td.textContent = String(text);
+        if (className) td.className = className;
+      }
+      return row;
+    };
+    const loses = (b) => (b.ratio !== null && b.ratio >= 1.05 ? 'loses' : '');
     for (const collective of collectives) {
       const rows = best.filter((b) => b.collective === collective);
       const fields = varying(rows, ['dtype', 'op', 'in_place', 'mode']);
+      const variantOf = (b) => fields.map((f) => b[f]).join(' ');
+      if (!several) {
+        for (const b of rows) {
+          const row = addRow(b, [[b.collective], [variantOf(b)], [b.np], [b.size], [b.best], [us(b.best_median_s)],
+            [b.reference === null ? '-' : b.reference], [us(b.reference_median_s)], [b.ratio === null ? '-' : b.ratio_text, loses(b)],
+            [b.reference_ran === null ? '-' : b.reference_ran], [b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]]);
+          row.dataset.bestS = b.best_median_s;
+          if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
+        }
+        continue;
+      }
+      // One row per point, the reports' answers beside each other.
+      const points = new Map();
+      const pointOf = (b) => [b.dtype, b.op, b.in_place, b.mode, b.np, b.bytes].join('|');
       for (const b of rows) {
-        const row = body.insertRow();
-        row.dataset.collective = b.collective;
-        row.dataset.np = b.np;
-        row.dataset.bytes = b.bytes;
-        row.dataset.bestS = b.best_median_s;
-        if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
-        const cells = (showReport ? [b.report] : []).concat([b.collective, fields.map((f) => b[f]).join(' '), b.np, b.size, b.best, us(b.best_median_s),
-          b.reference === null ? '-' : b.reference, us(b.reference_median_s), b.ratio === null ? '-' : b.ratio_text,
-          b.reference_ran === null ? '-' : b.reference_ran, b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]);
-        cells.forEach((v, i) => {
-          const td = row.insertCell();
-          td.textContent = String(v);
-          if (head[i] === 'default / fastest' && b.ratio !== null && b.ratio >= 1.05) td.className = 'loses';
+        if (!points.has(pointOf(b))) points.set(pointOf(b), new Map());
+        points.get(pointOf(b)).set(b.report, b);
+      }
+      for (const byReport of points.values()) {
+        const first = byReport.values().next().value;
+        const base = byReport.get(baselineLabel);
+        const baseCase = base && caseByKey.get(caseKey(base, base.best));
+        const cells = [[first.collective], [variantOf(first)], [first.np], [first.size]];
+        data.reports.forEach((r, i) => {
+          const b = byReport.get(r.label);
+          if (!b) {
+            cells.push(...(i === 0 ? [['-'], ['-'], ['-']] : [['-'], ['-'], ['-'], ['-']]));
+            return;
+          }
+          cells.push([fastestText(b)], [us(b.best_median_s)]);
+          if (i > 0) {
+            const c = caseByKey.get(caseKey(b, b.best));
+            if (!baseCase || !c) cells.push(['-']);
+            else {
+              const q = ratioWithInterval(c, baseCase);
+              cells.push([ratioText(q), q.high !== null && q.high < 1 ? 'faster' : q.low !== null && q.low > 1 ? 'loses' : '']);
+            }
+          }
+          cells.push([b.ratio === null ? '-' : b.ratio_text, loses(b)]);
         });
+        const row = addRow(first, cells);
+        if (base) {
+          row.dataset.bestS = base.best_median_s;
+          if (base.reference_median_s !== null) row.dataset.referenceS = base.reference_median_s;
+        }
       }
     }
     main.append(p, table);
+  }
+
+  // Reports compared case by case, before the charts of each: per collective, a later report's
+  // case over the same case of the baseline, with its interval, one panel per process count.
+  if (several) {
+    section('compared', 'reports compared');
+    const p = document.createElement('p');
+    p.className = 'how';
+    p.textContent = 'Baseline: report 1 (' + baselineLabel + ').';
+    main.appendChild(p);
+    const key = (c) => [c.collective, c.algorithm, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
+    const measuredCase = (c) => c.median_s !== null && c.status !== 'failed';
+    const baseline = new Map(cases.filter((c) => c.report === baselineLabel && measuredCase(c)).map((c) => [key(c), c]));
+    let drawn = 0;
+    for (const collective of collectives) {
+      const pairs = cases.filter((c) => c.collective === collective && c.report !== baselineLabel && measuredCase(c) && baseline.has(key(c)))
+        .map((c) => Object.assign({}, c, ratioWithInterval(c, baseline.get(key(c)))));
+      if (pairs.length === 0) continue;
+      ++drawn;
+      const lineFields = varying(pairs, PANEL_VARIANT_FIELDS);
+      labelRows(pairs, varying(pairs, VARIANT_FIELDS));
+      for (const c of pairs) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
+      const views = variantViews(pairs, (c) => c.median_s);
+      const color = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
+      // The axis spans the ratios and their intervals up to three times beyond them: a far wider
+      // interval (a noisy case) is cut at the frame, and its whole in the tooltip.
+      const ratios = pairs.map((c) => c.ratio);
+      const near = (v, fallback) => (v === null ? fallback : Math.min(Math.max(v, Math.min(...ratios) / 3), Math.max(...ratios) * 3));
+      const axis = logAxis(pairs.map((c) => ({ ratio: c.ratio, low: near(c.low, c.ratio), high: near(c.high, c.ratio) })), ['ratio', 'low', 'high'], 'time / baseline\'s time');
+      const nps = new Set(pairs.map((c) => c.np)).size;
+      const candidates = new Set(pairs.map((c) => c.report)).size;
+      const facet = {};
+      if (nps > 1) facet.column = { field: 'np', type: 'ordinal', title: 'processes' };
+      if (candidates > 1) facet.row = { field: 'report', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'top' } };
+      const spec = {
+        width: Math.max(260, Math.min(700, Math.floor(880 / nps))),
+        height: 260,
+        layer: [
+          { mark: { type: 'rule', strokeDash: [4, 3], color: '#888' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
+          { mark: { type: 'rule', clip: true }, encoding: { x: sizeAxis, y: Object.assign({ field: 'low', type: 'quantitative' }, axis), y2: { field: 'high' }, color } },
+          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ratio', type: 'quantitative' }, axis), color } },
+          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ratio', type: 'quantitative' }, axis), color,
+            tooltip: [{ field: 'series' }, { field: 'report' }, { field: 'size' }, { field: 'np' }, { field: 'ratio', title: 'time / baseline', format: '.3f' }, { field: 'low', title: 'interval low', format: '.3f' }, { field: 'high', title: 'interval high', format: '.3f' }] } },
+        ],
+      };
+      const title = collective + ': ' + (candidates > 1 ? 'later reports' : data.reports.find((r) => r.label !== baselineLabel && pairs[0].report === r.label).label) + ' over the baseline';
+      chart('reports', title, 'Each measured case over the same case (algorithm, datatype, op, processes, size) of report 1, the baseline: below 1 (the dashed line) is faster there. The vertical bar is the interval from both medians\' 95% intervals; one across 1 is a difference the data cannot show. Logarithmic axes.' + (views.views > 1 ? VARIANT_VIEWS_HOW : ''),
+        Object.keys(facet).length > 0 ? { data: { values: pairs }, facet, spec, params: views.params, transform: views.transform }
+          : Object.assign({ data: { values: pairs }, params: views.params, transform: views.transform }, spec));
+    }
+    if (drawn === 0) {
+      const none = document.createElement('p');
+      none.textContent = 'No case of a later report matches one of report 1 (' + baselineLabel + ').';
+      main.appendChild(none);
+    }
   }
 
   for (const collective of collectives) {
@@ -233,33 +528,35 @@
     }
     // A line per algorithm (and variant): the report is its panel, not part of its name, so one
     // algorithm keeps its colour in every report's panel.
-    const lineFields = varying(measured, VARIANT_FIELDS.filter((f) => f !== 'report'));
+    const lineFields = varying(measured, PANEL_VARIANT_FIELDS);
     for (const c of measured) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
-    // Ten colours (config.range) times eight shapes before a pair of them repeats.
-    const series = { field: 'line', type: 'nominal', title: 'algorithm (colour)' };
-    // Vega-Lite keeps a line's colour legend apart from a point's shape legend: two lists, one key each.
-    const shape = { field: 'line', type: 'nominal', title: 'algorithm (shape)' };
+    const views = variantViews(measured, (c) => c.median_s);
+    // One legend: colour alone (a shape per line made a second, equal list).
+    const series = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
+    const top = { params: views.params, transform: views.transform };
+    const viewsHow = views.views > 1 ? VARIANT_VIEWS_HOW : '';
     const timeAxis = logAxis(measured, ['median_us', 'ci_low_us', 'ci_high_us'], 'median time (µs)');
-    chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.',
+    chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.' + viewsHow + (views.views > 1 ? ' The table below names every variant in full.' : ''),
       facetByNp(measured, {
         layer: [
           { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ci_low_us', type: 'quantitative' }, timeAxis), y2: { field: 'ci_high_us' }, color: series } },
           { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series } },
-          { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series, shape,
+          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series,
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~g' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~g' }] } },
         ],
-      }));
+      }, top));
+    overFastestTables(collective, measured);
 
     if (measured.some((c) => c.busbw_GBps > 0)) {
-      chart('busbw', collective + ': bus bandwidth vs size', 'Bus bandwidth (GB/s, 10^9 bytes) from the median time, the collective\'s algbw times its bus factor: comparable across process counts; higher is better. Size axis logarithmic.',
+      chart('busbw', collective + ': bus bandwidth vs size', 'Bus bandwidth (GB/s, 10^9 bytes) from the median time, the collective\'s algbw times its bus factor: comparable across process counts; higher is better. Size axis logarithmic.' + viewsHow,
         facetByNp(measured, {
           encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' } },
           layer: [
             { mark: { type: 'line' }, encoding: { color: series } },
-            { mark: { type: 'point', size: 60, filled: true, opacity: 1 }, encoding: { color: series, shape,
+            { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { color: series,
               tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] } },
           ],
-        }));
+        }, top));
     }
 
     const bestRows = best.filter((b) => b.collective === collective);
@@ -285,8 +582,10 @@
         ],
       };
       const variants = new Set(bestRows.map((b) => b.variant));
+      // Faceted, each row's own y title would print over the next one's: the row header says it once.
+      if (variants.size > 1) for (const layer of heat.layer) layer.encoding.y.title = null;
       chart('heatmap', collective + ': default vs best', 'Each cell is one (process count, size): the fastest algorithm, and below it the default\'s median time over the fastest\'s (1.00x, palest: the default is the fastest; 2.00x: the default takes twice as long). Cells without a number have no default case to compare.',
-        variants.size > 1 ? { data: { values: bestRows }, facet: { row: { field: 'variant', type: 'nominal', title: null } }, spec: heat } : Object.assign({ data: { values: bestRows } }, heat));
+        variants.size > 1 ? { data: { values: bestRows }, facet: { row: { field: 'variant', type: 'nominal', title: 'processes, per ' + varying(bestRows, VARIANT_FIELDS).join(', '), header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'top' } } }, spec: heat } : Object.assign({ data: { values: bestRows } }, heat));
 
       const normalised = measured.filter((c) => referenceMedian.has(sizeKey(c)));
       for (const c of normalised) c.vs_default = c.median_s / referenceMedian.get(sizeKey(c));
@@ -329,22 +628,22 @@
 
     const overlapRows = overlap.filter((o) => o.collective === collective);
     if (overlapRows.length > 0) {
-      labelRows(overlapRows, varying(overlapRows, VARIANT_FIELDS));
+      labelRows(overlapRows, varying(overlapRows, PANEL_VARIANT_FIELDS));
       chart('overlap', collective + ': overlap of the non-blocking call with computation', 'OSU 7.4\'s overlap: computation as long as the pure communication time put between start and wait; overlap = max(0, 100 − (overall − compute) / pure comm × 100). 100% means the computation hid the whole communication, 0% that none of it progressed meanwhile.',
         facetByNp(overlapRows, {
           mark: { type: 'line', point: true },
-          encoding: { x: sizeAxis, y: { field: 'overlap_percent', type: 'quantitative', scale: { domain: [0, 100] }, title: 'overlap (%)' }, color: { field: 'series', type: 'nominal', title: 'algorithm' },
+          encoding: { x: sizeAxis, y: { field: 'overlap_percent', type: 'quantitative', scale: { domain: [0, 100] }, title: 'overlap (%)' }, color: seriesColour(overlapRows),
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'overlap_percent', title: 'overlap (%)', format: '.1f' }, { field: 'pure_comm_us', title: 'pure comm (µs)', format: '.4~g' }, { field: 'overall_us', title: 'overall (µs)', format: '.4~g' }, { field: 'compute_us', title: 'compute (µs)', format: '.4~g' }] },
         }));
     }
 
     const errorRows = compression.filter((m) => m.collective === collective && m.rel_l2_error !== null);
     if (errorRows.length > 0) {
-      labelRows(errorRows, varying(errorRows, VARIANT_FIELDS));
+      labelRows(errorRows, varying(errorRows, PANEL_VARIANT_FIELDS));
       chart('compression', collective + ': compression error vs size', 'Relative L2 error of the compressed result against the exact one, per algorithm (dense is exact: 0, drawn at the bottom); hover for bits per element on the wire.',
         facetByNp(errorRows, {
           mark: { type: 'line', point: true },
-          encoding: { x: sizeAxis, y: { field: 'rel_l2_error', type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title: 'relative L2 error' }, color: { field: 'series', type: 'nominal', title: 'algorithm' },
+          encoding: { x: sizeAxis, y: errorAxis(errorRows, 'rel_l2_error', 'relative L2 error'), color: seriesColour(errorRows),
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'rel_l2_error', format: '.3e' }, { field: 'bits_per_element', format: '.3~g' }] },
         }));
 
@@ -365,35 +664,12 @@
         chart('tradeoff', collective + ': speedup against error', 'Each compressed case: its speedup over ' + against + ' at its size (above 1: faster) against its relative L2 error (0: exact). Up and left is better; a fast algorithm far right gives a wrong answer quickly.',
           facetByNp(tradeoff, {
             mark: { type: 'point', filled: true, size: 70 },
-            encoding: { x: { field: 'rel_l2_error', type: 'quantitative', scale: { type: 'symlog', constant: 1e-6 }, title: 'relative L2 error' },
+            encoding: { x: errorAxis(tradeoff, 'rel_l2_error', 'relative L2 error'),
               y: { field: 'speedup', type: 'quantitative', scale: { type: 'log' }, title: 'speedup over ' + against },
-              color: { field: 'series', type: 'nominal', title: 'algorithm' }, shape: { field: 'size', type: 'nominal', title: 'size', sort: { field: 'bytes' } },
+              color: seriesColour(tradeoff), shape: { field: 'size', type: 'nominal', title: 'size', sort: { field: 'bytes' } },
               tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'speedup', format: '.3f' }, { field: 'baseline' }, { field: 'rel_l2_error', format: '.3e' }] },
           }));
       }
-    }
-  }
-
-  // Reports side by side: each case against the same case of the first report.
-  if (several) {
-    const first = new Map();
-    const key = (c) => [c.collective, c.algorithm, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
-    const firstLabel = data.reports[0].label;
-    for (const c of cases) if (c.report === firstLabel && c.median_s !== null) first.set(key(c), c.median_s);
-    const paired = cases.filter((c) => c.report !== firstLabel && c.median_s !== null && first.has(key(c)))
-      .map((c) => Object.assign({}, c, { vs_first: c.median_s / first.get(key(c)), label: c.collective + ' ' + c.algorithm }));
-    section('compared', 'reports compared');
-    if (paired.length > 0) {
-      chart('reports', 'time against report 1', 'Each measured case of a later report divided by the same case (collective, algorithm, datatype, op, processes, size) of report ' + firstLabel + ': below 1 is faster than there. Logarithmic axes.', {
-        data: { values: paired },
-        facet: { field: 'report', type: 'nominal', title: null }, columns: 2,
-        spec: { mark: { type: 'point', filled: true }, encoding: { x: sizeAxis, y: { field: 'vs_first', type: 'quantitative', scale: { type: 'log' }, title: 'time / report 1 time' }, color: { field: 'label', type: 'nominal', title: 'collective, algorithm' },
-          tooltip: [{ field: 'label' }, { field: 'size' }, { field: 'np' }, { field: 'vs_first', format: '.3f' }] } },
-      });
-    } else {
-      const p = document.createElement('p');
-      p.textContent = 'No case of a later report matches one of report ' + firstLabel + '.';
-      main.appendChild(p);
     }
   }
 
@@ -433,7 +709,7 @@
   (async () => {
     for (const c of charts) {
       try {
-        await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } });
+        c.view = (await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } })).view;
         c.div.dataset.rendered = 'true';
       } catch (e) {
         c.div.dataset.rendered = 'false';
@@ -445,6 +721,9 @@
     // the page wider than the window, and axis labels drawn over each other.
     document.body.dataset.picoPageWidth = String(document.documentElement.scrollWidth);
     document.body.dataset.picoWindowWidth = String(window.innerWidth);
+    document.body.dataset.picoWide = [...document.querySelectorAll('#pico-report > *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
+      .map((e) => (e.dataset.title || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().right) + ' px').join('; ');
     let overlaps = 0;
     const examples = [];
     for (const group of document.querySelectorAll('.pico-chart g.role-axis-label')) {
@@ -461,6 +740,34 @@
     }
     document.body.dataset.picoLabelOverlaps = String(overlaps);
     document.body.dataset.picoLabelOverlapExamples = examples.join('; ');
+    // Two lines of one panel in one colour, in any view a chart's menu offers (the colour scale maps
+    // each name shown to a colour; fewer colours than names is a repeat); legends cut short ("…4 entries").
+    let repeated = 0;
+    const repeatedExamples = [];
+    for (const c of charts) {
+      if (!c.view) continue;
+      const menu = (c.spec.params || []).find((p) => p.name === 'lines');
+      for (const option of menu ? menu.bind.options : [null]) {
+        if (option !== null) await c.view.signal('lines', option).runAsync();
+        let colour;
+        try {
+          colour = c.view.scale('color');
+        } catch (e) {
+          colour = undefined;
+        }
+        if (!colour || !colour.domain) continue;
+        const domain = colour.domain();
+        if (new Set(domain.map((d) => String(colour(d)))).size < domain.length) {
+          ++repeated;
+          repeatedExamples.push(c.title + (option === null ? '' : ' (' + option + ')'));
+        }
+      }
+      if (menu) await c.view.signal('lines', menu.value).runAsync();
+    }
+    document.body.dataset.picoRepeatedColours = String(repeated);
+    document.body.dataset.picoRepeatedColourExamples = repeatedExamples.join('; ');
+    const cut = [...document.querySelectorAll('.pico-chart g.role-legend-label text')].filter((t) => /entries/.test(t.textContent));
+    document.body.dataset.picoTruncatedLegends = String(cut.length);
     document.body.dataset.picoDone = 'true';
   })();
 })();

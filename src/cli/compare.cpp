@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
+#include "core/input_error.hpp"
 #include "reports/compare.hpp"
 #include "reports/html_data.hpp"
 
@@ -19,6 +20,7 @@ void add_compare(CLI::App& app, int& exit_code) {
                  "compressed cases against its dense ones)");
   struct Options {
     std::string baseline, candidate;
+    std::vector<std::string> labels;
     CompareOptions compare;
     bool best = false;
     RenderedOutput output;
@@ -32,14 +34,28 @@ void add_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--best", opts->best,
                 "Per size, the fastest algorithm and what the reference (--baseline-case, else the default) loses "
                 "against it; of each report given");
+  cmd->add_option("--label", opts->labels,
+                  "How to name the baseline report, then the candidate (default: experiment, platform, library and "
+                  "start time)");
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
     emit_or_complain("compare", opts->output, [&]() -> std::string {
+      const std::size_t report_count = opts->candidate.empty() ? 1 : 2;
+      if (opts->labels.size() > report_count)
+        throw InputError("--label", fmt::format("{} labels for {} report(s)", opts->labels.size(), report_count),
+                         "give at most one --label per report: the baseline's, then the candidate's");
+      const auto label_of = [&](const nlohmann::json& report, std::size_t number) {
+        return report_label(report, number, number <= opts->labels.size() ? opts->labels[number - 1] : "");
+      };
       const nlohmann::json baseline = read_report(opts->baseline);
       if (opts->best) {
-        nlohmann::json rows = best_per_size_rows(baseline, opts->baseline, opts->compare);
+        // Rows name their report by path, or by the label given for it.
+        const auto name_of = [&](const std::string& path, std::size_t number) {
+          return number <= opts->labels.size() ? opts->labels[number - 1] : path;
+        };
+        nlohmann::json rows = best_per_size_rows(baseline, name_of(opts->baseline, 1), opts->compare);
         if (!opts->candidate.empty())
-          for (auto& row : best_per_size_rows(read_report(opts->candidate), opts->candidate, opts->compare))
+          for (auto& row : best_per_size_rows(read_report(opts->candidate), name_of(opts->candidate, 2), opts->compare))
             rows.push_back(std::move(row));
         if (opts->output.format == "csv") return render_best_csv(rows);
         if (opts->output.format == "json") return rows.dump(1) + "\n";
@@ -56,7 +72,7 @@ void add_compare(CLI::App& app, int& exit_code) {
           opts->candidate.empty()
               ? ""
               : fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n", opts->baseline,
-                            report_label(baseline, 1), opts->candidate, report_label(candidate, 2));
+                            label_of(baseline, 1), opts->candidate, label_of(candidate, 2));
       return reports + render_compare_table(rows);
     }, exit_code);
   });

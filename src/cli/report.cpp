@@ -20,21 +20,32 @@ void add_report(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or draw reports as an HTML page");
   struct Options {
     std::vector<std::string> results;
+    std::vector<std::string> labels;
     RenderedOutput output;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("results", opts->results,
                   "Results directory or report.json; several with --format html (one page compares them)")
       ->required();
+  cmd->add_option("--label", opts->labels,
+                  "With --format html: how the page names a report, once per report in the order given (default: "
+                  "experiment, platform, library and start time)");
   add_output_options(cmd, opts->output, {"table", "csv", "json", "html"});
   cmd->callback([opts, &exit_code] {
     emit_or_complain("report", opts->output, [&]() -> std::string {
+      if (!opts->labels.empty() && opts->output.format != "html")
+        throw InputError("--label", "names reports on an HTML page", "add --format html, or leave --label out");
+      if (opts->labels.size() > opts->results.size())
+        throw InputError("--label", fmt::format("{} labels for {} report(s)", opts->labels.size(), opts->results.size()),
+                         "give at most one --label per report, in the order of the reports");
       if (opts->output.format == "html") {
         const VegaLibrary library = load_vega_library();  // first: a missing library fails before any reading
         std::vector<LabelledReport> reports;
         for (const auto& path : opts->results) {
           nlohmann::json report = read_report(path);
-          reports.push_back({report_label(report, reports.size() + 1), path, std::move(report)});
+          const std::size_t i = reports.size();
+          reports.push_back({report_label(report, i + 1, i < opts->labels.size() ? opts->labels[i] : ""), path,
+                             std::move(report)});
         }
         return render_html(reports, library);
       }

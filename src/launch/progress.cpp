@@ -13,6 +13,7 @@
 
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
+#include "reports/render.hpp"
 #include "core/json_file.hpp"
 #include "core/results_file.hpp"
 
@@ -45,12 +46,13 @@ std::vector<nlohmann::json> JsonLinesTail::read_new() {
   return out;
 }
 
+// The algorithm as the tables name it, parameters included: variants of one algorithm differ only there.
 std::string describe_case(const Case& c) {
   if (!spec_for(c.collective).has_payload)
-    return fmt::format("{} np={} {}/{}", name(c.collective), c.np, c.backend, c.algorithm);
-  return fmt::format("{} {}{} {} np={} {}/{}{}", name(c.collective), name(c.dtype),
-                     c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np, c.backend,
-                     c.algorithm, c.in_place ? " in-place" : "");
+    return fmt::format("{} np={} {}", name(c.collective), c.np, algorithm_label(c));
+  return fmt::format("{} {}{} {} np={} {}{}", name(c.collective), name(c.dtype),
+                     c.op == Op::none ? "" : fmt::format(" {}", name(c.op)), format_size(c.bytes), c.np,
+                     algorithm_label(c), c.in_place ? " in-place" : "");
 }
 
 namespace {

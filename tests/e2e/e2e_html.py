@@ -64,16 +64,20 @@ def expected_winners(report):
     return best
 
 
+def skip_without_browser(test):
+    vega_dir = os.environ.get("PICO_VEGA_DIR") or os.path.join(SRC, "third_party", "vega", "node_modules")
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        print(f"SKIP {test}: no chromium (scripts/setup.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+    if not os.path.exists(os.path.join(vega_dir, "vega", "build", "vega.min.js")):
+        print(f"SKIP {test}: no vega in {vega_dir} (scripts/setup-vega.sh installs it)", file=sys.stderr)
+        sys.exit(77)
+
+
 def test_html_report(tmp):
     # A real run drawn as the HTML page, rendered by headless chromium: every
     # chart drawn, no error, and the drawn values are the report's.
-    vega_dir = os.environ.get("PICO_VEGA_DIR") or os.path.join(SRC, "third_party", "vega", "node_modules")
-    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
-        print("SKIP html_report: no chromium (scripts/setup.sh installs it)", file=sys.stderr)
-        sys.exit(77)
-    if not os.path.exists(os.path.join(vega_dir, "vega", "build", "vega.min.js")):
-        print(f"SKIP html_report: no vega in {vega_dir} (scripts/setup-vega.sh installs it)", file=sys.stderr)
-        sys.exit(77)
+    skip_without_browser("html_report")
     proc = run_experiment(tmp, HTML_EXPERIMENT)
     expect(proc.returncode == 0, proc.stderr[-3000:])
     results = os.path.dirname(report_path(proc))
@@ -182,7 +186,8 @@ def summary_rows(dom):
     rows = []
     for m in re.finditer(r"<tr ([^>]*)>(.*?)</tr>", table, re.S):
         attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1)))
-        rows.append({"np": int(attrs["np"]), "bytes": int(attrs["bytes"]), "best_s": float(attrs["best-s"]),
+        rows.append({"np": int(attrs["np"]), "bytes": int(attrs["bytes"]),
+                     "best_s": float(attrs["best-s"]) if "best-s" in attrs else None,
                      "reference_s": float(attrs["reference-s"]) if "reference-s" in attrs else None,
                      "cells": re.findall(r"<td[^>]*>([^<]*)</td>", m.group(2))})
     return rows
@@ -190,13 +195,144 @@ def summary_rows(dom):
 
 def check_readable(dom, charts):
     """What the page measured of itself in the browser: nothing wider than the 1,400 px window, no
-    axis label over another; and every chart offers its SVG and PNG (vega-embed's actions)."""
+    axis label over another, no colour for two lines of a panel in any view a chart's menu offers, no
+    legend cut short; and every chart offers its SVG and PNG (vega-embed's actions)."""
     width = int(re.search(r'data-pico-page-width="(\d+)"', dom).group(1))
     window = int(re.search(r'data-pico-window-width="(\d+)"', dom).group(1))
-    expect(width <= window, f"the page is {width} px wide in a {window} px window")
+    wide = re.search(r'data-pico-wide="([^"]*)"', dom).group(1)
+    expect(width <= window, f"the page is {width} px wide in a {window} px window: {wide}")
     overlaps = int(re.search(r'data-pico-label-overlaps="(\d+)"', dom).group(1))
     examples = re.search(r'data-pico-label-overlap-examples="([^"]*)"', dom).group(1)
     expect(overlaps == 0, f"{overlaps} pairs of axis labels drawn over each other: {examples}")
+    repeated = int(re.search(r'data-pico-repeated-colours="(\d+)"', dom).group(1))
+    examples = re.search(r'data-pico-repeated-colour-examples="([^"]*)"', dom).group(1)
+    expect(repeated == 0, f"{repeated} views give two lines one colour: {examples}")
+    cut = int(re.search(r'data-pico-truncated-legends="(\d+)"', dom).group(1))
+    expect(cut == 0, f"{cut} legends cut short")
     for kind, title, _, inner in charts:
         expect("vega-actions" in inner and "Save as SVG" in inner and "Save as PNG" in inner,
                f"{title}: no SVG/PNG export")
+
+
+BCAST_VARIANTS = """\
+    collectives: [bcast]
+    sizes: [8B, 16KiB, 1MiB]
+    processes: [2]
+    backends:
+      - library: mpi
+        algorithms: all
+        params: {segment_size: [0, 8KiB, 64KiB], chain_fanout: [2, 4]}
+    validation: false
+    """
+
+
+def over_fastest_tables(dom):
+    """The algorithm x size tables: per table, per row (its full name) the cells' {bytes: ratio}."""
+    tables = []
+    for m in re.finditer(r'<table class="over-fastest" ([^>]*)>(.*?)</table>', dom, re.S):
+        rows = {}
+        for row in re.finditer(r'<tr data-line="([^"]*)">(.*?)</tr>', m.group(2), re.S):
+            name = re.search(r'<td class="name">([^<]*)</td>', row.group(2)).group(1)
+            expect(name == row.group(1), f"row {row.group(1)} named {name}")
+            rows[name.replace("&amp;", "&")] = {int(b): float(r) for b, r in
+                                                re.findall(r'data-bytes="(\d+)" data-ratio="([0-9.e+-]+)"', row.group(2))}
+        tables.append(rows)
+    return tables
+
+
+def test_html_variants(tmp):
+    # Issue 51: a 25-variant bcast sweep and two of its runs compared on one page stay readable at
+    # 1,400 px: one legend of distinct colours (the best variant of each algorithm, a menu for the
+    # rest), every variant's full name and numbers in a table, the reports side by side.
+    skip_without_browser("html_variants")
+    runs = []
+    for name in ("a", "b"):
+        run_dir = os.path.join(tmp, name)
+        os.makedirs(run_dir)
+        proc = run_experiment(run_dir, BCAST_VARIANTS)
+        expect(proc.returncode == 0, proc.stderr[-3000:])
+        runs.append(report_path(proc))
+    report = load(runs[0])
+    ok = [c for c in report["cases"] if c["status"] == "ok"]
+    labels = {label_of(c) for c in ok}
+    expect(len(labels) >= 25, f"{len(labels)} variants measured: {sorted(labels)}")
+
+    page = os.path.join(tmp, "variants.html")
+    made = pico("report", runs[0], "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect('data-pico-done="true"' in dom and re.search(r'<div id="pico-errors" hidden="">', dom), "drawn without error")
+    charts = chart_divs(dom)
+    check_readable(dom, charts)
+    # One legend per chart, its entries the best variant of each of the ten algorithms (a menu for the rest).
+    time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
+    legends = re.findall(r'class="mark-group role-legend"', time_chart)
+    expect(len(legends) == 1, f"{len(legends)} legends on the time chart")
+    families = {re.sub(r"\[.*\]", "", label) for label in labels}
+    entries = re.findall(r'<g class="mark-text role-legend-label"[^>]*><text[^>]*>([^<]+)</text>', time_chart)
+    expect(sorted(re.sub(r"\[.*\]", "", e) for e in entries) == sorted(families),
+           f"legend {entries}: not one variant of each of {sorted(families)}")
+    options = re.findall(r"<option value=\"([^\"]*)\"", time_chart)
+    several = sorted({f for f in families if sum(re.sub(r"\[.*\]", "", l) == f for l in labels) > 1})
+    expect(options == ["best"] + several, f"menu {options}, algorithms with variants {several}")
+    # Every variant by its full name in the algorithm x size table, each cell its median over the fastest.
+    tables = over_fastest_tables(dom)
+    expect(len(tables) == 1 and set(tables[0]) == labels, f"table rows {sorted(tables[0]) if tables else []}")
+    fastest = {}
+    for c in ok:
+        fastest[c["bytes"]] = min(fastest.get(c["bytes"], float("inf")), c["timing"]["median_s"])
+    for c in ok:
+        drawn = tables[0][label_of(c)].get(c["bytes"])
+        want = c["timing"]["median_s"] / fastest[c["bytes"]]
+        expect(drawn is not None and abs(drawn - want) <= 1e-9 * want, f"{label_of(c)} {c['bytes']} B: {drawn}, report {want}")
+    shots = os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp)
+    chromium_dump(page, f"--screenshot={os.path.join(shots, 'html_variants.png')}")
+
+    # Two runs side by side, named by --label: the summary puts each size's answers in one row, the
+    # later run's fastest over the baseline's with the interval from both medians' intervals.
+    page = os.path.join(tmp, "two.html")
+    made = pico("report", *runs, "--format", "html", "-o", page, "--label", "run A", "--label", "run B")
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "two-report page drawn without error")
+    expect("<title>pico report: 1: run A; 2: run B</title>" in dom, "the labels given name the reports")
+    charts = chart_divs(dom)
+    check_readable(dom, charts)
+    compared = [title for kind, title, _, _ in charts if kind == "reports"]
+    expect(compared == ["bcast: 2: run B over the baseline"], f"comparison charts {compared}")
+    expect(dom.find('id="compared"') < dom.find('id="collective-bcast"'), "the comparison before the per-collective charts")
+    second = load(runs[1])
+    summary = summary_rows(dom)
+    expect(len(summary) == 3, f"one row per size, both reports in it: {len(summary)} rows")
+    for row in summary:
+        def best_of(r):
+            return min((c for c in r["cases"] if c["status"] == "ok" and c["bytes"] == row["bytes"]),
+                       key=lambda c: c["timing"]["median_s"])
+        a, b = best_of(report), best_of(second)
+        ratio = float(row["cells"][9].split()[0])
+        low, high = (float(v) for v in re.search(r"\(([0-9.]+)–([0-9.]+)\)", row["cells"][9]).groups())
+        expect(abs(ratio - b["timing"]["median_s"] / a["timing"]["median_s"]) <= 0.006, f"{row}: ratio of {b}, {a}")
+        expect(abs(low - b["timing"]["ci95_low_s"] / a["timing"]["ci95_high_s"]) <= 0.006
+               and abs(high - b["timing"]["ci95_high_s"] / a["timing"]["ci95_low_s"]) <= 0.006, f"{row}: interval")
+        expect(label_of(a) in row["cells"][4] and label_of(b) in row["cells"][7], f"{row}: the fastest of each")
+    chromium_dump(page, f"--screenshot={os.path.join(shots, 'html_two.png')}")
+
+    # `pico compare` names the baseline report first, by the label given; a label too many is refused.
+    compared = pico("compare", *runs, "--label", "run A", "--label", "run B")
+    expect(compared.returncode == 0, compared.stderr)
+    expect(compared.stdout.startswith(f"baseline report: {runs[0]} (1: run A)\ncandidate report: {runs[1]} (2: run B)\n"),
+           compared.stdout[:400])
+    unnamed = pico("compare", *runs)
+    expect(re.match(r"baseline report: \S+ \(1: \S+ on local, openmpi [0-9.]+, \d{4}-\d\d-\d\d \d\d:\d\d\)\n",
+                    unnamed.stdout), f"default label: {unnamed.stdout[:300]}")
+    for args in (["compare", *runs, "--label", "a", "--label", "b", "--label", "c"],
+                 ["report", runs[0], "--label", "a"],
+                 ["report", runs[0], "--format", "html", "-o", os.path.join(tmp, "x.html"), "--label", "a", "--label", "b"]):
+        refused = pico(*args)
+        expect(refused.returncode == 2 and refused.stderr.startswith("pico: error: --label: "), f"{args}: {refused.stderr}")
+
+
+def label_of(c):
+    """An algorithm as the page names it: backend/algorithm[parameters]."""
+    params = ";".join(f"{k}={v}" for k, v in sorted(c["params"].items()))
+    return f"{c['backend']}/{c['algorithm']}" + (f"[{params}]" if params else "")

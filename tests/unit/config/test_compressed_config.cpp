@@ -59,6 +59,21 @@ TEST_CASE("compressed: ratios are fractions, options reach every case", "[compre
   CHECK(case_from_json(case_to_json(*topk)).options == topk->options);
 }
 
+TEST_CASE("compressed: Global-QSGD widths other than 8 and 16 bits are skipped when planned", "[compressed][config]") {
+  // Every global_qsgd variant builds int8 or int16 codes; other widths failed each case at run time.
+  std::string text = kCompressed;
+  text.replace(text.find("[dense, global_qsgd, topk]"), 26, "[global_qsgd, global_qsgd_ring, global_qsgd_pipelined]");
+  text.replace(text.find("bits: [8, 16]"), 13, "bits: [4, 8, 16]");
+  text.replace(text.find("[float32, int32]"), 16, "[float32]");
+  const Plan plan = make_plan(parse_experiment(text, "exp.yaml"), PlanTarget{"openmpi", "4.1.4"});
+  CHECK(plan.cases.size() == 9);  // 3 algorithms x 3 widths, 3 of them skipped
+  REQUIRE(plan.skipped.size() == 3);
+  for (const auto& s : plan.skipped) {
+    CHECK(s.c.params.at("bits") == 4);
+    CHECK_THAT(s.reason, Contains("int8 or int16") && Contains("requires bits == 0 || bits == 8 || bits == 16"));
+  }
+}
+
 TEST_CASE("compressed: mistakes name their place", "[compressed][config]") {
   const std::string base = "collectives: [allreduce]\nsizes: [4KiB]\nbackends:\n";
   auto e = test::experiment_error(base + "  - {library: compressed, algorithms: [topk], params: {topk_ratio: [2]}}\n");

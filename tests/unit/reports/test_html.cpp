@@ -74,7 +74,9 @@ TEST_CASE("html page data: the provenance rows read the report's facts", "[html]
   const json data = html_page_data({{report_label(report, 1), "r.json", report}});
   std::map<std::string, std::string> rows;
   for (const auto& row : data["reports"][0]["provenance"]) rows[row[0]] = row[1];
-  CHECK(report_label(report, 1) == "1: example on local, openmpi 4.1.4");
+  // Two runs of one setup differ in their start; a user's --label replaces the rest.
+  CHECK(report_label(report, 1) == "1: example on local, openmpi 4.1.4, 2024-05-01 10:00");
+  CHECK(report_label(report, 2, "before the upgrade") == "2: before the upgrade");
   CHECK(rows["pico"] == "0.1.0 (0123456789ab, RelWithDebInfo)");
   CHECK(rows["experiment"] == "example (configs/examples/example.yaml)");
   CHECK(rows["platform"] == "local (platforms/local.yaml)");
