@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// pico report RESULTS... [--format table|csv|json|html] [-o FILE]
+// pico report RESULTS... [--format table|csv|json|html|term] [-o FILE]
 #include <memory>
 #include <vector>
 
@@ -11,13 +11,15 @@
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "core/input_error.hpp"
+#include "core/terminal.hpp"
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
+#include "reports/terminal_view.hpp"
 
 namespace pico::cli {
 
 void add_report(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or draw reports as an HTML page");
+  auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or its answers for a terminal (term), or draw reports as an HTML page");
   struct Options {
     std::vector<std::string> results;
     std::vector<std::string> labels;
@@ -30,7 +32,7 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", opts->labels,
                   "With --format html: how the page names a report, once per report in the order given (default: "
                   "experiment, platform, library and start time)");
-  add_output_options(cmd, opts->output, {"table", "csv", "json", "html"});
+  add_output_options(cmd, opts->output, {"table", "csv", "json", "html", "term"});
   cmd->callback([opts, &exit_code] {
     emit_or_complain("report", opts->output, [&]() -> std::string {
       if (!opts->labels.empty() && opts->output.format != "html")
@@ -56,6 +58,9 @@ void add_report(CLI::App& app, int& exit_code) {
       const nlohmann::json report = read_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);
       if (opts->output.format == "json") return report.dump(1) + "\n";
+      if (opts->output.format == "term")  // a file gets 120 columns and no colour
+        return render_terminal(report, opts->output.path.empty() ? terminal_width(stdout, 120) : 120,
+                               opts->output.colour());
       return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report);
     }, exit_code);
   });

@@ -96,6 +96,17 @@ def test_openmpi_sweep(tmp):
     expect(cut["status"] == "ok" and cut["selection"]["actual"]["algorithm"] == "segmented_ring", str(cut["selection"]))
     chain = [c["params"] for c in report["cases"] if c["collective"] == "bcast" and c["algorithm"] == "chain" and c["bytes"] == 1024]
     expect(len(chain) == 6 and {p["chain_fanout"] for p in chain} == {2, 4}, str(chain))
+    # The sweep for a terminal (pico report --format term): fitted to COLUMNS, each variant a row.
+    term = pico("report", report_path(proc), "--format", "term", env={"COLUMNS": "72"})
+    expect(term.returncode == 0, term.stderr)
+    long_lines = [line for line in term.stdout.splitlines() if len(line) > 72 and not line.startswith("pico report: ")]
+    expect(not long_lines, f"lines past 72 columns: {long_lines[:3]}")
+    expect("\033[" not in term.stdout, "no colour into a pipe")
+    # Each chain variant a row of its own, named in full or with its parameters' initials where narrow.
+    for fanout in (2, 4):
+        names = (f"mpi/chain[chain_fanout={fanout};segment_size=8192] ", f"mpi/chain[cf={fanout};ss=8192] ")
+        expect(any(line.startswith(names) for line in term.stdout.splitlines()),
+               f"chain fanout {fanout} named apart:\n{term.stdout[:3000]}")
 
 
 MPICH_PLATFORM = os.path.join(SRC, "platforms", "local-mpich.yaml")

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `pico report --format term` (reports/terminal_view.hpp): the summary and
+// every algorithm over the fastest, fitted to the width given, coloured on
+// request.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "reports/terminal_view.hpp"
+
+using namespace pico;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The example report's first case (an ok allreduce on 4 ranks), as each of these algorithms at
+// each size: median_us[algorithm index][size index].
+json report_of(const std::vector<std::pair<std::string, json>>& algorithms, const std::vector<std::uint64_t>& sizes,
+               const std::vector<std::vector<double>>& median_us) {
+  std::ifstream in(PICO_TEST_DATA_DIR "/report-example.json");
+  REQUIRE(in.good());
+  json report = json::parse(in);
+  const json model = report["cases"][0];
+  report["cases"] = json::array();
+  for (std::size_t a = 0; a < algorithms.size(); ++a)
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+      json c = model;
+      c["index"] = report["cases"].size();
+      c["case_id"] = fmt::format("{:016x}", report["cases"].size() + 1);
+      c["algorithm"] = algorithms[a].first;
+      c["params"] = algorithms[a].second;
+      c["bytes"] = sizes[s];
+      c["count"] = sizes[s] / 4;
+      c["timing"]["median_s"] = median_us[a][s] * 1e-6;
+      report["cases"].push_back(c);
+    }
+  return report;
+}
+
+const std::vector<std::pair<std::string, json>> kAlgorithms = {
+    {"default", json::object()},
+    {"ring", json::object()},
+    {"segmented_ring", {{"segment_size", 8192}}},
+    {"segmented_ring", {{"segment_size", 65536}}},
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("terminal view: the summary, then every algorithm over the fastest, best first", "[report][term]") {
+  const json report = report_of(kAlgorithms, {1024, 1048576}, {{10, 200}, {12, 100}, {20, 150}, {10, 400}});
+  const std::string text = render_terminal(report, 200, false);
+  CHECK_THAT(text, Contains("pico report: example on local, openmpi 4.1.4"));
+  // One collective, variant and default throughout: said once, above the table.
+  CHECK_THAT(text, Contains("collective: allreduce, variant: float32 sum, default: mpi/default"));
+  // 1 MiB: ring at 100 us is the fastest, the default loses 2.00x.
+  CHECK_THAT(text, Contains(" 4  1MiB  mpi/ring     100         200         2.00x\n"));  // no "default ran": none said
+  // Rows by the geometric mean of median over fastest: ring (1.2, 1) then default (1, 2), ...
+  const auto lines = lines_of(text);
+  const auto row = [&](const std::string& name) {
+    return std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(name + " ", 0) == 0; });
+  };
+  REQUIRE(row("mpi/ring") != lines.end());
+  CHECK(*row("mpi/ring") == fmt::format("{:<38}  1.20  1.00      1.10", "mpi/ring"));
+  CHECK(*row("mpi/segmented_ring[segment_size=65536]") == "mpi/segmented_ring[segment_size=65536]  1.00  4.00      2.00");
+  CHECK(row("mpi/ring") < row("mpi/default"));
+  CHECK(row("mpi/default") < row("mpi/segmented_ring[segment_size=8192]"));
+  CHECK(row("mpi/segmented_ring[segment_size=8192]") < row("mpi/segmented_ring[segment_size=65536]"));
+  CHECK_THAT(text, Contains("8 cases: 8 ok"));
+  CHECK(text.find('\033') == std::string::npos);  // no colour unless asked
+}
+
+TEST_CASE("terminal view: narrow, names keep their parameters' values, colour marks the fastest", "[report][term]") {
+  const json report = report_of(kAlgorithms, {1024, 1048576}, {{10, 200}, {12, 100}, {20, 150}, {10, 400}});
+  const std::string text = render_terminal(report, 50, true);
+  // Parameter names by their initials, said once under the table; the values that tell variants apart kept.
+  CHECK_THAT(text, Contains("mpi/segmented_ring[ss=8192]") && Contains("mpi/segmented_ring[ss=65536]"));
+  CHECK_THAT(text, Contains("parameters: ss segment_size"));
+  CHECK_THAT(text, Contains("\033[1;32m1.00\033[0m"));  // the fastest, bold green
+  CHECK_THAT(text, Contains("\033[31m4.00\033[0m"));    // twice the fastest or more, red
+  for (const std::string& line : lines_of(render_terminal(report, 50, false)))
+    if (line.rfind("pico report: ", 0) != 0) CHECK(line.size() <= 50);
+}
+
+TEST_CASE("terminal view: sizes past the width go on to a further block of the same rows", "[report][term]") {
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::vector<double>> medians(kAlgorithms.size());
+  for (std::uint64_t bytes = 8; bytes <= (1u << 22); bytes *= 2) {
+    sizes.push_back(bytes);
+    for (std::size_t a = 0; a < kAlgorithms.size(); ++a) medians[a].push_back(10.0 + static_cast<double>(a));
+  }
+  const std::string text = render_terminal(report_of(kAlgorithms, sizes, medians), 80, false);
+  std::size_t blocks = 0;
+  for (const std::string& line : lines_of(text)) {
+    CHECK(line.size() <= 80);
+    if (line.rfind("algorithm ", 0) == 0) ++blocks;
+  }
+  CHECK(blocks >= 3);  // 20 sizes of 4-6 columns each beside the names
+  CHECK_THAT(text, Contains("geo.mean"));
+}
