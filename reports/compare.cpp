@@ -205,11 +205,9 @@ std::string breakdown_text(const json& b) {
   return out.empty() ? "-" : out;
 }
 
-const json& metric(const json& row, const char* key) {
-  static const json none;
-  const json& c = row["compression"];
-  return c.is_object() && c.contains(key) ? c[key] : none;
-}
+// A row's compression numbers (the candidate's or the best's record), typed; null where absent.
+CompressionMetrics metrics(const json& row) { return CompressionMetrics::of(row["compression"]); }
+json or_null(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 std::vector<std::string> size_cells(const json& row, bool csv) {
   return {text(row, "collective"), text(row, "dtype"), text(row, "op"),
@@ -256,21 +254,22 @@ std::string baseline_line(const json& rows) {
 }
 
 std::string identical_text(const json& row, bool csv) {
-  const json& identical = metric(row, "identical_across_ranks");
-  if (!identical.is_boolean()) return csv ? "" : "-";
-  if (csv) return identical.get<bool>() ? "true" : "false";
-  return identical.get<bool>() ? "yes" : "NO";
+  const std::optional<bool> identical = metrics(row).identical_across_ranks;
+  if (!identical) return csv ? "" : "-";
+  if (csv) return *identical ? "true" : "false";
+  return *identical ? "yes" : "NO";
 }
 
 std::vector<std::string> compare_cells(const json& row) {
   const json& ci = row["speedup_ci95"];
+  const CompressionMetrics m = metrics(row);
   std::vector<std::string> cells = size_cells(row, false);
   for (std::string cell : {text(row, "baseline"), text(row, "candidate"), us(row["baseline_median_s"]),
                            us(row["candidate_median_s"]), number(row["speedup"], "{:.3f}x"),
                            ci.is_array() ? fmt::format("[{:.3f}, {:.3f}]", ci[0].get<double>(), ci[1].get<double>())
                                          : std::string("-"),
-                           text(row, "verdict"), number(metric(row, "bits_per_element"), "{:.2f}"),
-                           number(metric(row, "rel_l2_error"), "{:.3e}"), number(metric(row, "bias_rel_l2"), "{:.3e}"),
+                           text(row, "verdict"), number(or_null(m.bits_per_element), "{:.2f}"),
+                           number(or_null(m.rel_l2_error), "{:.3e}"), number(or_null(m.bias_rel_l2), "{:.3e}"),
                            identical_text(row, false), number(row["library_speedup"], "{:.3f}x"),
                            breakdown_text(row["breakdown"])})
     cells.push_back(std::move(cell));
@@ -282,17 +281,19 @@ const std::vector<std::string> kCompareCsvHeader = {
     "collective",         "dtype",   "op",          "in_place",        "mode",
     "np",                 "bytes",   "baseline",    "candidate",       "baseline_median_s",
     "candidate_median_s", "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict",
-    "bits_per_element",   "rel_l2_error", "bias_rel_l2", "identical_across_ranks", "breakdown_us",
+    CompressionMetrics::kBitsPerElement, CompressionMetrics::kRelL2Error, CompressionMetrics::kBiasRelL2,
+    CompressionMetrics::kIdenticalAcrossRanks, "breakdown_us",
     "library",            "library_speedup"};
 
 std::vector<std::string> compare_csv_values(const json& row) {
   const json& ci = row["speedup_ci95"];
+  const CompressionMetrics m = metrics(row);
   std::vector<std::string> values = size_cells(row, true);
   for (std::string v : {text(row, "baseline"), text(row, "candidate"), csv_value(row["baseline_median_s"]),
                         csv_value(row["candidate_median_s"]), csv_value(row["speedup"]),
                         ci.is_array() ? csv_value(ci[0]) : std::string(), ci.is_array() ? csv_value(ci[1]) : std::string(),
-                        text(row, "verdict"), csv_value(metric(row, "bits_per_element")),
-                        csv_value(metric(row, "rel_l2_error")), csv_value(metric(row, "bias_rel_l2")),
+                        text(row, "verdict"), csv_value(or_null(m.bits_per_element)),
+                        csv_value(or_null(m.rel_l2_error)), csv_value(or_null(m.bias_rel_l2)),
                         identical_text(row, true),
                         row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"]),
                         text(row, "library"), csv_value(row["library_speedup"])})
@@ -312,7 +313,7 @@ std::vector<std::string> best_cells(const json& row, bool csv) {
   std::vector<std::string> cells = {text(row, "report")};
   for (std::string& c : size_cells(row, csv)) cells.push_back(std::move(c));
   const bool has_reference = row["reference"].is_string();
-  const json& error = metric(row, "rel_l2_error");
+  const json error = or_null(metrics(row).rel_l2_error);
   for (std::string c : {text(row, "best"), csv ? csv_value(row["best_median_s"]) : us(row["best_median_s"]),
                         csv ? csv_value(error) : number(error, "{:.3e}"),
                         has_reference ? text(row, "reference") : std::string(csv ? "" : "-"),

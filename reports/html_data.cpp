@@ -126,13 +126,6 @@ json ran_by(const CaseResult* r, StringTable& strings) {
   return strings.index(r->selection->actual->algorithm);
 }
 
-// A compression metric of a case (rel_l2_error, bits_per_element), or null.
-json compression_metric(const CaseResult& r, const char* key) {
-  if (!r.compression || !r.compression->is_object() || !r.compression->contains(key)) return nullptr;
-  const json& v = (*r.compression)[key];
-  return v.is_number() ? v : json(nullptr);
-}
-
 }  // namespace
 
 std::string report_label(const json& report, std::size_t number, const std::string& user_label) {
@@ -184,7 +177,8 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
             phases.rows.push_back({row, strings.index(p.value("name", "?")), p["time_s"]});
       if (result.measured() && result.compression && result.compression->is_object())
         compression.rows.push_back(
-            {row, compression_metric(result, "rel_l2_error"), compression_metric(result, "bits_per_element")});
+            {row, optional_number(result.compression_metrics().rel_l2_error),
+             optional_number(result.compression_metrics().bits_per_element)});
       if (result.measured() && result.overlap)
         overlap.rows.push_back({row, result.overlap->percent, result.overlap->pure_comm_s, result.overlap->overall_s,
                                 result.overlap->compute_s});
@@ -198,7 +192,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                            b.best->timing->median_s,
                            b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
                            b.reference ? json(b.reference->timing->median_s) : json(nullptr),
-                           ran_by(b.reference, strings), compression_metric(*b.best, "rel_l2_error")});
+                           ran_by(b.reference, strings), optional_number(b.best->compression_metrics().rel_l2_error)});
     }
     json warnings = json::array();
     if (const std::string text = report_oversubscription_text(r.report); !text.empty()) warnings.push_back(text);

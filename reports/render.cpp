@@ -55,9 +55,7 @@ std::string status_cell(const CaseResult& r) {
 std::string validation_cell(const CaseResult& r) {
   std::string cell = r.validation.status != "failed" ? r.validation.status
                                                      : fmt::format("failed ({})", r.validation.mismatches);
-  if (r.compression && r.compression->is_object())
-    if (const auto e = r.compression->find("rel_l2_error"); e != r.compression->end() && e->is_number())
-      cell += fmt::format(" (rel L2 {:.2e})", e->get<double>());
+  if (const auto e = r.compression_metrics().rel_l2_error) cell += fmt::format(" (rel L2 {:.2e})", *e);
   return cell;
 }
 

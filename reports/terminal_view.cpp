@@ -93,14 +93,6 @@ std::string variant_text(const Case& c) {
   return out;
 }
 
-// A compressed case's relative L2 error; none for an exact one.
-std::optional<double> rel_l2_error(const CaseResult& r) {
-  if (!r.compression || !r.compression->is_object() || !r.compression->contains("rel_l2_error") ||
-      !(*r.compression)["rel_l2_error"].is_number())
-    return std::nullopt;
-  return (*r.compression)["rel_l2_error"].get<double>();
-}
-
 std::string us(double s) { return fmt::format("{:.4g}", s * 1e6); }
 
 // The widest line a table of these cells would print (two spaces between columns).
@@ -137,7 +129,7 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
     ratios.push_back(b.reference_over_best());
     full.push_back({std::string(name(b.best->c.collective)), variant_text(b.best->c), fmt::format("{}", b.best->c.np),
                     size_text(b.best->c.bytes), algorithm_label(b.best->c),
-                    rel_l2_error(*b.best) ? fmt::format("{:.2e}", *rel_l2_error(*b.best)) : "-",
+                    b.best->compression_metrics().rel_l2_error ? fmt::format("{:.2e}", *b.best->compression_metrics().rel_l2_error) : "-",
                     us(b.best->timing->median_s),
                     d ? algorithm_label(d->c) : "-", d ? us(d->timing->median_s) : "-",
                     d ? fmt::format("{:.2f}x", ratios.back()) : "-", ran.empty() ? "-" : ran});
@@ -211,7 +203,7 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
   for (const CaseResult* r : group) {
     Line& line = by_name[algorithm_label(r->c)];
     line.ratio[r->c.bytes] = r->timing->median_s / fastest.at(r->c.bytes);
-    if (const auto e = rel_l2_error(*r)) {
+    if (const auto e = r->compression_metrics().rel_l2_error) {
       line.largest_error = std::max(line.largest_error.value_or(0), *e);
       compressed = true;
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compression/options/options.hpp"
+#include "core/compression_metrics.hpp"
 #include "core/hash.hpp"
 #include "harness/harness.hpp"
 
@@ -87,18 +88,18 @@ nlohmann::json compression_report(const Evaluated& e, const ExactReference& ref,
       {"payload_bytes_per_rank", wire.payload_bytes},
       {"wire_bytes_per_rank", wire.wire_bytes},
       {"dense_wire_bytes_per_rank", 2.0 * (e.np - 1) / e.np * dense_bytes},
-      {"bits_per_element", bits_per_element},
+      {CompressionMetrics::kBitsPerElement, bits_per_element},
       {"compression_ratio", bits_per_element == 0 ? nlohmann::json(nullptr) : nlohmann::json(32.0 / bits_per_element)},
-      {"rel_l2_error", relative(worst[0])},
+      {CompressionMetrics::kRelL2Error, relative(worst[0])},
       {"nmse", norm == 0 ? nlohmann::json(nullptr) : nlohmann::json(worst[0] / sums[2])},
       {"max_abs_error", worst[1]},
       {"mse", n == 0 ? 0.0 : worst[0] / static_cast<double>(n)},
       {"mse_bound", nullptr},
       {"bias_calls", e.bias_calls},
-      {"bias_rel_l2", relative(worst[2])},
+      {CompressionMetrics::kBiasRelL2, relative(worst[2])},
       {"bias_noise_floor_rel_l2", norm == 0 ? nlohmann::json(nullptr)
                                             : nlohmann::json(std::sqrt(worst[0]) / norm / std::sqrt(e.bias_calls))},
-      {"identical_across_ranks", identical},
+      {CompressionMetrics::kIdenticalAcrossRanks, identical},
   };
   if (const auto bound = e.algorithm.mse_bound(ref)) j["mse_bound"] = *bound;
   return j;

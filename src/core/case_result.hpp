@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/case.hpp"
+#include "core/compression_metrics.hpp"
 #include "core/race.hpp"
 #include "core/stats.hpp"
 
@@ -135,6 +136,10 @@ struct CaseResult {
   std::optional<std::string> phases_note;
   std::optional<nlohmann::json> device;
   std::optional<nlohmann::json> compression;
+  // Its numbers pico reads, typed (none where the case has no compression record).
+  CompressionMetrics compression_metrics() const {
+    return compression ? CompressionMetrics::of(*compression) : CompressionMetrics{};
+  }
   std::optional<Overlap> overlap;  // non-blocking calls (the mpi backend's call: nonblocking)
   std::optional<RaceRecord> race;  // timing.race
   std::optional<RoundsRecord> rounds;  // timing.rounds > 1 or timing.race

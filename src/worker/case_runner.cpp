@@ -209,7 +209,7 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
     }
   }
   if (auto compression = backend->compression(ctx.harness); !compression.is_null()) {
-    if (!compression.value("identical_across_ranks", true) && r.status == CaseStatus::ok)
+    if (!CompressionMetrics::of(compression).identical_across_ranks.value_or(true) && r.status == CaseStatus::ok)
       r.fail("ranks hold different results");
     r.compression = std::move(compression);
   }
