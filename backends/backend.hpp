@@ -81,10 +81,7 @@ class Backend {
   }
 };
 
-// The backend of `kind` (the descriptor of c.backend, config/backends.hpp) set
-// up for c; throws std::invalid_argument where this worker cannot build it.
-std::unique_ptr<Backend> make_backend(BackendKind kind, const Case& c);
-// Frees what backends keep across cases (the NCCL communicator); before MPI_Finalize.
-void release_backend_resources();
+// make_backend, the factory over every kind, is the worker's (src/worker/backend_registry.hpp):
+// it registers the compressed backends too, which sit above this layer.
 
 }  // namespace pico

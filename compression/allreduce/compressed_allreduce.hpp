@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -94,8 +95,8 @@ class Phased : public CompressedAllreduce {
   }
 };
 
-// Throws std::invalid_argument for an unknown name or unusable parameters.
-std::unique_ptr<CompressedAllreduce> make_compressed_allreduce(const std::string& algorithm, const Setup& setup);
+// make_compressed_allreduce, the factory by name, sits with the families it builds
+// (compression/families/registry.hpp).
 
 // Each rank's random stream for call `call`: ranks and calls never share numbers.
 inline std::uint64_t rank_stream(int rank, std::uint64_t call) {
@@ -108,7 +109,12 @@ inline void scale_by(std::span<float> out, float factor) {
 }
 
 // Elements of out whose bits differ from expected.
-std::uint64_t count_unequal_bits(std::span<const float> out, std::span<const float> expected);
+inline std::uint64_t count_unequal_bits(std::span<const float> out, std::span<const float> expected) {
+  std::uint64_t bad = 0;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (std::memcmp(&out[i], &expected[i], sizeof(float)) != 0) ++bad;
+  return bad;
+}
 
 // Elements where |out - mean| exceeds tolerance(i).
 template <class Tolerance>

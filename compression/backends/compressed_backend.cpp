@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "compression/allreduce/evaluation.hpp"
+#include "compression/families/registry.hpp"
 #include "compression/options/options.hpp"
 
 namespace pico {

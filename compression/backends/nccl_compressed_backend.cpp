@@ -7,6 +7,7 @@
 #include "backends/nccl/event_timing.hpp"
 #include "backends/nccl/nccl_session.hpp"
 #include "compression/allreduce/evaluation.hpp"
+#include "compression/families/registry.hpp"
 #include "compression/options/options.hpp"
 
 namespace pico::nccl {

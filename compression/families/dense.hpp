@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Dense: the float32 SUM allreduce of the MPI library, then 1/p (the baseline).
 // Its call() and virtual functions are in the .cpp of the same name, where
-// Phased's run/run_marked instantiate it; the factory is allreduce/registry.cpp.
+// Phased's run/run_marked instantiate it; the factory is families/registry.cpp.
 #pragma once
 
 #include "compression/allreduce/compressed_allreduce.hpp"

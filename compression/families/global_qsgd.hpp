@@ -2,7 +2,7 @@
 // Global-QSGD, standard dithering: one scale for all ranks, integer codes summed
 // exactly by the library's allreduce, a reference allreduce or chunk by chunk (pipelined).
 // Its call() and virtual functions are in the .cpp of the same name, where
-// Phased's run/run_marked instantiate it; the factory is allreduce/registry.cpp.
+// Phased's run/run_marked instantiate it; the factory is families/registry.cpp.
 #pragma once
 
 #include <optional>

@@ -2,7 +2,7 @@
 // Global-QSGD, exponential dithering: int8 codes of power-of-two levels, reduce-scattered
 // as codes, each owned block decoded and summed exactly, then allgathered.
 // Its call() and virtual functions are in the .cpp of the same name, where
-// Phased's run/run_marked instantiate it; the factory is allreduce/registry.cpp.
+// Phased's run/run_marked instantiate it; the factory is families/registry.cpp.
 #pragma once
 
 #include <vector>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // signSGD with majority vote.
 // Its call() and virtual functions are in the .cpp of the same name, where
-// Phased's run/run_marked instantiate it; the factory is allreduce/registry.cpp.
+// Phased's run/run_marked instantiate it; the factory is families/registry.cpp.
 #pragma once
 
 #include <vector>

@@ -3,10 +3,10 @@
 // table that ties a backend's name to what it accepts and how it is planned.
 // A backend with catalogues (configs/catalog/*.yaml) takes its algorithm names
 // from them; `all` is expanded per collective when the run is planned. The
-// worker builds a backend from its descriptor's kind (backends/registry.cpp).
+// worker builds a backend from its descriptor's kind (src/worker/backend_registry.cpp).
 //
 // Adding a backend: a kind in core/backend_kind.hpp, a descriptor here, a case
-// in make_backend (backends/registry.cpp) and, if its `backends` entry takes
+// in make_backend (src/worker/backend_registry.cpp) and, if its `backends` entry takes
 // keys of its own, an option parser (config/backend_options.hpp).
 #pragma once
 

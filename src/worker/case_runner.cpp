@@ -11,6 +11,7 @@
 #include "config/backends.hpp"
 #include "core/stats.hpp"
 #include "worker/algorithm_selector.hpp"
+#include "worker/backend_registry.hpp"
 #include "harness/harness.hpp"
 #include "worker/overlap.hpp"
 #include "worker/timing_loop.hpp"

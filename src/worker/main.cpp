@@ -24,6 +24,7 @@
 #include "core/mpi_identity.hpp"
 #include "plan/plan.hpp"
 #include "worker/algorithm_selector.hpp"
+#include "worker/backend_registry.hpp"
 #include "harness/harness.hpp"
 #include "instrumentation/interposer_probe.hpp"
 #include "worker/case_runner.hpp"

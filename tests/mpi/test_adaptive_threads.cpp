@@ -11,6 +11,7 @@
 
 #include "compression/backends/compressed_backend.hpp"
 #include "compression/families/adaptive_topk.hpp"
+#include "compression/families/registry.hpp"
 #include "compression/kernels/kernel_threads.hpp"
 #include "compression/kernels/kernels.hpp"
 #include "compression/options/options.hpp"

@@ -14,6 +14,7 @@
 #include "compression/allreduce/compressed_allreduce.hpp"
 #include "compression/backends/compressed_backend.hpp"
 #include "compression/families/adaptive_topk.hpp"
+#include "compression/families/registry.hpp"
 #include "compression/families/ef_sign.hpp"
 #include "compression/families/hard_threshold.hpp"
 #include "compression/families/powersgd.hpp"

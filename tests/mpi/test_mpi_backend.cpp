@@ -19,6 +19,7 @@
 #include "collectives/spec.hpp"
 #include "config/backends.hpp"
 #include "core/gpu_support.hpp"
+#include "worker/backend_registry.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/overlap.hpp"
 #include "worker/timing_loop.hpp"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "worker/backend_registry.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 
-#include "backends/backend.hpp"
 #include "backends/fault/fault_backend.hpp"
 #include "backends/mpi/mpi_backend.hpp"
 #include "backends/reference/reference_backend.hpp"

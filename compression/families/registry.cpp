@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Compressed allreduce algorithms by name (configs/catalog/compressed.yaml).
-#include <cstring>
+#include "compression/families/registry.hpp"
+
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -61,13 +62,6 @@ std::unique_ptr<CompressedAllreduce> make_compressed_allreduce(const std::string
   constexpr std::string_view kQsgdOver = "global_qsgd_";
   if (algorithm.starts_with(kQsgdOver)) return global_qsgd(setup, algorithm.substr(kQsgdOver.size()));
   throw std::invalid_argument(fmt::format("no compressed allreduce '{}'", algorithm));
-}
-
-std::uint64_t count_unequal_bits(std::span<const float> out, std::span<const float> expected) {
-  std::uint64_t bad = 0;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (std::memcmp(&out[i], &expected[i], sizeof(float)) != 0) ++bad;
-  return bad;
 }
 
 }  // namespace pico::compressed
