@@ -5,10 +5,10 @@
 //
 // - a CollectiveTransport: the few collectives the algorithms use, on the
 //   buffers of its side (MpiCollectives: host memory, blocking MPI calls;
-//   nccl::NcclCollectives: device memory, enqueued on the session's stream);
+//   compressed::gpu::NcclCollectives: device memory, enqueued on the session's stream);
 // - CompressionKernels: the per-element operations and the buffers they work
 //   on (HostKernels: compression/kernels/kernels.hpp on std::vector;
-//   nccl::DeviceKernels: compression/kernels/gpu/ on device arrays).
+//   compressed::gpu::DeviceKernels: compression/kernels/gpu/ on device arrays).
 //
 // Both are concrete types chosen at compile time: an algorithm is a class
 // template over <Transport, Kernels> and its call a template over the phase

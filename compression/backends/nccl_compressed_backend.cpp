@@ -10,7 +10,11 @@
 #include "compression/families/registry.hpp"
 #include "compression/options/options.hpp"
 
-namespace pico::nccl {
+namespace pico {
+
+// This backend joins NCCL's session and handles to the GPU algorithms: both by their short names here.
+using namespace nccl;
+using namespace compressed::gpu;
 
 using compressed::kCheckedCall;
 
@@ -156,4 +160,4 @@ void NcclCompressedBackend::release() {
   session_ = nullptr;
 }
 
-}  // namespace pico::nccl
+}  // namespace pico

@@ -23,9 +23,11 @@
 #include "compression/gpu/gpu_allreduce.hpp"
 #include "compression/kernels/kernels.hpp"
 
-namespace pico::nccl {
+namespace pico {
 
+namespace nccl {
 class NcclSession;
+}
 
 class NcclCompressedBackend final : public Backend {
  public:
@@ -53,17 +55,17 @@ class NcclCompressedBackend final : public Backend {
   compressed::Setup setup_;
   compressed::InputSpec inputs_;
   int bias_calls_ = 16;
-  NcclSession* session_ = nullptr;
+  nccl::NcclSession* session_ = nullptr;
   std::unique_ptr<compressed::CompressedAllreduce> host_;
-  DeviceBuffer input_, output_;
-  std::unique_ptr<GpuAllreduce> gpu_;
+  nccl::DeviceBuffer input_, output_;
+  std::unique_ptr<compressed::gpu::GpuAllreduce> gpu_;
   cuda::Graph graph_;  // timing: {graph: N}'s captured calls, made at the first timed sample
-  std::optional<EventMarks> marks_;
+  std::optional<compressed::gpu::EventMarks> marks_;
   std::vector<float> result_;
   std::uint64_t call_ = 0;
   std::optional<compressed::ExactReference> reference_;
-  std::vector<TuningChoice> reported_;  // what NCCL logged for the checked call
+  std::vector<nccl::TuningChoice> reported_;  // what NCCL logged for the checked call
   cudaError_t first_cuda_error_ = cudaSuccess;
 };
 
-}  // namespace pico::nccl
+}  // namespace pico

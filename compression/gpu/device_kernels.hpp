@@ -15,7 +15,7 @@
 #include "compression/gpu/nccl_collectives.hpp"
 #include "compression/kernels/gpu/gpu_kernels.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 class DeviceKernels {
  public:
@@ -84,4 +84,4 @@ class DeviceKernels {
 
 static_assert(compressed::CompressionKernels<DeviceKernels>);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

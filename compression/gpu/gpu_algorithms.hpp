@@ -13,7 +13,7 @@
 #include "compression/allreduce/generic/topk.hpp"
 #include "compression/gpu/gpu_allreduce.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 // ncclAllReduce(float32, sum), then 1/p on the device.
 class GpuDense final : public GpuPhased<GpuDense> {
@@ -55,4 +55,4 @@ class GpuTopk final : public GpuPhased<GpuTopk> {
   compressed::TopkAllgather<NcclCollectives, DeviceKernels> algorithm_;
 };
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

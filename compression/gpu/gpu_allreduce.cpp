@@ -8,7 +8,7 @@
 #include "compression/allreduce/topk_compressor.hpp"
 #include "compression/gpu/gpu_algorithms.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 EventMarks::EventMarks(std::size_t phases) : events_(phases + 1), names_(phases, nullptr) {}
 
@@ -46,4 +46,4 @@ std::unique_ptr<GpuAllreduce> make_gpu_allreduce(const std::string& algorithm, c
   throw std::invalid_argument(fmt::format("no GPU compressed allreduce '{}'", algorithm));
 }
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

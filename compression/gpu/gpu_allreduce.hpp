@@ -20,7 +20,7 @@
 #include "compression/gpu/nccl_collectives.hpp"
 #include "instrumentation/phase_recorder.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 // Where a call runs and on what: device buffers of n floats each.
 struct GpuSetup {
@@ -96,4 +96,4 @@ constexpr std::size_t kMaxMarks = 8;
 std::unique_ptr<GpuAllreduce> make_gpu_allreduce(const std::string& algorithm, const GpuSetup& gpu,
                                                  const compressed::Setup& host);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

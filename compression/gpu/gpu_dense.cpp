@@ -2,7 +2,7 @@
 // The uncompressed baseline on the GPU (generic/dense.hpp, as the CPU's dense.cpp).
 #include "compression/gpu/gpu_algorithms.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 GpuDense::GpuDense(const GpuSetup& s) : s_(s), algorithm_(collectives(s), kernels(s), s.n) {}
 
@@ -14,4 +14,4 @@ void GpuDense::call(std::uint64_t call, Mark& mark) {
 template void GpuDense::call<NoMarks>(std::uint64_t, NoMarks&);
 template void GpuDense::call<EventMarks>(std::uint64_t, EventMarks&);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

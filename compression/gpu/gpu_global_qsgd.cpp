@@ -11,7 +11,7 @@
 
 #include "compression/gpu/gpu_algorithms.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 namespace {
 
 int checked_levels(int np) {
@@ -36,4 +36,4 @@ void GpuGlobalQsgd::call(std::uint64_t call, Mark& mark) {
 template void GpuGlobalQsgd::call<NoMarks>(std::uint64_t, NoMarks&);
 template void GpuGlobalQsgd::call<EventMarks>(std::uint64_t, EventMarks&);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

@@ -4,7 +4,7 @@
 // corrected with those k zeroed, as three kernels (the CPU fuses them in one pass).
 #include "compression/gpu/gpu_algorithms.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 GpuTopk::GpuTopk(const GpuSetup& s, std::size_t k, bool error_feedback)
     : s_(s),
@@ -19,4 +19,4 @@ void GpuTopk::call(std::uint64_t call, Mark& mark) {
 template void GpuTopk::call<NoMarks>(std::uint64_t, NoMarks&);
 template void GpuTopk::call<EventMarks>(std::uint64_t, EventMarks&);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

@@ -13,7 +13,7 @@
 
 #include "compression/allreduce/collective_transport.hpp"
 
-namespace pico::nccl {
+namespace pico::compressed::gpu {
 
 // The first NCCL and CUDA errors of the work a GPU algorithm enqueued.
 struct FirstErrors {
@@ -54,4 +54,4 @@ class NcclCollectives {
 
 static_assert(compressed::CollectiveTransport<NcclCollectives>);
 
-}  // namespace pico::nccl
+}  // namespace pico::compressed::gpu

@@ -25,7 +25,7 @@ std::uint64_t reference_segment_bytes(const Case& c) {
 
 #ifdef PICO_WITH_NCCL
 std::unique_ptr<Backend> nccl_backend(const Case&) { return std::make_unique<nccl::NcclBackend>(); }
-std::unique_ptr<Backend> nccl_compressed_backend(const Case&) { return std::make_unique<nccl::NcclCompressedBackend>(); }
+std::unique_ptr<Backend> nccl_compressed_backend(const Case&) { return std::make_unique<NcclCompressedBackend>(); }
 #else
 // The plan skips GPU cases in a build without NCCL; a launch file written by another build may still ask.
 std::unique_ptr<Backend> built_without_nccl(const Case& c) {
