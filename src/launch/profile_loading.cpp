@@ -78,11 +78,12 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
   return load;
 }
 
-void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run) {
+std::map<std::string, std::string> install_profile(const ProfileLoad& load, const std::string& dir,
+                                                   nlohmann::json& run) {
   const std::string file = fs::absolute(fs::path(dir) / load.file_name).string();
   write_results_file(file, load.text);
   const LibraryLoading how = loading_for(load.profile, load.path);
-  nlohmann::json env = how.switches;
+  std::map<std::string, std::string> env = how.switches;
   env[how.file_variable] = file;
   run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
                                  {"source", load.source},
@@ -92,6 +93,7 @@ void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::
                                  {"format", load.format},
                                  {"file", file},
                                  {"env", env}};
+  return env;
 }
 
 std::map<std::string, std::string> profile_env(const nlohmann::json& run) {

@@ -34,8 +34,10 @@ struct ProfileLoad {
 ProfileLoad prepare_profile_load(const std::string& path, const std::string& source, const PlanTarget& target,
                                  const Plan& plan);
 
-// Writes the exported file into dir and records it in run["front_end"]["profile"].
-void install_profile(const ProfileLoad& load, const std::string& dir, nlohmann::json& run);
+// Writes the exported file into dir, records it in run["front_end"]["profile"]
+// and returns the variables that load it, for every launch of the run.
+std::map<std::string, std::string> install_profile(const ProfileLoad& load, const std::string& dir,
+                                                   nlohmann::json& run);
 
 // The variables that load the installed profile, from run.json (empty when
 // the run loaded none): a resumed run sets them again.

@@ -159,10 +159,8 @@ RunResult run_experiment(const RunRequest& request) {
   write_results_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   if (emulated) run["emulated"] = to_json(*emulated);
   Platform platform = request.platform;
-  if (profile) {
-    install_profile(*profile, dir, run);
-    for (const auto& [k, v] : profile_env(run)) platform.env[k] = v;
-  }
+  if (profile)
+    for (const auto& [k, v] : install_profile(*profile, dir, run)) platform.env[k] = v;
   write_run_record(dir, run);
   // A race spends a budget rather than measuring every case: say how much before it starts.
   if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
