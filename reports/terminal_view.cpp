@@ -52,7 +52,9 @@ std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s 
 
 // An algorithm label in n columns: first its parameters' names by their initials
 // ("mpi/chain[chain_fanout=4;segment_size=0]" as "mpi/chain[cf=4;ss=0]": variants differ there,
-// so their values stay), recorded in `abbreviated` for the line under the table; then cut.
+// so their values stay), recorded in `abbreviated` for the line under the table (a name whose
+// initials another already has stays whole: min_ratio and max_ratio); then the algorithm's own
+// name is cut before its parameters, and only a name with no room for them is cut at the end.
 std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
   if (label.size() <= n) return label;
   const std::size_t open = label.find('['), close = label.find(']', open);
@@ -66,14 +68,18 @@ std::string shortened(const std::string& label, std::size_t n, std::map<std::str
       std::string initials;
       for (std::size_t i = 0; i < key.size(); ++i)
         if (i == 0 || key[i - 1] == '_') initials += key[i];
-      abbreviated[initials] = key;
-      params += (params.empty() ? "" : ";") + initials + label.substr(equals, end - equals);
+      const auto [it, added] = abbreviated.try_emplace(initials, key);
+      const std::string& shown = added || it->second == key ? initials : key;
+      params += (params.empty() ? "" : ";") + shown + label.substr(equals, end - equals);
     } else {
       params += (params.empty() ? "" : ";") + label.substr(at, end - at);
     }
     at = end + 1;
   }
-  return cut(label.substr(0, open + 1) + params + label.substr(close), n);
+  const std::string family = label.substr(0, open), tail = "[" + params + label.substr(close);
+  if (family.size() + tail.size() <= n) return family + tail;
+  if (tail.size() + 6 <= n) return cut(family, n - tail.size()) + tail;  // "mpi/split_bin..[ss=8192]"
+  return cut(family + tail, n);
 }
 
 std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width) {
@@ -159,8 +165,18 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
     for (std::size_t c : shown) cells.push_back(row[c]);
     rows.push_back(std::move(cells));
   }
-  // Too wide: the fastest's name gives up what is missing (never below kMinName), then what the
-  // library said its default ran goes, then the default's median, then the fastest's.
+  // Too wide: what the library said its default ran goes first, then the fastest's name gives up
+  // what is missing (never below kMinName), then the default's median goes, then the fastest's.
+  const auto drop = [&](Column c) {
+    const auto at = std::find(shown.begin(), shown.end(), c);
+    if (table_width(headers, rows) <= width || at == shown.end()) return;
+    const auto i = at - shown.begin();
+    shown.erase(at);
+    headers.erase(headers.begin() + i);
+    columns.erase(columns.begin() + i);
+    for (auto& row : rows) row.erase(row.begin() + i);
+  };
+  drop(ran);
   const std::size_t name_at = static_cast<std::size_t>(std::find(shown.begin(), shown.end(), fastest) - shown.begin());
   if (const std::size_t wide = table_width(headers, rows); wide > width) {
     std::size_t longest = 0;
@@ -168,15 +184,8 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
     const std::size_t keep = std::max(kMinName, longest > wide - width ? longest - (wide - width) : 0);
     for (auto& row : rows) row[name_at] = shortened(row[name_at], keep, abbreviated);
   }
-  for (const Column c : {ran, dflt_us, fastest_us}) {
-    const auto at = std::find(shown.begin(), shown.end(), c);
-    if (table_width(headers, rows) <= width || at == shown.end()) continue;
-    const auto i = at - shown.begin();
-    shown.erase(at);
-    headers.erase(headers.begin() + i);
-    columns.erase(columns.begin() + i);
-    for (auto& row : rows) row.erase(row.begin() + i);
-  }
+  drop(dflt_us);
+  drop(fastest_us);
   return out + aligned_table(columns, rows, [&](std::size_t row, std::size_t column) -> std::string_view {
     if (!colour || shown[column] != loss || ratios[row] == 0) return "";
     return ratios[row] < 1.05 ? "32" : ratio_colour(ratios[row], false);
@@ -226,7 +235,8 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
       if (const auto it = line.ratio.find(bytes); it != line.ratio.end()) w = std::max(w, fmt::format("{:.2f}", it->second).size());
     return w;
   };
-  const std::size_t kGeoWidth = compressed ? 18 : 8;  // "geo.mean", and "  rel L2 (largest)"
+  // The columns after the sizes: "geo.mean", and for compressed lines "  rel L2 (largest)".
+  const std::size_t kGeoWidth = compressed ? 8 + 2 + 16 : 8;
   // Names get what the numbers leave, and at least two fifths of the line: past that the sizes
   // go on to further blocks.
   std::size_t longest = 0, numbers = 2 + kGeoWidth;

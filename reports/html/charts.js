@@ -81,6 +81,16 @@
 
   // Each line's cost (r.cost): the geometric mean, over the points it was measured at, of its median
   // over the fastest median there (1: fastest everywhere). value(r) is the time compared.
+  // Rows grouped by key(row), in the order the keys first appear.
+  function groupRows(rows, key) {
+    const groups = new Map();
+    for (const r of rows) {
+      if (!groups.has(key(r))) groups.set(key(r), []);
+      groups.get(key(r)).push(r);
+    }
+    return groups.values();
+  }
+
   function lineCosts(rows, value) {
     const fastest = new Map();
     for (const r of rows) {
@@ -113,18 +123,26 @@
     const lines = new Set(rows.map((r) => r.line));
     const grouped = [...families].filter(([, members]) => members.size > 1).sort((a, b) => a[0].localeCompare(b[0]));
     if (lines.size <= 10 || grouped.length === 0) return { colours: palette(lines.size), views: 1 };
-    const { cost } = lineCosts(rows, value);
+    // The best variant per panel (report, process count): one measured only in some panels must
+    // not take its algorithm out of the others.
+    const panelOf = (r) => r.report + '|' + r.np;
     const bestOf = new Map();
-    for (const [family, members] of families)
-      bestOf.set(family, [...members].reduce((a, b) => (cost.get(b) < cost.get(a) ? b : a)));
-    for (const r of rows) r.family_best = bestOf.get(r.family) === r.line;
+    for (const panelRows of groupRows(rows, panelOf)) {
+      const { cost } = lineCosts(panelRows, value);
+      for (const r of panelRows) {
+        const k = panelOf(r) + '|' + r.family, seen = bestOf.get(k);
+        if (seen === undefined || cost.get(r.line) < cost.get(seen)) bestOf.set(k, r.line);
+      }
+    }
+    for (const r of rows) r.family_best = bestOf.get(panelOf(r) + '|' + r.family) === r.line;
+    const bestLines = new Set(rows.filter((r) => r.family_best).map((r) => r.line));
     const options = ['best'].concat(grouped.map(([family]) => family));
     const labels = ['the best variant of each of ' + families.size + ' algorithms']
       .concat(grouped.map(([family, members]) => 'every variant of ' + family + ' (' + members.size + ')'));
     return {
       params: [{ name: 'lines', value: 'best', bind: { input: 'select', options, labels, name: 'lines drawn: ' } }],
       transform: [{ filter: "lines === 'best' ? datum.family_best : datum.family === lines" }],
-      colours: palette(Math.max(families.size, ...grouped.map(([, members]) => members.size))),
+      colours: palette(Math.max(bestLines.size, ...grouped.map(([, members]) => members.size))),
       views: options.length,
     };
   }
@@ -187,7 +205,8 @@
   const sizeOrdinal = { field: 'size', type: 'ordinal', sort: { field: 'bytes', op: 'min' }, title: 'size' };
   // A log axis fitted to the data (a little margin, not rounded out to whole decades) with its
   // ticks at the decades inside it, else at 1-2-5 steps, else (a ratio axis spanning less than
-  // a factor of ten) at finer steps, so that at least three values are labelled.
+  // a factor of ten) at finer steps, so that more than one value is labelled where the data spans
+  // enough for it.
   function logAxis(rows, fields, title) {
     const values = rows.flatMap((r) => fields.map((f) => r[f])).filter((v) => v !== null && v > 0);
     const lo = Math.min(...values) / 1.25, hi = Math.max(...values) * 1.25;
@@ -245,14 +264,8 @@
     how.className = 'how';
     how.textContent = 'Each cell: the median time of the row\'s algorithm at that size over the fastest median there (1.00, bold: the fastest; shading grows with the ratio); hover a cell for the median and its 95% confidence interval. Rows are ordered by the geometric mean of their ratios; – : not measured at that size. Compressed algorithms show their largest relative L2 error.';
     main.append(h, how);
-    const panels = new Map();
-    for (const r of rows) {
-      const k = r.report + '|' + r.np;
-      if (!panels.has(k)) panels.set(k, []);
-      panels.get(k).push(r);
-    }
     const reportOrder = new Map(data.reports.map((r, i) => [r.label, i]));
-    const ordered = [...panels.values()].sort((a, b) => reportOrder.get(a[0].report) - reportOrder.get(b[0].report) || a[0].np - b[0].np);
+    const ordered = [...groupRows(rows, (r) => r.report + '|' + r.np)].sort((a, b) => reportOrder.get(a[0].report) - reportOrder.get(b[0].report) || a[0].np - b[0].np);
     for (const panelRows of ordered) {
       const { fastest, cost } = lineCosts(panelRows, (r) => r.median_s);
       const sizes = [...new Map(panelRows.map((r) => [r.bytes, r.size])).entries()].sort((a, b) => a[0] - b[0]);
@@ -447,7 +460,8 @@
     p.textContent = 'Baseline: report 1 (' + baselineLabel + ').';
     main.appendChild(p);
     const key = (c) => [c.collective, c.algorithm, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
-    const measuredCase = (c) => c.median_s !== null && c.status !== 'failed';
+    // A case whose validation failed has a time but a wrong answer: compared, as ranked, only when ok.
+    const measuredCase = (c) => c.median_s !== null && c.status === 'ok';
     const baseline = new Map(cases.filter((c) => c.report === baselineLabel && measuredCase(c)).map((c) => [key(c), c]));
     let drawn = 0;
     for (const collective of collectives) {
@@ -462,8 +476,9 @@
       const color = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
       // The axis spans the ratios and their intervals up to three times beyond them: a far wider
       // interval (a noisy case) is cut at the frame, and its whole in the tooltip.
-      const ratios = pairs.map((c) => c.ratio);
-      const near = (v, fallback) => (v === null ? fallback : Math.min(Math.max(v, Math.min(...ratios) / 3), Math.max(...ratios) * 3));
+      const lowest = pairs.reduce((m, c) => Math.min(m, c.ratio), Infinity) / 3;
+      const highest = pairs.reduce((m, c) => Math.max(m, c.ratio), 0) * 3;
+      const near = (v, fallback) => (v === null ? fallback : Math.min(Math.max(v, lowest), highest));
       const axis = logAxis(pairs.map((c) => ({ ratio: c.ratio, low: near(c.low, c.ratio), high: near(c.high, c.ratio) })), ['ratio', 'low', 'high'], 'time / baseline\'s time');
       const nps = new Set(pairs.map((c) => c.np)).size;
       const candidates = new Set(pairs.map((c) => c.report)).size;
@@ -496,7 +511,9 @@
   for (const collective of collectives) {
     const all = cases.filter((c) => c.collective === collective);
     labelRows(all, varying(all, VARIANT_FIELDS));
-    const measured = all.filter((c) => c.median_us !== null && c.status !== 'failed');
+    // Drawn and ranked: the cases that ran and validated (a wrong answer's time is no candidate; the
+    // summary, C++'s best_per_size, leaves it out too). The grid of what ran shows the others.
+    const measured = all.filter((c) => c.median_us !== null && c.status === 'ok');
     const id = 'collective-' + collective;
     section(id, collective);
     // One algorithm (one line, one bar) compares nothing: its times are in the summary.

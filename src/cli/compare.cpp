@@ -40,6 +40,9 @@ void add_compare(CLI::App& app, int& exit_code) {
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
     emit_or_complain("compare", opts->output, [&]() -> std::string {
+      if (!opts->labels.empty() && opts->candidate.empty() && !opts->best)
+        throw InputError("--label", "names reports, and one report compared with itself is not named",
+                         "give a candidate report or --best, or leave --label out");
       const std::size_t report_count = opts->candidate.empty() ? 1 : 2;
       if (opts->labels.size() > report_count)
         throw InputError("--label", fmt::format("{} labels for {} report(s)", opts->labels.size(), report_count),

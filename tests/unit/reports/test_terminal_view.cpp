@@ -111,3 +111,26 @@ TEST_CASE("terminal view: sizes past the width go on to a further block of the s
   CHECK(blocks >= 3);  // 20 sizes of 4-6 columns each beside the names
   CHECK_THAT(text, Contains("geo.mean"));
 }
+
+TEST_CASE("terminal view: compressed lines fit with their error column, and like initials stay apart", "[report][term]") {
+  // adaptive_topk's min_ratio and max_ratio share initials: the second keeps its name.
+  const std::vector<std::pair<std::string, json>> algorithms = {
+      {"default", json::object()},
+      {"adaptive_topk", {{"min_ratio", 0.001}, {"max_ratio", 0.1}}},
+  };
+  json report = report_of(algorithms, {1024, 65536, 1048576}, {{10, 20, 40}, {8, 30, 35}});
+  for (json& c : report["cases"]) {
+    c["backend"] = c["algorithm"] == "default" ? "mpi" : "compressed";
+    if (c["backend"] == "compressed") c["compression"] = {{"rel_l2_error", 0.25}, {"bits_per_element", 4.0}};
+  }
+  for (const std::size_t width : {60, 90}) {
+    const std::string text = render_terminal(report, width, false);
+    for (const std::string& line : lines_of(text))
+      if (line.rfind("pico report: ", 0) != 0) CHECK(line.size() <= width);
+    CHECK_THAT(text, Contains("rel L2 (largest)") && Contains("2.50e-01"));
+  }
+  // At 90 columns the name gives up its algorithm's letters before its parameters' values.
+  const std::string text = render_terminal(report, 90, false);
+  CHECK_THAT(text, Contains("compressed/adapti..[mr=0.1;min_ratio=0.001]"));
+  CHECK_THAT(text, Contains("parameters: mr max_ratio\n"));
+}
