@@ -68,6 +68,16 @@ std::string params_text(const std::map<std::string, double>& params) {
   return out;
 }
 
+std::string summary_line(const std::vector<CaseResult>& cases) {
+  std::size_t ok = 0, failed = 0, skipped = 0;
+  for (const auto& r : cases) {
+    ok += r.status == CaseStatus::ok;
+    failed += r.status == CaseStatus::failed;
+    skipped += r.status == CaseStatus::skipped;
+  }
+  return fmt::format("{}: {} ok, {} failed, {} skipped\n", counted(cases.size(), "case"), ok, failed, skipped);
+}
+
 std::string algorithm_label(const Case& c) {
   const std::string params = params_text(c.params);
   const std::string counts = counts_option(c);
@@ -185,16 +195,6 @@ std::string sampling_lines(const std::vector<CaseResult>& cases) {
   for (const auto& [method, calls] : methods)
     if (const std::string line = sampling_text(method, calls); !line.empty()) out += line + "\n";
   return out;
-}
-
-std::string summary_line(const std::vector<CaseResult>& cases) {
-  std::size_t ok = 0, failed = 0, skipped = 0;
-  for (const auto& r : cases) {
-    ok += r.status == CaseStatus::ok;
-    failed += r.status == CaseStatus::failed;
-    skipped += r.status == CaseStatus::skipped;
-  }
-  return fmt::format("{}: {} ok, {} failed, {} skipped\n", counted(cases.size(), "case"), ok, failed, skipped);
 }
 
 // ---------------------------------------------------------------- CSV

@@ -4,10 +4,12 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/case.hpp"
+#include "core/case_result.hpp"
 
 namespace pico {
 
@@ -31,6 +33,9 @@ std::string render_table(const nlohmann::json& report, TableStyle style = TableS
 std::string params_text(const std::map<std::string, double>& params);
 // "backend/algorithm[params]": how tables name what a case ran.
 std::string algorithm_label(const Case& c);
+
+// "N cases: A ok, B failed, C skipped", ended: the last line of every view of a report's cases.
+std::string summary_line(const std::vector<CaseResult>& cases);
 
 std::string render_csv(const nlohmann::json& report);
 

@@ -323,11 +323,7 @@ std::string render_terminal(const nlohmann::json& report, std::size_t width, boo
   out += "\n" + wrapped("summary: per size, the fastest and the default's time over it", width);
   out += summary(results, width, colour);
   out += over_fastest(results, width, colour);
-  std::map<std::string, int> counts;
-  for (const CaseResult& r : results) ++counts[std::string(name(r.status))];
-  std::string tally;
-  for (const auto& [status, n] : counts) tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status);
-  return out + fmt::format("\n{} cases: {}\n", results.size(), tally);
+  return out + "\n" + summary_line(results);
 }
 
 }  // namespace pico

@@ -59,7 +59,14 @@
       r.series = r.algorithm + (r.variant ? ' · ' + r.variant : '');
     }
   }
+  // A point every line of a panel can be measured at: all but the algorithm.
   const sizeKey = (r) => [r.report, r.collective, r.dtype, r.op, r.in_place, r.mode, r.np, r.bytes].join('|');
+  // Each row's line within its panel: the algorithm and what else varies there, the report
+  // left out (it is the panel), so one algorithm keeps its colour in every report's panel.
+  function lineRows(rows) {
+    const fields = varying(rows, PANEL_VARIANT_FIELDS);
+    for (const r of rows) r.line = r.algorithm + (fields.length ? ' · ' + fields.map((f) => r[f]).join(' ') : '');
+  }
 
   // Colours distinct within a panel: Vega's tableau10, tableau20 past ten lines, and past twenty
   // hues spread round the circle (no named scheme has more, and a repeated colour names two lines).
@@ -76,8 +83,6 @@
 
   // An algorithm's family: its label without the parameters ("mpi/chain[segment_size=8192]" is a mpi/chain).
   const familyOf = (label) => label.replace(/\[[^\]]*\]/, '');
-  // A point every line of a panel can be measured at: all but the algorithm.
-  const pointKey = (r) => [r.report, r.collective, r.dtype, r.op, r.in_place, r.mode, r.np, r.bytes].join('|');
 
   // Each line's cost (r.cost): the geometric mean, over the points it was measured at, of its median
   // over the fastest median there (1: fastest everywhere). value(r) is the time compared.
@@ -94,13 +99,13 @@
   function lineCosts(rows, value) {
     const fastest = new Map();
     for (const r of rows) {
-      const k = pointKey(r);
+      const k = sizeKey(r);
       if (!fastest.has(k) || value(r) < fastest.get(k)) fastest.set(k, value(r));
     }
     const logs = new Map();
     for (const r of rows) {
       const l = logs.get(r.line) || { sum: 0, n: 0 };
-      l.sum += Math.log(value(r) / fastest.get(pointKey(r)));
+      l.sum += Math.log(value(r) / fastest.get(sizeKey(r)));
       l.n += 1;
       logs.set(r.line, l);
     }
@@ -308,7 +313,7 @@
             td.textContent = '–';
             continue;
           }
-          const ratio = r.median_s / fastest.get(pointKey(r));
+          const ratio = r.median_s / fastest.get(sizeKey(r));
           td.dataset.bytes = bytes;
           td.dataset.ratio = ratio;
           td.textContent = ratio.toFixed(2);
@@ -357,7 +362,7 @@
     return out;
   }
   const ratioText = (r) => r.ratio.toFixed(2) + (r.low === null ? '' : ' (' + r.low.toFixed(2) + '–' + r.high.toFixed(2) + ')');
-  const caseKey = (r, algorithm) => pointKey(r) + '|' + algorithm;
+  const caseKey = (r, algorithm) => sizeKey(r) + '|' + algorithm;
   const caseByKey = new Map(cases.map((c) => [caseKey(c, c.algorithm), c]));
   const baselineLabel = data.reports[0].label;
   const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + b.best_rel_l2_error.toExponential(2) + ')');
@@ -469,9 +474,8 @@
         .map((c) => Object.assign({}, c, ratioWithInterval(c, baseline.get(key(c)))));
       if (pairs.length === 0) continue;
       ++drawn;
-      const lineFields = varying(pairs, PANEL_VARIANT_FIELDS);
       labelRows(pairs, varying(pairs, VARIANT_FIELDS));
-      for (const c of pairs) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
+      lineRows(pairs);
       const views = variantViews(pairs, (c) => c.median_s);
       const color = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
       // The axis spans the ratios and their intervals up to three times beyond them: a far wider
@@ -543,10 +547,7 @@
       }
       continue;
     }
-    // A line per algorithm (and variant): the report is its panel, not part of its name, so one
-    // algorithm keeps its colour in every report's panel.
-    const lineFields = varying(measured, PANEL_VARIANT_FIELDS);
-    for (const c of measured) c.line = c.algorithm + (lineFields.length ? ' · ' + lineFields.map((f) => c[f]).join(' ') : '');
+    lineRows(measured);
     const views = variantViews(measured, (c) => c.median_s);
     // One legend: colour alone (a shape per line made a second, equal list).
     const series = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
@@ -666,16 +667,15 @@
 
       // Speed against accuracy: each compressed case's speedup over the library's own collective at
       // its size (else over the dense allreduce), against its error. A "fastest" means nothing alone.
-      const sameSize = (c) => [c.report, c.collective, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
       const baselineOf = new Map();
       for (const c of measured) {
         const kind = c.backend + ':' + c.algorithm.replace(/^[^/]*\//, '');
         const rank = kind === 'mpi:default' || kind === 'nccl:default' ? 2 : kind.endsWith(':dense') ? 1 : 0;
-        const seen = baselineOf.get(sameSize(c));
-        if (rank > 0 && (!seen || rank > seen.rank)) baselineOf.set(sameSize(c), { rank, median_s: c.median_s, label: c.algorithm });
+        const seen = baselineOf.get(sizeKey(c));
+        if (rank > 0 && (!seen || rank > seen.rank)) baselineOf.set(sizeKey(c), { rank, median_s: c.median_s, label: c.algorithm });
       }
-      const tradeoff = errorRows.filter((m) => m.median_s !== null && baselineOf.has(sameSize(m)))
-        .map((m) => Object.assign({}, m, { speedup: baselineOf.get(sameSize(m)).median_s / m.median_s, baseline: baselineOf.get(sameSize(m)).label }));
+      const tradeoff = errorRows.filter((m) => m.median_s !== null && baselineOf.has(sizeKey(m)))
+        .map((m) => Object.assign({}, m, { speedup: baselineOf.get(sizeKey(m)).median_s / m.median_s, baseline: baselineOf.get(sizeKey(m)).label }));
       if (tradeoff.length > 0) {
         const against = [...new Set(tradeoff.map((t) => t.baseline))].join(', ');
         chart('tradeoff', collective + ': speedup against error', 'Each compressed case: its speedup over ' + against + ' at its size (above 1: faster) against its relative L2 error (0: exact). Up and left is better; a fast algorithm far right gives a wrong answer quickly.',
