@@ -22,13 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-// The fields that tell two sizes apart, first in every row.
-json size_fields(const Case& c) {
-  return {{"collective", name(c.collective)}, {"dtype", name(c.dtype)}, {"op", name(c.op)},
-          {"in_place", c.in_place},           {"mode", name(c.mode)},   {"np", c.np},
-          {"bytes", c.bytes}};
-}
-
 // The library's own collective at the candidate's size (mpi/default, or
 // nccl/default beside GPU cases), where it is not already the baseline: what a
 // compressed allreduce must also beat, since the dense one pico runs may be
@@ -53,49 +46,34 @@ std::optional<RatioInterval> resampled_speedup(const CaseResult& base, const Cas
   return bootstrap_speedup(b, c, Objective::median);
 }
 
-json compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library, bool one_report) {
+ComparedPair compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library,
+                          bool one_report) {
   const TimingStats& bt = *base.timing;
   const TimingStats& kt = *cand.timing;
   const double b = bt.median_s, k = kt.median_s;
-  json row = size_fields(cand.c);
-  row["baseline"] = algorithm_label(base.c);
-  row["candidate"] = algorithm_label(cand.c);
-  row["baseline_from"] = one_report ? "this report" : "the baseline report";
-  row["baseline_median_s"] = b;
-  row["candidate_median_s"] = k;
+  ComparedPair row;
+  row.size = SizeFields::of(cand.c);
+  row.baseline = algorithm_label(base.c);
+  row.candidate = algorithm_label(cand.c);
+  row.baseline_from = one_report ? "this report" : "the baseline report";
+  row.baseline_median_s = b;
+  row.candidate_median_s = k;
   if (k > 0 && b > 0) {
-    double low = 0, high = 0;
-    if (const auto boot = resampled_speedup(base, cand, one_report)) {
-      row["speedup"] = boot->estimate;
-      low = boot->low, high = boot->high;
-      row["interval"] = boot->method;
-    } else {
+    if (const auto boot = resampled_speedup(base, cand, one_report))
+      row.speedup = Speedup{boot->estimate, boot->low, boot->high, boot->method};
+    else
       // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
-      low = bt.ci95_low_s / kt.ci95_high_s;
-      high = kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k;
-      row["speedup"] = b / k;
-      row["interval"] = "envelope of the medians' 95% intervals";
-    }
-    row["speedup_ci95"] = {low, high};
-    row["verdict"] = low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable";
-  } else {
-    row["speedup"] = nullptr;
-    row["speedup_ci95"] = nullptr;
-    row["interval"] = nullptr;
-    row["verdict"] = "unmeasured";
+      row.speedup = Speedup{b / k, bt.ci95_low_s / kt.ci95_high_s,
+                            kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k,
+                            "envelope of the medians' 95% intervals"};
   }
-  // In the order the algorithm runs its phases.
-  json breakdown = json::array();
   if (cand.phases && cand.phases->is_array())
-    for (const json& p : *cand.phases) breakdown.push_back({{"name", p.value("name", "?")}, {"time_s", p.value("time_s", 0.0)}});
-  row["breakdown"] = breakdown;
-  row["compression"] = cand.compression ? *cand.compression : json(nullptr);
+    for (const json& p : *cand.phases) row.breakdown.push_back({p.value("name", "?"), p.value("time_s", 0.0)});
+  row.compression = cand.compression_metrics();
+  row.compression_record = cand.compression ? *cand.compression : json(nullptr);
   if (library != nullptr && k > 0) {
-    row["library"] = algorithm_label(library->c);
-    row["library_speedup"] = library->timing->median_s / k;  // > 1: the candidate beats the library's own
-  } else {
-    row["library"] = nullptr;
-    row["library_speedup"] = nullptr;
+    row.library = algorithm_label(library->c);
+    row.library_speedup = library->timing->median_s / k;  // > 1: the candidate beats the library's own
   }
   return row;
 }
@@ -109,9 +87,51 @@ bool pair_less(const Pair& a, const Pair& b) {
          std::make_pair(algorithm_label(b.first->c), algorithm_label(b.second->c));
 }
 
+json or_null(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json or_null(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
+
+void put_size(json& out, const SizeFields& s) {
+  out["collective"] = s.collective, out["dtype"] = s.dtype, out["op"] = s.op, out["in_place"] = s.in_place;
+  out["mode"] = s.mode, out["np"] = s.np, out["bytes"] = s.bytes;
+}
+
 }  // namespace
 
-json compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
+SizeFields SizeFields::of(const Case& c) {
+  SizeFields s;
+  s.collective = name(c.collective), s.dtype = name(c.dtype), s.op = name(c.op), s.mode = name(c.mode);
+  s.in_place = c.in_place, s.np = c.np, s.bytes = c.bytes;
+  return s;
+}
+
+std::string Speedup::verdict() const { return low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable"; }
+
+void to_json(json& out, const ComparedPair& row) {
+  out = json::object();
+  put_size(out, row.size);
+  out["baseline"] = row.baseline, out["candidate"] = row.candidate, out["baseline_from"] = row.baseline_from;
+  out["baseline_median_s"] = row.baseline_median_s, out["candidate_median_s"] = row.candidate_median_s;
+  out["speedup"] = row.speedup ? json(row.speedup->estimate) : json(nullptr);
+  out["speedup_ci95"] = row.speedup ? json{row.speedup->low, row.speedup->high} : json(nullptr);
+  out["interval"] = row.speedup ? json(row.speedup->interval) : json(nullptr);
+  out["verdict"] = row.verdict();
+  out["breakdown"] = json::array();
+  for (const PhaseTime& p : row.breakdown) out["breakdown"].push_back({{"name", p.name}, {"time_s", p.time_s}});
+  out["compression"] = row.compression_record;
+  out["library"] = or_null(row.library), out["library_speedup"] = or_null(row.library_speedup);
+}
+
+void to_json(json& out, const BestRow& row) {
+  out = json::object();
+  put_size(out, row.size);
+  out["report"] = row.report, out["best"] = row.best, out["best_median_s"] = row.best_median_s;
+  out["compression"] = row.compression_record;
+  out["measured"] = row.measured;
+  out["reference"] = or_null(row.reference), out["reference_median_s"] = or_null(row.reference_median_s);
+  out["reference_loss"] = or_null(row.reference_loss);
+}
+
+std::vector<ComparedPair> compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
   const std::vector<CaseResult> baseline_cases = case_results_of(baseline);
   std::map<std::string, std::vector<const CaseResult*>> baseline_by_size;
   std::map<std::string, const CaseResult*> baseline_by_id;
@@ -149,7 +169,7 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
                      candidate != nullptr ? "compare reports of the same experiment, e.g. one per library or machine"
                                           : "name the baseline with --baseline-case BACKEND:ALGORITHM");
   std::stable_sort(pairs.begin(), pairs.end(), pair_less);
-  json rows = json::array();
+  std::vector<ComparedPair> rows;
   for (const auto& [base, cand] : pairs) {
     const auto it = baseline_by_size.find(same_size_key(cand->c));
     rows.push_back(compare_pair(*base, *cand,
@@ -159,20 +179,24 @@ json compare_reports(const json& baseline, const json* candidate, const CompareO
   return rows;
 }
 
-json best_per_size_rows(const json& report, const std::string& report_label, const CompareOptions& options) {
+std::vector<BestRow> best_per_size_rows(const json& report, const std::string& report_label,
+                                        const CompareOptions& options) {
   const std::vector<CaseResult> cases = case_results_of(report);
-  json rows = json::array();
+  std::vector<BestRow> rows;
   for (const BestAtSize& b : best_per_size(cases, options.baseline)) {
-    json row = size_fields(b.best->c);
-    row["report"] = report_label;
-    row["best"] = algorithm_label(b.best->c);
-    row["best_median_s"] = b.best->timing->median_s;
-    // A compressed "best" is never shown without its error (null: an exact algorithm).
-    row["compression"] = b.best->compression ? *b.best->compression : json(nullptr);
-    row["measured"] = b.measured;
-    row["reference"] = b.reference ? json(algorithm_label(b.reference->c)) : json(nullptr);
-    row["reference_median_s"] = b.reference ? json(b.reference->timing->median_s) : json(nullptr);
-    row["reference_loss"] = b.reference ? json(b.reference_over_best() - 1) : json(nullptr);
+    BestRow row;
+    row.size = SizeFields::of(b.best->c);
+    row.report = report_label;
+    row.best = algorithm_label(b.best->c);
+    row.best_median_s = b.best->timing->median_s;
+    row.compression = b.best->compression_metrics();
+    row.compression_record = b.best->compression ? *b.best->compression : json(nullptr);
+    row.measured = b.measured;
+    if (b.reference) {
+      row.reference = algorithm_label(b.reference->c);
+      row.reference_median_s = b.reference->timing->median_s;
+      row.reference_loss = b.reference_over_best() - 1;
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -182,38 +206,25 @@ namespace {
 
 // ---------------------------------------------------------------- text cells
 
-std::string number(const json& v, const char* format) {
-  if (!v.is_number()) return "-";
-  return fmt::format(fmt::runtime(format), v.get<double>());
+std::string number(const std::optional<double>& v, const char* format) {
+  return v ? fmt::format(fmt::runtime(format), *v) : "-";
 }
 
 // Microseconds to the nanosecond: the small sizes' medians are a few microseconds.
-std::string us(const json& seconds) { return seconds.is_number() ? fmt::format("{:.3f}", seconds.get<double>() * 1e6) : "-"; }
+std::string us(const std::optional<double>& seconds) { return seconds ? fmt::format("{:.3f}", *seconds * 1e6) : "-"; }
 
-// Full precision for CSV readers; empty for null.
-// Integers as they are, other numbers as every CSV writes them (csv_number); empty for null.
-std::string csv_value(const json& v) {
-  if (v.is_number_integer()) return v.dump();
-  return v.is_number() ? csv_number(v.get<double>()) : std::string();
-}
+// Full precision for CSV readers (csv_number, as every CSV writes them); empty for none.
+std::string csv_value(const std::optional<double>& v) { return v ? csv_number(*v) : std::string(); }
 
-std::string text(const json& row, const char* key) { return row[key].is_string() ? row[key].get<std::string>() : ""; }
-
-std::string breakdown_text(const json& b) {
+std::string breakdown_text(const std::vector<PhaseTime>& phases) {
   std::string out;
-  for (const json& phase : b) out += (out.empty() ? "" : " ") + phase.value("name", "?") + "=" + us(phase["time_s"]);
+  for (const PhaseTime& phase : phases) out += (out.empty() ? "" : " ") + phase.name + "=" + us(phase.time_s);
   return out.empty() ? "-" : out;
 }
 
-// A row's compression numbers (the candidate's or the best's record), typed; null where absent.
-CompressionMetrics metrics(const json& row) { return CompressionMetrics::of(row["compression"]); }
-json or_null(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-std::vector<std::string> size_cells(const json& row, bool csv) {
-  return {text(row, "collective"), text(row, "dtype"), text(row, "op"),
-          row.value("in_place", false) ? (csv ? "true" : "yes") : (csv ? "false" : "no"), text(row, "mode"),
-          fmt::format("{}", row.value("np", 0)),
-          csv ? fmt::format("{}", row.value("bytes", 0ULL)) : size_text(row.value("bytes", 0ULL))};
+std::vector<std::string> size_cells(const SizeFields& s, bool csv) {
+  return {s.collective, s.dtype, s.op, s.in_place ? (csv ? "true" : "yes") : (csv ? "false" : "no"), s.mode,
+          fmt::format("{}", s.np), csv ? fmt::format("{}", s.bytes) : size_text(s.bytes)};
 }
 
 constexpr TextColumn kCompareColumns[] = {
@@ -224,54 +235,54 @@ constexpr TextColumn kCompareColumns[] = {
     {"bias", true},        {"identical", false},  {"vs library", true},  {"breakdown(us)", false},
 };
 
+// The rows' distinct values of `field`, in first-seen order, joined by ", ".
+template <class Field>
+std::string distinct(const std::vector<ComparedPair>& rows, Field field) {
+  std::vector<std::string> seen;
+  for (const ComparedPair& row : rows)
+    if (const std::optional<std::string> v = field(row); v && !v->empty() && std::find(seen.begin(), seen.end(), *v) == seen.end())
+      seen.push_back(*v);
+  std::string joined;
+  for (const std::string& v : seen) joined += (joined.empty() ? "" : ", ") + v;
+  return joined;
+}
+
 // Which baseline the speedups are against, said before the rows: a compressed
 // run's default baseline is pico's dense allreduce, not the library's.
-std::string baseline_line(const json& rows) {
-  // The rows' distinct labels under `key`, in first-seen order, joined by ", ".
-  const auto distinct = [&rows](const char* key) {
-    std::vector<std::string> seen;
-    for (const json& row : rows)
-      if (const std::string v = text(row, key); !v.empty() && std::find(seen.begin(), seen.end(), v) == seen.end())
-        seen.push_back(v);
-    std::string joined;
-    for (const std::string& v : seen) joined += (joined.empty() ? "" : ", ") + v;
-    return joined;
-  };
+std::string baseline_line(const std::vector<ComparedPair>& rows) {
   // Two reports: each case against its counterpart in the baseline report (the heading names that report);
   // listing every algorithm there read as the baseline being 31 algorithms at once.
-  const bool two_reports = std::any_of(rows.begin(), rows.end(), [](const json& row) {
-    return text(row, "baseline_from") == "the baseline report";
+  const bool two_reports = std::any_of(rows.begin(), rows.end(), [](const ComparedPair& row) {
+    return row.baseline_from == "the baseline report";
   });
   std::string out =
       two_reports ? std::string("baseline: the same case in the baseline report (speedup = baseline median / candidate "
                                 "median)\n")
                   : fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
-                                "--baseline-case BACKEND:ALGORITHM)\n", distinct("baseline"));
-  if (const std::string libraries = distinct("library"); !libraries.empty())
+                                "--baseline-case BACKEND:ALGORITHM)\n",
+                                distinct(rows, [](const ComparedPair& r) { return std::optional(r.baseline); }));
+  if (const std::string libraries = distinct(rows, [](const ComparedPair& r) { return r.library; }); !libraries.empty())
     out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n",
                        libraries);
   return out;
 }
 
-std::string identical_text(const json& row, bool csv) {
-  const std::optional<bool> identical = metrics(row).identical_across_ranks;
-  if (!identical) return csv ? "" : "-";
-  if (csv) return *identical ? "true" : "false";
-  return *identical ? "yes" : "NO";
+std::string identical_text(const CompressionMetrics& m, bool csv) {
+  if (!m.identical_across_ranks) return csv ? "" : "-";
+  if (csv) return *m.identical_across_ranks ? "true" : "false";
+  return *m.identical_across_ranks ? "yes" : "NO";
 }
 
-std::vector<std::string> compare_cells(const json& row) {
-  const json& ci = row["speedup_ci95"];
-  const CompressionMetrics m = metrics(row);
-  std::vector<std::string> cells = size_cells(row, false);
-  for (std::string cell : {text(row, "baseline"), text(row, "candidate"), us(row["baseline_median_s"]),
-                           us(row["candidate_median_s"]), number(row["speedup"], "{:.3f}x"),
-                           ci.is_array() ? fmt::format("[{:.3f}, {:.3f}]", ci[0].get<double>(), ci[1].get<double>())
-                                         : std::string("-"),
-                           text(row, "verdict"), number(or_null(m.bits_per_element), "{:.2f}"),
-                           number(or_null(m.rel_l2_error), "{:.3e}"), number(or_null(m.bias_rel_l2), "{:.3e}"),
-                           identical_text(row, false), number(row["library_speedup"], "{:.3f}x"),
-                           breakdown_text(row["breakdown"])})
+std::vector<std::string> compare_cells(const ComparedPair& row) {
+  const CompressionMetrics& m = row.compression;
+  const auto& s = row.speedup;
+  std::vector<std::string> cells = size_cells(row.size, false);
+  for (std::string cell : {row.baseline, row.candidate, us(row.baseline_median_s), us(row.candidate_median_s),
+                           number(s ? std::optional(s->estimate) : std::nullopt, "{:.3f}x"),
+                           s ? fmt::format("[{:.3f}, {:.3f}]", s->low, s->high) : std::string("-"), row.verdict(),
+                           number(m.bits_per_element, "{:.2f}"), number(m.rel_l2_error, "{:.3e}"),
+                           number(m.bias_rel_l2, "{:.3e}"), identical_text(m, false),
+                           number(row.library_speedup, "{:.3f}x"), breakdown_text(row.breakdown)})
     cells.push_back(std::move(cell));
   return cells;
 }
@@ -285,18 +296,16 @@ const std::vector<std::string> kCompareCsvHeader = {
     CompressionMetrics::kIdenticalAcrossRanks, "breakdown_us",
     "library",            "library_speedup"};
 
-std::vector<std::string> compare_csv_values(const json& row) {
-  const json& ci = row["speedup_ci95"];
-  const CompressionMetrics m = metrics(row);
-  std::vector<std::string> values = size_cells(row, true);
-  for (std::string v : {text(row, "baseline"), text(row, "candidate"), csv_value(row["baseline_median_s"]),
-                        csv_value(row["candidate_median_s"]), csv_value(row["speedup"]),
-                        ci.is_array() ? csv_value(ci[0]) : std::string(), ci.is_array() ? csv_value(ci[1]) : std::string(),
-                        text(row, "verdict"), csv_value(or_null(m.bits_per_element)),
-                        csv_value(or_null(m.rel_l2_error)), csv_value(or_null(m.bias_rel_l2)),
-                        identical_text(row, true),
-                        row["breakdown"].empty() ? std::string() : breakdown_text(row["breakdown"]),
-                        text(row, "library"), csv_value(row["library_speedup"])})
+std::vector<std::string> compare_csv_values(const ComparedPair& row) {
+  const CompressionMetrics& m = row.compression;
+  const auto& s = row.speedup;
+  std::vector<std::string> values = size_cells(row.size, true);
+  for (std::string v : {row.baseline, row.candidate, csv_value(row.baseline_median_s),
+                        csv_value(row.candidate_median_s), s ? csv_value(s->estimate) : std::string(),
+                        s ? csv_value(s->low) : std::string(), s ? csv_value(s->high) : std::string(), row.verdict(),
+                        csv_value(m.bits_per_element), csv_value(m.rel_l2_error), csv_value(m.bias_rel_l2),
+                        identical_text(m, true), row.breakdown.empty() ? std::string() : breakdown_text(row.breakdown),
+                        row.library.value_or(""), csv_value(row.library_speedup)})
     values.push_back(std::move(v));
   return values;
 }
@@ -307,19 +316,18 @@ constexpr TextColumn kBestColumns[] = {
     {"best rel L2", true}, {"reference", false}, {"ref(us)", true},  {"ref loss", true},   {"cases", true},
 };
 
-std::string loss_text(const json& loss) { return loss.is_number() ? fmt::format("{:+.1f}%", loss.get<double>() * 100) : "-"; }
+std::string loss_text(const std::optional<double>& loss) { return loss ? fmt::format("{:+.1f}%", *loss * 100) : "-"; }
 
-std::vector<std::string> best_cells(const json& row, bool csv) {
-  std::vector<std::string> cells = {text(row, "report")};
-  for (std::string& c : size_cells(row, csv)) cells.push_back(std::move(c));
-  const bool has_reference = row["reference"].is_string();
-  const json error = or_null(metrics(row).rel_l2_error);
-  for (std::string c : {text(row, "best"), csv ? csv_value(row["best_median_s"]) : us(row["best_median_s"]),
+std::vector<std::string> best_cells(const BestRow& row, bool csv) {
+  std::vector<std::string> cells = {row.report};
+  for (std::string& c : size_cells(row.size, csv)) cells.push_back(std::move(c));
+  const std::optional<double>& error = row.compression.rel_l2_error;
+  for (std::string c : {row.best, csv ? csv_value(row.best_median_s) : us(row.best_median_s),
                         csv ? csv_value(error) : number(error, "{:.3e}"),
-                        has_reference ? text(row, "reference") : std::string(csv ? "" : "-"),
-                        csv ? csv_value(row["reference_median_s"]) : us(row["reference_median_s"]),
-                        csv ? csv_value(row["reference_loss"]) : loss_text(row["reference_loss"]),
-                        fmt::format("{}", row.value("measured", 0))})
+                        row.reference.value_or(csv ? "" : "-"),
+                        csv ? csv_value(row.reference_median_s) : us(row.reference_median_s),
+                        csv ? csv_value(row.reference_loss) : loss_text(row.reference_loss),
+                        fmt::format("{}", row.measured)})
     cells.push_back(std::move(c));
   return cells;
 }
@@ -331,27 +339,27 @@ const std::vector<std::string> kBestCsvHeader = {
 
 }  // namespace
 
-std::string render_compare_table(const json& rows) {
+std::string render_compare_table(const std::vector<ComparedPair>& rows) {
   std::vector<std::vector<std::string>> table;
-  for (const json& row : rows) table.push_back(compare_cells(row));
+  for (const ComparedPair& row : rows) table.push_back(compare_cells(row));
   return baseline_line(rows) + aligned_table(kCompareColumns, table);
 }
 
-std::string render_compare_csv(const json& rows) {
+std::string render_compare_csv(const std::vector<ComparedPair>& rows) {
   std::string out = csv_record(kCompareCsvHeader);
-  for (const json& row : rows) out += csv_record(compare_csv_values(row));
+  for (const ComparedPair& row : rows) out += csv_record(compare_csv_values(row));
   return out;
 }
 
-std::string render_best_table(const json& rows) {
+std::string render_best_table(const std::vector<BestRow>& rows) {
   std::vector<std::vector<std::string>> table;
-  for (const json& row : rows) table.push_back(best_cells(row, false));
+  for (const BestRow& row : rows) table.push_back(best_cells(row, false));
   return aligned_table(kBestColumns, table);
 }
 
-std::string render_best_csv(const json& rows) {
+std::string render_best_csv(const std::vector<BestRow>& rows) {
   std::string out = csv_record(kBestCsvHeader);
-  for (const json& row : rows) out += csv_record(best_cells(row, true));
+  for (const BestRow& row : rows) out += csv_record(best_cells(row, true));
   return out;
 }
 

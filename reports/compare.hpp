@@ -9,9 +9,15 @@
 // library's default) loses against it.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/case.hpp"
+#include "core/compression_metrics.hpp"
 
 namespace pico {
 
@@ -21,26 +27,81 @@ struct CompareOptions {
   std::string baseline;
 };
 
-// One object per compared pair, sorted by collective, dtype, op, in-place,
-// mode, ranks and size (numerically): the case's defining fields, labels,
-// medians, speedup with its 95% interval and verdict, the candidate's phase
-// breakdown and compression metrics. Throws std::invalid_argument when
-// nothing can be paired.
-nlohmann::json compare_reports(const nlohmann::json& baseline, const nlohmann::json* candidate,
-                               const CompareOptions& options);
+// The fields that tell two sizes apart (collective, dtype, op, in-place, mode,
+// ranks, bytes), first in every row.
+struct SizeFields {
+  std::string collective, dtype, op, mode;
+  bool in_place = false;
+  int np = 0;
+  std::uint64_t bytes = 0;
+  static SizeFields of(const Case& c);
+};
 
-std::string render_compare_table(const nlohmann::json& rows);
+struct PhaseTime {
+  std::string name;
+  double time_s = 0;
+};
+
+// The speedup (baseline median / candidate median) with its 95% interval and
+// how that interval was drawn (core/bootstrap.hpp, else the medians' intervals).
+struct Speedup {
+  double estimate = 0, low = 0, high = 0;
+  std::string interval;
+  // "faster" when the whole interval is above 1, "slower" below, else "indistinguishable".
+  std::string verdict() const;
+};
+
+// One compared pair: a candidate case against its baseline case.
+struct ComparedPair {
+  SizeFields size;
+  std::string baseline, candidate;  // algorithm labels
+  std::string baseline_from;        // "this report" or "the baseline report"
+  double baseline_median_s = 0, candidate_median_s = 0;
+  std::optional<Speedup> speedup;   // none where a median is 0 ("unmeasured")
+  std::vector<PhaseTime> breakdown;  // the candidate's phases, in the order it runs them
+  CompressionMetrics compression;     // the candidate's, read by the renderers
+  nlohmann::json compression_record;  // the candidate's record as written (null: exact), for --format json
+  // The library's own collective at that size, where it is neither side: its median over the candidate's.
+  std::optional<std::string> library;
+  std::optional<double> library_speedup;
+  std::string verdict() const { return speedup ? speedup->verdict() : "unmeasured"; }
+};
+
+// One size of a report: its fastest case and the reference (the library's default).
+struct BestRow {
+  SizeFields size;
+  std::string report;  // the report's label (several reports in one listing)
+  std::string best;
+  double best_median_s = 0;
+  CompressionMetrics compression;     // a compressed "best" is never shown without its error
+  nlohmann::json compression_record;  // as written (null: an exact algorithm), for --format json
+  std::size_t measured = 0;           // cases measured at that size
+  std::optional<std::string> reference;
+  std::optional<double> reference_median_s;
+  std::optional<double> reference_loss;  // reference / best - 1
+};
+
+// --format json writes these, one object per row, under the names above.
+void to_json(nlohmann::json& out, const ComparedPair& row);
+void to_json(nlohmann::json& out, const BestRow& row);
+
+// One row per compared pair, sorted by collective, dtype, op, in-place, mode,
+// ranks and size (numerically), then by the two labels. Throws InputError
+// when nothing can be paired.
+std::vector<ComparedPair> compare_reports(const nlohmann::json& baseline, const nlohmann::json* candidate,
+                                          const CompareOptions& options);
+
+std::string render_compare_table(const std::vector<ComparedPair>& rows);
 // Numbers as numbers (seconds, a plain speedup factor, the interval's ends in
 // columns of their own), for pandas or R.
-std::string render_compare_csv(const nlohmann::json& rows);
+std::string render_compare_csv(const std::vector<ComparedPair>& rows);
 
-// One object per size of the report, in the order above: the fastest case
-// ("best"), the reference case (options.baseline, else the defaults above;
-// null where the size has none) and reference_loss, reference / best - 1.
-// `report` labels the rows (several reports in one listing).
-nlohmann::json best_per_size_rows(const nlohmann::json& report, const std::string& report_label,
-                                  const CompareOptions& options);
-std::string render_best_table(const nlohmann::json& rows);
-std::string render_best_csv(const nlohmann::json& rows);
+// One row per size of the report, in the order above: the fastest case, the
+// reference case (options.baseline, else the defaults above; none where the
+// size has none) and what the reference loses against the fastest.
+std::vector<BestRow> best_per_size_rows(const nlohmann::json& report, const std::string& report_label,
+                                        const CompareOptions& options);
+std::string render_best_table(const std::vector<BestRow>& rows);
+std::string render_best_csv(const std::vector<BestRow>& rows);
 
 }  // namespace pico

@@ -56,20 +56,20 @@ void add_compare(CLI::App& app, int& exit_code) {
         const auto name_of = [&](const std::string& path, std::size_t number) {
           return number <= opts->labels.size() ? opts->labels[number - 1] : path;
         };
-        nlohmann::json rows = best_per_size_rows(baseline, name_of(opts->baseline, 1), opts->compare);
+        std::vector<BestRow> rows = best_per_size_rows(baseline, name_of(opts->baseline, 1), opts->compare);
         if (!opts->candidate.empty())
-          for (auto& row : best_per_size_rows(read_report(opts->candidate), name_of(opts->candidate, 2), opts->compare))
+          for (BestRow& row : best_per_size_rows(read_report(opts->candidate), name_of(opts->candidate, 2), opts->compare))
             rows.push_back(std::move(row));
         if (opts->output.format == "csv") return render_best_csv(rows);
-        if (opts->output.format == "json") return rows.dump(1) + "\n";
+        if (opts->output.format == "json") return nlohmann::json(rows).dump(1) + "\n";
         return render_best_table(rows);
       }
       nlohmann::json candidate;
       if (!opts->candidate.empty()) candidate = read_report(opts->candidate);
-      const nlohmann::json rows =
+      const std::vector<ComparedPair> rows =
           compare_reports(baseline, opts->candidate.empty() ? nullptr : &candidate, opts->compare);
       if (opts->output.format == "csv") return render_compare_csv(rows);
-      if (opts->output.format == "json") return rows.dump(1) + "\n";
+      if (opts->output.format == "json") return nlohmann::json(rows).dump(1) + "\n";
       // Which report is the baseline, said first (the table's rows name algorithms only).
       const std::string reports =
           opts->candidate.empty()

@@ -39,18 +39,30 @@ TEST_CASE("compare: one report, compressed cases against the dense one of their 
   qsgd["compression"] = {{"bits_per_element", 8.0}, {"rel_l2_error", 0.01}, {"identical_across_ranks", true}};
   const json report = report_of({measured_case("a", "compressed", "dense", 1024, 10e-3, 9.9e-3, 10.1e-3), qsgd,
                                  measured_case("c", "compressed", "topk", 4096, 1e-3, 0.9e-3, 1.1e-3)});
-  const json rows = compare_reports(report, nullptr, {});
+  const std::vector<ComparedPair> rows = compare_reports(report, nullptr, {});
   REQUIRE(rows.size() == 1);  // topk's size has no dense case
-  const json& r = rows[0];
-  CHECK(r["baseline"] == "compressed/dense");
-  CHECK(r["candidate"] == "compressed/global_qsgd[bits=8]");
-  CHECK(r["speedup"].get<double>() == Approx(4.0));
-  CHECK(r["speedup_ci95"][0].get<double>() == Approx(9.9 / 2.55));
-  CHECK(r["speedup_ci95"][1].get<double>() == Approx(10.1 / 2.45));
-  CHECK(r["verdict"] == "faster");
-  CHECK(r["breakdown"][1]["name"] == "communicate");
-  CHECK(r["breakdown"][1]["time_s"].get<double>() == Approx(2e-3));
-  CHECK(r["compression"]["bits_per_element"].get<double>() == 8.0);
+  const ComparedPair& r = rows[0];
+  CHECK(r.baseline == "compressed/dense");
+  CHECK(r.candidate == "compressed/global_qsgd[bits=8]");
+  REQUIRE(r.speedup);
+  CHECK(r.speedup->estimate == Approx(4.0));
+  CHECK(r.speedup->low == Approx(9.9 / 2.55));
+  CHECK(r.speedup->high == Approx(10.1 / 2.45));
+  CHECK(r.verdict() == "faster");
+  REQUIRE(r.breakdown.size() == 2);
+  CHECK(r.breakdown[1].name == "communicate");
+  CHECK(r.breakdown[1].time_s == Approx(2e-3));
+  CHECK(r.compression.bits_per_element == 8.0);
+  // --format json: the row under its documented names, the candidate's record as written.
+  const json out = r;
+  CHECK(out["collective"] == "allreduce");
+  CHECK(out["bytes"] == 4096);
+  CHECK(out["speedup"].get<double>() == Approx(4.0));
+  CHECK(out["speedup_ci95"][0].get<double>() == Approx(9.9 / 2.55));
+  CHECK(out["verdict"] == "faster");
+  CHECK(out["breakdown"][1]["name"] == "communicate");
+  CHECK(out["compression"] == qsgd["compression"]);
+  CHECK(out["library"].is_null());
   const std::string table = render_compare_table(rows);
   CHECK_THAT(table, Contains("4.000x"));
   CHECK_THAT(table, Contains("[3.882, 4.122]"));
@@ -64,12 +76,12 @@ TEST_CASE("compare: two reports pair by case id, else by size, overlapping inter
   const json candidate = report_of({measured_case("same", "mpi", "default", 256, 0.98e-3, 0.9e-3, 1.1e-3),
                                     measured_case("y", "compressed", "topk", 512, 1e-3, 0.99e-3, 1.01e-3),
                                     measured_case("z", "compressed", "topk", 999, 1e-3, 0.99e-3, 1.01e-3)});
-  const json rows = compare_reports(baseline, &candidate, {});
+  const std::vector<ComparedPair> rows = compare_reports(baseline, &candidate, {});
   REQUIRE(rows.size() == 2);  // size 999 has no baseline
-  CHECK(rows[0]["verdict"] == "indistinguishable");
-  CHECK(rows[1]["baseline"] == "mpi/default");
-  CHECK(rows[1]["speedup"].get<double>() == Approx(2.0));
-  CHECK(rows[1]["verdict"] == "faster");
+  CHECK(rows[0].verdict() == "indistinguishable");
+  CHECK(rows[1].baseline == "mpi/default");
+  CHECK(rows[1].speedup->estimate == Approx(2.0));
+  CHECK(rows[1].verdict() == "faster");
   // The table says the baseline is the other report's same case, not a list of every algorithm in it (issue 51).
   CHECK_THAT(render_compare_table(rows), StartsWith("baseline: the same case in the baseline report"));
   CHECK_THROWS_WITH(compare_reports(report_of({}), &candidate, {}), Contains("no measured case"));
@@ -99,13 +111,13 @@ TEST_CASE("compare: rows sorted by size as a number, with dtype, op, in-place an
   int_default["dtype"] = "int32";
   cases.push_back(int_case);
   cases.push_back(int_default);
-  const json rows = compare_reports(report_of(cases), nullptr, {});
+  const std::vector<ComparedPair> rows = compare_reports(report_of(cases), nullptr, {});
   REQUIRE(rows.size() == 4);
   // Datatypes in the order of the Dtype enumeration: int32 before float32.
-  CHECK(rows[0]["dtype"] == "int32");
+  CHECK(rows[0].size.dtype == "int32");
   std::vector<std::uint64_t> float_bytes;
-  for (const json& r : rows)
-    if (r["dtype"] == "float32") float_bytes.push_back(r["bytes"].get<std::uint64_t>());
+  for (const ComparedPair& r : rows)
+    if (r.size.dtype == "float32") float_bytes.push_back(r.size.bytes);
   CHECK(float_bytes == std::vector<std::uint64_t>{8, 8192, 65536});
   const std::string table = render_compare_table(rows);
   const auto lines = lines_of(table, "\n");
@@ -122,9 +134,10 @@ TEST_CASE("compare: rows sorted by size as a number, with dtype, op, in-place an
 }
 
 TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[compare]") {
-  const json rows = compare_reports(report_of({measured_case("a", "mpi", "default", 256, 3e-6, 2.9e-6, 3.1e-6),
-                                               measured_case("b", "mpi", "ring", 256, 1e-6, 0.9e-6, 1.1e-6)}),
-                                    nullptr, {});
+  const std::vector<ComparedPair> rows =
+      compare_reports(report_of({measured_case("a", "mpi", "default", 256, 3e-6, 2.9e-6, 3.1e-6),
+                                 measured_case("b", "mpi", "ring", 256, 1e-6, 0.9e-6, 1.1e-6)}),
+                      nullptr, {});
   const auto records = lines_of(render_compare_csv(rows), "\r\n");
   REQUIRE(records.size() == 2);
   CHECK(records[0] ==
@@ -148,10 +161,10 @@ TEST_CASE("compare --best: alltoallv's count matrices are separate problems", "[
   const json report = report_of({alltoallv("a", "default", "uniform", 1e-3), alltoallv("b", "pairwise", "uniform", 2e-3),
                                  alltoallv("c", "default", "hot:rank=0,factor=8", 4e-3),
                                  alltoallv("d", "pairwise", "hot:rank=0,factor=8", 3e-3)});
-  const json rows = best_per_size_rows(report, "r1", {});
+  const std::vector<BestRow> rows = best_per_size_rows(report, "r1", {});
   REQUIRE(rows.size() == 2);
   std::set<std::string> best;
-  for (const json& r : rows) best.insert(r["best"].get<std::string>());
+  for (const BestRow& r : rows) best.insert(r.best);
   CHECK(best == std::set<std::string>{"mpi/default (counts uniform)", "mpi/pairwise (counts hot:rank=0,factor=8)"});
 }
 
@@ -160,14 +173,19 @@ TEST_CASE("compare --best: the fastest algorithm per size and the default's loss
                                  measured_case("b", "mpi", "ring", 2048, 2e-6, 1.9e-6, 2.1e-6),
                                  measured_case("c", "mpi", "default", 2, 1e-6, 0.9e-6, 1.1e-6),
                                  measured_case("d", "mpi", "ring", 2, 1.5e-6, 1.4e-6, 1.6e-6)});
-  const json rows = best_per_size_rows(report, "r1", {});
+  const std::vector<BestRow> rows = best_per_size_rows(report, "r1", {});
   REQUIRE(rows.size() == 2);
-  CHECK(rows[0]["bytes"] == 8);
-  CHECK(rows[0]["best"] == "mpi/default");
-  CHECK(rows[0]["reference_loss"].get<double>() == Approx(0.0));
-  CHECK(rows[1]["best"] == "mpi/ring");
-  CHECK(rows[1]["reference"] == "mpi/default");
-  CHECK(rows[1]["reference_loss"].get<double>() == Approx(0.5));
+  CHECK(rows[0].size.bytes == 8);
+  CHECK(rows[0].best == "mpi/default");
+  CHECK(rows[0].reference_loss == Approx(0.0));
+  CHECK(rows[1].best == "mpi/ring");
+  CHECK(rows[1].reference == "mpi/default");
+  CHECK(rows[1].reference_loss == Approx(0.5));
+  const json out = rows[1];  // --format json
+  CHECK(out["report"] == "r1");
+  CHECK(out["reference_loss"].get<double>() == Approx(0.5));
+  CHECK(out["measured"] == 2);
+  CHECK(out["compression"].is_null());
   CHECK_THAT(render_best_table(rows), Contains("+50.0%"));
   const auto records = lines_of(render_best_csv(rows), "\r\n");
   CHECK(records[0] ==
@@ -179,22 +197,25 @@ TEST_CASE("compare --best: the fastest algorithm per size and the default's loss
 TEST_CASE("compare --best: a compressed run's default is the library's own collective where it was measured",
           "[compare]") {
   // issue 51: "default / fastest 1.67x" against compressed/dense where mpi/default was the fastest.
-  const json rows = best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 16.7e-3, 16.6e-3, 16.8e-3),
-                                                  measured_case("m", "mpi", "default", 1024, 10e-3, 9.9e-3, 10.1e-3)}),
-                                       "r1", {});
+  const std::vector<BestRow> rows =
+      best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 16.7e-3, 16.6e-3, 16.8e-3),
+                                    measured_case("m", "mpi", "default", 1024, 10e-3, 9.9e-3, 10.1e-3)}),
+                         "r1", {});
   REQUIRE(rows.size() == 1);
-  CHECK(rows[0]["best"] == "mpi/default");
-  CHECK(rows[0]["reference"] == "mpi/default");
-  CHECK(rows[0]["reference_loss"].get<double>() == Approx(0.0));
+  CHECK(rows[0].best == "mpi/default");
+  CHECK(rows[0].reference == "mpi/default");
+  CHECK(rows[0].reference_loss == Approx(0.0));
 }
 
 TEST_CASE("compare --best: a compressed best shows its error in the table and the CSV (issue 51)", "[compare]") {
   json q = measured_case("q", "compressed", "global_qsgd", 1024, 5e-3, 4.9e-3, 5.1e-3);
   q["compression"] = {{"rel_l2_error", 0.0123}, {"bits_per_element", 8}};
-  const json rows = best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 15e-3, 14.9e-3, 15.1e-3),
-                                                  q}), "r1", {});
+  const std::vector<BestRow> rows =
+      best_per_size_rows(report_of({measured_case("d", "compressed", "dense", 1024, 15e-3, 14.9e-3, 15.1e-3), q}),
+                         "r1", {});
   REQUIRE(rows.size() == 1);
-  CHECK(rows[0]["best"] == "compressed/global_qsgd");
+  CHECK(rows[0].best == "compressed/global_qsgd");
+  CHECK(rows[0].compression.rel_l2_error == 0.0123);
   CHECK_THAT(render_best_table(rows), Contains("best rel L2") && Contains("1.230e-02"));
   CHECK_THAT(render_best_csv(rows), Contains("compressed/global_qsgd,0.005,0.0123,compressed/dense"));
 }
@@ -205,14 +226,14 @@ TEST_CASE("compare: a compressed run names its baseline and shows the gap to the
   const json report = report_of({measured_case("d", "compressed", "dense", 1024, 15.4e-3, 15.3e-3, 15.5e-3),
                                  measured_case("q", "compressed", "global_qsgd", 1024, 12e-3, 11.9e-3, 12.1e-3),
                                  measured_case("m", "mpi", "default", 1024, 10e-3, 9.9e-3, 10.1e-3)});
-  const json rows = compare_reports(report, nullptr, {});
+  const std::vector<ComparedPair> rows = compare_reports(report, nullptr, {});
   REQUIRE(rows.size() == 2);  // qsgd and mpi/default, each against compressed/dense
-  const json& qsgd = rows[0]["candidate"] == "compressed/global_qsgd" ? rows[0] : rows[1];
-  CHECK(qsgd["verdict"] == "faster");
-  CHECK(qsgd["library"] == "mpi/default");
-  CHECK(qsgd["library_speedup"].get<double>() == Approx(10.0 / 12.0));
-  const json& library = rows[0]["candidate"] == "mpi/default" ? rows[0] : rows[1];
-  CHECK(library["library"].is_null());  // the library's own case against itself says nothing
+  const ComparedPair& qsgd = rows[0].candidate == "compressed/global_qsgd" ? rows[0] : rows[1];
+  CHECK(qsgd.verdict() == "faster");
+  CHECK(qsgd.library == "mpi/default");
+  CHECK(qsgd.library_speedup == Approx(10.0 / 12.0));
+  const ComparedPair& library = rows[0].candidate == "mpi/default" ? rows[0] : rows[1];
+  CHECK_FALSE(library.library.has_value());  // the library's own case against itself says nothing
   const std::string table = render_compare_table(rows);
   CHECK_THAT(table, Contains("baseline: compressed/dense"));
   CHECK_THAT(table, Contains("vs library: mpi/default"));
@@ -230,15 +251,16 @@ TEST_CASE("compare: two cases of one launch measured in the same rounds are comp
                     {"samples", {5, 5, 5, 5, 5}}};
   cand["rounds"] = {{"seed", 7}, {"order", {1, 0, 1, 0, 1}}, {"median_s", {9e-6, 9e-6, 22.5e-6, 22.5e-6, 9e-6}},
                     {"samples", {5, 5, 5, 5, 5}}};
-  const json rows = compare_reports(report_of({base, cand}), nullptr, {});
+  const std::vector<ComparedPair> rows = compare_reports(report_of({base, cand}), nullptr, {});
   REQUIRE(rows.size() == 1);
-  CHECK(rows[0]["interval"] == "bootstrap of paired rounds");
-  CHECK(rows[0]["speedup"].get<double>() == Approx(1 / 0.9));
-  CHECK(rows[0]["speedup_ci95"][0].get<double>() > 1.1);
-  CHECK(rows[0]["verdict"] == "faster");
+  REQUIRE(rows[0].speedup);
+  CHECK(rows[0].speedup->interval == "bootstrap of paired rounds");
+  CHECK(rows[0].speedup->estimate == Approx(1 / 0.9));
+  CHECK(rows[0].speedup->low > 1.1);
+  CHECK(rows[0].verdict() == "faster");
   // Without the rounds, the medians' intervals overlap: indistinguishable.
   base.erase("rounds");
   cand.erase("rounds");
-  const json envelope = compare_reports(report_of({base, cand}), nullptr, {});
-  CHECK(envelope[0]["verdict"] == "indistinguishable");
+  const std::vector<ComparedPair> envelope = compare_reports(report_of({base, cand}), nullptr, {});
+  CHECK(envelope[0].verdict() == "indistinguishable");
 }
