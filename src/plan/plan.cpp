@@ -16,6 +16,7 @@
 #include "core/json_file.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
+#include "config/catalog_choice.hpp"
 #include "config/data_files.hpp"
 #include "config/units.hpp"
 
@@ -70,69 +71,26 @@ std::string library_label(const Catalog& cat, const PlanTarget& target) {
 
 // One algorithm of one collective, resolved against the catalogue: how it is
 // selected, or why it cannot run here.
-struct ResolvedAlgorithm {
-  const Catalog* cat = nullptr;
-  const AlgorithmEntry* entry = nullptr;  // null for "default" or backends without catalogue
-  Selection selection;
-  std::string skip_reason;
+struct ResolvedAlgorithm : CatalogChoice {
+  const Catalog* cat = nullptr;  // null: the platform's MPI library is not known
 };
 
 ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string& algorithm, CallForm form,
                           const PlanTarget& target) {
   ResolvedAlgorithm r;
-  r.cat = cat;
-  if (cat != nullptr && cat->runtime == "nccl" && target.nccl_version.empty()) {
-    r.skip_reason = "this pico was built without the NCCL backend: build it where the CUDA toolkit and NCCL are "
-                    "installed (cmake -DPICO_WITH_NCCL=ON, docs/nccl.md)";
-    return r;
-  }
-  if (cat != nullptr)
-    if (auto it = cat->unsupported.find(coll); it != cat->unsupported.end()) {
-      r.skip_reason = fmt::format("{} has no {}: {}", cat->library, name(coll), it->second);
-      return r;
-    }
   if (cat == nullptr) {
     if (algorithm != "default")
       r.skip_reason = fmt::format("the platform's MPI library is not known, so '{}' cannot be selected; set the "
                                   "platform's mpi: {{library: openmpi|mpich}}", algorithm);
     return r;
   }
-  // The call form's own variables: MPI_I<Coll> runs the library's non-blocking schedules.
-  const auto& of_form = cat->collectives_of(form);
-  const auto coll_it = of_form.find(coll);
-  const CollectiveCatalog* cc = coll_it == of_form.end() ? nullptr : &coll_it->second;
-  const std::string mechanism = cat->mechanism_for(target.version_for(*cat));
-  if (algorithm == "default") {
-    if (mechanism == "mpi_t" && cc != nullptr) {
-      r.selection.mechanism = "mpi_t";
-      r.selection.variable = cc->variable;
-      r.selection.value = cat->default_value;
-      r.selection.readback = cat->default_readback;
-      r.selection.takes_effect = cat->takes_effect;
-    } else if (mechanism == "env") {
-      r.selection.mechanism = "env";  // nothing set: the library's own choice
-      r.selection.verify = cat->verify;
-    }
-    return r;
-  }
-  r.entry = cat->find(coll, algorithm, form);
-  if (r.entry == nullptr) {
-    r.skip_reason = fmt::format("{} has no algorithm '{}' for {}{}", library_label(*cat, target), algorithm, name(coll),
-                                form == CallForm::blocking ? "" : fmt::format(" (call: {})", name(form)));
-    return r;
-  }
-  if (!version_in_range(target.version_for(*cat), r.entry->versions)) {
-    r.skip_reason = fmt::format("'{}' for {} needs {} {}; this is {}", algorithm, name(coll), cat->library,
-                                r.entry->versions, target.version_for(*cat));
-    return r;
-  }
-  r.selection.mechanism = mechanism;
-  r.selection.verify = cat->verify;
-  if (mechanism == "mpi_t") r.selection.takes_effect = cat->takes_effect;
-  if (cc != nullptr) r.selection.variable = cc->variable;
-  r.selection.value = r.entry->value;
-  r.selection.readback = r.entry->readback;
-  r.selection.parameters = r.entry->env;
+  if (cat->runtime == "nccl" && target.nccl_version.empty())
+    r.skip_reason = "this pico was built without the NCCL backend: build it where the CUDA toolkit and NCCL are "
+                    "installed (cmake -DPICO_WITH_NCCL=ON, docs/nccl.md)";
+  else
+    static_cast<CatalogChoice&>(r) =
+        choose(*cat, coll, algorithm, form, target.version_for(*cat), library_label(*cat, target));
+  r.cat = cat;
   return r;
 }
 
@@ -207,45 +165,19 @@ struct PlanBuilder {
     return env;
   }
 
-  // Why the library would not run this algorithm as itself for this case, or "".
-  std::string constraint_violation(const Catalog* cat, const AlgorithmEntry* entry, const Case& c) const {
-    if (cat == nullptr) return "";
-    const auto& of_form = cat->collectives_of(call_form(c));
-    const auto coll = of_form.find(c.collective);
-    const std::vector<AlgorithmConstraint> none;
-    const auto& for_collective = coll == of_form.end() ? none : coll->second.constraints;
-    if (entry == nullptr && for_collective.empty()) return "";
-    const auto param = [&](const char* name) -> std::int64_t {
-      const auto it = c.params.find(name);
-      return it == c.params.end() ? 0 : static_cast<std::int64_t>(it->second);
-    };
-    const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place, param("segment_size"),
-                                           c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum,
-                                           param("bits"));
-    for (const auto* list : {&for_collective, entry ? &cat->constraints : &none, entry ? &entry->constraints : &none})
-      for (const auto& k : *list)
-        if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());
-    return "";
-  }
-
   void add_algorithm(Case base, const Catalog* cat, const BackendSpec& backend, const BackendDescriptor& descriptor,
                      const std::string& algorithm) {
     base.algorithm = algorithm;
     const CallForm form = call_form(backend.options);
     const ResolvedAlgorithm r =
         resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, form, target);
-    const CollectiveCatalog* cc = nullptr;
-    if (cat != nullptr) {
-      const auto& of_form = cat->collectives_of(form);
-      if (auto it = of_form.find(base.collective); it != of_form.end()) cc = &it->second;
-    }
     for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;
       base.selection = r.selection;
       for (const auto& [p, v] : combo)
-        if (cc != nullptr && cc->parameter_variables.contains(p))
-          base.selection.parameters[cc->parameter_variables.at(p)] = param_text(v);
+        if (r.parameter_variables != nullptr && r.parameter_variables->contains(p))
+          base.selection.parameters[r.parameter_variables->at(p)] = param_text(v);
       add_payloads(base, r, launch_env(cat, base.selection));
     }
   }
@@ -258,7 +190,7 @@ struct PlanBuilder {
       base.count = 0;
       base.bytes = 0;
       base.in_place = false;
-      add(base, r.skip_reason.empty() ? constraint_violation(r.cat, r.entry, base) : r.skip_reason, env);
+      add(base, r.skip_reason.empty() ? violation(r, base) : r.skip_reason, env);
       return;
     }
     const std::vector<Op> no_op{Op::none};
@@ -290,13 +222,17 @@ struct PlanBuilder {
                 reason = "count exceeds the MPI int count range";
               if (reason.empty() && !pattern.empty())
                 reason = pattern_fit_reason(parse_count_pattern(pattern), base.np);
-              if (reason.empty()) reason = constraint_violation(r.cat, r.entry, base);
+              if (reason.empty()) reason = violation(r, base);
               add(base, reason, env);
             }
           }
         }
       }
     }
+  }
+
+  static std::string violation(const ResolvedAlgorithm& r, const Case& c) {
+    return r.cat == nullptr ? "" : constraint_violation(*r.cat, r.entry, c);
   }
 
   // The largest buffer any collective uses is a block per rank (gather,
