@@ -49,13 +49,17 @@ std::vector<FunctionCalls> InterposerProbe::seen() const {
 }
 
 RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const AlgorithmFunctions& functions,
-                           Collective collective) {
+                           Collective collective, std::int64_t calls) {
   RanAlgorithm r;
-  std::vector<std::string> chain;  // the collective's algorithms, outermost first
+  struct Entered {
+    const AlgorithmFunction* f;
+    std::uint64_t calls;
+  };
+  std::vector<Entered> chain;  // the collective's algorithms, outermost first
   for (const auto& f : seen) {
     r.functions.push_back(fmt::format("{} x {}", f.function, f.calls));
     const auto it = functions.find(f.function);
-    if (it != functions.end() && it->second.collective == collective) chain.push_back(it->second.algorithm);
+    if (it != functions.end() && it->second.collective == collective) chain.push_back({&it->second, f.calls});
   }
   if (chain.empty()) {
     r.note = seen.empty() ? "no coll/base function ran: the call is point to point (sendrecv), or another coll "
@@ -64,8 +68,29 @@ RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const Algorit
                           : fmt::format("none of the functions that ran is a catalogued {} algorithm", name(collective));
     return r;
   }
-  r.algorithm = chain.back();
-  if (chain.size() > 1) r.note = fmt::format("delegated: {}", fmt::join(chain, " -> "));
+  const auto names = [&](auto keep) {
+    std::vector<std::string> out;
+    for (const Entered& e : chain)
+      if (keep(e)) out.push_back(e.f->algorithm);
+    return out;
+  };
+  const auto component = std::find_if(chain.begin(), chain.end(), [](const Entered& e) { return !e.f->component.empty(); });
+  if (component != chain.end() && component->calls >= static_cast<std::uint64_t>(calls)) {
+    // Another component's entry point ran at every call: coll/base functions
+    // after it are its steps on sub-communicators.
+    r.algorithm = component->f->algorithm;
+    const auto beneath = names([&](const Entered& e) { return &e != &*component; });
+    if (!beneath.empty()) r.note = fmt::format("{} ran {} beneath it", r.algorithm, fmt::join(beneath, ", "));
+    return r;
+  }
+  const auto base = names([](const Entered& e) { return e.f->component.empty(); });
+  r.algorithm = base.empty() ? chain.back().f->algorithm : base.back();
+  if (component != chain.end())
+    // Open MPI's han hands a communicator it cannot serve back to the previous component, for good.
+    r.note = fmt::format("{} ran {} of {} call(s), then left them to {}", component->f->algorithm, component->calls,
+                         calls, r.algorithm);
+  else if (chain.size() > 1)
+    r.note = fmt::format("delegated: {}", fmt::join(base, " -> "));
   return r;
 }
 

@@ -47,8 +47,14 @@ struct RanAlgorithm {
 // MPI's segmented ring to its ring, the ring to recursive doubling when count
 // < np), and that one does the work. Functions of other collectives (the
 // reduce and bcast that `nonoverlapping` calls) and helpers the catalogue
-// does not name (bcast's generic tree) are listed but never chosen.
+// does not name (bcast's generic tree) are listed but never chosen. Where the
+// entry point of another component (Open MPI's han, adapt) ran at each of the
+// `calls` calls made, that component's algorithm is what ran: coll/base
+// functions after it are its steps on sub-communicators (han's intra-node
+// bcast through tuned, once per segment). Entered fewer times, it handed the
+// communicator back to the previous component (han's fallback), and what ran
+// is the last coll/base algorithm entered.
 RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const AlgorithmFunctions& functions,
-                           Collective collective);
+                           Collective collective, std::int64_t calls);
 
 }  // namespace pico

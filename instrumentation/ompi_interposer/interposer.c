@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* An LD_PRELOAD library that records which of Open MPI's coll/base algorithm
+/* An LD_PRELOAD library that records which of Open MPI's collective algorithm
  * functions run (docs/verification.md). libmpi.so.40 exports
  * ompi_coll_base_<coll>_intra_<alg>, and mca_coll_tuned.so (and coll/base
  * itself, when one algorithm delegates to another) calls them through the
- * PLT, so a preloaded definition of the same name runs instead.
+ * PLT, so a preloaded definition of the same name runs instead. The
+ * components Open MPI opens during MPI_Init (mca_coll_han.so,
+ * mca_coll_adapt.so) export their entry points too, and bind their own
+ * references to them (the module's function table, calls between their
+ * functions) through the GOT, so a preloaded definition wins there as well;
+ * their real definitions are found when the component is opened (the dlopen
+ * below), since they are not loaded when this library's constructor runs.
  *
  * Each definition is a trampoline that knows nothing of the signature: it
  * counts the call, stamps the slot's first call since the last reset with a
@@ -45,21 +51,39 @@ _Static_assert(sizeof(struct pico_interposer_slot) == 24, "the trampolines addre
 #include "interposed_functions.h"
 #undef PICO_INTERPOSE
 
-/* Where a slot's function is missing from the library in the process (a
- * catalogue entry for another Open MPI version): nothing calls it there but
- * the library itself, which cannot, so reaching this is a broken install. */
+/* Where a slot's function is in no library of the process (a catalogue
+ * entry for another Open MPI version, a component not opened): nothing calls
+ * it but the library that defines it, so reaching this is a broken install. */
 static void missing_function(void) {
-  fputs("pico interposer: an interposed Open MPI function is missing from the loaded libmpi\n", stderr);
+  fputs("pico interposer: an interposed Open MPI function is missing from the loaded libraries\n", stderr);
   abort();
 }
 
-/* Every library the program needs is mapped before any constructor runs,
- * so libmpi's definitions are there to find. */
-__attribute__((constructor)) static void find_real_functions(void) {
+/* The real definitions of the slots still unresolved, looked up in `handle`
+ * (RTLD_NEXT, or a newly opened library). Two threads opening libraries at
+ * once write the same addresses. */
+static void resolve_slots(void* handle) {
   for (int i = 0; i < kFunctionCount; ++i) {
-    void* real = dlsym(RTLD_NEXT, kNames[i]);
+    void* const known = pico_interposer_slots[i].real;
+    if (known != NULL && known != (void*)missing_function) continue;
+    void* real = dlsym(handle, kNames[i]);
     pico_interposer_slots[i].real = real != NULL ? real : (void*)missing_function;
   }
+}
+
+/* Every library the program links is mapped before any constructor runs,
+ * so libmpi's definitions are there to find. */
+__attribute__((constructor)) static void find_real_functions(void) { resolve_slots(RTLD_NEXT); }
+
+/* Open MPI opens its components with dlopen during MPI_Init (one thread):
+ * their definitions of the slots' functions are found in the handle
+ * (dlsym on a handle searches that library first, never this one). */
+void* dlopen(const char* file, int flags) {
+  static void* (*real_dlopen)(const char*, int);
+  if (real_dlopen == NULL) real_dlopen = (void* (*)(const char*, int))dlsym(RTLD_NEXT, "dlopen");
+  void* handle = real_dlopen(file, flags);
+  if (handle != NULL && file != NULL) resolve_slots(handle);
+  return handle;
 }
 
 const struct pico_interposer_table* pico_interposer(void) {

@@ -25,6 +25,12 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 // name the environment takes (MPICH), both, in one word: "MPI_T VAR=3(recursive_doubling)".
 std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const AlgorithmEntry* a) {
   if (cat.mechanism == "builtin") return "built in";
+  if (a != nullptr && !a->component.empty()) {  // another component, raised at launch
+    const ComponentSelection& component = cat.components.at(a->component);
+    std::string text = fmt::format("launch {}={}", component.variable, component.value);
+    for (const auto& [variable, v] : a->env) text += fmt::format(" {}={}", variable, v);
+    return text;
+  }
   if (cc.variable.empty()) return "(the library's only form)";
   if (cat.mechanism == "mpi_t") {
     const std::string& value = a == nullptr ? cat.default_value : a->value;
@@ -60,9 +66,13 @@ void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm
         {lib, std::string(name(c)), call, "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
   for (const auto& a : cc.algorithms) {
     std::vector<std::string> params;
-    for (const auto& p : a.parameters)
-      params.push_back(cc.parameter_variables.contains(p) ? fmt::format("{} ({})", p, cc.parameter_variables.at(p)) : p);
+    for (const auto& p : a.parameters) {
+      const auto& variables = a.parameter_variables.contains(p) ? a.parameter_variables : cc.parameter_variables;
+      params.push_back(variables.contains(p) ? fmt::format("{} ({})", p, variables.at(p)) : p);
+    }
     std::vector<std::string> constraints = common;
+    if (!a.component.empty())
+      for (const auto& k : cat.components.at(a.component).constraints) constraints.push_back(k.require.expression());
     for (const auto& k : a.constraints) constraints.push_back(k.require.expression());
     out.push_back({lib, std::string(name(c)), call, a.name, selection_of(cat, cc, &a), join(params, ", "),
                    a.versions.empty() ? "all" : a.versions, join(constraints, "; ")});

@@ -27,7 +27,8 @@ const std::vector<std::string> kTopKeys{"library",     "description",  "runtime"
 const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",         "default_readback",
                                               "env_prefix",     "launch_env",            "launch_env_by_version",
                                               "constraints",    "verify",                "actual",
-                                              "mpi_t_versions", "takes_effect"};
+                                              "mpi_t_versions", "takes_effect",          "components"};
+const std::vector<std::string> kComponentKeys{"variable", "value", "constraints"};
 const std::vector<std::string> kTakesEffect{"new_communicator", "next_call"};
 const std::vector<std::string> kActualKeys{"source", "why"};
 const std::vector<std::string> kActualSources{"interposer", "none"};
@@ -36,7 +37,8 @@ const std::vector<std::string> kRuntimes{"mpi", "nccl"};
 const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
 const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms", "constraints"};
 const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
-                                              "versions", "description", "cost", "env", "function"};
+                                              "versions", "description", "cost", "env", "function",
+                                              "component", "parameter_variables"};
 const std::vector<std::string> kConstraintKeys{"require", "reason"};
 const std::vector<std::string> kVersionedKeys{"versions", "env"};
 
@@ -82,11 +84,14 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
     check_versions(*x);
     a.versions = x->as_string("versions");
   }
+  if (auto x = m.get("component")) a.component = x->as_nonempty_string("component");
+  if (auto x = m.get("parameter_variables")) a.parameter_variables = parse_string_map(*x, "parameter_variables");
   if (auto x = m.get("parameters")) {
     for (const auto& p : x->as_list("parameters")) {
       std::string name = p.as_nonempty_string("parameter");
-      if (!coll.variable.empty() && !coll.parameter_variables.contains(name))
-        p.fail(fmt::format("parameter '{}' has no variable in this collective's 'parameters' map", name));
+      if (!coll.variable.empty() && !coll.parameter_variables.contains(name) && !a.parameter_variables.contains(name))
+        p.fail(fmt::format("parameter '{}' has no variable in this collective's 'parameters' map, nor in the "
+                           "algorithm's 'parameter_variables'", name));
       a.parameters.push_back(std::move(name));
     }
   }
@@ -96,7 +101,8 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
   return a;
 }
 
-CollectiveCatalog parse_collective_entry(const Value& v, const std::string& mechanism) {
+CollectiveCatalog parse_collective_entry(const Value& v, const Catalog& cat) {
+  const std::string& mechanism = cat.mechanism;
   const Map m = v.as_map("a collective", kCollectiveKeys);
   CollectiveCatalog c;
   if (auto x = m.get("variable")) c.variable = x->as_nonempty_string("variable");
@@ -108,10 +114,17 @@ CollectiveCatalog parse_collective_entry(const Value& v, const std::string& mech
     m.self().fail("a collective needs the 'variable' that selects its algorithm");
   if (algorithms) for (const auto& a : algorithms->as_list("algorithms")) {
     AlgorithmEntry entry = parse_algorithm(a, c);
-    if (mechanism != "builtin" && entry.value.empty()) a.fail(fmt::format("algorithm '{}' needs a 'value'", entry.name));
-    if (mechanism != "env" && !entry.env.empty())
+    if (mechanism != "builtin" && entry.value.empty() && entry.component.empty())
+      a.fail(fmt::format("algorithm '{}' needs a 'value'", entry.name));
+    if (!entry.component.empty() && !entry.value.empty())
+      a.fail(fmt::format("algorithm '{}' runs in component '{}': its component is its selection, not a 'value'",
+                         entry.name, entry.component));
+    if (!entry.component.empty() && !cat.components.contains(entry.component))
+      a.fail(fmt::format("algorithm '{}' names component '{}', which selection.components does not define",
+                         entry.name, entry.component));
+    if (mechanism != "env" && entry.component.empty() && !entry.env.empty())
       a.fail(fmt::format("algorithm '{}' has 'env' but the catalogue's mechanism is {}", entry.name, mechanism),
-             "'env' variables are set at launch: use mechanism env");
+             "'env' variables are set at launch: use mechanism env, or a component");
     for (const auto& existing : c.algorithms)
       if (existing.name == entry.name && existing.versions == entry.versions)
         a.fail(fmt::format("algorithm '{}' is listed twice", entry.name));
@@ -140,7 +153,9 @@ std::map<std::string, std::vector<double>> parse_parameter_grid(const Value& v, 
   for (const auto& [key, values] : v.as_entries("parameter_grid")) {
     const std::string parameter = key.as_nonempty_string("parameter");
     const bool named = std::any_of(cat.collectives.begin(), cat.collectives.end(), [&](const auto& c) {
-      return c.second.parameter_variables.contains(parameter);
+      return c.second.parameter_variables.contains(parameter) ||
+             std::any_of(c.second.algorithms.begin(), c.second.algorithms.end(),
+                         [&](const AlgorithmEntry& a) { return a.parameter_variables.contains(parameter); });
     });
     if (!named) key.fail(fmt::format("no collective of this catalogue takes parameter '{}'", parameter));
     for (const auto& item : values.as_list("parameter_grid values")) {
@@ -287,7 +302,7 @@ AlgorithmFunctions Catalog::algorithm_functions(const std::string& version) cons
   AlgorithmFunctions out;
   for (const auto& [coll, cc] : collectives)
     for (const auto& a : cc.algorithms)
-      if (!a.function.empty() && version_in_range(version, a.versions)) out[a.function] = {coll, a.name};
+      if (!a.function.empty() && version_in_range(version, a.versions)) out[a.function] = {coll, a.name, a.component};
   return out;
 }
 
@@ -320,6 +335,16 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   if (auto v = sel.get("launch_env")) cat.launch_env = parse_string_map(*v, "launch_env");
   if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
   if (auto v = sel.get("verify")) cat.verify = v->as_choice("verify", kVerifyChoices);
+  if (auto v = sel.get("components")) {
+    if (cat.mechanism == "builtin") sel.key("components")->fail("a built-in catalogue runs pico's own code: no components");
+    for (const auto& [key, value] : v->as_entries("components")) {
+      const Map m = value.as_map("a component", kComponentKeys);
+      ComponentSelection& c = cat.components[key.as_nonempty_string("component")];
+      c.variable = m.require("variable").as_nonempty_string("variable");
+      c.value = m.require("value").as_nonempty_string("value");
+      if (auto x = m.get("constraints")) c.constraints = parse_constraints(*x);
+    }
+  }
   if (auto v = sel.get("launch_env_by_version")) {
     for (const auto& item : v->as_list("launch_env_by_version")) {
       const Map m = item.as_map("launch_env_by_version", kVersionedKeys);
@@ -347,7 +372,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     const Collective c = *parse_collective(key.as_choice("collective", names));
     if (cat.default_only.contains(c))
       key.fail(fmt::format("{} is default_only: it has no algorithms or constraints to list", name(c)));
-    cat.collectives[c] = parse_collective_entry(value, cat.mechanism);
+    cat.collectives[c] = parse_collective_entry(value, cat);
   }
   if (auto v = top.get("nonblocking")) {
     if (cat.mechanism == "builtin" || cat.runtime != "mpi")
@@ -356,7 +381,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
       const Collective c = *parse_collective(key.as_choice("collective", names));
       if (cat.default_only.contains(c) || cat.unsupported.contains(c))
         key.fail(fmt::format("{} has no algorithms to choose in this library", name(c)));
-      cat.nonblocking[c] = parse_collective_entry(value, cat.mechanism);
+      cat.nonblocking[c] = parse_collective_entry(value, cat);
     }
   }
   cat.ran_algorithm = parse_ran_algorithm(sel.get("actual"), cat);

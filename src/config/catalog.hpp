@@ -41,6 +41,21 @@ struct AlgorithmEntry {
   std::string cost;                     // alpha-beta cost, for humans
   std::map<std::string, std::string> env;  // env mechanism: further variables set with it (NCCL_PROTO)
   std::string function;  // the library function that runs it, where the interposer can see it (Open MPI)
+  // A coll component other than the one the catalogue's variables drive (Open
+  // MPI's han, adapt; Catalog::components): chosen at launch, not by `variable`.
+  std::string component;
+  // Parameter -> the variable that sets it, where this algorithm's differs
+  // from its collective's (a component's own segment size).
+  std::map<std::string, std::string> parameter_variables;
+};
+
+// How a launch is made to use a component for every collective it serves:
+// `variable` (its priority) set to `value` in the environment at launch, above
+// the catalogue's own component, and read back through MPI_T.
+struct ComponentSelection {
+  std::string variable;
+  std::string value;
+  std::vector<AlgorithmConstraint> constraints;  // hold for each of its algorithms (han: several nodes)
 };
 
 struct CollectiveCatalog {
@@ -79,6 +94,7 @@ struct Catalog {
   std::map<std::string, std::string> launch_env;  // set on every launch using this catalogue
   std::vector<AlgorithmConstraint> constraints;   // hold for every algorithm but "default"
   std::vector<VersionedEnv> launch_env_by_version;
+  std::map<std::string, ComponentSelection> components;  // by the name algorithms give in `component`
   // How the worker sees which algorithm ran (selection.actual): from the
   // algorithms' `function`s (interposer), pico's own code (builtin), or not at all.
   RanAlgorithmSource ran_algorithm;

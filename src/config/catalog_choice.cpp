@@ -21,7 +21,7 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
   const auto& of_form = cat.collectives_of(form);
   const auto coll_it = of_form.find(coll);
   const CollectiveCatalog* cc = coll_it == of_form.end() ? nullptr : &coll_it->second;
-  if (cc != nullptr) r.parameter_variables = &cc->parameter_variables;
+  if (cc != nullptr) r.parameter_variables = cc->parameter_variables;
   const std::string mechanism = cat.mechanism_for(version);
   if (algorithm == "default") {
     if (mechanism == "mpi_t" && cc != nullptr) {
@@ -47,6 +47,18 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
         fmt::format("'{}' for {} needs {} {}; this is {}", algorithm, name(coll), cat.library, r.entry->versions, version);
     return r;
   }
+  for (const auto& [parameter, variable] : r.entry->parameter_variables) r.parameter_variables[parameter] = variable;
+  if (!r.entry->component.empty()) {
+    // Another component: its priority raised at launch (one launch per component and
+    // parameter values), checked back through MPI_T; the catalogue's own variable stays unset.
+    const ComponentSelection& component = cat.components.at(r.entry->component);
+    r.selection.mechanism = "env";
+    r.selection.verify = "mpi_t";
+    r.selection.variable = component.variable;
+    r.selection.value = component.value;
+    r.selection.parameters = r.entry->env;
+    return r;
+  }
   r.selection.mechanism = mechanism;
   r.selection.verify = cat.verify;
   if (mechanism == "mpi_t") r.selection.takes_effect = cat.takes_effect;
@@ -57,7 +69,8 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
   return r;
 }
 
-std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry, const Case& c) {
+std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry, const Case& c,
+                                 const RankPlacement& placement) {
   const auto& of_form = cat.collectives_of(call_form(c));
   const auto coll = of_form.find(c.collective);
   const std::vector<AlgorithmConstraint> none;
@@ -67,10 +80,15 @@ std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry
     const auto it = c.params.find(name);
     return it == c.params.end() ? 0 : static_cast<std::int64_t>(it->second);
   };
-  const auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place, param("segment_size"),
-                                         c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum,
-                                         param("bits"));
-  for (const auto* list : {&for_collective, entry ? &cat.constraints : &none, entry ? &entry->constraints : &none})
+  auto vars = constraint_variables(c.np, c.count, dtype_size(c.dtype), c.in_place, param("segment_size"),
+                                   c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum,
+                                   param("bits"));
+  vars["nodes"] = placement.nodes(c.np);
+  vars["ppn_balanced"] = placement.balanced(c.np) ? 1 : 0;
+  const auto& for_component =
+      entry != nullptr && !entry->component.empty() ? cat.components.at(entry->component).constraints : none;
+  for (const auto* list : {&for_collective, entry ? &cat.constraints : &none, &for_component,
+                           entry ? &entry->constraints : &none})
     for (const auto& k : *list)
       if (!k.require.holds(vars)) return fmt::format("{} (requires {})", k.reason, k.require.expression());
   return "";

@@ -11,6 +11,7 @@
 
 #include "config/catalog.hpp"
 #include "core/case.hpp"
+#include "core/rank_placement.hpp"
 
 namespace pico {
 
@@ -19,7 +20,7 @@ struct CatalogChoice {
   Selection selection;
   std::string skip_reason;  // non-empty: the library cannot run it here
   // Algorithm parameter -> the library variable that sets it (segment_size -> ..._segmentsize).
-  const std::map<std::string, std::string>* parameter_variables = nullptr;
+  std::map<std::string, std::string> parameter_variables;
 };
 
 // `algorithm` ("default" or a catalogue name) of `coll` called in `form`, on
@@ -29,7 +30,9 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
                      const std::string& version, const std::string& library_label);
 
 // Why the library would not run the chosen algorithm as itself for case `c`
-// (its collective's, the catalogue's and the algorithm's constraints), or "".
-std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry, const Case& c);
+// with its ranks placed as `placement` says (its collective's, the
+// catalogue's and the algorithm's constraints), or "".
+std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry, const Case& c,
+                                 const RankPlacement& placement);
 
 }  // namespace pico

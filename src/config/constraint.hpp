@@ -4,7 +4,9 @@
 // Variables: np, count (elements per rank block), dtype_size, bytes (count x
 // dtype_size), in_place (0/1), commutative (1 for every built-in op),
 // segment_size (bytes; 0 when not set), np_pow2 (largest power of two <= np),
-// bits (the compressed algorithms' `bits` parameter; 0 when not set).
+// bits (the compressed algorithms' `bits` parameter; 0 when not set), nodes
+// (the nodes the ranks span) and ppn_balanced (1 when every node holds as
+// many ranks; both from the platform's RankPlacement, set by the plan).
 // Functions: power_of_two(x), even(x). Operators: || && ! == != < <= > >= + - * / % ( ).
 #pragma once
 

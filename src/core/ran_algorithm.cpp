@@ -7,7 +7,10 @@ namespace pico {
 
 nlohmann::json to_json(const AlgorithmFunctions& functions) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [function, f] : functions) j[function] = {{"collective", name(f.collective)}, {"algorithm", f.algorithm}};
+  for (const auto& [function, f] : functions) {
+    j[function] = {{"collective", name(f.collective)}, {"algorithm", f.algorithm}};
+    if (!f.component.empty()) j[function]["component"] = f.component;
+  }
   return j;
 }
 
@@ -16,7 +19,7 @@ AlgorithmFunctions algorithm_functions_from_json(const nlohmann::json& j) {
   for (const auto& [function, f] : j.items()) {
     const auto collective = parse_collective(f.at("collective").get<std::string>());
     if (!collective) throw std::runtime_error("unknown collective for " + function);
-    out[function] = {*collective, f.at("algorithm").get<std::string>()};
+    out[function] = {*collective, f.at("algorithm").get<std::string>(), f.value("component", "")};
   }
   return out;
 }

@@ -20,6 +20,10 @@ namespace pico {
 struct AlgorithmFunction {
   Collective collective = Collective::allreduce;
   std::string algorithm;  // the catalogue's name
+  // The coll component it belongs to where that is not the catalogue's own
+  // (han, adapt): its function is the algorithm's entry point, and coll/base
+  // functions seen beneath it are its parts on sub-communicators.
+  std::string component;
 };
 using AlgorithmFunctions = std::map<std::string, AlgorithmFunction>;  // function name -> what it runs
 

@@ -3,11 +3,14 @@
 
 #include <cstdio>
 #include <memory>
+#include <filesystem>
 #include <regex>
 
+#include "config/emulated_cluster.hpp"
 #include "launch/launcher.hpp"
 
 namespace pico {
+namespace fs = std::filesystem;
 
 MpiIdentity parse_launcher_version(const std::string& output) {
   std::smatch m;
@@ -17,7 +20,20 @@ MpiIdentity parse_launcher_version(const std::string& output) {
   return {};
 }
 
-PlanTarget plan_target_for(const Platform& platform) {
+namespace {
+
+// Where the platform puts a launch's ranks: an emulated cluster's slots per
+// node (its description, when the cluster is up; a run refuses to start
+// otherwise), a Slurm partition's ntasks_per_node, else one node.
+RankPlacement placement_of(const Platform& platform) {
+  if (!platform.emulated.empty() && fs::exists(platform.emulated))
+    return {read_emulated_cluster(platform.emulated).ppn, "the emulated cluster's slots per node (" + platform.emulated + ")"};
+  if (platform.scheduler == "slurm") return {platform.slurm.ntasks_per_node, "the platform's slurm ntasks_per_node"};
+  return {};
+}
+
+// The platform's mpi setting, or what its launcher says.
+PlanTarget detected_target(const Platform& platform) {
   if (platform.mpi.library != "auto" && !platform.mpi.version.empty())
     return {platform.mpi.library, platform.mpi.version};
   const std::string command = shell_quote(platform.launcher.command) + " --version 2>&1";
@@ -39,5 +55,14 @@ PlanTarget plan_target_for(const Platform& platform) {
   }
   return target;
 }
+
+}  // namespace
+
+PlanTarget plan_target_for(const Platform& platform) {
+  PlanTarget target = detected_target(platform);
+  target.placement = placement_of(platform);
+  return target;
+}
+
 
 }  // namespace pico

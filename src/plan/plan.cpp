@@ -176,8 +176,8 @@ struct PlanBuilder {
       base.options = backend.options;
       base.selection = r.selection;
       for (const auto& [p, v] : combo)
-        if (r.parameter_variables != nullptr && r.parameter_variables->contains(p))
-          base.selection.parameters[r.parameter_variables->at(p)] = param_text(v);
+        if (const auto it = r.parameter_variables.find(p); it != r.parameter_variables.end())
+          base.selection.parameters[it->second] = param_text(v);
       add_payloads(base, r, launch_env(cat, base.selection));
     }
   }
@@ -231,8 +231,8 @@ struct PlanBuilder {
     }
   }
 
-  static std::string violation(const ResolvedAlgorithm& r, const Case& c) {
-    return r.cat == nullptr ? "" : constraint_violation(*r.cat, r.entry, c);
+  std::string violation(const ResolvedAlgorithm& r, const Case& c) const {
+    return r.cat == nullptr ? "" : constraint_violation(*r.cat, r.entry, c, target.placement);
   }
 
   // The largest buffer any collective uses is a block per rank (gather,

@@ -14,6 +14,8 @@
 #include "config/to_json.hpp"
 #include "core/gpu_support.hpp"
 #include "core/case.hpp"
+#include "core/rank_placement.hpp"
+#include "core/rank_placement.hpp"
 #include "core/mpi_identity.hpp"
 #include "core/ran_algorithm.hpp"
 
@@ -43,6 +45,8 @@ struct PlanTarget {
   MpiIdentity mpi() const { return {mpi_library, mpi_version}; }
   // The NCCL this build's worker was compiled against; empty without the NCCL backend.
   std::string nccl_version = std::string(gpu::nccl_build_version());
+  // How the platform spreads a launch's ranks over nodes (han needs several nodes).
+  RankPlacement placement{};
   // The version a catalogue's `versions` ranges refer to.
   const std::string& version_for(const Catalog& cat) const {
     return cat.runtime == "nccl" ? nccl_version : mpi_version;

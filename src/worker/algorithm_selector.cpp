@@ -65,14 +65,20 @@ AppliedSelection AlgorithmSelector::apply(const Selection& s) {
   }
   if (s.verify == "environment") return check_environment(s, a);
   bool ok = holds(cvars_, s.variable, s.readback.empty() ? s.value : s.readback, a.applied);
+  std::string unheld;  // the first parameter the library does not hold, as it reports it
   for (const auto& [var, value] : s.parameters) {
-    std::string ignored;
-    ok = ok && holds(cvars_, var, value, ignored);
+    std::string reported;
+    if (ok && !holds(cvars_, var, value, reported)) {
+      ok = false;
+      unheld = reported.empty() ? fmt::format("the library does not report '{}' through MPI_T", var)
+                                : fmt::format("the library reports {}={}, not {}", var, reported, value);
+    }
   }
   a.verified = all_ranks(harness_, ok);
   if (!a.verified)
-    a.note = a.applied.empty() ? fmt::format("the library does not report '{}' through MPI_T", s.variable)
-                               : fmt::format("the library reports {}={}", s.variable, a.applied);
+    a.note = !unheld.empty()      ? unheld
+             : a.applied.empty() ? fmt::format("the library does not report '{}' through MPI_T", s.variable)
+                                 : fmt::format("the library reports {}={}", s.variable, a.applied);
   return a;
 }
 

@@ -77,10 +77,10 @@ RanAlgorithmSource source_for(const Case& c, const CaseContext& ctx) {
 
 // What ran, as the interposer saw it on every rank (rank 0's account; a note
 // when ranks disagree). Collective over harness.
-ActualSelection seen_by_interposer(const Case& c, const CaseContext& ctx) {
+ActualSelection seen_by_interposer(const Case& c, const CaseContext& ctx, std::int64_t calls) {
   ActualSelection actual;
   actual.source = "interposer";
-  const RanAlgorithm ran = ran_algorithm(ctx.interposer->seen(), *ctx.algorithm_functions, c.collective);
+  const RanAlgorithm ran = ran_algorithm(ctx.interposer->seen(), *ctx.algorithm_functions, c.collective, calls);
   actual.algorithm = ran.algorithm;
   actual.functions = ran.functions;
   actual.note = ran.note;
@@ -93,10 +93,10 @@ ActualSelection seen_by_interposer(const Case& c, const CaseContext& ctx) {
   return actual;
 }
 
-// selection.actual for a case whose calls have run.
-ActualSelection actual_selection(const Case& c, const CaseContext& ctx) {
+// selection.actual for a case whose `calls` calls have run.
+ActualSelection actual_selection(const Case& c, const CaseContext& ctx, std::int64_t calls) {
   const RanAlgorithmSource source = source_for(c, ctx);
-  if (source.source == "interposer" && ctx.interposer != nullptr) return seen_by_interposer(c, ctx);
+  if (source.source == "interposer" && ctx.interposer != nullptr) return seen_by_interposer(c, ctx, calls);
   ActualSelection actual;
   if (source.source == "pico") {
     actual.source = "pico";
@@ -167,7 +167,7 @@ CaseResult run_case(const Case& c, const CaseContext& ctx) {
   r.selection->reported = backend->reported_selection();
   if (ctx.interposer != nullptr) ctx.interposer->reset();
   const TimedSamples timed = run_timed(*backend, ctx.timing, ctx.harness);
-  r.selection->actual = actual_selection(c, ctx);
+  r.selection->actual = actual_selection(c, ctx, timed.calls);
   if (auto device = backend->device(); !device.is_null()) r.device = std::move(device);
   if (!all_ranks_ok(ctx.harness, backend->deferred_error(), error)) {
     r.fail("timed calls: " + error);

@@ -126,6 +126,11 @@ std::optional<std::string> ControlVariables::read(const std::string& name) {
     if (MPI_T_cvar_read(handle.get(), buf.data()) != MPI_SUCCESS) return std::nullopt;
     return std::string(buf.data());
   }
+  if (info->type == MPI_C_BOOL) {  // Open MPI's boolean MCA variables (coll_han_use_simple_*): 1 or 0, as set
+    bool v = false;
+    if (MPI_T_cvar_read(handle.get(), &v) != MPI_SUCCESS) return std::nullopt;
+    return v ? "1" : "0";
+  }
   if (!is_integer_type(info->type)) return std::nullopt;
   long long value = 0;
   int rc = MPI_SUCCESS;

@@ -74,6 +74,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   }
   samples.resize(static_cast<std::size_t>(done));
   result.samples_s = std::move(samples);
+  result.calls = (spec.warmup + done) * pacing.calls_per_sample;
   return result;
 }
 

@@ -16,6 +16,7 @@ namespace pico {
 struct TimedSamples {
   std::vector<double> samples_s;  // per iteration, the slowest rank's time
   std::string stop_reason;        // target_ci | time_budget | max_iterations
+  std::int64_t calls = 0;         // library calls made, warm-up included (what the interposer counts)
 };
 
 // How spec's samples are taken (mode, calls_per_sample, graph).

@@ -16,8 +16,7 @@ TEST_CASE("catalog choice: a tuned algorithm on Open MPI 4.1.4, its parameters a
   CHECK(ring.selection.mechanism == "mpi_t");
   CHECK(ring.selection.variable == "coll_tuned_allreduce_algorithm");
   CHECK(ring.selection.value == ring.entry->value);
-  REQUIRE(ring.parameter_variables != nullptr);
-  CHECK(ring.parameter_variables->at("segment_size") == "coll_tuned_allreduce_algorithm_segmentsize");
+  CHECK(ring.parameter_variables.at("segment_size") == "coll_tuned_allreduce_algorithm_segmentsize");
 
   const CatalogChoice library_own = choose(ompi, Collective::allreduce, "default", CallForm::blocking, "4.1.4", "");
   CHECK(library_own.entry == nullptr);
@@ -42,8 +41,8 @@ TEST_CASE("catalog choice: constraints of the collective and of the algorithm", 
   c.count = 1 << 16;
   c.bytes = c.count * 4;
   c.params["segment_size"] = 0;  // never cuts the blocks: Open MPI runs the plain ring
-  CHECK_THAT(constraint_violation(ompi, ring.entry, c), Contains("segmented ring runs the plain ring"));
+  CHECK_THAT(constraint_violation(ompi, ring.entry, c, {}), Contains("segmented ring runs the plain ring"));
   c.params["segment_size"] = 8192;
-  CHECK(constraint_violation(ompi, ring.entry, c).empty());
-  CHECK(constraint_violation(ompi, nullptr, c).empty());  // the library's own choice has no such limit
+  CHECK(constraint_violation(ompi, ring.entry, c, {}).empty());
+  CHECK(constraint_violation(ompi, nullptr, c, {}).empty());  // the library's own choice has no such limit
 }

@@ -16,13 +16,17 @@ const AlgorithmFunctions& openmpi_functions() {
 
 }  // namespace
 
-TEST_CASE("the catalogue names a coll/base function for every Open MPI algorithm", "[interposer]") {
+TEST_CASE("the catalogue names a function for every Open MPI algorithm: coll/base's, or its component's", "[interposer]") {
   const Catalog& cat = catalog_for("openmpi");
   CHECK(cat.ran_algorithm.source == "interposer");
   for (const auto& [coll, cc] : cat.collectives)
     for (const auto& a : cc.algorithms) {
       INFO(name(coll) << " " << a.name);
-      CHECK(a.function.rfind("ompi_coll_base_", 0) == 0);
+      if (a.component.empty())
+        CHECK(a.function.rfind("ompi_coll_base_", 0) == 0);
+      else  // mca_coll_han_*, ompi_coll_adapt_*: the component's own entry points
+        CHECK(a.function.find("_" + a.component + "_") != std::string::npos);
+      if (version_in_range("4.1.4", a.versions)) CHECK(openmpi_functions().at(a.function).component == a.component);
     }
   // Functions of versions this is not are left out (allgather sparbit is 5.0's).
   CHECK_FALSE(openmpi_functions().contains("ompi_coll_base_allgather_intra_sparbit"));
@@ -37,7 +41,7 @@ TEST_CASE("the algorithm that ran is the last catalogued one of the collective t
     const auto r = ran_algorithm({{"ompi_coll_base_allreduce_intra_ring_segmented", 5},
                                   {"ompi_coll_base_allreduce_intra_ring", 5},
                                   {"ompi_coll_base_allreduce_intra_recursivedoubling", 5}},
-                                 openmpi_functions(), Collective::allreduce);
+                                 openmpi_functions(), Collective::allreduce, 5);
     CHECK(r.algorithm == "recursive_doubling");
     CHECK(r.note == "delegated: segmented_ring -> ring -> recursive_doubling");
     CHECK(r.functions.front() == "ompi_coll_base_allreduce_intra_ring_segmented x 5");
@@ -46,25 +50,45 @@ TEST_CASE("the algorithm that ran is the last catalogued one of the collective t
     const auto r = ran_algorithm({{"ompi_coll_base_allreduce_intra_nonoverlapping", 3},
                                   {"ompi_coll_base_reduce_intra_binomial", 3},
                                   {"ompi_coll_base_bcast_intra_binomial", 3}},
-                                 openmpi_functions(), Collective::allreduce);
+                                 openmpi_functions(), Collective::allreduce, 3);
     CHECK(r.algorithm == "nonoverlapping");
     CHECK(r.note.empty());
     CHECK(r.functions.size() == 3);
   }
   SECTION("a helper the catalogue does not name is listed, not chosen") {
     const auto r = ran_algorithm({{"ompi_coll_base_bcast_intra_chain", 2}, {"ompi_coll_base_bcast_intra_generic", 2}},
-                                 openmpi_functions(), Collective::bcast);
+                                 openmpi_functions(), Collective::bcast, 2);
     CHECK(r.algorithm == "chain");
   }
   SECTION("nothing seen: another coll component served the call") {
-    const auto r = ran_algorithm({}, openmpi_functions(), Collective::allreduce);
+    const auto r = ran_algorithm({}, openmpi_functions(), Collective::allreduce, 4);
     CHECK(r.algorithm.empty());
     CHECK(r.note.find("coll/self") != std::string::npos);
   }
   SECTION("only another collective's functions seen") {
-    const auto r = ran_algorithm({{"ompi_coll_base_bcast_intra_binomial", 1}}, openmpi_functions(), Collective::allreduce);
+    const auto r = ran_algorithm({{"ompi_coll_base_bcast_intra_binomial", 1}}, openmpi_functions(), Collective::allreduce, 1);
     CHECK(r.algorithm.empty());
     CHECK(r.note == "none of the functions that ran is a catalogued allreduce algorithm");
+  }
+}
+
+TEST_CASE("a component's entry point ran at every call: the algorithm is the component's", "[interposer]") {
+  SECTION("han's bcast, with tuned's binomial bcast inside each node beneath it, once per segment") {
+    const auto r = ran_algorithm({{"mca_coll_han_bcast_intra", 12}, {"ompi_coll_base_bcast_intra_binomial", 192}},
+                                 openmpi_functions(), Collective::bcast, 12);
+    CHECK(r.algorithm == "han");
+    CHECK(r.note == "han ran binomial beneath it");
+  }
+  SECTION("han handed the communicator back after its first call: what ran after is what ran") {
+    const auto r = ran_algorithm({{"mca_coll_han_allreduce_intra", 1}, {"ompi_coll_base_allreduce_intra_ring", 12}},
+                                 openmpi_functions(), Collective::allreduce, 12);
+    CHECK(r.algorithm == "ring");
+    CHECK(r.note == "han ran 1 of 12 call(s), then left them to ring");
+  }
+  SECTION("adapt's bcast alone") {
+    const auto r = ran_algorithm({{"ompi_coll_adapt_bcast", 7}}, openmpi_functions(), Collective::bcast, 7);
+    CHECK(r.algorithm == "adapt");
+    CHECK(r.note.empty());
   }
 }
 

@@ -93,11 +93,14 @@ TEST_CASE("launch requests round-trip through JSON", "[plan]") {
   LaunchRequest r{3, 2, {{"X", "1"}}, plan.timing, true, plan.groups[0].cases, InstrumentationSpec{true, {"perf::TASK-CLOCK"}, 7},
                   MpiIdentity{"mpich", "4.0.2"},
                   {{"mpi", RanAlgorithmSource{"none", "no functions"}}},
-                  {{"f_ring", AlgorithmFunction{Collective::bcast, "ring"}}}};
+                  {{"f_ring", AlgorithmFunction{Collective::bcast, "ring", ""}},
+                   {"f_han", AlgorithmFunction{Collective::bcast, "han", "han"}}}};
   const LaunchRequest back = launch_request_from_json(launch_request_to_json(r));
   CHECK(back.ran_algorithm.at("mpi").why == "no functions");
   CHECK(back.algorithm_functions.at("f_ring").collective == Collective::bcast);
   CHECK(back.algorithm_functions.at("f_ring").algorithm == "ring");
+  CHECK(back.algorithm_functions.at("f_ring").component.empty());
+  CHECK(back.algorithm_functions.at("f_han").component == "han");
   CHECK(back.launch == 3);
   CHECK(back.planned_mpi == MpiIdentity{"mpich", "4.0.2"});
   CHECK(back.env.at("X") == "1");
