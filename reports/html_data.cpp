@@ -107,6 +107,7 @@ json provenance_rows(const LabelledReport& r) {
       {"MPI library", first_line(f.mpi_library_version)},
       {"MPI standard", f.mpi_standard},
       {"hosts", hosts_text(f)},
+      {"rank placement", f.several_nodes ? joined_lines(f.placements) : ""},
       {"GPU devices", gpu_text(f)},
       {"launch commands", commands_text(f)},
       {"environment (rank 0)", env_text(f)},

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "collectives/count_matrix.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "core/report_facts.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
 #include "reports/text_table.hpp"
@@ -197,6 +199,14 @@ std::string sampling_lines(const std::vector<CaseResult>& cases) {
   return out;
 }
 
+// Where the ranks ran, once per process count, where some launch spanned
+// several nodes (a hierarchical algorithm's time depends on it).
+std::string placement_line(const json& report) {
+  const ReportFacts f = report_facts(report);
+  if (!f.several_nodes) return "";
+  return fmt::format("rank placement: {}\n", fmt::join(f.placements, "; "));
+}
+
 // ---------------------------------------------------------------- CSV
 
 struct TimingColumn {
@@ -262,7 +272,8 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 std::string render_table(const json& report, TableStyle style, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
   if (style == TableStyle::nccl_tests)
-    return render_nccl_tests_table(cases) + sampling_lines(cases) + render_overlap_table(cases) + summary_line(cases);
+    return render_nccl_tests_table(cases) + sampling_lines(cases) + placement_line(report) +
+           render_overlap_table(cases) + summary_line(cases);
   const bool benchmark = style == TableStyle::benchmark;
   const std::span<const TextColumn> columns =
       benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);
@@ -270,7 +281,7 @@ std::string render_table(const json& report, TableStyle style, bool colour) {
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
   const std::string footer =
       (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
-      sampling_lines(cases) + render_overlap_table(cases) + summary_line(cases);
+      sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) + summary_line(cases);
   if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;

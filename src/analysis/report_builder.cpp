@@ -164,6 +164,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   if (run.contains("slurm")) p["slurm"] = run.at("slurm");
   // An emulated cluster: its nodes, addresses and link rates, as its script built them.
   if (run.contains("emulated")) p["emulated"] = run.at("emulated");
+  // The placement the plan assumed (nodes, balance) for the constraints of hierarchical algorithms.
+  if (run.contains("placement")) p["placement_planned"] = run.at("placement");
   // Launches whose ranks outnumbered a host's cores (their times measure descheduling too).
   p["oversubscribed"] = to_json(oversubscribed(p));
   return p;

@@ -28,8 +28,9 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     if (!profile.empty()) {
       const ProfileLoad load = prepare_profile_load(profile, request.profile.empty() ? "tuning.profile" : "--profile",
                                                     target, plan);
-      loads = fmt::format("\nprofile: {} loaded as {} (RESULTS_DIR/{}) on every launch\n", profile, load.format,
-                          load.file_name);
+      std::string files;
+      for (const LoadedFile& f : load.files) files += (files.empty() ? "RESULTS_DIR/" : ", RESULTS_DIR/") + f.file_name;
+      loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(), files);
     }
     fmt::print("{}{}", dry_run_text(plan, request.platform, target,
                                     request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "core/rank_placement.hpp"
+
 namespace pico {
 namespace {
 
@@ -81,12 +85,22 @@ ReportFacts report_facts(const nlohmann::json& report) {
     for (const auto& [k, v] : env.items()) f.env[k] = as_text(v);
   f.user = text(prov, "user");
   f.hostname = text(prov, "hostname");
+  std::map<std::size_t, std::string> placement_by_np;  // the first launch of each process count
   if (const nlohmann::json& launches = member(prov, "launches"); launches.is_array())
     for (const nlohmann::json& l : launches) {
       const nlohmann::json& id = member(l, "launch");
       const nlohmann::json& hosts = member(l, "hosts");
       if (id.is_number_integer() && hosts.is_array()) f.launch_hosts[id.get<int>()] = hosts.size();
+      if (!hosts.is_array() || hosts.empty()) continue;
+      std::vector<std::size_t> per_host;
+      for (const nlohmann::json& h : hosts)
+        per_host.push_back(member(h, "ranks").is_array() ? member(h, "ranks").size() : 0);
+      std::size_t np = 0;
+      for (std::size_t n : per_host) np += n;
+      f.several_nodes = f.several_nodes || per_host.size() > 1;
+      placement_by_np.emplace(np, placement_text(per_host));
     }
+  for (const auto& [np, text] : placement_by_np) f.placements.push_back(fmt::format("np {}: {}", np, text));
   if (const nlohmann::json& profile = member(prov, "profile"); profile.is_object()) f.profile = profile;
   return f;
 }

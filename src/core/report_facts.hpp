@@ -59,6 +59,10 @@ struct ReportFacts {
   std::optional<nlohmann::json> gpu_devices;
   std::vector<ReportHost> hosts;            // provenance.hosts: the first launch's
   std::map<int, std::size_t> launch_hosts;  // provenance.launches: each launch's host count
+  // Where each process count's ranks ran, from the launches' hosts, in order of
+  // np: "np 4: 2 nodes x 2 ranks", "np 3: 2 nodes (2 + 1 ranks)", "np 2: 1 node".
+  std::vector<std::string> placements;
+  bool several_nodes = false;  // some launch spanned more than one host
   std::vector<std::vector<std::string>> launch_commands;  // each launch's argv
   std::map<std::string, std::string> env;   // rank 0's recorded environment
   std::string user, hostname;               // who ran the front end, and where

@@ -9,12 +9,12 @@
 
 namespace pico {
 
-extern const ExportFormat kOmpiRulesFormat, kOmpiJsonFormat, kMpichJsonFormat, kUccTuneFormat, kNcclTunerFormat,
+extern const ExportFormat kOmpiRulesFormat, kOmpiHanRulesFormat, kOmpiJsonFormat, kMpichJsonFormat, kUccTuneFormat, kNcclTunerFormat,
     kNcclEnvFormat, kIntelMpiFormat;
 
 const std::vector<const ExportFormat*>& export_formats() {
   static const std::vector<const ExportFormat*> formats{
-      &kOmpiRulesFormat, &kOmpiJsonFormat, &kMpichJsonFormat, &kUccTuneFormat,
+      &kOmpiRulesFormat, &kOmpiHanRulesFormat, &kOmpiJsonFormat, &kMpichJsonFormat, &kUccTuneFormat,
       &kNcclTunerFormat, &kNcclEnvFormat,  &kIntelMpiFormat,
   };
   return formats;

@@ -25,6 +25,7 @@
 
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
+#include "export/ompi_han_rules.hpp"
 #include "export/ompi_sizes.hpp"
 
 namespace pico {
@@ -116,7 +117,12 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
 }
 
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
-  return fmt::format(
+  const std::string components =
+      chooses_component(profile)
+          ? "This profile chooses han or adapt at some sizes: load it with han's rules too "
+            "(pico export --format ompi-han-rules; docs/tuning.md#open-mpi-components).\n"
+          : "";
+  return components + fmt::format(
       "Load it in Open MPI {0} (coll/tuned reads it at the first collective):\n"
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {1} ...\n"
       "  (or export OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={1})\n"

@@ -54,7 +54,13 @@ OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& pr
     cols.algorithm = "0";
     return cols;
   }
-  cols.algorithm = catalogue_entry(catalog, profile, rule, range).value;
+  const AlgorithmEntry& entry = catalogue_entry(catalog, profile, rule, range);
+  if (!entry.component.empty()) {
+    // Another component runs these sizes (han's rules file hands them to it): tuned keeps its own decision.
+    cols.algorithm = "0";
+    return cols;
+  }
+  cols.algorithm = entry.value;
   for (const auto& [param, value] : range.params) {
     const auto v = static_cast<long long>(value);
     if (param == "segment_size") cols.segsize = v;

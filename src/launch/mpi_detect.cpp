@@ -27,8 +27,10 @@ namespace {
 // otherwise), a Slurm partition's ntasks_per_node, else one node.
 RankPlacement placement_of(const Platform& platform) {
   if (!platform.emulated.empty() && fs::exists(platform.emulated))
-    return {read_emulated_cluster(platform.emulated).ppn, "the emulated cluster's slots per node (" + platform.emulated + ")"};
-  if (platform.scheduler == "slurm") return {platform.slurm.ntasks_per_node, "the platform's slurm ntasks_per_node"};
+    return {read_emulated_cluster(platform.emulated).ppn, RankPlacement::Fill::node_after_node,
+            "the emulated cluster's slots per node (" + platform.emulated + ")"};
+  if (platform.scheduler == "slurm")  // srun --nodes=ceil(np / ntasks_per_node) --ntasks=np spreads them evenly
+    return {platform.slurm.ntasks_per_node, RankPlacement::Fill::evenly, "the platform's slurm ntasks_per_node"};
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "core/results_file.hpp"
 #include "export/export_format.hpp"
+#include "export/ompi_han_rules.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,15 +28,19 @@ struct LibraryLoading {
   std::string file_name;
   std::string file_variable;
   std::map<std::string, std::string> switches;
+  bool components = false;  // Open MPI: han's rules file too (han_rules_variables load it)
 };
+
+constexpr const char* kHanRulesFormat = "ompi-han-rules";
+constexpr const char* kHanRulesFile = "han-rules.txt";
 
 LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
   if (profile.library.name == "openmpi") {
     const std::map<std::string, std::string> switches{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
     const char* file_variable = "OMPI_MCA_coll_tuned_dynamic_rules_filename";
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
-      return {"ompi-json", "tuned-rules.json", file_variable, switches};
-    return {"ompi-rules", "tuned-rules.txt", file_variable, switches};
+      return {"ompi-json", "tuned-rules.json", file_variable, switches, chooses_component(profile)};
+    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, chooses_component(profile)};
   }
   if (profile.library.name == "mpich")
     return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {}};
@@ -71,27 +76,43 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
                        "run only `default` for the library (algorithms: [default]); a loaded Open MPI rules file "
                        "overrides forced algorithms");
   const LibraryLoading how = loading_for(load.profile, path);
-  load.format = how.format;
-  load.file_name = how.file_name;
   // The library formats pico loads are single files that need no flag.
-  load.text = export_profile(load.profile, path, export_format(how.format), FormatArgs{}).files.front().second;
+  const auto exported = [&](const std::string& format) {
+    return export_profile(load.profile, path, export_format(format), FormatArgs{}).files.front().second;
+  };
+  load.files.push_back({how.format, how.file_name, exported(how.format)});
+  if (how.components) load.files.push_back({kHanRulesFormat, kHanRulesFile, exported(kHanRulesFormat)});
   return load;
+}
+
+std::string ProfileLoad::formats() const {
+  std::string out;
+  for (const LoadedFile& f : files) out += (out.empty() ? "" : " + ") + f.format;
+  return out;
 }
 
 std::map<std::string, std::string> install_profile(const ProfileLoad& load, const std::string& dir,
                                                    nlohmann::json& run) {
-  const std::string file = fs::absolute(fs::path(dir) / load.file_name).string();
-  write_results_file(file, load.text);
+  nlohmann::json files = nlohmann::json::array();
+  for (const LoadedFile& f : load.files) {
+    files.push_back(fs::absolute(fs::path(dir) / f.file_name).string());
+    write_results_file(files.back(), f.text);
+  }
+  const std::string file = files.front();
   const LibraryLoading how = loading_for(load.profile, load.path);
   std::map<std::string, std::string> env = how.switches;
   env[how.file_variable] = file;
+  if (how.components)  // han's rules file, read where han's priority puts it above tuned
+    for (const auto& [variable, value] : han_rules_variables(load.profile, files.back()))
+      env["OMPI_MCA_" + variable] = value;
   run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
                                  {"source", load.source},
                                  {"hash", load.hash},
                                  {"library", load.profile.library.name},
                                  {"version", load.profile.library.version},
-                                 {"format", load.format},
+                                 {"format", load.formats()},
                                  {"file", file},
+                                 {"files", files},
                                  {"env", env}};
   return env;
 }

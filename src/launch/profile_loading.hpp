@@ -2,13 +2,15 @@
 // `pico run --profile P` (or a platform's `tuning: {profile: P}`): the run
 // measures the library's default with the profile loaded into the library.
 // The profile is exported for the run's library into the results directory
-// (openmpi: ompi-rules, or ompi-json from 6.0; mpich: mpich-json) and the
+// (openmpi: ompi-rules, or ompi-json from 6.0, and ompi-han-rules where it
+// chooses han or adapt; mpich: mpich-json) and the
 // variables that load it are set on every launch; run.json (and so the
 // report's provenance.profile) records the profile's path, hash and format.
 #pragma once
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,14 +19,23 @@
 
 namespace pico {
 
+// One exported file of a profile load.
+struct LoadedFile {
+  std::string format;     // the export format
+  std::string file_name;  // its name in the results directory
+  std::string text;       // its contents
+};
+
 struct ProfileLoad {
   std::string path;       // as given
   std::string source;     // "--profile" or "platform tuning.profile"
   TunedProfile profile;
-  std::string format;     // the export format
-  std::string text;       // the exported file's contents
-  std::string file_name;  // its name in the results directory
+  // The library's rules file; for an Open MPI profile that chooses han or
+  // adapt at some sizes, han's rules file after tuned's.
+  std::vector<LoadedFile> files;
   std::string hash;       // FNV-1a 64 of the profile file, 16 hex digits
+
+  std::string formats() const;  // "ompi-rules", "ompi-rules + ompi-han-rules"
 };
 
 // Reads and exports the profile for the run's library. InputError when the

@@ -158,6 +158,8 @@ RunResult run_experiment(const RunRequest& request) {
   write_results_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);
   write_results_file((fs::path(dir) / "plan.json").string(), plan_to_json(plan).dump(1) + "\n");
   if (emulated) run["emulated"] = to_json(*emulated);
+  // How the plan expected the ranks to spread over nodes (han's constraints); provenance.launches says where they ran.
+  run["placement"] = to_json(target.placement);
   Platform platform = request.platform;
   if (profile)
     for (const auto& [k, v] : install_profile(*profile, dir, run)) platform.env[k] = v;

@@ -194,6 +194,104 @@ def test_allreduce_time(tmp):
         cluster("stop", check=False)
 
 
+COMPONENTS = """\
+    name: cluster-components
+    collectives: [allreduce, bcast, allgather]
+    sizes: [64B, 64KiB]
+    dtypes: [float32]
+    ops: [sum]
+    processes: [2, 3, 4]
+    backends: [{library: mpi, algorithms: [default, han, han_simple, adapt]}]
+    timing: {warmup: 1, min_iterations: 3, max_iterations: 20, time_budget: 20ms, case_timeout: 60s}
+    """
+
+ENTRY_POINT = {"han": "mca_coll_han_{}_intra", "han_simple": "mca_coll_han_{}_intra_simple",
+               "adapt": "ompi_coll_adapt_{}"}
+
+
+def han_profile(tmp):
+    """A profile choosing tuned's ring below 16 KiB and han above for allreduce, and tuned's
+    default below 16 KiB and han_simple above for bcast, on 4 ranks (2 nodes x 2)."""
+    def rng(lo, hi, algorithm, params=None):
+        return {"min_bytes": lo, "max_bytes": hi, "algorithm": algorithm, "params": params or {},
+                "speedup": None if algorithm == "default" else {"estimate": 1.2, "low": 1.1, "high": 1.3},
+                "measured_bytes": [], "evidence": []}
+    profile = {"schema": "pico-profile/1", "library": {"backend": "mpi", "name": "openmpi", "version": "4.1.4"},
+               "platform": "emulated-cluster", "objective": "median", "min_gain": 0.05, "test": "hand-written",
+               "reports": ["cluster-components"], "confidence": 0.95, "created": "2026-11-29T00:00:00Z",
+               "pico_version": "0.1.0",
+               "rules": [{"collective": "allreduce", "comm_size": 4, "nodes": 2, "ppn": 2,
+                          "ranges": [rng(0, 16383, "ring"), rng(16384, None, "han", {"low_module": 1})]},
+                         {"collective": "bcast", "comm_size": 4, "nodes": 2, "ppn": 2,
+                          "ranges": [rng(0, 16383, "default"), rng(16384, None, "han_simple")]}]}
+    return write(tmp, "han.profile.json", json.dumps(profile))
+
+
+def test_components(tmp):
+    """Open MPI's han and adapt beside tuned on 2 nodes x 2 slots at np 2, 3 and 4: each runs where
+    its constraints say and the interposer sees its entry point at every call; a profile choosing
+    han at some sizes and tuned at others, loaded into Open MPI, runs each at its sizes."""
+    try:
+        start("--nodes", "2", "--rate", "1gbit", "--ppn", "2")
+        plat = platform(tmp, "emulated-cluster")
+        experiment = write(tmp, "components.yaml", COMPONENTS)
+        proc = pico("run", experiment, "-p", plat, "-o", os.path.join(tmp, "results"), cwd=tmp)
+        expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
+        expect("rank placement: np 2: 1 node; np 3: 2 nodes (2 + 1 ranks); np 4: 2 nodes x 2 ranks" in proc.stdout,
+               f"no placement line:\n{proc.stdout[-1500:]}")
+        path = report_path(proc)
+        check_schema(path)
+        report = load(path)
+        expect(report["provenance"]["placement_planned"]["ranks_per_node"] == 2,
+               f"planned placement: {report['provenance'].get('placement_planned')}")
+        seen = {}
+        for c in report["cases"]:
+            alg, coll, np_ = c["algorithm"], c["collective"], c["np"]
+            if alg == "default":
+                continue
+            key = f"{coll} {alg} np {np_} {c['bytes']} B"
+            reason = c.get("reason") or ""
+            if alg == "adapt" and coll != "bcast":
+                expect(c["status"] == "skipped" and "no algorithm 'adapt'" in reason, f"{key}: {c['status']} {reason}")
+                continue
+            if alg != "adapt" and np_ == 2:
+                expected = "nodes >= 2"
+            elif alg != "adapt" and np_ == 3 and coll != "allreduce":
+                expected = "ppn_balanced"
+            else:
+                expected = None
+            if expected:
+                expect(c["status"] == "skipped" and expected in reason, f"{key}: {c['status']} {reason}")
+                continue
+            expect(c["status"] == "ok", f"{key}: {c['status']} {reason}")
+            actual = c["selection"]["actual"]
+            expect(actual["algorithm"] == alg, f"{key}: the interposer saw {actual}")
+            entry = ENTRY_POINT[alg].format(coll)
+            calls = [int(f.split(" x ")[1]) for f in actual["functions"] if f.split(" x ")[0] == entry]
+            expect(calls and calls[0] >= c["warmup"] + c["iterations"], f"{key}: {entry} not at every call: {actual}")
+            seen[alg] = seen.get(alg, 0) + 1
+        expect(seen.get("han", 0) >= 6 and seen.get("han_simple", 0) >= 6 and seen.get("adapt", 0) == 6,
+               f"component cases that ran: {seen}")
+
+        # The profile, loaded into Open MPI: tuned's algorithm below 16 KiB, han's above, per the interposer.
+        os.makedirs(os.path.join(tmp, "profiled"))
+        profiled = run(os.path.join(tmp, "profiled"), COMPONENTS.replace("[64B, 64KiB]", "[1KiB, 1MiB]")
+                       .replace("[2, 3, 4]", "[4]").replace("[default, han, han_simple, adapt]", "[default]")
+                       .replace("[allreduce, bcast, allgather]", "[allreduce, bcast]"),
+                       plat, "--profile", han_profile(tmp))
+        ran = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in profiled["cases"]}
+        expect(ran[("allreduce", 1024)] == "ring" and ran[("allreduce", 1 << 20)] == "han", f"allreduce: {ran}")
+        expect(ran[("bcast", 1024)] not in ("han", "han_simple") and ran[("bcast", 1 << 20)] == "han_simple",
+               f"bcast: {ran}")
+        env = profiled["provenance"]["profile"]["env"]
+        expect(env.get("OMPI_MCA_coll_han_priority") == "100" and env.get("OMPI_MCA_coll_han_allreduce_low_module") == "1",
+               f"profile variables: {env}")
+        expect(profiled["provenance"]["profile"]["format"] == "ompi-rules + ompi-han-rules",
+               f"profile format: {profiled['provenance']['profile']['format']}")
+    finally:
+        cluster("stop", check=False)
+
+
 def test_slurm(tmp):
     """The quickstart as one Slurm job on 2 nodes, and a 4-rank experiment on 4 nodes."""
     try:

@@ -6,7 +6,7 @@ Written from the libraries' readers (see /work/shared/reference/tuning-formats.m
 independently of pico's writers, so a writer that breaks an invariant fails here.
 
 usage: tuning_formats.py DIR   checks every golden file in DIR by its extension:
-  *.ompi-rules, *.ompi-json, *.mpich-json, *.ucc-tune, *.nccl-tuner, *.nccl-env, *.intel-mpi
+  *.ompi-rules, *.ompi-han-rules, *.ompi-json, *.mpich-json, *.ucc-tune, *.nccl-tuner, *.nccl-env, *.intel-mpi
 """
 import json
 import os
@@ -69,6 +69,56 @@ def parse_ompi_rules(text):
             blocks[size] = rules
         result[coll] = blocks
     need(pos == len(tokens), f"{len(tokens) - pos} numbers after the last collective")
+    return result
+
+
+def parse_ompi_han_rules(text):
+    """Open MPI 4.1 coll/han's dynamic rules (coll_han_dynamic_file.c): {collective id: {conf size:
+    [(from, component)]}}. Checks what 4.1.4's reader refuses or misreads: numbers where numbers go,
+    components by name (an id is "an invalid collective component name"), one topological level
+    per collective here (2, the user's communicator), the first configuration size 1, the first
+    message size 0, both ascending; and what 4.1.4 does with them: allreduce never handed to tuned
+    or basic (SIGSEGV), adapt never named (han does not run it)."""
+    tokens = []
+    for line in text.splitlines():
+        tokens += line.split("#", 1)[0].split()
+    pos = 0
+
+    def take():
+        nonlocal pos
+        need(pos < len(tokens), "file ends early")
+        pos += 1
+        return tokens[pos - 1]
+
+    def number():
+        tok = take()
+        need(re.fullmatch(r"[0-9]+", tok) and not (len(tok) > 1 and tok.startswith("0")), f"{tok!r} is not a number")
+        return int(tok)
+
+    result = {}
+    for _ in range(number()):
+        coll = number()
+        need(coll in (0, 1, 2, 6, 7, 9, 11, 15), f"collective id {coll}: han has no dynamic rules for it")
+        need(coll not in result, f"collective {coll} twice")
+        need(number() == 1, "one topological level per collective expected")
+        need(number() == 2, "the level must be 2 (the user's communicator)")
+        confs = {}
+        for k in range(number()):
+            size, nrules = number(), number()
+            need(k > 0 or size == 1, f"collective {coll}: first configuration size {size}, not 1")
+            need(not confs or size > max(confs), f"collective {coll}: configuration sizes not ascending")
+            rules = []
+            for _ in range(nrules):
+                frm, comp = number(), take()
+                need(comp in ("self", "basic", "libnbc", "tuned", "sm", "adapt", "han"), f"component {comp!r}")
+                need(comp != "adapt", "adapt named: 4.1.4's han never runs it")
+                need(not (coll == 2 and comp in ("tuned", "basic")), "allreduce handed to tuned/basic: 4.1.4 dies")
+                rules.append((frm, comp))
+            need(rules and rules[0][0] == 0, f"collective {coll}: first message size not 0")
+            need(all(a[0] < b[0] for a, b in zip(rules, rules[1:])), f"collective {coll}: sizes not ascending")
+            confs[size] = rules
+        result[coll] = confs
+    need(pos == len(tokens), f"{len(tokens) - pos} tokens after the last collective")
     return result
 
 
@@ -223,6 +273,7 @@ def check_intel(text):
 
 CHECKS = {
     ".ompi-rules": parse_ompi_rules,
+    ".ompi-han-rules": parse_ompi_han_rules,
     ".ompi-json": lambda t: check_ompi_json(json.loads(t)),
     ".mpich-json": lambda t: check_mpich_tree(json.loads(t)),
     ".ucc-tune": parse_ucc_tune,

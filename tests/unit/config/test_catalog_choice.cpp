@@ -46,3 +46,32 @@ TEST_CASE("catalog choice: constraints of the collective and of the algorithm", 
   CHECK(constraint_violation(ompi, ring.entry, c, {}).empty());
   CHECK(constraint_violation(ompi, nullptr, c, {}).empty());  // the library's own choice has no such limit
 }
+
+TEST_CASE("catalog choice: han runs across nodes only, and most of its collectives on balanced nodes", "[catalog]") {
+  const Catalog& ompi = catalog_for("openmpi");
+  const auto violation = [&](Collective coll, int np, const RankPlacement& placement) {
+    const CatalogChoice han = choose(ompi, coll, "han", CallForm::blocking, "4.1.4", "openmpi 4.1.4");
+    REQUIRE(han.entry != nullptr);
+    Case c;
+    c.collective = coll;
+    c.dtype = Dtype::float32;
+    c.op = coll == Collective::bcast ? Op::none : Op::sum;
+    c.np = np;
+    c.count = 1024;
+    c.bytes = 4096;
+    return constraint_violation(ompi, han.entry, c, placement);
+  };
+  const RankPlacement two_slots{2, RankPlacement::Fill::node_after_node, "test"};
+  CHECK(violation(Collective::allreduce, 4, two_slots).empty());
+  CHECK_THAT(violation(Collective::allreduce, 2, two_slots), Contains("nodes >= 2"));
+  CHECK_THAT(violation(Collective::allreduce, 4, {}), Contains("nodes >= 2"));  // a local platform: one node
+  CHECK(violation(Collective::allreduce, 3, two_slots).empty());  // 2 + 1: allreduce still runs han (4.1.4)
+  CHECK_THAT(violation(Collective::bcast, 3, two_slots), Contains("ppn_balanced"));
+  // The selection: han's priority at launch, its parameters its own variables.
+  const CatalogChoice han = choose(ompi, Collective::bcast, "han", CallForm::blocking, "4.1.4", "");
+  CHECK(han.selection.mechanism == "env");
+  CHECK(han.selection.variable == "coll_han_priority");
+  CHECK(han.selection.value == "100");
+  CHECK(han.parameter_variables.at("segment_size") == "coll_han_bcast_segsize");
+  CHECK(han.selection.parameters.at("coll_han_use_simple_bcast") == "0");
+}

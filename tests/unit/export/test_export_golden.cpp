@@ -16,6 +16,7 @@
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/mpich_defaults.hpp"
+#include "export/ompi_han_rules.hpp"
 #include "simulation/simulator_exports.hpp"
 
 using namespace pico;
@@ -60,12 +61,43 @@ TEST_CASE("golden: every format") {
   nccl.set("nccl-channels", "8");
   check_golden(exported("openmpi-4.1.4.profile.json", "ompi-rules"), "openmpi-4.1.4.ompi-rules");
   check_golden(exported("openmpi-5.0.7.profile.json", "ompi-rules"), "openmpi-5.0.7.ompi-rules");
+  check_golden(exported("openmpi-4.1.4-han.profile.json", "ompi-rules"), "openmpi-4.1.4-han.ompi-rules");
+  check_golden(exported("openmpi-4.1.4-han.profile.json", "ompi-han-rules"), "openmpi-4.1.4-han.ompi-han-rules");
   check_golden(exported("openmpi-6.0.0.profile.json", "ompi-json"), "openmpi-6.0.0.ompi-json");
   check_golden(exported("mpich-4.0.2.profile.json", "mpich-json", mpich_options()), "mpich-4.0.2.mpich-json");
   check_golden(exported("ucc.profile.json", "ucc-tune"), "ucc.ucc-tune");
   check_golden(exported("nccl.profile.json", "nccl-tuner", nccl), "nccl.nccl-tuner");
   check_golden(exported("nccl-one-choice.profile.json", "nccl-env"), "nccl-one-choice.nccl-env");
   check_golden(exported("intelmpi.profile.json", "intel-mpi"), "intelmpi.intel-mpi");
+}
+
+TEST_CASE("han's rules: what Open MPI 4.1.4 can load, and nothing else") {
+  const TunedProfile han = load_profile(kDir + "openmpi-4.1.4-han.profile.json");
+  CHECK(chooses_component(han));
+  CHECK_FALSE(chooses_component(load_profile(kDir + "openmpi-4.1.4.profile.json")));
+  const auto vars = han_rules_variables(han, "/r/han-rules.txt");
+  CHECK(vars.at("coll_han_priority") == "100");
+  CHECK(vars.at("coll_han_dynamic_rules_filename") == "/r/han-rules.txt");
+  CHECK(vars.at("coll_han_allreduce_low_module") == "1");
+  CHECK(vars.at("coll_han_use_simple_reduce") == "1");
+  CHECK(vars.at("coll_han_use_simple_bcast") == "0");  // han, not its simple variant: said explicitly
+  const auto refused = [&](TunedProfile p, const std::string& why) {
+    CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("ompi-han-rules"), {}), Catch::Contains(why));
+  };
+  TunedProfile two_variants = han;  // allreduce's two han ranges with different low modules
+  two_variants.rules[1].ranges[0].params["low_module"] = 0;
+  refused(two_variants, "needs coll_han_allreduce_low_module=0");
+  TunedProfile simple_and_not = han;  // han at 64 KiB, han_simple on 8 ranks: one use_simple per collective
+  simple_and_not.rules[1].ranges[0].algorithm = "han_simple";
+  simple_and_not.rules[1].ranges[0].params.erase("segment_size");
+  refused(simple_and_not, "coll_han_use_simple_allreduce");
+  TunedProfile adapt = han;
+  adapt.rules[2].ranges[1].algorithm = "adapt";
+  adapt.rules[2].ranges[1].params = {{"segment_size", 8192}};
+  refused(adapt, "never hands a call to adapt");
+  TunedProfile five = han;
+  five.library.version = "5.0.7";
+  refused(five, "written for Open MPI 4.1");
 }
 
 TEST_CASE("every format in the table has a name, a library, a writer and loading instructions") {
