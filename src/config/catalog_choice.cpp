@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "config/catalog_choice.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -84,6 +85,8 @@ std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry
                                    c.dtype == Dtype::float32 || c.dtype == Dtype::float64, c.op == Op::sum,
                                    param("bits"));
   vars["nodes"] = placement.nodes(c.np);
+  const std::vector<std::size_t> per_host = placement.ranks_per_host(c.np);
+  vars["ppn"] = static_cast<std::int64_t>(*std::max_element(per_host.begin(), per_host.end()));
   vars["ppn_balanced"] = placement.balanced(c.np) ? 1 : 0;
   const auto& for_component =
       entry != nullptr && !entry->component.empty() ? cat.components.at(entry->component).constraints : none;

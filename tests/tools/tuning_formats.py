@@ -23,6 +23,21 @@ def need(cond, what):
         raise FormatError(what)
 
 
+class Tokens:
+    """A rules file's tokens, taken in order."""
+
+    def __init__(self, tokens):
+        self.tokens, self.pos = tokens, 0
+
+    def take(self):
+        need(self.pos < len(self.tokens), "file ends early")
+        self.pos += 1
+        return self.tokens[self.pos - 1]
+
+    def left(self):
+        return len(self.tokens) - self.pos
+
+
 def parse_ompi_rules(text):
     """Open MPI's classic rules file: {collective id: {comm size: [(from, alg, faninout, segsize)]}}.
     Checks: integers only outside comments, no zero padding (fscanf %li reads octal), the
@@ -40,13 +55,8 @@ def parse_ompi_rules(text):
             need(re.fullmatch(r"-?[0-9]+", tok), f"non-numeric token {tok!r} (read silently as something else)")
             need(not (len(tok) > 1 and tok.startswith("0")), f"zero-padded {tok!r} reads as octal")
             tokens.append(int(tok))
-    pos = 0
-
-    def take():
-        nonlocal pos
-        need(pos < len(tokens), "file ends early")
-        pos += 1
-        return tokens[pos - 1]
+    reader = Tokens(tokens)
+    take = reader.take
 
     result = {}
     for _ in range(take()):
@@ -68,7 +78,7 @@ def parse_ompi_rules(text):
             need(all(r[1] >= 0 for r in rules), "negative algorithm id")
             blocks[size] = rules
         result[coll] = blocks
-    need(pos == len(tokens), f"{len(tokens) - pos} numbers after the last collective")
+    need(reader.left() == 0, f"{reader.left()} numbers after the last collective")
     return result
 
 
@@ -82,13 +92,8 @@ def parse_ompi_han_rules(text):
     tokens = []
     for line in text.splitlines():
         tokens += line.split("#", 1)[0].split()
-    pos = 0
-
-    def take():
-        nonlocal pos
-        need(pos < len(tokens), "file ends early")
-        pos += 1
-        return tokens[pos - 1]
+    reader = Tokens(tokens)
+    take = reader.take
 
     def number():
         tok = take()
@@ -118,7 +123,7 @@ def parse_ompi_han_rules(text):
             need(all(a[0] < b[0] for a, b in zip(rules, rules[1:])), f"collective {coll}: sizes not ascending")
             confs[size] = rules
         result[coll] = confs
-    need(pos == len(tokens), f"{len(tokens) - pos} tokens after the last collective")
+    need(reader.left() == 0, f"{reader.left()} tokens after the last collective")
     return result
 
 

@@ -67,6 +67,8 @@ TEST_CASE("catalog choice: han runs across nodes only, and most of its collectiv
   CHECK_THAT(violation(Collective::allreduce, 4, {}), Contains("nodes >= 2"));  // a local platform: one node
   CHECK(violation(Collective::allreduce, 3, two_slots).empty());  // 2 + 1: allreduce still runs han (4.1.4)
   CHECK_THAT(violation(Collective::bcast, 3, two_slots), Contains("ppn_balanced"));
+  const RankPlacement one_slot{1, RankPlacement::Fill::node_after_node, "test"};  // 4 nodes x 1: one level
+  CHECK_THAT(violation(Collective::allreduce, 4, one_slot), Contains("ppn >= 2"));
   // The selection: han's priority at launch, its parameters its own variables.
   const CatalogChoice han = choose(ompi, Collective::bcast, "han", CallForm::blocking, "4.1.4", "");
   CHECK(han.selection.mechanism == "env");
