@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The Open MPI interposer (instrumentation/ompi_interposer, docs/verification.md):
-# an LD_PRELOAD library that pico-worker loads to record which coll/base
-# algorithm function Open MPI ran. The functions it wraps are those the
+# an LD_PRELOAD library that pico-worker loads to record which algorithm
+# function Open MPI ran (coll/base's, and han's and adapt's entry points). The functions it wraps are those the
 # catalogue names (`function:` in configs/catalog/openmpi.yaml), read here so
 # that the catalogue stays the one list; editing it re-runs this.
 # The trampolines are x86-64 assembly; elsewhere no interposer is built and

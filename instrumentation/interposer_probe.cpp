@@ -26,6 +26,7 @@ std::optional<InterposerProbe> InterposerProbe::find(std::string& why_not) {
                           PICO_INTERPOSER_ABI_VERSION);
     return std::nullopt;
   }
+  table->resolve_loaded();  // the worker asks after MPI_Init: Open MPI's components are open by now
   return InterposerProbe(table);
 }
 
@@ -84,12 +85,16 @@ RanAlgorithm ran_algorithm(const std::vector<FunctionCalls>& seen, const Algorit
     return r;
   }
   const auto base = names([](const Entered& e) { return e.f->component.empty(); });
-  r.algorithm = base.empty() ? chain.back().f->algorithm : base.back();
-  if (component != chain.end())
+  if (component != chain.end()) {
     // Open MPI's han hands a communicator it cannot serve back to the previous component, for good.
-    r.note = fmt::format("{} ran {} of {} call(s), then left them to {}", component->f->algorithm, component->calls,
-                         calls, r.algorithm);
-  else if (chain.size() > 1)
+    r.handed_back_by = component->f->algorithm;
+    r.algorithm = base.empty() ? "" : base.back();
+    r.note = fmt::format("{} ran {} of {} call(s), then left them to {}", r.handed_back_by, component->calls, calls,
+                         base.empty() ? "functions pico does not wrap" : r.algorithm);
+    return r;
+  }
+  r.algorithm = base.back();
+  if (chain.size() > 1)
     r.note = fmt::format("delegated: {}", fmt::join(base, " -> "));
   return r;
 }

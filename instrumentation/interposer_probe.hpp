@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The worker's side of the Open MPI interposer (instrumentation/ompi_interposer,
 // docs/verification.md): reset its counters before a case's calls, read which
-// coll/base functions ran after them, and name the algorithm that did the work.
+// functions ran after them (coll/base's, han's and adapt's entry points), and
+// name the algorithm that did the work.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,7 @@ struct RanAlgorithm {
   std::string algorithm;               // the catalogue's name; "" when no catalogued function of the collective ran
   std::vector<std::string> functions;  // every function seen, in call order, as "name x calls"
   std::string note;
+  std::string handed_back_by;  // the component algorithm that ran some calls and handed the rest back; "" if none
 };
 
 // Of the functions seen that run an algorithm of `collective`, the last one

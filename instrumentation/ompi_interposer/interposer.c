@@ -8,8 +8,9 @@
  * mca_coll_adapt.so) export their entry points too, and bind their own
  * references to them (the module's function table, calls between their
  * functions) through the GOT, so a preloaded definition wins there as well;
- * their real definitions are found when the component is opened (the dlopen
- * below), since they are not loaded when this library's constructor runs.
+ * their real definitions are looked up once MPI_Init has opened them
+ * (resolve_loaded, which the worker calls), since they are not loaded when
+ * this library's constructor runs.
  *
  * Each definition is a trampoline that knows nothing of the signature: it
  * counts the call, stamps the slot's first call since the last reset with a
@@ -23,6 +24,7 @@
  * interposed_functions.h as PICO_INTERPOSE(index, name) lines. x86-64 only. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -59,35 +61,61 @@ static void missing_function(void) {
   abort();
 }
 
-/* The real definitions of the slots still unresolved, looked up in `handle`
- * (RTLD_NEXT, or a newly opened library). Two threads opening libraries at
- * once write the same addresses. */
-static void resolve_slots(void* handle) {
+/* Every library the program links is mapped before any constructor runs,
+ * so libmpi's definitions are there to find. */
+__attribute__((constructor)) static void find_real_functions(void) {
   for (int i = 0; i < kFunctionCount; ++i) {
-    void* const known = pico_interposer_slots[i].real;
-    if (known != NULL && known != (void*)missing_function) continue;
-    void* real = dlsym(handle, kNames[i]);
+    void* real = dlsym(RTLD_NEXT, kNames[i]);
     pico_interposer_slots[i].real = real != NULL ? real : (void*)missing_function;
   }
 }
 
-/* Every library the program links is mapped before any constructor runs,
- * so libmpi's definitions are there to find. */
-__attribute__((constructor)) static void find_real_functions(void) { resolve_slots(RTLD_NEXT); }
+/* The file names of the loaded objects: dl_iterate_phdr holds the loader's
+ * lock while it calls back, so dlopen waits until it has returned. The names
+ * are the loader's own and live as long as their objects. */
+enum { kMaxObjects = 1024 };
+struct loaded_objects {
+  const char* names[kMaxObjects];
+  int count;
+};
 
-/* Open MPI opens its components with dlopen during MPI_Init (one thread):
- * their definitions of the slots' functions are found in the handle
- * (dlsym on a handle searches that library first, never this one). */
-void* dlopen(const char* file, int flags) {
-  static void* (*real_dlopen)(const char*, int);
-  if (real_dlopen == NULL) real_dlopen = (void* (*)(const char*, int))dlsym(RTLD_NEXT, "dlopen");
-  void* handle = real_dlopen(file, flags);
-  if (handle != NULL && file != NULL) resolve_slots(handle);
-  return handle;
+static int note_object(struct dl_phdr_info* object, size_t size, void* data) {
+  (void)size;
+  struct loaded_objects* loaded = data;
+  if (object->dlpi_name != NULL && object->dlpi_name[0] != '\0' && loaded->count < kMaxObjects)
+    loaded->names[loaded->count++] = object->dlpi_name;
+  return 0;
+}
+
+/* Each loaded object's definitions of the slots still missing. Open MPI opens
+ * its components (mca_coll_han.so, mca_coll_adapt.so) in MPI_Init, after the
+ * constructor ran, and may open them RTLD_LOCAL, out of RTLD_NEXT's reach:
+ * each object is looked up through its own handle, and a definition in this
+ * library (its trampoline) is no real function. The worker calls this once
+ * MPI_Init has returned, before its first case; no dlerror is left behind. */
+static void resolve_loaded(void) {
+  static struct loaded_objects loaded;
+  loaded.count = 0;
+  dl_iterate_phdr(note_object, &loaded);
+  Dl_info own;
+  const void* self = dladdr((void*)missing_function, &own) != 0 ? own.dli_fbase : NULL;
+  for (int k = 0; k < loaded.count; ++k) {
+    void* handle = dlopen(loaded.names[k], RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == NULL) continue;
+    for (int i = 0; i < kFunctionCount; ++i) {
+      if (pico_interposer_slots[i].real != (void*)missing_function) continue;
+      void* real = dlsym(handle, kNames[i]);
+      Dl_info info;
+      if (real != NULL && dladdr(real, &info) != 0 && info.dli_fbase != self) pico_interposer_slots[i].real = real;
+    }
+    dlclose(handle);
+  }
+  (void)dlerror();
 }
 
 const struct pico_interposer_table* pico_interposer(void) {
   static const struct pico_interposer_table table = {PICO_INTERPOSER_ABI_VERSION, kFunctionCount, kNames,
-                                                      pico_interposer_slots, &pico_interposer_sequence};
+                                                      pico_interposer_slots, &pico_interposer_sequence,
+                                                      resolve_loaded};
   return &table;
 }

@@ -196,17 +196,28 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
   }
   std::vector<std::string> out;
   const auto items = nonempty_list(*v, "algorithms");
+  bool all = false;
   for (const auto& item : items) {
     const std::string a = item.as_nonempty_string("algorithm");
     if (a == "all") {
-      if (items.size() != 1) item.fail("'all' cannot be combined with other algorithm names");
-      // Catalogue backends expand 'all' per collective and library version when the run is planned.
-      return backend.catalogs.empty() ? backend.algorithms : std::vector<std::string>{"all"};
+      // Catalogue backends expand 'all' per collective and library version when the run is planned: the
+      // catalogue's own algorithms; other components' (Open MPI's han, adapt) are named beside it.
+      if (backend.catalogs.empty()) {
+        if (items.size() != 1) item.fail("'all' cannot be combined with other algorithm names");
+        return backend.algorithms;
+      }
+      if (all) item.fail("'all' is listed twice");
+      all = true;
+      continue;
     }
     if (std::find(backend.algorithms.begin(), backend.algorithms.end(), a) == backend.algorithms.end())
       item.fail(fmt::format("backend '{}' has no algorithm '{}'", backend.name, a),
                 yaml::suggest_and_list(a, backend.algorithms, fmt::format("available algorithms for '{}'", backend.name)));
     add_unique(out, a, item, "algorithm", a);
+  }
+  if (all) {
+    out.insert(out.begin(), "all");
+    return out;
   }
   // Every library sweep keeps its baseline.
   if (backend.has_default && std::find(out.begin(), out.end(), "default") == out.end()) out.insert(out.begin(), "default");

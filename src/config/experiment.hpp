@@ -15,7 +15,10 @@ namespace pico {
 
 struct BackendSpec {
   std::string library = "mpi";                     // a backend's name (config/backends.hpp)
-  std::vector<std::string> algorithms{"default"};  // {"all"}: every catalogue algorithm, expanded by the plan
+  // {"all", ...}: every algorithm of the catalogue's own component (one launch on Open MPI), expanded by
+  // the plan, and the other components' algorithms named after it (han, adapt: launches of their own).
+  std::vector<std::string> algorithms{"default"};
+  bool sweeps_all() const { return !algorithms.empty() && algorithms.front() == "all"; }
   std::map<std::string, std::vector<double>> params;  // e.g. segment_size: [0, 65536], topk_ratio: [0.01]
   std::map<std::string, std::string> options;  // the backend's own keys, as its option parser read them
 };

@@ -22,7 +22,10 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated", "tuning"};
+const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated", "tuning",
+                                          "placement"};
+const std::vector<std::string> kPlacementKeys{"ranks_per_node", "fill"};
+const std::vector<std::string> kFills{"node_after_node", "evenly"};
 const std::vector<std::string> kTuningKeys{"profile"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
@@ -152,6 +155,16 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
   if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);
   if (auto v = top.get("emulated")) p.emulated = v->as_nonempty_string("emulated (the emulated cluster's description file)");
+  if (auto v = top.get("placement")) {
+    const Map m = v->as_map("placement", kPlacementKeys);
+    RankPlacement placement;
+    placement.ranks_per_node = static_cast<int>(m.require("ranks_per_node").as_int("ranks_per_node", 1, 1 << 20));
+    if (auto fill = m.get("fill"))
+      placement.fill = fill->as_choice("fill", kFills) == "evenly" ? RankPlacement::Fill::evenly
+                                                                   : RankPlacement::Fill::node_after_node;
+    placement.source = "the platform's placement (" + file_for_messages + ")";
+    p.placement = placement;
+  }
   if (auto v = top.get("tuning")) {
     const Map tuning = v->as_map("tuning", kTuningKeys);
     // Relative to the platform file, so the platform and its profile travel together.

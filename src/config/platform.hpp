@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "config/slurm_spec.hpp"
+#include "core/rank_placement.hpp"
 
 namespace pico {
 
@@ -41,6 +44,11 @@ struct Platform {
   // An emulated cluster's description (scripts/emulated-cluster.sh writes it):
   // read when a run starts and recorded in the report; "" = a real platform.
   std::string emulated;
+  // Where a launch's ranks go (`placement: {ranks_per_node, fill}`), for a
+  // platform whose launcher spreads them over hosts pico cannot see (an
+  // mpirun hostfile); unset: the emulated cluster's slots, Slurm's
+  // ntasks_per_node, else one node (docs/platforms.md#rank-placement).
+  std::optional<RankPlacement> placement;
   // A tuned profile (pico tune) every run on this platform loads into the
   // library, as `pico run --profile` does; "" = none. Relative to the platform file.
   std::string tuning_profile;

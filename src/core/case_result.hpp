@@ -37,6 +37,10 @@ struct ActualSelection {
   std::vector<std::string> functions;  // the library functions seen, in first-call order
   std::string source;                  // how it was observed, e.g. "interposer"
   std::string note;                    // e.g. why more than one function ran
+  // Not recorded (the note says it): a component (Open MPI's han) ran some
+  // calls and handed the rest back, so the case did not run as itself even
+  // where no catalogued function shows what ran instead.
+  bool handed_back = false;
 };
 
 // What the worker saw when it put the case's selection in force. Absent from

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How a launch's ranks spread over nodes, as far as the plan can know it:
-// hierarchical components (Open MPI's coll/han) run only across nodes, and
-// only where every node holds as many ranks as every other.
+// hierarchical components (Open MPI's coll/han) run only across nodes with
+// several ranks on a node, most of their collectives only where every node
+// holds as many ranks as every other.
 #pragma once
 
 #include <cstddef>

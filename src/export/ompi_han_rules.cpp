@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Open MPI 4.1 coll/han's dynamic rules file (coll_han_dynamic_file.h):
-// whitespace-separated integers, comments after '#'. The collective count,
+// whitespace-separated tokens, comments after '#'. The collective count,
 // then per collective its id (coll_base_functions.h, the ids tuned's rules
 // file uses), the count of topological levels and per level its id, the
 // count of configurations and per configuration its size (at the global
@@ -9,12 +9,10 @@
 // are minima: the last rule at or below the message applies. The message
 // size is the datatype size times the count of one rank's block (pico's
 // bytes). With han's priority raised, every collective han implements
-// passes through its rules, so each gets a rule: tuned (3) where the profile
-// keeps tuned or the library default.
+// passes through its rules, so each gets a rule: tuned where the profile
+// keeps tuned or the library default (libnbc for allreduce, below).
 #include "export/ompi_han_rules.hpp"
 
-#include <algorithm>
-#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -37,6 +35,8 @@ namespace {
 // profile's algorithm (seen: ompi_coll_base_allreduce_intra_ring at every call with ring forced).
 std::string tuned_name(Collective c) { return c == Collective::allreduce ? "libnbc" : "tuned"; }
 
+}  // namespace
+
 // adapt, chosen in han's rules, never runs in 4.1.4: with coll_han_bcast_dynamic_global_communicator_module
 // = 5 (and adapt's priority 0 or 1) ompi_coll_adapt_bcast was called 0 times.
 void refuse_adapt(const ProfileRule& rule, const ProfileRange& range) {
@@ -46,6 +46,8 @@ void refuse_adapt(const ProfileRule& rule, const ProfileRange& range) {
                       "tune without adapt (algorithms other than adapt), or run adapt alone with "
                       "coll_adapt_priority");
 }
+
+namespace {
 constexpr int kGlobalCommunicator = 2;  // coll_han_dynamic.h: INTRA_NODE 0, INTER_NODE 1, GLOBAL_COMMUNICATOR 2
 
 // The collectives 4.1's han serves (mca_coll_han_<coll>_intra_dynamic), as pico names them.
@@ -85,10 +87,9 @@ ExportOutput write(const TunedProfile& profile, const std::string&, const Format
   ExportOutput out;
   std::string body;
   for (Collective c : han_collectives()) {
-    std::vector<const ProfileRule*> rules;
-    std::set<int> sizes;
+    std::vector<const ProfileRule*> rules;  // ascending communicator sizes, one rule each (else refused)
     for (const ProfileRule* rule : rules_by_collective(profile))
-      if (rule->collective == c && sizes.insert(rule->comm_size).second) rules.push_back(rule);
+      if (rule->collective == c) rules.push_back(rule);
     const int id = spec_for(c).names.ompi_tuned_id;
     body += fmt::format("{}  # collective {}\n1  # topological levels\n{}  # the user's communicator\n", id, name(c),
                         kGlobalCommunicator);
@@ -111,11 +112,6 @@ ExportOutput write(const TunedProfile& profile, const std::string&, const Format
                             range.algorithm);
       }
     }
-    for (const ProfileRule* rule : rules_by_collective(profile))
-      if (rule->collective == c && std::find(rules.begin(), rules.end(), rule) == rules.end())
-        out.notes.push_back(fmt::format("{}: han's rules key on the communicator size only; the rule for {} of "
-                                        "this size applies",
-                                        describe(*rule), describe(*profile.rule_for(c, rule->comm_size))));
   }
   han_rules_variables(profile, "");  // refuses what one variable per collective cannot hold
   out.files.push_back({"", fmt::format("# pico export --format ompi-han-rules: {} {}, platform {}\n"
@@ -177,7 +173,7 @@ std::map<std::string, std::string> han_rules_variables(const TunedProfile& profi
 extern const ExportFormat kOmpiHanRulesFormat{
     .name = "ompi-han-rules",
     .library = "openmpi",
-    .description = "Open MPI 4.1 coll/han dynamic rules file: tuned, han or adapt per collective and size",
+    .description = "Open MPI 4.1 coll/han dynamic rules file: han or tuned per collective and size",
     .flags = {},
     .directory = false,
     .write = write,

@@ -22,4 +22,7 @@ bool chooses_component(const TunedProfile& profile);
 // different values of one variable (han's are one value per collective).
 std::map<std::string, std::string> han_rules_variables(const TunedProfile& profile, const std::string& file);
 
+// ExportRefusal for a range choosing adapt: no rules file makes Open MPI 4.1.4 run it at some sizes only.
+[[noreturn]] void refuse_adapt(const ProfileRule& rule, const ProfileRange& range);
+
 }  // namespace pico

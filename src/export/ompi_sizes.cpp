@@ -7,6 +7,7 @@
 
 #include "collectives/spec.hpp"
 #include "export/export_support.hpp"
+#include "export/ompi_han_rules.hpp"
 
 namespace pico {
 
@@ -55,8 +56,9 @@ OmpiRuleColumns ompi_rule_columns(const Catalog& catalog, const TunedProfile& pr
     return cols;
   }
   const AlgorithmEntry& entry = catalogue_entry(catalog, profile, rule, range);
+  if (entry.component == "adapt") refuse_adapt(rule, range);
   if (!entry.component.empty()) {
-    // Another component runs these sizes (han's rules file hands them to it): tuned keeps its own decision.
+    // han runs these sizes (han's rules file hands them to it): tuned keeps its own decision.
     cols.algorithm = "0";
     return cols;
   }

@@ -22,10 +22,11 @@ MpiIdentity parse_launcher_version(const std::string& output) {
 
 namespace {
 
-// Where the platform puts a launch's ranks: an emulated cluster's slots per
-// node (its description, when the cluster is up; a run refuses to start
-// otherwise), a Slurm partition's ntasks_per_node, else one node.
+// Where the platform puts a launch's ranks: its own `placement`, an emulated
+// cluster's slots per node (its description, when the cluster is up; a run
+// refuses to start otherwise), a Slurm partition's ntasks_per_node, else one node.
 RankPlacement placement_of(const Platform& platform) {
+  if (platform.placement) return *platform.placement;
   if (!platform.emulated.empty() && fs::exists(platform.emulated))
     return {read_emulated_cluster(platform.emulated).ppn, RankPlacement::Fill::node_after_node,
             "the emulated cluster's slots per node (" + platform.emulated + ")"};

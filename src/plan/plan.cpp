@@ -98,7 +98,7 @@ ResolvedAlgorithm resolve(const Catalog* cat, Collective coll, const std::string
 // `algorithms: all` sweep, the catalogue's grid; null: the library's own value.
 const std::vector<double>* parameter_values(const std::string& p, const BackendSpec& backend, const Catalog* cat) {
   if (auto it = backend.params.find(p); it != backend.params.end()) return &it->second;
-  if (cat == nullptr || backend.algorithms != std::vector<std::string>{"all"}) return nullptr;
+  if (cat == nullptr || !backend.sweeps_all()) return nullptr;
   const auto it = cat->parameter_grid.find(p);
   return it == cat->parameter_grid.end() ? nullptr : &it->second;
 }
@@ -254,13 +254,22 @@ struct PlanBuilder {
   }
 
   std::vector<std::string> algorithms_for(const BackendSpec& backend, const Catalog* cat, Collective coll) const {
-    if (backend.algorithms != std::vector<std::string>{"all"}) return backend.algorithms;
+    if (!backend.sweeps_all()) return backend.algorithms;
     if (cat == nullptr) return {"default"};
     // One case that resolve() records skipped with the catalogue's reason, where
     // a built-in catalogue would otherwise expand to nothing and say nothing.
     if (cat->unsupported.contains(coll)) return {"default"};
-    auto names = cat->algorithm_names(coll, target.version_for(*cat), call_form(backend.options));
+    const CallForm form = call_form(backend.options);
+    std::vector<std::string> names;
+    for (std::string& name : cat->algorithm_names(coll, target.version_for(*cat), form)) {
+      // Another component's algorithms run in launches of their own, never measured in the same rounds as
+      // the catalogue's: they join a sweep only where named.
+      const AlgorithmEntry* entry = cat->find(coll, name, form);
+      if (entry == nullptr || entry->component.empty()) names.push_back(std::move(name));
+    }
     if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
+    for (auto it = backend.algorithms.begin() + 1; it != backend.algorithms.end(); ++it)
+      if (std::find(names.begin(), names.end(), *it) == names.end()) names.push_back(*it);
     return names;
   }
 };

@@ -15,7 +15,6 @@
 #include "core/gpu_support.hpp"
 #include "core/case.hpp"
 #include "core/rank_placement.hpp"
-#include "core/rank_placement.hpp"
 #include "core/mpi_identity.hpp"
 #include "core/ran_algorithm.hpp"
 

@@ -78,6 +78,7 @@ AppliedSelection AlgorithmSelector::apply(const Selection& s) {
   if (!a.verified)
     a.note = !unheld.empty()      ? unheld
              : a.applied.empty() ? fmt::format("the library does not report '{}' through MPI_T", s.variable)
+             : ok                ? "another rank does not hold every variable of the selection"
                                  : fmt::format("the library reports {}={}", s.variable, a.applied);
   return a;
 }

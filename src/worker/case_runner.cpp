@@ -84,6 +84,7 @@ ActualSelection seen_by_interposer(const Case& c, const CaseContext& ctx, std::i
   actual.algorithm = ran.algorithm;
   actual.functions = ran.functions;
   actual.note = ran.note;
+  actual.handed_back = !ran.handed_back_by.empty();
   // The same algorithm on every rank: compare a hash of the name.
   const auto h = static_cast<unsigned long long>(std::hash<std::string>{}(ran.algorithm) >> 1);
   unsigned long long range[2] = {h, ~h};
@@ -112,6 +113,9 @@ ActualSelection actual_selection(const Case& c, const CaseContext& ctx, std::int
 // A forced algorithm the library did not run as itself: the catalogue's
 // constraints missed a fallback. The timing stays, labelled failed.
 std::string mislabel(const Case& c, const ActualSelection& actual) {
+  if (c.algorithm != "default" && actual.source == "interposer" && actual.handed_back && actual.algorithm.empty())
+    return fmt::format("Open MPI did not run {} for every call of this case (seen by the interposer; {})",
+                       c.algorithm, actual.note);
   if (c.algorithm == "default" || actual.source != "interposer" || actual.algorithm.empty() ||
       actual.algorithm == c.algorithm)
     return "";

@@ -82,6 +82,9 @@ def test_openmpi_sweep(tmp):
         """)
     report = checked_report(proc)
     expect(report["run"]["launches"] == 1, f"one launch for the whole sweep, got {report['run']['launches']}")
+    # `all` is coll/tuned's algorithms: han and adapt run in launches of their own, only where named.
+    components = sorted({c["algorithm"] for c in report["cases"] if c["algorithm"] in ("han", "han_simple", "adapt")})
+    expect(not components, f"`all` swept other components: {components}")
     check_sweep(report, "openmpi")
     ring = [c for c in report["cases"] if c["collective"] == "allreduce" and c["algorithm"] == "ring" and c["count"] >= 4]
     expect(len(ring) == 2 and all(c["status"] == "ok" for c in ring), "ring runs where count >= np")

@@ -155,15 +155,18 @@ TEST_CASE("an Open MPI sweep is one launch group per process count, with run-tim
   const Plan plan = make_plan(sweep("all"), PlanTarget{"openmpi", "4.1.4"});
   REQUIRE(plan.groups.size() == 2);
   for (const auto& g : plan.groups) CHECK(g.env == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
-  // Every algorithm 4.1.4 has (default included) for both collectives, once per combination of
-  // the catalogue's parameter grid for the parameters it takes, at 2 sizes and 2 process counts.
+  // Every coll/tuned algorithm 4.1.4 has (default included) for both collectives, once per combination
+  // of the catalogue's parameter grid for the parameters it takes, at 2 sizes and 2 process counts; han's
+  // and adapt's only where named (they need launches of their own).
   const Catalog& ompi = catalog_for("openmpi");
   std::size_t algorithms = 0;
   for (Collective c : {Collective::allreduce, Collective::allgather})
     for (const auto& a : ompi.algorithm_names(c, "4.1.4")) {
       std::size_t combinations = 1;
-      if (const AlgorithmEntry* entry = ompi.find(c, a))
+      if (const AlgorithmEntry* entry = ompi.find(c, a)) {
+        if (!entry->component.empty()) continue;
         for (const auto& p : entry->parameters) combinations *= ompi.parameter_grid.at(p).size();
+      }
       algorithms += combinations;
     }
   CHECK(algorithms > 2);
@@ -208,6 +211,27 @@ bool skipped_at_plan_time(const Plan& plan, const Case& c) {
   return std::any_of(plan.skipped.begin(), plan.skipped.end(), [&](const SkippedCase& s) { return s.c.case_id == c.case_id; });
 }
 }  // namespace
+
+TEST_CASE("`all` is coll/tuned's; han named beside it sweeps its grid in launches of its own", "[catalog]") {
+  PlanTarget two_nodes{"openmpi", "4.1.4"};
+  two_nodes.placement = RankPlacement{2, RankPlacement::Fill::node_after_node, "test"};
+  const Plan plan = make_plan(parse_experiment("collectives: [allreduce, allgather]\nsizes: [64KiB]\nprocesses: [4]\n"
+                                               "backends: [{library: mpi, algorithms: [all, han]}]\n", "sweep.yaml"),
+                              two_nodes);
+  std::size_t han_allreduce = 0, han_allgather = 0;
+  for (const Case& c : plan.cases)
+    if (c.algorithm == "han") (c.collective == Collective::allreduce ? han_allreduce : han_allgather) += 1;
+  CHECK(han_allreduce == 2 * 2 * 3);  // up_module x low_module x segment_size
+  CHECK(han_allgather == 1);          // no parameters there
+  CHECK(std::none_of(plan.skipped.begin(), plan.skipped.end(), [](const SkippedCase& k) { return k.c.algorithm == "han"; }));
+  // tuned's sweep in one launch, each han setting in one of its own.
+  CHECK(plan.groups.size() == 1 + han_allreduce + han_allgather);
+  CHECK(std::count_if(plan.groups.begin(), plan.groups.end(),
+                      [](const LaunchGroup& g) { return g.env.contains("OMPI_MCA_coll_han_priority"); }) == 13);
+  CHECK_THROWS_WITH(parse_experiment("collectives: [allreduce]\nsizes: [8B]\nprocesses: [2]\n"
+                                     "backends: [{library: mpi, algorithms: [all, han, all]}]\n", "x.yaml"),
+                    Catch::Contains("'all' is listed twice"));
+}
 
 TEST_CASE("an MPICH 4.0.2 sweep is one launch group per process count, selected through MPI_T", "[catalog]") {
   const Plan plan = make_plan(sweep("all"), PlanTarget{"mpich", "4.0.2"});

@@ -84,6 +84,13 @@ TEST_CASE("a component's entry point ran at every call: the algorithm is the com
                                  openmpi_functions(), Collective::allreduce, 12);
     CHECK(r.algorithm == "ring");
     CHECK(r.note == "han ran 1 of 12 call(s), then left them to ring");
+    CHECK(r.handed_back_by == "han");
+  }
+  SECTION("han handed it back to functions the interposer does not wrap: no algorithm is named") {
+    const auto r = ran_algorithm({{"mca_coll_han_allreduce_intra", 1}}, openmpi_functions(), Collective::allreduce, 12);
+    CHECK(r.algorithm.empty());
+    CHECK(r.handed_back_by == "han");
+    CHECK(r.note == "han ran 1 of 12 call(s), then left them to functions pico does not wrap");
   }
   SECTION("adapt's bcast alone") {
     const auto r = ran_algorithm({{"ompi_coll_adapt_bcast", 7}}, openmpi_functions(), Collective::bcast, 7);
