@@ -230,7 +230,8 @@ def han_profile(tmp):
 def test_components(tmp):
     """Open MPI's han and adapt beside tuned on 2 nodes x 2 slots at np 2, 3 and 4: each runs where
     its constraints say and the interposer sees its entry point at every call; a profile choosing
-    han at some sizes and tuned at others, loaded into Open MPI, runs each at its sizes."""
+    han at some sizes and tuned at others, loaded into Open MPI, runs each at its sizes; then han on
+    2 nodes x 4 slots at np 5 (unequal nodes) and 8."""
     try:
         start("--nodes", "2", "--rate", "1gbit", "--ppn", "2")
         plat = platform(tmp, "emulated-cluster")
@@ -288,6 +289,18 @@ def test_components(tmp):
                f"profile variables: {env}")
         expect(profiled["provenance"]["profile"]["format"] == "ompi-rules + ompi-han-rules",
                f"profile format: {profiled['provenance']['profile']['format']}")
+
+        # 2 nodes x 4 slots: np 5 is 4 + 1 (allreduce runs han, bcast would hand it back), np 8 is 4 + 4.
+        cluster("stop")
+        start("--nodes", "2", "--rate", "1gbit", "--ppn", "4")
+        os.makedirs(os.path.join(tmp, "np5-8"))
+        wide = run(os.path.join(tmp, "np5-8"), COMPONENTS.replace("[64B, 64KiB]", "[64KiB]").replace("[2, 3, 4]", "[5, 8]")
+                   .replace("[allreduce, bcast, allgather]", "[allreduce, bcast]")
+                   .replace("[default, han, han_simple, adapt]", "[han]"), plat)
+        outcome = {(c["collective"], c["np"]): (c["status"], (c.get("selection") or {}).get("actual", {}).get("algorithm"))
+                   for c in wide["cases"] if c["algorithm"] == "han"}
+        expect(outcome == {("allreduce", 5): ("ok", "han"), ("bcast", 5): ("skipped", None),
+                           ("allreduce", 8): ("ok", "han"), ("bcast", 8): ("ok", "han")}, f"np 5 and 8: {outcome}")
     finally:
         cluster("stop", check=False)
 

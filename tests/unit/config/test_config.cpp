@@ -578,6 +578,21 @@ TEST_CASE("platform mistakes are reported at the value", "[config]") {
   CHECK(platform_error("name: x\nenv: [A]\n").message == "env must be a map of 'key: value' lines, got a list");
 }
 
+TEST_CASE("a platform says where its ranks go, for hosts pico cannot see", "[config][placement]") {
+  const Platform p = parse_platform("name: hosts\nplacement: {ranks_per_node: 8, fill: evenly}\n", "hosts.yaml");
+  REQUIRE(p.placement.has_value());
+  CHECK(p.placement->ranks_per_node == 8);
+  CHECK(p.placement->fill == RankPlacement::Fill::evenly);
+  CHECK(p.placement->text(12) == "2 nodes x 6 ranks");
+  CHECK_FALSE(parse_platform("name: local\n", "p.yaml").placement.has_value());
+  const auto zero = platform_error("name: x\nplacement:\n  ranks_per_node: 0\n");
+  CHECK(zero.line == 3);
+  CHECK(zero.column == 19);
+  const auto fill = platform_error("name: x\nplacement: {ranks_per_node: 2, fill: cyclic}\n");
+  CHECK(fill.line == 2);
+  CHECK_THAT(fill.hint, Contains("node_after_node"));
+}
+
 TEST_CASE("a platform name must be one safe directory name", "[config]") {
   // It becomes results/<name>/: a path in it would put runs outside -o.
   for (const std::string name : {"\"/elsewhere/x\"", "../../x", "a/b", "\"a b\"", "\"x\\ty\"", ".hidden", "\"\\e[2J\""}) {
