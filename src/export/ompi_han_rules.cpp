@@ -35,19 +35,6 @@ namespace {
 // profile's algorithm (seen: ompi_coll_base_allreduce_intra_ring at every call with ring forced).
 std::string tuned_name(Collective c) { return c == Collective::allreduce ? "libnbc" : "tuned"; }
 
-}  // namespace
-
-// adapt, chosen in han's rules, never runs in 4.1.4: with coll_han_bcast_dynamic_global_communicator_module
-// = 5 (and adapt's priority 0 or 1) ompi_coll_adapt_bcast was called 0 times.
-void refuse_adapt(const ProfileRule& rule, const ProfileRange& range) {
-  throw ExportRefusal(fmt::format("{} from {} B chooses {}: Open MPI 4.1.4's han never hands a call to adapt "
-                                  "through its rules (seen: 0 calls of ompi_coll_adapt_bcast)",
-                                  describe(rule), range.min_bytes, range.algorithm),
-                      "tune without adapt (algorithms other than adapt), or run adapt alone with "
-                      "coll_adapt_priority");
-}
-
-namespace {
 constexpr int kGlobalCommunicator = 2;  // coll_han_dynamic.h: INTRA_NODE 0, INTER_NODE 1, GLOBAL_COMMUNICATOR 2
 
 // The collectives 4.1's han serves (mca_coll_han_<coll>_intra_dynamic), as pico names them.
@@ -133,6 +120,16 @@ std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const st
 }
 
 }  // namespace
+
+// adapt, chosen in han's rules, never runs in 4.1.4: with coll_han_bcast_dynamic_global_communicator_module
+// = 5 (and adapt's priority 0 or 1) ompi_coll_adapt_bcast was called 0 times.
+void refuse_adapt(const ProfileRule& rule, const ProfileRange& range) {
+  throw ExportRefusal(fmt::format("{} from {} B chooses {}: Open MPI 4.1.4's han never hands a call to adapt "
+                                  "through its rules (seen: 0 calls of ompi_coll_adapt_bcast)",
+                                  describe(rule), range.min_bytes, range.algorithm),
+                      "tune without adapt (algorithms other than adapt), or run adapt alone with "
+                      "coll_adapt_priority");
+}
 
 bool chooses_component(const TunedProfile& profile) {
   const Catalog& catalog = catalog_for("openmpi");
