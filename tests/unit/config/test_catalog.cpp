@@ -212,7 +212,7 @@ bool skipped_at_plan_time(const Plan& plan, const Case& c) {
 }
 }  // namespace
 
-TEST_CASE("`all` is coll/tuned's; han named beside it sweeps its grid in launches of its own", "[catalog]") {
+TEST_CASE("`all` is coll/tuned's, han named beside it sweeps its grid in launches of its own", "[catalog]") {
   PlanTarget two_nodes{"openmpi", "4.1.4"};
   two_nodes.placement = RankPlacement{2, RankPlacement::Fill::node_after_node, "test"};
   const Plan plan = make_plan(parse_experiment("collectives: [allreduce, allgather]\nsizes: [64KiB]\nprocesses: [4]\n"
