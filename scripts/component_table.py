@@ -1,29 +1,38 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Markdown table of Open MPI's components side by side, from pico reports
-(configs/examples/hierarchical-components.yaml; docs/benchmarks.md).
+"""Markdown table of a library's components side by side, from pico reports
+(configs/examples/hierarchical-components.yaml, mpich-compositions.yaml;
+docs/benchmarks.md).
 
 usage: scripts/component_table.py LABEL=REPORT.json [LABEL=REPORT.json ...]
 
-Per collective and size, for each report: the library default (and what the
-interposer saw it run), the fastest of coll/tuned's algorithms, of han's
-variants (han, han_simple and their parameters) and of adapt, by median; and
-the fastest han variant over the fastest tuned algorithm. Failed and skipped
-cases are left out; a family with none measured shows "-".
+Per collective and size, for each report, by median: the library default
+(and what the interposer saw it run), then
+- Open MPI: the fastest of coll/tuned's algorithms, of han's variants (han,
+  han_simple and their parameters) and of adapt; han's over tuned's;
+- MPICH: the fastest MPIR algorithm (run flat) and each ch4 composition;
+  the fastest composition over the fastest MPIR algorithm.
+Failed and skipped cases are left out; a family with none measured shows "-".
+All reports of one table are of one library.
 """
 import json
 import sys
 
+# Per library: the columns after the default, and (component, baseline) for the ratio.
+COLUMNS = {
+    "openmpi": (["tuned", "han", "adapt"], ("han", "tuned"), "fastest tuned | fastest han | adapt | han / tuned"),
+    "mpich": (["mpir", "composition_alpha", "composition_beta", "composition_gamma"],
+              ("composition", "mpir"), "fastest MPIR | alpha | beta | gamma | composition / MPIR"),
+}
+
 
 def family(case):
     alg = case["algorithm"]
-    if alg == "default":
-        return "default"
+    if alg == "default" or alg.startswith("composition_") or alg == "adapt":
+        return alg
     if alg.startswith("han"):
         return "han"
-    if alg == "adapt":
-        return "adapt"
-    return "tuned"
+    return "mpir" if case["library"] == "mpich" else "tuned"
 
 
 def label(case):
@@ -41,30 +50,35 @@ def size(b):
 
 
 def main():
-    print("| placement | collective | size | default (ran) | fastest tuned | fastest han | adapt | han / tuned |")
-    print("|---|---|---|---|---|---|---|---|")
-    for arg in sys.argv[1:]:
-        name, _, path = arg.partition("=")
-        report = json.load(open(path, encoding="utf-8"))
+    reports = [(arg.partition("=")[0], json.load(open(arg.partition("=")[2], encoding="utf-8")))
+               for arg in sys.argv[1:]]
+    library = reports[0][1]["run"]["mpi_target"]["library"]
+    families, (component, baseline), header = COLUMNS[library]
+    print(f"| placement | collective | size | default (ran) | {header} |")
+    print("|---" * (5 + len(families)) + "|")
+    for name, report in reports:
         best = {}
         for c in report["cases"]:
             if c["status"] != "ok" or not c.get("timing"):
                 continue
-            key = (c["collective"], c["bytes"], family(c))
-            if key not in best or c["timing"]["median_s"] < best[key]["timing"]["median_s"]:
-                best[key] = c
+            for fam in {family(c), "composition" if family(c).startswith("composition_") else None} - {None}:
+                key = (c["collective"], c["bytes"], fam)
+                if key not in best or c["timing"]["median_s"] < best[key]["timing"]["median_s"]:
+                    best[key] = c
         for coll, nbytes in sorted({(k[0], k[1]) for k in best}, key=lambda k: (k[0], k[1])):
             cells = []
-            for fam in ("default", "tuned", "han", "adapt"):
+            for fam in ["default"] + families:
                 c = best.get((coll, nbytes, fam))
                 if c is None:
                     cells.append("-")
                     continue
                 us = c["timing"]["median_s"] * 1e6
                 ran = (c.get("selection") or {}).get("actual", {}).get("algorithm")
-                cells.append(f"{us:.1f} us ({ran})" if fam == "default" and ran else f"{label(c) if fam != 'default' else ''} {us:.1f} us".strip())
-            han, tuned = best.get((coll, nbytes, "han")), best.get((coll, nbytes, "tuned"))
-            ratio = f"{han['timing']['median_s'] / tuned['timing']['median_s']:.2f}" if han and tuned else "-"
+                shown = fam == "default" or fam.startswith("composition_")
+                cells.append(f"{us:.1f} us ({ran})" if fam == "default" and ran else
+                             f"{'' if shown else label(c)} {us:.1f} us".strip())
+            top, base = best.get((coll, nbytes, component)), best.get((coll, nbytes, baseline))
+            ratio = f"{top['timing']['median_s'] / base['timing']['median_s']:.2f}" if top and base else "-"
             print(f"| {name} | {coll} | {size(nbytes)} | " + " | ".join(cells) + f" | {ratio} |")
 
 

@@ -27,7 +27,10 @@ std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const 
   if (cat.mechanism == "builtin") return "built in";
   if (a != nullptr && !a->component.empty()) {  // another component, raised at launch
     const ComponentSelection& component = cat.components.at(a->component);
-    std::string text = fmt::format("launch {}={}", component.variable, component.value);
+    // A file beside the catalogue by the name it gives, not this machine's path.
+    std::string text = fmt::format("launch {}={}", component.variable,
+                                   component.file.empty() ? component.value : component.file);
+    for (const auto& [variable, v] : component.env) text += fmt::format(" {}={}", variable, v);
     for (const auto& [variable, v] : a->env) text += fmt::format(" {}={}", variable, v);
     return text;
   }

@@ -20,7 +20,7 @@ namespace pico::cli {
 int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, TableStyle style) {
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
-    const Plan plan = make_plan(request.experiment, target);
+    Plan plan = make_plan(request.experiment, target);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
     const std::string profile = !request.profile.empty() ? request.profile : request.platform.tuning_profile;
@@ -28,6 +28,7 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     if (!profile.empty()) {
       const ProfileLoad load = prepare_profile_load(profile, request.profile.empty() ? "tuning.profile" : "--profile",
                                                     target, plan);
+      apply_launch_env(load, plan);
       std::string files;
       for (const LoadedFile& f : load.files) files += (files.empty() ? "RESULTS_DIR/" : ", RESULTS_DIR/") + f.file_name;
       loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(), files);

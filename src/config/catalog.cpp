@@ -28,7 +28,7 @@ const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",
                                               "env_prefix",     "launch_env",            "launch_env_by_version",
                                               "constraints",    "verify",                "actual",
                                               "mpi_t_versions", "takes_effect",          "components"};
-const std::vector<std::string> kComponentKeys{"variable", "value", "constraints"};
+const std::vector<std::string> kComponentKeys{"variable", "value", "file", "env", "verify", "constraints"};
 const std::vector<std::string> kTakesEffect{"new_communicator", "next_call"};
 const std::vector<std::string> kActualKeys{"source", "why"};
 const std::vector<std::string> kActualSources{"interposer", "none"};
@@ -38,7 +38,7 @@ const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
 const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms", "constraints"};
 const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
                                               "versions", "description", "cost", "env", "function",
-                                              "component", "parameter_variables"};
+                                              "component", "flat", "parameter_variables"};
 const std::vector<std::string> kConstraintKeys{"require", "reason"};
 const std::vector<std::string> kVersionedKeys{"versions", "env"};
 
@@ -55,6 +55,19 @@ void check_versions(const Value& v) {
   } catch (const std::invalid_argument& e) {
     v.fail(e.what(), "write a range like \">=4.1\", \"<6.0\" or \">=4.1,<6.0\"");
   }
+}
+
+// A data file named relative to the catalogue's own (MPICH's ch4 selection
+// files), as the absolute path the library is given at launch; it must exist.
+std::string file_beside(const Value& v, const std::string& catalogue_file) {
+  const fs::path relative = v.as_nonempty_string("file");
+  if (relative.is_absolute()) v.fail("a component's 'file' is named relative to the catalogue", "drop the leading '/'");
+  std::error_code ec;
+  const fs::path file = fs::absolute(fs::path(catalogue_file).parent_path() / relative, ec).lexically_normal();
+  if (ec || !fs::is_regular_file(file, ec))
+    v.fail(fmt::format("no file '{}' beside the catalogue (looked for {})", relative.string(), file.string()),
+           "reinstall pico");
+  return file.string();
 }
 
 std::vector<AlgorithmConstraint> parse_constraints(const Value& v) {
@@ -85,6 +98,10 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
     a.versions = x->as_string("versions");
   }
   if (auto x = m.get("component")) a.component = x->as_nonempty_string("component");
+  if (auto x = m.get("flat")) {
+    if (!m.get("component")) x->fail("'flat' marks an algorithm of another component", "give its 'component'");
+    a.flat = x->as_bool("flat");
+  }
   if (auto x = m.get("parameter_variables")) a.parameter_variables = parse_string_map(*x, "parameter_variables");
   if (auto x = m.get("parameters")) {
     for (const auto& p : x->as_list("parameters")) {
@@ -341,7 +358,15 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
       const Map m = value.as_map("a component", kComponentKeys);
       ComponentSelection& c = cat.components[key.as_nonempty_string("component")];
       c.variable = m.require("variable").as_nonempty_string("variable");
-      c.value = m.require("value").as_nonempty_string("value");
+      if (auto x = m.get("value")) c.value = x->as_nonempty_string("value");
+      if (auto x = m.get("file")) {
+        if (!c.value.empty()) x->fail("a component sets its variable to a 'value' or to a 'file', not both");
+        c.value = file_beside(*x, file_for_messages);
+        c.file = x->as_string("file");
+      }
+      if (c.value.empty()) m.self().fail("a component needs the 'value' (or 'file') its variable is set to");
+      if (auto x = m.get("env")) c.env = parse_string_map(*x, "env");
+      if (auto x = m.get("verify")) c.verify = x->as_choice("verify", kVerifyChoices);
       if (auto x = m.get("constraints")) c.constraints = parse_constraints(*x);
     }
   }

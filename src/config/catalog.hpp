@@ -44,17 +44,28 @@ struct AlgorithmEntry {
   // A coll component other than the one the catalogue's variables drive (Open
   // MPI's han, adapt; Catalog::components): chosen at launch, not by `variable`.
   std::string component;
+  // Of a component's algorithms, the one that hands the whole call to the
+  // algorithm the collective's `variable` chooses (MPICH's flat ch4
+  // compositions): where a profile loads the component, the sizes tuned to
+  // the variable's algorithms run through it.
+  bool flat = false;
   // Parameter -> the variable that sets it, where this algorithm's differs
   // from its collective's (a component's own segment size).
   std::map<std::string, std::string> parameter_variables;
 };
 
 // How a launch is made to use a component for every collective it serves:
-// `variable` (its priority) set to `value` in the environment at launch, above
-// the catalogue's own component, and read back through MPI_T.
+// `variable` set to `value` in the environment at launch (Open MPI: han's
+// priority above the catalogue's own component; MPICH: a ch4 selection file
+// naming one composition), with `env` beside it, then checked as `verify`
+// says: read back through MPI_T, or (where the library reports the variable
+// back empty, as MPICH 4.0.2 does its file) the environment every rank holds.
 struct ComponentSelection {
   std::string variable;
-  std::string value;
+  std::string value;  // a `file` beside the catalogue is given as its absolute path
+  std::string file;   // that file as the catalogue names it (configs/catalog/<file>), for listings
+  std::map<std::string, std::string> env;
+  std::string verify = "mpi_t";
   std::vector<AlgorithmConstraint> constraints;  // hold for each of its algorithms (han: several nodes)
 };
 

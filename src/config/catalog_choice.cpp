@@ -50,14 +50,16 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
   }
   for (const auto& [parameter, variable] : r.entry->parameter_variables) r.parameter_variables[parameter] = variable;
   if (!r.entry->component.empty()) {
-    // Another component: its priority raised at launch (one launch per component and
-    // parameter values), checked back through MPI_T; the catalogue's own variable stays unset.
+    // Another component (Open MPI's han raised by its priority, an MPICH ch4
+    // composition named by a selection file): set at launch, one launch per
+    // component and parameter values; the catalogue's own variable stays unset.
     const ComponentSelection& component = cat.components.at(r.entry->component);
     r.selection.mechanism = "env";
-    r.selection.verify = "mpi_t";
+    r.selection.verify = component.verify;
     r.selection.variable = component.variable;
     r.selection.value = component.value;
-    r.selection.parameters = r.entry->env;
+    r.selection.parameters = component.env;
+    for (const auto& [variable, value] : r.entry->env) r.selection.parameters[variable] = value;
     return r;
   }
   r.selection.mechanism = mechanism;

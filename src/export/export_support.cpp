@@ -92,6 +92,17 @@ const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile
       have.empty() ? "this library has no algorithm choice for it" : "the version has: " + have);
 }
 
+bool chooses_component(const TunedProfile& profile) {
+  const Catalog& catalog = catalog_for(profile.library.name);
+  for (const ProfileRule& rule : profile.rules)
+    for (const ProfileRange& range : rule.ranges)
+      if (range.algorithm != "default") {
+        const AlgorithmEntry* entry = catalog.find(rule.collective, range.algorithm);
+        if (entry != nullptr && !entry->component.empty()) return true;
+      }
+  return false;
+}
+
 std::vector<const ProfileRule*> rules_by_collective(const TunedProfile& profile) {
   std::vector<const ProfileRule*> rules;
   for (const ProfileRule& r : profile.rules) rules.push_back(&r);

@@ -54,6 +54,10 @@ void require_covering(const ProfileRule& rule);
 const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
                                       const ProfileRange& range);
 
+// Whether any range of the profile chooses an algorithm of another component
+// than the catalogue's own (Open MPI's han, MPICH's ch4 compositions).
+bool chooses_component(const TunedProfile& profile);
+
 // "allreduce np 4 (1x4)" for messages.
 std::string describe(const ProfileRule& rule);
 

@@ -9,13 +9,13 @@
 
 namespace pico {
 
-extern const ExportFormat kOmpiRulesFormat, kOmpiHanRulesFormat, kOmpiJsonFormat, kMpichJsonFormat, kUccTuneFormat, kNcclTunerFormat,
-    kNcclEnvFormat, kIntelMpiFormat;
+extern const ExportFormat kOmpiRulesFormat, kOmpiHanRulesFormat, kOmpiJsonFormat, kMpichJsonFormat,
+    kMpichCh4JsonFormat, kUccTuneFormat, kNcclTunerFormat, kNcclEnvFormat, kIntelMpiFormat;
 
 const std::vector<const ExportFormat*>& export_formats() {
   static const std::vector<const ExportFormat*> formats{
-      &kOmpiRulesFormat, &kOmpiHanRulesFormat, &kOmpiJsonFormat, &kMpichJsonFormat, &kUccTuneFormat,
-      &kNcclTunerFormat, &kNcclEnvFormat,  &kIntelMpiFormat,
+      &kOmpiRulesFormat, &kOmpiHanRulesFormat, &kOmpiJsonFormat, &kMpichJsonFormat, &kMpichCh4JsonFormat,
+      &kUccTuneFormat,   &kNcclTunerFormat,   &kNcclEnvFormat,  &kIntelMpiFormat,
   };
   return formats;
 }

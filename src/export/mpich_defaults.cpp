@@ -35,30 +35,33 @@ std::string read_bytes(const std::string& path) {
 
 }  // namespace
 
-nlohmann::ordered_json mpir_tree_in(const std::string& bytes) {
+nlohmann::ordered_json embedded_tree(const std::string& bytes, MpichTree which) {
   const std::string start = "{\"collective=";
+  const std::string leaf = which == MpichTree::mpir ? "\"algorithm=MPIR_" : "\"composition=MPIDI_";
   for (std::size_t at = bytes.find(start); at != std::string::npos; at = bytes.find(start, at + 1)) {
     if (at > 0 && bytes[at - 1] != '\0') continue;  // inside another string
     const std::size_t end = bytes.find('\0', at);
     if (end == std::string::npos) break;
     const std::string text = bytes.substr(at, end - at);
-    if (text.find("\"algorithm=MPIR_") == std::string::npos) continue;  // the ch4 / posix trees
+    if (text.find(leaf) == std::string::npos) continue;  // another level's tree (posix, or the other of the two)
     auto tree = nlohmann::ordered_json::parse(text, nullptr, false);
     if (!tree.is_discarded() && tree.is_object()) return tree;
   }
   return nullptr;
 }
 
-MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library) {
+MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library, MpichTree which) {
+  const char* tree_file =
+      which == MpichTree::mpir ? "maint/tuning/coll/mpir/generic.json" : "maint/tuning/coll/ch4/generic.json";
   MpichDefaults d;
   if (!defaults_file.empty()) {
     // The one JSON reader (core/json_file.hpp): a syntax error with its line and column, nesting bounded.
     auto tree = parse_ordered_json_text(read_bytes(defaults_file), defaults_file,
-                                        "give MPICH's maint/tuning/coll/mpir/generic.json of your release");
+                                        fmt::format("give MPICH's {} of your release", tree_file));
     if (!tree.is_object() || !tree.contains("collective=allreduce"))
       throw ExportRefusal(fmt::format("{} is not an MPICH collective selection tree", defaults_file),
-                          "give MPICH's maint/tuning/coll/mpir/generic.json of your release, or leave "
-                          "--mpich-defaults out to read the installed libmpich");
+                          fmt::format("give MPICH's {} of your release, or leave the file out to read the "
+                                      "installed libmpich", tree_file));
     d.tree = std::move(tree);
     d.source = defaults_file;
     return d;
@@ -74,10 +77,11 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
     throw ExportRefusal("no libmpich.so.12 found to read MPICH's default selection tree from",
                         "give it with --mpich-library PATH, or the tree with --mpich-defaults FILE");
   d.library_bytes = read_bytes(path);
-  d.tree = mpir_tree_in(d.library_bytes);
+  d.tree = embedded_tree(d.library_bytes, which);
   if (d.tree.is_null())
-    throw ExportRefusal(fmt::format("{} holds no embedded MPIR selection tree", path),
-                        "give the tree with --mpich-defaults FILE (maint/tuning/coll/mpir/generic.json)");
+    throw ExportRefusal(fmt::format("{} holds no embedded {} selection tree", path,
+                                    which == MpichTree::mpir ? "MPIR" : "ch4"),
+                        fmt::format("give the tree as a file ({})", tree_file));
   d.source = path;
   return d;
 }

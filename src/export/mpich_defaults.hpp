@@ -13,20 +13,26 @@
 
 namespace pico {
 
+// Which of MPICH's trees: the MPIR level's algorithms, or the ch4 device's
+// compositions above it (MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE;
+// maint/tuning/coll/ch4/generic.json), whose leaves name MPIDI_ compositions.
+enum class MpichTree { mpir, ch4 };
+
 struct MpichDefaults {
   nlohmann::ordered_json tree;
   std::string source;      // the library or file it came from
   std::string library_bytes;  // the library's contents when read from one (to check algorithm names); else ""
 };
 
-// From `defaults_file` when given, else the MPIR tree embedded in
-// `library` (when given) or the installed libmpich.so.12. ExportRefusal when
-// none is found or the text is not a selection tree.
-MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library);
+// From `defaults_file` when given, else the tree embedded in `library` (when
+// given) or the installed libmpich.so.12. ExportRefusal when none is found or
+// the text is not a selection tree.
+MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::string& library,
+                                  MpichTree which = MpichTree::mpir);
 
 // The JSON strings embedded in a library image: every NUL-terminated run
 // that starts with {"collective= and parses; the MPIR tree is the one whose
-// algorithms are MPIR_ functions.
-nlohmann::ordered_json mpir_tree_in(const std::string& library_bytes);
+// leaves are MPIR_ algorithms, the ch4 tree the one whose leaves are MPIDI_ compositions.
+nlohmann::ordered_json embedded_tree(const std::string& library_bytes, MpichTree which);
 
 }  // namespace pico

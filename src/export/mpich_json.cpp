@@ -10,6 +10,7 @@
 //
 // Siblings are tried in file order, the first match wins, "<=" is inclusive
 // and every chain ends in "=any".
+#include <algorithm>
 #include <climits>
 
 #include <fmt/format.h>
@@ -57,7 +58,10 @@ nlohmann::ordered_json tuned_chain(const TunedProfile& profile, const ProfileRul
   nlohmann::ordered_json chain = nlohmann::ordered_json::object();
   for (const ProfileRange& range : rule.ranges) {
     nlohmann::ordered_json target = default_intra;
-    if (range.algorithm != "default") {
+    // A ch4 composition (mpich-ch4-json) ran MPICH's own MPIR choice on its pieces, as here.
+    const bool composition =
+        range.algorithm != "default" && !catalogue_entry(catalog, profile, rule, range).component.empty();
+    if (range.algorithm != "default" && !composition) {
       if (!range.params.empty())
         throw ExportRefusal(fmt::format("{}: {} carries parameters the MPICH tree cannot set here", describe(rule),
                                         range.algorithm),
@@ -85,7 +89,15 @@ nlohmann::ordered_json tuned_chain(const TunedProfile& profile, const ProfileRul
 
 std::string write(const TunedProfile& profile, const FormatArgs& args) {
   MpichDefaults defaults = load_mpich_defaults(args.text("mpich-defaults"), args.text("mpich-library"));
-  const auto rules = rules_by_collective(profile);
+  // A rule choosing only ch4 compositions (and the default) leaves the MPIR tree as the library has it:
+  // the compositions ran MPICH's own MPIR choice (mpich-ch4-json chooses them).
+  const Catalog& catalog = catalog_for("mpich");
+  auto rules = rules_by_collective(profile);
+  std::erase_if(rules, [&](const ProfileRule* rule) {
+    return std::none_of(rule->ranges.begin(), rule->ranges.end(), [&](const ProfileRange& range) {
+      return range.algorithm != "default" && catalogue_entry(catalog, profile, *rule, range).component.empty();
+    });
+  });
   for (std::size_t i = 0; i < rules.size();) {
     const Collective c = rules[i]->collective;
     const std::string coll_key = fmt::format("collective={}", name(c));
@@ -108,6 +120,14 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
 }
 
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
+  if (chooses_component(profile))
+    return fmt::format(
+        "Load it in MPICH {0} beside the profile's mpich-ch4-json export, which chooses the compositions\n"
+        "(read at MPI_Init; any error there aborts, so a run that starts has read them):\n"
+        "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
+        "  export MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=CH4_SELECTION   # pico export --format mpich-ch4-json\n"
+        "  export MPIR_CVAR_DEVICE_COLLECTIVES=all\n",
+        profile.library.version, file.empty() ? "FILE" : file);
   return fmt::format(
       "Load it in MPICH {0} (read at MPI_Init; any error there aborts, so a run that starts has read it):\n"
       "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"

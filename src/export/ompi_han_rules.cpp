@@ -131,17 +131,6 @@ void refuse_adapt(const ProfileRule& rule, const ProfileRange& range) {
                       "coll_adapt_priority");
 }
 
-bool chooses_component(const TunedProfile& profile) {
-  const Catalog& catalog = catalog_for("openmpi");
-  for (const ProfileRule& rule : profile.rules)
-    for (const ProfileRange& range : rule.ranges)
-      if (range.algorithm != "default") {
-        const AlgorithmEntry* entry = catalog.find(rule.collective, range.algorithm);
-        if (entry != nullptr && !entry->component.empty()) return true;
-      }
-  return false;
-}
-
 std::map<std::string, std::string> han_rules_variables(const TunedProfile& profile, const std::string& file) {
   require_version(profile);
   const Catalog& catalog = catalog_for("openmpi");

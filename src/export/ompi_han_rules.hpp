@@ -13,9 +13,6 @@
 
 namespace pico {
 
-// Whether any range of the profile chooses another component than tuned.
-bool chooses_component(const TunedProfile& profile);
-
 // The MCA variables (without OMPI_MCA_) that make Open MPI read han's rules
 // file at `file` and set the chosen components' own variables (han's modules,
 // segment sizes, simple variants). ExportRefusal where two ranges need

@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "core/results_file.hpp"
 #include "export/export_format.hpp"
+#include "export/export_support.hpp"
 #include "export/ompi_han_rules.hpp"
 
 namespace fs = std::filesystem;
@@ -28,22 +29,41 @@ struct LibraryLoading {
   std::string file_name;
   std::string file_variable;
   std::map<std::string, std::string> switches;
-  bool components = false;  // Open MPI: han's rules file too (han_rules_variables load it)
+  // Where the profile chooses another component: its file, exported after the
+  // first (Open MPI: han's rules; MPICH: the ch4 tree); "" where it chooses none.
+  std::string component_format;
+  std::string component_file;
 };
 
-constexpr const char* kHanRulesFormat = "ompi-han-rules";
-constexpr const char* kHanRulesFile = "han-rules.txt";
+// How MPICH loads a ch4 tree: the catalogue's composition components all set
+// the same variable (the file) and the same launch variables.
+const ComponentSelection& ch4_selection() { return catalog_for("mpich").components.at("ch4_alpha"); }
+
+// The variables that load the component's file at `file`: han's (its priority,
+// rules and the chosen variants' variables), or the ch4 tree's.
+std::map<std::string, std::string> component_variables(const TunedProfile& profile, const std::string& file) {
+  std::map<std::string, std::string> env;
+  if (profile.library.name == "openmpi") {
+    for (const auto& [variable, value] : han_rules_variables(profile, file)) env["OMPI_MCA_" + variable] = value;
+    return env;
+  }
+  env = ch4_selection().env;
+  env[ch4_selection().variable] = file;
+  return env;
+}
 
 LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
   if (profile.library.name == "openmpi") {
     const std::map<std::string, std::string> switches{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
     const char* file_variable = "OMPI_MCA_coll_tuned_dynamic_rules_filename";
+    const bool han = chooses_component(profile);
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
-      return {"ompi-json", "tuned-rules.json", file_variable, switches, chooses_component(profile)};
-    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, chooses_component(profile)};
+      return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt"};
+    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt"};
   }
   if (profile.library.name == "mpich")
-    return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {}};
+    return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {},
+            chooses_component(profile) ? "mpich-ch4-json" : "", "ch4-selection.json"};
   throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
                                      profile.library.name),
                    fmt::format("export it yourself: pico export {} --format ...", path));
@@ -81,8 +101,16 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
     return export_profile(load.profile, path, export_format(format), FormatArgs{}).files.front().second;
   };
   load.files.push_back({how.format, how.file_name, exported(how.format)});
-  if (how.components) load.files.push_back({kHanRulesFormat, kHanRulesFile, exported(kHanRulesFormat)});
+  if (!how.component_format.empty()) {
+    load.files.push_back({how.component_format, how.component_file, exported(how.component_format)});
+    if (lib.name == "mpich") load.launch_env = ch4_selection().env;
+  }
   return load;
+}
+
+void apply_launch_env(const ProfileLoad& load, Plan& plan) {
+  for (LaunchGroup& g : plan.groups)
+    for (const auto& [k, v] : load.launch_env) g.env[k] = v;
 }
 
 std::string ProfileLoad::formats() const {
@@ -102,9 +130,8 @@ std::map<std::string, std::string> install_profile(const ProfileLoad& load, cons
   const LibraryLoading how = loading_for(load.profile, load.path);
   std::map<std::string, std::string> env = how.switches;
   env[how.file_variable] = file;
-  if (how.components)  // han's rules file, read where han's priority puts it above tuned
-    for (const auto& [variable, value] : han_rules_variables(load.profile, files.back()))
-      env["OMPI_MCA_" + variable] = value;
+  if (!how.component_format.empty())  // han's rules (read where han's priority puts it above tuned), ch4's tree
+    for (const auto& [variable, value] : component_variables(load.profile, files.back())) env[variable] = value;
   run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
                                  {"source", load.source},
                                  {"hash", load.hash},

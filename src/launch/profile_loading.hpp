@@ -3,7 +3,8 @@
 // measures the library's default with the profile loaded into the library.
 // The profile is exported for the run's library into the results directory
 // (openmpi: ompi-rules, or ompi-json from 6.0, and ompi-han-rules where it
-// chooses han or adapt; mpich: mpich-json) and the
+// chooses han or adapt; mpich: mpich-json, and mpich-ch4-json where it
+// chooses a ch4 composition) and the
 // variables that load it are set on every launch; run.json (and so the
 // report's provenance.profile) records the profile's path, hash and format.
 #pragma once
@@ -30,12 +31,17 @@ struct ProfileLoad {
   std::string path;       // as given
   std::string source;     // "--profile" or "platform tuning.profile"
   TunedProfile profile;
-  // The library's rules file; for an Open MPI profile that chooses han or
-  // adapt at some sizes, han's rules file after tuned's.
+  // The library's rules file; for a profile that chooses another component
+  // at some sizes (Open MPI's han or adapt, MPICH's ch4 compositions), that
+  // component's file after it (han's rules, the ch4 tree).
   std::vector<LoadedFile> files;
   std::string hash;       // FNV-1a 64 of the profile file, 16 hex digits
+  // Launch variables the profile sets over the catalogue's own (MPICH's ch4
+  // compositions: MPIR_CVAR_DEVICE_COLLECTIVES=all, where pico measures the
+  // MPIR algorithms with none): the run puts them in every launch group.
+  std::map<std::string, std::string> launch_env;
 
-  std::string formats() const;  // "ompi-rules", "ompi-rules + ompi-han-rules"
+  std::string formats() const;  // "ompi-rules", "ompi-rules + ompi-han-rules", "mpich-json + mpich-ch4-json"
 };
 
 // Reads and exports the profile for the run's library. InputError when the
@@ -44,6 +50,10 @@ struct ProfileLoad {
 // overrides forced algorithms, so their labels would be wrong).
 ProfileLoad prepare_profile_load(const std::string& path, const std::string& source, const PlanTarget& target,
                                  const Plan& plan);
+
+// Puts the profile's launch_env in every launch group of the plan, over the
+// catalogue's variables (a run's plan.json then keeps them for a resume).
+void apply_launch_env(const ProfileLoad& load, Plan& plan);
 
 // Writes the exported file into dir, records it in run["front_end"]["profile"]
 // and returns the variables that load it, for every launch of the run.

@@ -120,7 +120,7 @@ RunResult report_run(const std::string& dir) {
 
 RunResult run_experiment(const RunRequest& request) {
   const PlanTarget target = plan_target_for(request.platform);
-  const Plan plan = make_plan(request.experiment, target);
+  Plan plan = make_plan(request.experiment, target);
   // A process count the platform cannot start is bad input now, not a failed job later.
   check_launches_fit(request.platform, process_counts(plan));
   // An emulated cluster that is not up is bad input now, before a results directory exists.
@@ -133,6 +133,7 @@ RunResult run_experiment(const RunRequest& request) {
   else if (!request.platform.tuning_profile.empty())
     profile = prepare_profile_load(request.platform.tuning_profile, request.platform.source_path + ": tuning.profile",
                                    target, plan);
+  if (profile) apply_launch_env(*profile, plan);
   const std::string dir = new_results_dir(request);
   // Before the directory exists: it reads the environment, and refuses a variable that is not UTF-8.
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());

@@ -6,7 +6,8 @@ Written from the libraries' readers (see /work/shared/reference/tuning-formats.m
 independently of pico's writers, so a writer that breaks an invariant fails here.
 
 usage: tuning_formats.py DIR   checks every golden file in DIR by its extension:
-  *.ompi-rules, *.ompi-han-rules, *.ompi-json, *.mpich-json, *.ucc-tune, *.nccl-tuner, *.nccl-env, *.intel-mpi
+  *.ompi-rules, *.ompi-han-rules, *.ompi-json, *.mpich-json, *.mpich-ch4-json, *.ucc-tune, *.nccl-tuner,
+  *.nccl-env, *.intel-mpi
 """
 import json
 import os
@@ -143,13 +144,13 @@ def check_ompi_json(doc):
 SIZE_KEY = re.compile(r"^([a-z_]+)(<=|<|=)(.+)$")
 
 
-def check_mpich_chain(node, path):
+def check_mpich_chain(node, path, leaf="algorithm=", prefixes=("algorithm=MPIR_", "algorithm=MPIDI_")):
     need(isinstance(node, dict), f"{path}: not an object")
     keys = list(node)
-    algs = [k for k in keys if k.startswith("algorithm=")]
+    algs = [k for k in keys if k.startswith(leaf)]
     if algs:
-        need(len(keys) == 1, f"{path}: an algorithm beside other keys")
-        need(algs[0].startswith("algorithm=MPIR_") or algs[0].startswith("algorithm=MPIDI_"), f"{path}: {algs[0]}")
+        need(len(keys) == 1, f"{path}: {leaf} beside other keys")
+        need(algs[0].startswith(prefixes), f"{path}: {algs[0]}")
         return
     need(keys, f"{path}: empty object (no algorithm reached)")
     comparisons = {}
@@ -161,7 +162,7 @@ def check_mpich_chain(node, path):
     for name in comparisons:
         need(keys[-1] == f"{name}=any", f"{path}: the {name} chain ends in {keys[-1]!r}, not {name}=any")
     for k in keys:
-        check_mpich_chain(node[k], f"{path}/{k}")
+        check_mpich_chain(node[k], f"{path}/{k}", leaf, prefixes)
 
 
 def check_mpich_tree(tree):
@@ -177,6 +178,40 @@ def check_mpich_tree(tree):
         intra = sub.get("comm_type=intra", {})
         if any(k.startswith("comm_size<=") for k in intra) and key in ("collective=allreduce", "collective=reduce"):
             need(list(intra)[0] == "is_op_built_in=no", f"{key}: tuned without the is_op_built_in=no guard first")
+
+
+# MPICH 4.0.2's ch4 compositions that split a call by node (src/mpid/ch4/src/ch4_coll_impl.h):
+# they use the communicator's node sub-communicators, which only a "parent" communicator has.
+CH4_NODE_AWARE = re.compile(r"composition=MPIDI_(\w+)_intra_composition_(alpha|beta)$")
+CH4_FLAT_BETA = {"Allreduce", "Barrier", "Scan"}
+
+
+def check_ch4_guards(node, path, parent):
+    """Below a tuned comm_size<=N, every node-aware composition sits under comm_hierarchy=parent:
+    on a node's own sub-communicator (no node structure) it computes wrong results."""
+    for k, sub in node.items():
+        m = CH4_NODE_AWARE.match(k)
+        if m and not (m.group(2) == "beta" and m.group(1) in CH4_FLAT_BETA):
+            need(parent, f"{path}/{k}: a node-aware composition not under comm_hierarchy=parent")
+        check_ch4_guards(sub, f"{path}/{k}", parent or k == "comm_hierarchy=parent")
+
+
+def check_mpich_ch4_tree(tree):
+    """MPICH's ch4 tree: leaves are compositions of the collective they sit under, each
+    comparison chain ends in =any, and what pico tuned is guarded (reductions for
+    non-commutative ops, node-aware compositions for the parent communicator)."""
+    for coll in ("bcast", "allreduce", "reduce", "barrier"):
+        need(f"collective={coll}" in tree, f"collective={coll} missing")
+    for key, sub in tree.items():
+        need(key.startswith("collective="), key)
+        coll = key.split("=", 1)[1]
+        check_mpich_chain(sub, key, "composition=", (f"composition=MPIDI_{coll.capitalize()}_intra_composition_",))
+        intra = sub.get("comm_type=intra", {})
+        tuned = [k for k in intra if k.startswith("comm_size<=")]
+        if tuned and coll in ("allreduce", "reduce", "scan"):
+            need(list(intra)[0] == "is_commutative=no", f"{key}: tuned without the is_commutative=no guard first")
+        for k in tuned:
+            check_ch4_guards(intra[k], f"{key}/{k}", False)
 
 
 UCC_COLLS = {"allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "barrier", "bcast", "fanin", "fanout",
@@ -281,6 +316,7 @@ CHECKS = {
     ".ompi-han-rules": parse_ompi_han_rules,
     ".ompi-json": lambda t: check_ompi_json(json.loads(t)),
     ".mpich-json": lambda t: check_mpich_tree(json.loads(t)),
+    ".mpich-ch4-json": lambda t: check_mpich_ch4_tree(json.loads(t)),
     ".ucc-tune": parse_ucc_tune,
     ".nccl-tuner": parse_nccl_tuner,
     ".nccl-env": check_nccl_env,

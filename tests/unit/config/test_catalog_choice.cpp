@@ -77,3 +77,60 @@ TEST_CASE("catalog choice: han runs across nodes only, and most of its collectiv
   CHECK(han.parameter_variables.at("segment_size") == "coll_han_bcast_segsize");
   CHECK(han.selection.parameters.at("coll_han_use_simple_bcast") == "0");
 }
+
+TEST_CASE("catalog choice: MPICH's ch4 compositions, a selection file and the device collectives", "[catalog]") {
+  const Catalog& mpich = catalog_for("mpich");
+  const CatalogChoice alpha = choose(mpich, Collective::allreduce, "composition_alpha", CallForm::blocking, "4.0.2", "");
+  REQUIRE(alpha.entry != nullptr);
+  CHECK(alpha.selection.mechanism == "env");
+  CHECK(alpha.selection.verify == "environment");  // MPICH 4.0.2 reads the file name back as ""
+  CHECK(alpha.selection.variable == "MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE");
+  // The file beside the catalogue, as an absolute path the ranks can open from any directory.
+  CHECK(alpha.selection.value.front() == '/');
+  CHECK_THAT(alpha.selection.value, Catch::Matchers::EndsWith("configs/catalog/mpich/ch4-composition-alpha.json"));
+  CHECK(alpha.selection.parameters == std::map<std::string, std::string>{{"MPIR_CVAR_DEVICE_COLLECTIVES", "all"}});
+  CHECK_THAT(choose(mpich, Collective::allreduce, "composition_alpha", CallForm::blocking, "4.1.2", "").skip_reason,
+             Contains("needs mpich >=4.0,<4.1"));
+  CHECK_THAT(choose(mpich, Collective::barrier, "composition_gamma", CallForm::blocking, "4.0.2", "mpich 4.0.2").skip_reason,
+             Contains("has no algorithm 'composition_gamma' for barrier"));
+
+  const auto violation = [&](Collective coll, const std::string& algorithm, int np, const RankPlacement& placement) {
+    const CatalogChoice chosen = choose(mpich, coll, algorithm, CallForm::blocking, "4.0.2", "");
+    REQUIRE(chosen.entry != nullptr);
+    Case c;
+    c.collective = coll;
+    c.dtype = Dtype::int32;
+    c.op = coll == Collective::bcast ? Op::none : Op::sum;
+    c.np = np;
+    c.count = 16;
+    c.bytes = 64;
+    return constraint_violation(mpich, chosen.entry, c, placement);
+  };
+  const RankPlacement two_slots{2, RankPlacement::Fill::node_after_node, "test"};
+  const RankPlacement one_slot{1, RankPlacement::Fill::node_after_node, "test"};
+  // Node-aware compositions need a node with two ranks (the component's constraint, or beta's own for bcast).
+  CHECK(violation(Collective::allreduce, "composition_alpha", 3, two_slots).empty());
+  CHECK_THAT(violation(Collective::allreduce, "composition_alpha", 3, one_slot), Contains("ppn >= 2"));
+  CHECK_THAT(violation(Collective::bcast, "composition_beta", 3, one_slot), Contains("ppn >= 2"));
+  CHECK(violation(Collective::allreduce, "composition_beta", 3, one_slot).empty());  // flat: runs anywhere
+  // gamma's allreduce is the shared-memory module's: one node only.
+  CHECK(violation(Collective::allreduce, "composition_gamma", 2, two_slots).empty());
+  CHECK_THAT(violation(Collective::allreduce, "composition_gamma", 3, two_slots), Contains("nodes == 1"));
+}
+
+TEST_CASE("catalogue: a component's file is named beside the catalogue and must exist", "[catalog]") {
+  const std::string head = "library: x\nselection:\n  mechanism: mpi_t\n  components:\n    c: ";
+  const std::string tail = "\ncollectives:\n  allreduce:\n    variable: V\n    algorithms:\n      - {name: a, component: c}\n";
+  CHECK_THROWS_WITH(parse_catalog(head + "{variable: F, file: nonesuch.json}" + tail, "/tmp/x.yaml"),
+                    Contains("no file 'nonesuch.json' beside the catalogue"));
+  CHECK_THROWS_WITH(parse_catalog(head + "{variable: F, file: /etc/hostname}" + tail, "/tmp/x.yaml"),
+                    Contains("relative to the catalogue"));
+  CHECK_THROWS_WITH(parse_catalog(head + "{variable: F, value: v, file: x.json}" + tail, "/tmp/x.yaml"),
+                    Contains("not both"));
+  CHECK_THROWS_WITH(parse_catalog(head + "{variable: F}" + tail, "/tmp/x.yaml"), Contains("needs the 'value'"));
+  const Catalog& mpich = catalog_for("mpich");
+  const ComponentSelection& beta = mpich.components.at("ch4_beta");
+  CHECK(beta.file == "mpich/ch4-composition-beta.json");
+  CHECK(beta.constraints.empty());
+  CHECK(mpich.components.at("ch4_alpha").constraints.size() == 1);
+}

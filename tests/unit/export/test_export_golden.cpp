@@ -51,6 +51,7 @@ void check_golden(const std::string& text, const std::string& golden) {
 FormatArgs mpich_options() {
   FormatArgs o;
   o.set("mpich-defaults", kDir + "mpich-4.0.2-defaults.json");
+  o.set("mpich-ch4-defaults", kDir + "mpich-4.0.2-ch4-defaults.json");
   return o;
 }
 
@@ -65,6 +66,9 @@ TEST_CASE("golden: every format") {
   check_golden(exported("openmpi-4.1.4-han.profile.json", "ompi-han-rules"), "openmpi-4.1.4-han.ompi-han-rules");
   check_golden(exported("openmpi-6.0.0.profile.json", "ompi-json"), "openmpi-6.0.0.ompi-json");
   check_golden(exported("mpich-4.0.2.profile.json", "mpich-json", mpich_options()), "mpich-4.0.2.mpich-json");
+  check_golden(exported("mpich-4.0.2-ch4.profile.json", "mpich-json", mpich_options()), "mpich-4.0.2-ch4.mpich-json");
+  check_golden(exported("mpich-4.0.2-ch4.profile.json", "mpich-ch4-json", mpich_options()),
+               "mpich-4.0.2-ch4.mpich-ch4-json");
   check_golden(exported("ucc.profile.json", "ucc-tune"), "ucc.ucc-tune");
   check_golden(exported("nccl.profile.json", "nccl-tuner", nccl), "nccl.nccl-tuner");
   check_golden(exported("nccl-one-choice.profile.json", "nccl-env"), "nccl-one-choice.nccl-env");
@@ -221,6 +225,10 @@ TEST_CASE("MPICH's default tree from the installed library, when there is one") 
   CHECK(d.tree["collective=allreduce"].dump().find("MPIR_Allreduce_intra_recursive_doubling") != std::string::npos);
   // Key order is the file's: the first match wins in MPICH.
   CHECK(d.tree.begin().key() == "collective=bcast");
+  // The ch4 device's tree beside it: compositions, the same as the golden's copy.
+  const MpichDefaults ch4 = load_mpich_defaults("", lib, MpichTree::ch4);
+  CHECK(ch4.tree["collective=allreduce"].dump().find("MPIDI_Allreduce_intra_composition_alpha") != std::string::npos);
+  CHECK(ch4.tree.dump() == nlohmann::ordered_json::parse(read(kDir + "mpich-4.0.2-ch4-defaults.json")).dump());
 }
 
 // Issue 35, finding 3: a library's size key is checked arithmetic, never a wrapped one.
