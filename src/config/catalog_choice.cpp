@@ -90,6 +90,7 @@ std::string constraint_violation(const Catalog& cat, const AlgorithmEntry* entry
   const std::vector<std::size_t> per_host = placement.ranks_per_host(c.np);
   vars["ppn"] = static_cast<std::int64_t>(*std::max_element(per_host.begin(), per_host.end()));
   vars["ppn_balanced"] = placement.balanced(c.np) ? 1 : 0;
+  vars["node_consecutive"] = placement.node_consecutive(c.np) ? 1 : 0;
   const auto& for_component =
       entry != nullptr && !entry->component.empty() ? cat.components.at(entry->component).constraints : none;
   for (const auto* list : {&for_collective, entry ? &cat.constraints : &none, &for_component,

@@ -25,7 +25,7 @@ using Kind = Constraint::Node::Kind;
 
 const std::set<std::string> kVariables{"np", "count", "dtype_size", "bytes", "in_place", "commutative",
                                        "segment_size", "np_pow2", "floating", "op_sum", "bits",
-                                       "nodes",       "ppn",           "ppn_balanced"};
+                                       "nodes",       "ppn",           "ppn_balanced", "node_consecutive"};
 const std::set<std::string> kFunctions{"power_of_two", "even"};
 
 // Recursive descent, lowest precedence first.

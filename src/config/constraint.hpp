@@ -5,8 +5,9 @@
 // dtype_size), in_place (0/1), commutative (1 for every built-in op),
 // segment_size (bytes; 0 when not set), np_pow2 (largest power of two <= np),
 // bits (the compressed algorithms' `bits` parameter; 0 when not set), nodes
-// (the nodes the ranks span), ppn (the most ranks one node holds) and
-// ppn_balanced (1 when every node holds as many ranks; the three from the
+// (the nodes the ranks span), ppn (the most ranks one node holds),
+// ppn_balanced (1 when every node holds as many ranks) and node_consecutive
+// (1 unless ranks are dealt to several nodes in turn; the four from the
 // platform's RankPlacement, set by the plan).
 // Functions: power_of_two(x), even(x). Operators: || && ! == != < <= > >= + - * / % ( ).
 #pragma once

@@ -25,7 +25,7 @@ using yaml::Value;
 const std::vector<std::string> kPlatformKeys{"name", "description", "scheduler", "slurm", "launcher", "env", "worker", "mpi", "emulated", "tuning",
                                           "placement"};
 const std::vector<std::string> kPlacementKeys{"ranks_per_node", "fill"};
-const std::vector<std::string> kFills{"node_after_node", "evenly"};
+const std::vector<std::string> kFills{"node_after_node", "evenly", "cyclic"};
 const std::vector<std::string> kTuningKeys{"profile"};
 const std::vector<std::string> kMpiKeys{"library", "version"};
 const std::vector<std::string> kLauncherKeys{"kind",          "command",       "wrapper", "args", "allow_run_as_root",
@@ -159,9 +159,12 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
     const Map m = v->as_map("placement", kPlacementKeys);
     RankPlacement placement;
     placement.ranks_per_node = static_cast<int>(m.require("ranks_per_node").as_int("ranks_per_node", 1, 1 << 20));
-    if (auto fill = m.get("fill"))
-      placement.fill = fill->as_choice("fill", kFills) == "evenly" ? RankPlacement::Fill::evenly
-                                                                   : RankPlacement::Fill::node_after_node;
+    if (auto fill = m.get("fill")) {
+      const std::string chosen = fill->as_choice("fill", kFills);
+      placement.fill = chosen == "evenly"   ? RankPlacement::Fill::evenly
+                       : chosen == "cyclic" ? RankPlacement::Fill::cyclic
+                                            : RankPlacement::Fill::node_after_node;
+    }
     placement.source = "the platform's placement (" + file_for_messages + ")";
     p.placement = placement;
   }

@@ -13,7 +13,7 @@ std::vector<std::size_t> RankPlacement::ranks_per_host(int np) const {
   const auto ranks = static_cast<std::size_t>(np);
   std::vector<std::size_t> per_host(n);
   for (std::size_t i = 0; i < n; ++i)
-    per_host[i] = fill == Fill::evenly ? ranks / n + (i < ranks % n ? 1 : 0)
+    per_host[i] = fill != Fill::node_after_node ? ranks / n + (i < ranks % n ? 1 : 0)
                                         : std::min(static_cast<std::size_t>(ranks_per_node), ranks - i * ranks_per_node);
   if (n == 1) per_host[0] = ranks;
   return per_host;
@@ -31,10 +31,17 @@ std::string placement_text(const std::vector<std::size_t>& per_host) {
   return fmt::format("{} nodes ({} ranks)", per_host.size(), fmt::join(per_host, " + "));
 }
 
+std::string_view name(RankPlacement::Fill fill) {
+  switch (fill) {
+    case RankPlacement::Fill::evenly: return "evenly";
+    case RankPlacement::Fill::cyclic: return "cyclic";
+    case RankPlacement::Fill::node_after_node: break;
+  }
+  return "node after node";
+}
+
 nlohmann::json to_json(const RankPlacement& p) {
-  return {{"ranks_per_node", p.ranks_per_node},
-          {"fill", p.fill == RankPlacement::Fill::evenly ? "evenly" : "node after node"},
-          {"source", p.source}};
+  return {{"ranks_per_node", p.ranks_per_node}, {"fill", name(p.fill)}, {"source", p.source}};
 }
 
 }  // namespace pico

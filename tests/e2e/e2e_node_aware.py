@@ -12,6 +12,7 @@ distinct hosts and is tested on the emulated cluster (cluster_e2e.py).
 
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -38,21 +39,24 @@ NODE_AWARE = {("allreduce", "a"), ("bcast", "a"), ("bcast", "b"), ("reduce", "a"
               ("barrier", "a"), ("scan", "a")}
 
 
-def hosts_platform(tmp, name, ranks_per_host, hosts):
-    """MPICH with Hydra's fork launcher over `hosts` names of this machine, each taking ranks_per_host."""
-    listed = ",".join(f"{h}:{ranks_per_host}" for h in hosts)
+def hosts_platform(tmp, name, ranks_per_host, hosts, cyclic=False):
+    """MPICH with Hydra's fork launcher over `hosts` names of this machine, each taking ranks_per_host,
+    filled host after host, or (cyclic) one rank per host in turn (Hydra's -ppn 1)."""
+    listed = ",".join(hosts if cyclic else (f"{h}:{ranks_per_host}" for h in hosts))
+    extra = ', -ppn, "1"' if cyclic else ""
+    fill = "cyclic" if cyclic else "node_after_node"
     return write(tmp, f"{name}.yaml", f"""\
         name: {name}
         description: MPICH's Hydra starting ranks on {len(hosts)} host names of this machine
         scheduler: local
-        launcher: {{kind: mpirun, command: mpirun.mpich, args: [-launcher, fork, -hosts, "{listed}"]}}
+        launcher: {{kind: mpirun, command: mpirun.mpich, args: [-launcher, fork, -hosts, "{listed}"{extra}]}}
         mpi: {{library: mpich}}
-        placement: {{ranks_per_node: {ranks_per_host}}}
+        placement: {{ranks_per_node: {ranks_per_host}, fill: {fill}}}
         """)
 
 
-def expected_skip(c, ranks_per_host):
-    """Why the plan must skip case c (placement: ranks_per_host on each host, filled in turn), or None."""
+def expected_skip(c, ranks_per_host, cyclic=False):
+    """Why the plan must skip case c (placement: ranks_per_host on each host), or None."""
     letter = c["algorithm"].removeprefix("composition_")[0]
     np = c["np"]
     nodes = -(-np // ranks_per_host)
@@ -62,10 +66,12 @@ def expected_skip(c, ranks_per_host):
         return "node sub-communicators do not exist"
     if c["collective"] == "allreduce" and letter == "g" and nodes > 1:
         return "MPICH picks only when that is one node"
+    if (c["collective"], letter) == ("scan", "a") and cyclic and nodes > 1:
+        return "each node's ranks are consecutive"
     return None
 
 
-def check_compositions(report, ranks_per_host):
+def check_compositions(report, ranks_per_host, cyclic=False):
     needs_mpich_mpi_t(report)  # the compositions are catalogued for 4.0 only
     ran = 0
     for c in report["cases"]:
@@ -74,7 +80,7 @@ def check_compositions(report, ranks_per_host):
             expect(c["status"] == "ok" and "MPIR_CVAR_DEVICE_COLLECTIVES" not in c["selection"].get("parameters", {}),
                    f"{what}: {c['reason']} {c['selection']}")
             continue
-        skip = expected_skip(c, ranks_per_host)
+        skip = expected_skip(c, ranks_per_host, cyclic)
         if skip:
             expect(c["status"] == "skipped" and skip in c["reason"], f"{what}: {c['status']} {c['reason']}")
             continue
@@ -123,6 +129,35 @@ def test_mpich_compositions(tmp):
         backends: [{library: mpi, algorithms: [composition_alpha, composition_beta]}]
         """, "-p", platform))
     expect(check_compositions(report, 4) == 12, "alpha and beta at np 5 and 8")
+
+
+def test_mpich_compositions_cyclic(tmp):
+    # Ranks dealt to 2 host names in turn (0, 2 on one, 1, 3 on the other): every composition
+    # runs and computes right but the node-aware scan, which assumes a node's ranks are
+    # consecutive (constraint node_consecutive). Without that constraint it runs, and MPICH
+    # gives ranks 1 and 2 wrong prefixes (seen: 6 and 4 for 3 and 6), so validation fails it.
+    platform = hosts_platform(tmp, "dealt", 2, ["localhost", "127.0.0.1"], cyclic=True)
+    report = checked_report(run_experiment(tmp, COMPOSITIONS.format(processes="[4]"), "-p", platform))
+    expect(check_compositions(report, 2, cyclic=True) == 20, "all but the node-aware scan ran on 2 x 2 dealt")
+    expect(report["provenance"]["placement_planned"]["fill"] == "cyclic", str(report["provenance"]))
+
+    catalog = os.path.join(tmp, "unguarded", "configs", "catalog")  # pico reads ./configs before its own
+    shutil.copytree(os.path.join(SRC, "configs", "catalog"), catalog)
+    with open(os.path.join(catalog, "mpich.yaml"), encoding="utf-8") as f:
+        text, guards = re.subn(r"\n *constraints:\n *- \{require: \"node_consecutive\"[^\n]*", "", f.read())
+    expect(guards == 1, "the catalogue's node_consecutive guard was found")
+    write(catalog, "mpich.yaml", text)
+    proc = run_experiment(os.path.join(tmp, "unguarded"), """\
+        collectives: [scan]
+        sizes: [64B]
+        dtypes: [int32]
+        ops: [sum]
+        processes: [4]
+        backends: [{library: mpi, algorithms: [composition_alpha]}]
+        """, "-p", platform)
+    report = checked_report(proc, exit_code=1)
+    [case] = cases_by(report, algorithm="composition_alpha")
+    expect(case["status"] == "failed" and "validation" in case["reason"], f"{case['status']}: {case['reason']}")
 
 
 def test_mpich_composition_file_reaches_mpich(tmp):

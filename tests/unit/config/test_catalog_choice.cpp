@@ -113,6 +113,11 @@ TEST_CASE("catalog choice: MPICH's ch4 compositions, a selection file and the de
   CHECK_THAT(violation(Collective::allreduce, "composition_alpha", 3, one_slot), Contains("ppn >= 2"));
   CHECK_THAT(violation(Collective::bcast, "composition_beta", 3, one_slot), Contains("ppn >= 2"));
   CHECK(violation(Collective::allreduce, "composition_beta", 3, one_slot).empty());  // flat: runs anywhere
+  // The node-aware scan needs each node's ranks consecutive: not so when dealt to the nodes in turn.
+  const RankPlacement cyclic{2, RankPlacement::Fill::cyclic, "test"};
+  CHECK_THAT(violation(Collective::scan, "composition_alpha", 4, cyclic), Contains("node_consecutive"));
+  CHECK(violation(Collective::scan, "composition_alpha", 4, two_slots).empty());
+  CHECK(violation(Collective::allreduce, "composition_alpha", 4, cyclic).empty());
   // gamma's allreduce is the shared-memory module's: one node only.
   CHECK(violation(Collective::allreduce, "composition_gamma", 2, two_slots).empty());
   CHECK_THAT(violation(Collective::allreduce, "composition_gamma", 3, two_slots), Contains("nodes == 1"));

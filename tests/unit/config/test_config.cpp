@@ -588,9 +588,11 @@ TEST_CASE("a platform says where its ranks go, for hosts pico cannot see", "[con
   const auto zero = platform_error("name: x\nplacement:\n  ranks_per_node: 0\n");
   CHECK(zero.line == 3);
   CHECK(zero.column == 19);
-  const auto fill = platform_error("name: x\nplacement: {ranks_per_node: 2, fill: cyclic}\n");
+  const auto fill = platform_error("name: x\nplacement: {ranks_per_node: 2, fill: by_socket}\n");
   CHECK(fill.line == 2);
   CHECK_THAT(fill.hint, Contains("node_after_node"));
+  const Platform cyclic = parse_platform("name: rr\nplacement: {ranks_per_node: 2, fill: cyclic}\n", "rr.yaml");
+  CHECK(cyclic.placement->fill == RankPlacement::Fill::cyclic);
 }
 
 TEST_CASE("a platform name must be one safe directory name", "[config]") {

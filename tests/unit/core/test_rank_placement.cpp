@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where a launch's ranks go (core/rank_placement.hpp): the constraint
-// variables nodes and ppn_balanced come from it.
+// variables nodes, ppn, ppn_balanced and node_consecutive come from it.
 #include <catch2/catch.hpp>
 
 #include "core/rank_placement.hpp"
@@ -28,4 +28,16 @@ TEST_CASE("rank placement: hostfile slots fill node after node, srun spreads eve
   CHECK(local.nodes(64) == 1);
   CHECK(local.text(64) == "1 node");
   CHECK(placement_text({4, 4, 4, 4}) == "4 nodes x 4 ranks");
+}
+
+TEST_CASE("rank placement: cyclic deals ranks to the nodes in turn", "[placement]") {
+  const RankPlacement cyclic{2, RankPlacement::Fill::cyclic, "test"};  // --map-by node, Hydra's -ppn 1
+  CHECK(cyclic.ranks_per_host(3) == Sizes{2, 1});
+  CHECK(cyclic.ranks_per_host(4) == Sizes{2, 2});
+  CHECK(cyclic.nodes(4) == 2);
+  CHECK_FALSE(cyclic.node_consecutive(4));  // ranks 0, 2 on one node, 1, 3 on the other
+  CHECK(cyclic.node_consecutive(2));         // one node
+  CHECK(RankPlacement{2, RankPlacement::Fill::node_after_node, "test"}.node_consecutive(4));
+  CHECK(RankPlacement{4, RankPlacement::Fill::evenly, "test"}.node_consecutive(5));
+  CHECK(to_json(cyclic)["fill"] == "cyclic");
 }
