@@ -108,7 +108,8 @@ def test_mpich_compositions(tmp):
     report = checked_report(run_experiment(tmp, COMPOSITIONS.format(processes="[2, 3, 4]"), "-p", platform))
     ran = check_compositions(report, 2)
     expect(ran == 68, f"{ran} composition cases ran")
-    expect(report["run"]["launches"] == 12, f"per np, one launch per composition and one for default: {report['run']['launches']}")
+    launches = report["run"]["launches"]
+    expect(launches == 12, f"per np, one launch per composition and one for default: {launches}")
     planned = report["provenance"]["placement_planned"]
     expect(planned["ranks_per_node"] == 2 and planned["fill"] == "node after node", str(planned))
 
