@@ -277,6 +277,7 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
   out.custom_traces = plan.custom_first.size();
 
   AstraSimInputs in = astra_sim_platform(o.model, t.size(), 1);
+  for (std::string& note : in.notes) out.notes.push_back(std::move(note));
   for (const auto& [key, impl] : plan.native) {
     in.system[fmt::format("{}-implementation", key)] = nlohmann::json::array({impl});
     if (plan.world_calls.count(key))

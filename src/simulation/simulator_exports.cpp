@@ -32,17 +32,34 @@ std::string astra_sim_implementation(const std::string& reference) {
   return "";
 }
 
+// ASTRA-sim's analytical network (astra-network-analytical, congestion_unaware
+// BasicTopology::compute_communication_delay) charges a message
+// hops x latency + bytes / bandwidth, reads its bandwidth "GB/s" as 2^30 bytes
+// per 10^9 ns, and routes every Switch message over two links (NPU, switch,
+// NPU). So each link gets half of LogP's per-message cost L + 2o (the
+// analytical network has no CPU overhead of its own), and 1/G is written in
+// its GiB/s: one message then costs L + 2o + bytes x G, as in the model.
 AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits) {
   AstraSimInputs in;
   in.system = {{"scheduling-policy", "LIFO"},          {"endpoint-delay", 10},
                {"active-chunks-per-dimension", 1},     {"preferred-dataset-splits", splits},
                {"collective-optimization", "localBWAware"}, {"local-reduction-delay", 1}};
   const LogGPParams& m = model.params;
-  const double bandwidth_GBps = m.G > 0 ? 1e3 / static_cast<double>(m.G) : 100.0;
+  constexpr double kSwitchHops = 2;
+  constexpr double kAstraBytesPerGB = 1 << 30;
+  double bandwidth = kUnboundedAstraBandwidth;
+  if (m.G > 0)
+    bandwidth = 1e3 / static_cast<double>(m.G) * 1e9 / kAstraBytesPerGB;  // 1/G: bytes per ns, as GiB/s
+  else
+    in.notes.push_back(fmt::format("the model has G = 0 (no per-byte cost) and ASTRA-sim needs a bandwidth: "
+                                   "written as {:.0f} GB/s, so bytes cost next to nothing",
+                                   kUnboundedAstraBandwidth));
+  const double link_latency_ns = static_cast<double>(m.L + 2 * m.o) * 1e-3 / kSwitchHops;
   in.network_yaml = fmt::format(
-      "# ASTRA-sim analytical network from pico's LogGP model ({}): bandwidth 1/G, latency L\n"
-      "topology: [ Switch ]\nnpus_count: [ {} ]\nbandwidth: [ {:.3f} ]  # GB/s\nlatency: [ {:.1f} ]  # ns\n",
-      model.platform, npus, bandwidth_GBps, static_cast<double>(m.L) * 1e-3);
+      "# ASTRA-sim analytical network from pico's LogGP model ({}): a message crosses 2 links\n"
+      "# (NPU, switch, NPU), each with half of L + 2o; bandwidth 1/G in ASTRA-sim's GB/s (2^30 B)\n"
+      "topology: [ Switch ]\nnpus_count: [ {} ]\nbandwidth: [ {:.3f} ]  # GiB/s\nlatency: [ {:.1f} ]  # ns per link\n",
+      model.platform, npus, bandwidth, link_latency_ns);
   in.memory = {{"memory-type", "NO_MEMORY_EXPANSION"}};
   return in;
 }
@@ -86,6 +103,16 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
     if (astra.empty()) continue;
     // The choice for the largest messages: the last range of the rule for npus ranks.
     const ProfileRange* range = p.choose(c, npus, ~std::uint64_t{0} >> 1);
+    for (const ProfileRule& rule : p.rules)  // the rule's other choices, which one system file cannot hold
+      if (rule.collective == c && range != nullptr && &rule.ranges.back() == range)
+        for (const ProfileRange& other : rule.ranges)
+          if (other.algorithm != range->algorithm)
+            in.notes.push_back(fmt::format(
+                "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
+                "messages' {}); pico replay --format chakra carries per-size choices",
+                name(c), rule.comm_size, other.min_bytes,
+                other.max_bytes ? std::to_string(*other.max_bytes) : std::string("..."), other.algorithm,
+                range->algorithm));
     std::string impl;
     if (range && range->algorithm != "default")
       impl = astra_sim_implementation(reference_equivalent(eq, c, range->algorithm));

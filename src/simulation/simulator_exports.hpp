@@ -47,6 +47,8 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
 // The same files without the implementations: the system JSON's scheduling,
 // chunking and delays, the network and the memory.
 AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits);
+// The bandwidth a model with G = 0 is written with (ASTRA-sim asserts one above 0), in its GB/s; noted.
+inline constexpr double kUnboundedAstraBandwidth = 1e6;
 // ASTRA-sim's native implementation that runs a reference algorithm's
 // pattern (ring, halvingDoubling, doubleBinaryTree, direct), "" where none does.
 std::string astra_sim_implementation(const std::string& reference);
