@@ -20,6 +20,7 @@
 // mpich-json writes), and `default` is <default>.
 #include <cctype>
 #include <climits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -111,29 +112,15 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
   const Catalog& catalog = catalog_for("mpich");
   MpichDefaults defaults = load_mpich_defaults(args.text("mpich-ch4-defaults"), args.text("mpich-library"),
                                                MpichTree::ch4);
-  const auto rules = rules_by_collective(profile);
-  for (std::size_t i = 0; i < rules.size();) {
-    const Collective c = rules[i]->collective;
-    if (!has_compositions(catalog, profile, c)) {  // ch4 hands it to MPIR as the library does
-      for (; i < rules.size() && rules[i]->collective == c; ++i) {}
-      continue;
-    }
-    const std::string coll_key = fmt::format("collective={}", name(c));
-    if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
-      throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key),
-                          "give MPICH's own ch4 tree with --mpich-ch4-defaults");
-    const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
-    nlohmann::ordered_json intra = nlohmann::ordered_json::object();
-    if (spec_for(c).has_op) intra["is_commutative=no"] = default_intra;
-    for (; i < rules.size() && rules[i]->collective == c; ++i) {
-      const ProfileRule& rule = *rules[i];
-      require_covering(rule);
-      intra[fmt::format("comm_size<{}", rule.comm_size)] = default_intra;
-      intra[fmt::format("comm_size<={}", rule.comm_size)] = tuned_chain(catalog, profile, rule, default_intra, defaults);
-    }
-    intra["comm_size=any"] = default_intra;
-    defaults.tree[coll_key]["comm_type=intra"] = intra;
-  }
+  auto rules = rules_by_collective(profile);
+  // A collective without compositions: ch4 hands it to MPIR as the library does.
+  std::erase_if(rules, [&](const ProfileRule* rule) { return !has_compositions(catalog, profile, rule->collective); });
+  swap_tuned_subtrees(
+      defaults, rules, "is_commutative=no",
+      [&](const ProfileRule& rule, const nlohmann::ordered_json& default_intra) {
+        return tuned_chain(catalog, profile, rule, default_intra, defaults);
+      },
+      "give MPICH's own ch4 tree with --mpich-ch4-defaults");
   return defaults.tree.dump(1) + "\n";
 }
 

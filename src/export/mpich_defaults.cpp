@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "core/json_file.hpp"
 #include "core/whole_file.hpp"
 #include "export/export_support.hpp"
@@ -84,6 +85,27 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
                         fmt::format("give the tree as a file ({})", tree_file));
   d.source = path;
   return d;
+}
+
+void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules,
+                         std::string_view op_guard, const MpichTunedChain& chain, std::string_view hint) {
+  for (std::size_t i = 0; i < rules.size();) {
+    const Collective c = rules[i]->collective;
+    const std::string coll_key = fmt::format("collective={}", name(c));
+    if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
+      throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key), std::string(hint));
+    const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
+    nlohmann::ordered_json intra = nlohmann::ordered_json::object();
+    if (spec_for(c).has_op) intra[std::string(op_guard)] = default_intra;
+    for (; i < rules.size() && rules[i]->collective == c; ++i) {
+      const ProfileRule& rule = *rules[i];
+      require_covering(rule);
+      intra[fmt::format("comm_size<{}", rule.comm_size)] = default_intra;
+      intra[fmt::format("comm_size<={}", rule.comm_size)] = chain(rule, default_intra);
+    }
+    intra["comm_size=any"] = default_intra;
+    defaults.tree[coll_key]["comm_type=intra"] = intra;
+  }
 }
 
 }  // namespace pico

@@ -7,9 +7,14 @@
 // the tree is an ordered_json.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tuning/profile.hpp"
 
 namespace pico {
 
@@ -34,5 +39,18 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
 // that starts with {"collective= and parses; the MPIR tree is the one whose
 // leaves are MPIR_ algorithms, the ch4 tree the one whose leaves are MPIDI_ compositions.
 nlohmann::ordered_json embedded_tree(const std::string& library_bytes, MpichTree which);
+
+// The chain of one rule's comm size, from the collective's default intra subtree.
+using MpichTunedChain =
+    std::function<nlohmann::ordered_json(const ProfileRule& rule, const nlohmann::ordered_json& default_intra)>;
+
+// Gives each collective of `rules` (ordered by collective, then comm size, as
+// rules_by_collective gives them) its tuned comm_type=intra subtree in
+// defaults.tree, the same shape in both trees:
+//   OP_GUARD: <default>          (collectives with an op: pico tuned built-in, commutative ones)
+//   "comm_size<N": <default>, "comm_size<=N": chain(rule, <default>), ..., "comm_size=any": <default>
+// ExportRefusal (with `hint`) where the tree has no intra subtree for one.
+void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules,
+                         std::string_view op_guard, const MpichTunedChain& chain, std::string_view hint);
 
 }  // namespace pico

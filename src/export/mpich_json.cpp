@@ -98,24 +98,12 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
       return range.algorithm != "default" && catalogue_entry(catalog, profile, *rule, range).component.empty();
     });
   });
-  for (std::size_t i = 0; i < rules.size();) {
-    const Collective c = rules[i]->collective;
-    const std::string coll_key = fmt::format("collective={}", name(c));
-    if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
-      throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key),
-                          "give MPICH's own tree with --mpich-defaults");
-    const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
-    nlohmann::ordered_json intra = nlohmann::ordered_json::object();
-    if (spec_for(c).has_op) intra["is_op_built_in=no"] = default_intra;
-    for (; i < rules.size() && rules[i]->collective == c; ++i) {
-      const ProfileRule& rule = *rules[i];
-      require_covering(rule);
-      intra[fmt::format("comm_size<{}", rule.comm_size)] = default_intra;
-      intra[fmt::format("comm_size<={}", rule.comm_size)] = tuned_chain(profile, rule, default_intra, defaults);
-    }
-    intra["comm_size=any"] = default_intra;
-    defaults.tree[coll_key]["comm_type=intra"] = intra;
-  }
+  swap_tuned_subtrees(
+      defaults, rules, "is_op_built_in=no",  // some algorithms assert on user ops
+      [&](const ProfileRule& rule, const nlohmann::ordered_json& default_intra) {
+        return tuned_chain(profile, rule, default_intra, defaults);
+      },
+      "give MPICH's own tree with --mpich-defaults");
   return defaults.tree.dump(1) + "\n";
 }
 

@@ -33,6 +33,8 @@ struct LibraryLoading {
   // first (Open MPI: han's rules; MPICH: the ch4 tree); "" where it chooses none.
   std::string component_format;
   std::string component_file;
+  // Launch variables the component's file needs over the catalogue's own (ProfileLoad::launch_env).
+  std::map<std::string, std::string> launch_env;
 };
 
 // How MPICH loads a ch4 tree: the catalogue's composition components all set
@@ -58,12 +60,16 @@ LibraryLoading loading_for(const TunedProfile& profile, const std::string& path)
     const char* file_variable = "OMPI_MCA_coll_tuned_dynamic_rules_filename";
     const bool han = chooses_component(profile);
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
-      return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt"};
-    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt"};
+      return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
+              {}};
+    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt", {}};
   }
-  if (profile.library.name == "mpich")
-    return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {},
-            chooses_component(profile) ? "mpich-ch4-json" : "", "ch4-selection.json"};
+  if (profile.library.name == "mpich") {
+    if (!chooses_component(profile))
+      return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {}, "", "", {}};
+    return {"mpich-json",     "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {},
+            "mpich-ch4-json", "ch4-selection.json",   ch4_selection().env};
+  }
   throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
                                      profile.library.name),
                    fmt::format("export it yourself: pico export {} --format ...", path));
@@ -101,10 +107,9 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
     return export_profile(load.profile, path, export_format(format), FormatArgs{}).files.front().second;
   };
   load.files.push_back({how.format, how.file_name, exported(how.format)});
-  if (!how.component_format.empty()) {
+  if (!how.component_format.empty())
     load.files.push_back({how.component_format, how.component_file, exported(how.component_format)});
-    if (lib.name == "mpich") load.launch_env = ch4_selection().env;
-  }
+  load.launch_env = how.launch_env;
   return load;
 }
 

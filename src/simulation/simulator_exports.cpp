@@ -102,17 +102,17 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
     const std::string_view astra = spec_for(c).names.astra_sim;
     if (astra.empty()) continue;
     // The choice for the largest messages: the last range of the rule for npus ranks.
-    const ProfileRange* range = p.choose(c, npus, ~std::uint64_t{0} >> 1);
-    for (const ProfileRule& rule : p.rules)  // the rule's other choices, which one system file cannot hold
-      if (rule.collective == c && range != nullptr && &rule.ranges.back() == range)
-        for (const ProfileRange& other : rule.ranges)
-          if (other.algorithm != range->algorithm)
-            in.notes.push_back(fmt::format(
-                "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
-                "messages' {}); pico replay --format chakra carries per-size choices",
-                name(c), rule.comm_size, other.min_bytes,
-                other.max_bytes ? std::to_string(*other.max_bytes) : std::string("..."), other.algorithm,
-                range->algorithm));
+    const ProfileRule* rule = p.rule_for(c, npus);
+    const ProfileRange* range = rule != nullptr ? rule->range_for(~std::uint64_t{0} >> 1) : nullptr;
+    if (range != nullptr)  // the rule's other choices, which one system file cannot hold
+      for (const ProfileRange& other : rule->ranges)
+        if (other.algorithm != range->algorithm)
+          in.notes.push_back(fmt::format(
+              "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
+              "messages' {}); pico replay --format chakra carries per-size choices",
+              name(c), rule->comm_size, other.min_bytes,
+              other.max_bytes ? std::to_string(*other.max_bytes) : std::string("..."), other.algorithm,
+              range->algorithm));
     std::string impl;
     if (range && range->algorithm != "default")
       impl = astra_sim_implementation(reference_equivalent(eq, c, range->algorithm));
