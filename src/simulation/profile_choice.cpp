@@ -60,11 +60,14 @@ AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, s
   return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback)](
              Collective c, int np, std::uint64_t bytes) -> std::string {
     const ProfileRange* range = p.choose(c, np, bytes);
-    if (!range || range->algorithm == "default") return fallback(c, np, bytes);
-    std::string ref = reference_equivalent(eq, c, range->algorithm);
+    const std::string library = range ? range->algorithm_at(bytes) : "default";
+    if (library == "default") return fallback(c, np, bytes);
+    std::string ref = reference_equivalent(eq, c, library);
     if (ref.empty())
-      throw InputError(where, fmt::format("the profile chooses {} {} for {} bytes on {} ranks, which has no reference "
-                                          "equivalent", name(c), range->algorithm, bytes, np),
+      throw InputError(where, fmt::format("the profile {} {} {} for {} bytes on {} ranks, which has no reference "
+                                          "equivalent", range->algorithm == "default" ? "says the library's default ran"
+                                                                                       : "chooses",
+                                          name(c), library, bytes, np),
                        "add it to configs/simulation/reference-equivalents.yaml");
     return ref;
   };

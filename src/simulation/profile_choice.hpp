@@ -29,7 +29,9 @@ ReferenceEquivalents load_reference_equivalents(const std::string& library, cons
 std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, const std::string& algorithm);
 
 // The profile's choice for (collective, comm size, bytes) as a reference
-// algorithm: `fallback`'s where the profile has no rule or chooses "default".
+// algorithm. "default" is what the library's default ran there when the
+// profile records it (ProfileRange::algorithm_at), else `fallback`'s, as
+// where the profile has no rule.
 // Throws InputError (where = the profile) when a chosen algorithm has no
 // reference equivalent.
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "tuning/profile.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -54,6 +55,9 @@ json range_json(const ProfileRange& r) {
                         {"seconds", e.seconds},
                         {"default_seconds", e.default_seconds}});
   j["evidence"] = std::move(evidence);
+  json ran = json::array();
+  for (const DefaultRan& d : r.default_ran) ran.push_back({{"bytes", d.bytes}, {"algorithm", d.algorithm}});
+  j["default_ran"] = std::move(ran);
   return j;
 }
 
@@ -192,6 +196,21 @@ ProfileRange range_from_json(const Reader& in, const json& j, const std::string&
                             in.number(e, ep, "default_seconds")});
     }
   }
+  if (const auto it = j.find("default_ran"); it != j.end()) {
+    if (!it->is_array()) in.fail(path + "/default_ran", "must be an array of {bytes, algorithm}");
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::string dp = fmt::format("{}/default_ran/{}", path, k);
+      const json& d = (*it)[k];
+      if (!d.is_object()) in.fail(dp, "must be an object {bytes, algorithm}");
+      DefaultRan ran{in.size(in.member(d, dp, "bytes"), dp + "/bytes"), in.string(d, dp, "algorithm")};
+      if (ran.algorithm.empty() || ran.algorithm == "default")
+        in.fail(dp + "/algorithm", "must name the algorithm the library's default ran");
+      if (!r.covers(ran.bytes)) in.fail(dp + "/bytes", "must lie in the range");
+      if (!r.default_ran.empty() && ran.bytes <= r.default_ran.back().bytes)
+        in.fail(dp + "/bytes", "must be above the size before it");
+      r.default_ran.push_back(std::move(ran));
+    }
+  }
   return r;
 }
 
@@ -221,6 +240,30 @@ ProfileRule rule_from_json(const Reader& in, const json& j, const std::string& p
 }
 
 }  // namespace
+
+std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper) {
+  const double mid = std::ceil(std::sqrt(static_cast<double>(lower) * static_cast<double>(upper)));
+  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(mid), lower + 1, upper);
+}
+
+std::string ProfileRange::algorithm_at(std::uint64_t bytes) const {
+  if (algorithm != "default" || default_ran.empty()) return algorithm;
+  std::size_t k = 0;
+  while (k + 1 < default_ran.size() && bytes >= range_boundary(default_ran[k].bytes, default_ran[k + 1].bytes)) ++k;
+  return default_ran[k].algorithm;
+}
+
+std::vector<ProfileRange::Span> ProfileRange::spans() const {
+  std::vector<Span> out{{min_bytes, max_bytes, algorithm_at(min_bytes)}};
+  if (algorithm != "default") return out;
+  for (std::size_t k = 1; k < default_ran.size(); ++k) {
+    if (default_ran[k].algorithm == out.back().algorithm) continue;
+    const std::uint64_t from = range_boundary(default_ran[k - 1].bytes, default_ran[k].bytes);
+    out.back().max_bytes = from - 1;
+    out.push_back({from, max_bytes, default_ran[k].algorithm});
+  }
+  return out;
+}
 
 const ProfileRange* ProfileRule::range_for(std::uint64_t bytes) const {
   for (const auto& range : ranges)

@@ -53,6 +53,13 @@ struct ProfileEvidence {
   double default_seconds = 0;  // the library default's, same size
 };
 
+// What the library's default ran at one measured size (its cases'
+// selection.actual, catalogue names; the most frequent where launches differ).
+struct DefaultRan {
+  std::uint64_t bytes = 0;
+  std::string algorithm;
+};
+
 // Message sizes [min_bytes, max_bytes] (inclusive; no max: unbounded) and
 // the algorithm for them. Sizes are pico's case bytes: count x dtype size of
 // one rank's block (Case::bytes); each export converts them to the size its
@@ -72,9 +79,30 @@ struct ProfileRange {
   // profile's decide_from): the range keeps the library default there.
   std::vector<std::uint64_t> undecided_bytes;
   std::vector<ProfileEvidence> evidence;
+  // What the library default ran at the measured sizes where the reports say
+  // (selection.actual), ascending; empty for profiles of reports that do not.
+  std::vector<DefaultRan> default_ran;
 
   bool covers(std::uint64_t bytes) const { return bytes >= min_bytes && (!max_bytes || bytes <= *max_bytes); }
+  // The algorithm that runs at `bytes` (catalogue name): the range's own, or
+  // for "default" what the library's default ran at the measured size whose
+  // share of the range holds `bytes` (boundaries as pico tune draws them:
+  // range_boundary); "default" where the reports did not say.
+  std::string algorithm_at(std::uint64_t bytes) const;
+  // The range cut where algorithm_at changes: [min, max] (no max: unbounded)
+  // and what runs there, ascending; one span unless a "default" range's
+  // default ran different algorithms at its measured sizes.
+  struct Span {
+    std::uint64_t min_bytes = 0;
+    std::optional<std::uint64_t> max_bytes;
+    std::string algorithm;
+  };
+  std::vector<Span> spans() const;
 };
+
+// Where a boundary between two measured sizes lies: the first byte count of
+// the upper range, ceil(sqrt(lower * upper)) within (lower, upper].
+std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper);
 
 // The choices for one collective on one communicator shape. Ranges are
 // ascending and contiguous, the first starts at 0 and the last is unbounded,

@@ -23,6 +23,9 @@ namespace pico {
 
 namespace {
 
+// A default case whose library reported functions no catalogue entry names.
+constexpr const char* kUnknownFunctions = "(unknown functions)";
+
 // The report's id: its results directory's name (<timestamp>-<id>), as pico run made it.
 std::string report_id_of(const LoadedReport& r, const ReportFacts& facts) {
   std::filesystem::path p(facts.results_dir.empty() ? r.path : facts.results_dir);
@@ -146,12 +149,20 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
   return choice;
 }
 
-}  // namespace
-
-std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper) {
-  const double mid = std::ceil(std::sqrt(static_cast<double>(lower) * static_cast<double>(upper)));
-  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(mid), lower + 1, upper);
+// The algorithm most of the default's cases reported running (ties: the
+// first in name order), "" where none named one.
+std::string most_reported(const std::vector<std::string>& actual) {
+  std::map<std::string, int> count;
+  for (const std::string& a : actual)
+    if (a != kUnknownFunctions) ++count[a];
+  std::string most;
+  int n = 0;
+  for (const auto& [algorithm, c] : count)
+    if (c > n) most = algorithm, n = c;
+  return most;
 }
+
+}  // namespace
 
 TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options) {
   if (reports.empty()) throw InputError("pico tune", "no report given", "pico tune RESULTS_DIR...");
@@ -210,7 +221,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const Tun
       cand.params = cr.c.params;
       cand.obs.push_back(observation_of(cr, id));
       if (cr.c.algorithm == "default" && cr.selection && cr.selection->actual)
-        size.default_actual.push_back(cr.selection->actual->algorithm.empty() ? "(unknown functions)"
+        size.default_actual.push_back(cr.selection->actual->algorithm.empty() ? kUnknownFunctions
                                                                               : cr.selection->actual->algorithm);
     }
   }
@@ -291,6 +302,7 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
       if (s.undecided) r.undecided_bytes.push_back(s.bytes);
       if (s.near_fastest) r.near_fastest = std::min(r.near_fastest.value_or(1.0), *s.near_fastest);
       r.evidence.insert(r.evidence.end(), s.evidence.begin(), s.evidence.end());
+      if (const std::string ran = most_reported(s.default_actual); !ran.empty()) r.default_ran.push_back({s.bytes, ran});
     }
     rule.ranges.back().max_bytes = std::nullopt;  // unbounded
     profile.rules.push_back(std::move(rule));

@@ -104,10 +104,6 @@ void require_rivals(const TuneAnalysis& analysis, const std::string& where);
 // Rules from the per-size choices: merged ranges, boundaries at geometric midpoints.
 TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options);
 
-// Where a boundary between two measured sizes lies: the first byte count of
-// the upper range, ceil(sqrt(lower * upper)) within (lower, upper].
-std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper);
-
 // The printed summary: one line per size where the default loses.
 std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options);
 

@@ -99,6 +99,14 @@ def test_openmpi(tmp):
     expect(f"{sweep_dir}: reproducibility:" in summary, summary)
     profile = load(profile_path)
     expect(profile["library"]["name"] == "openmpi", str(profile["library"]))
+    # What the library's default ran at each size (selection.actual) is in the profile: the simulators read
+    # "default" as it (issue 50).
+    ran = {(r["collective"], d["bytes"]): d["algorithm"] for r in profile["rules"] for rg in r["ranges"]
+           for d in rg.get("default_ran", [])}
+    seen = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in swept["cases"]
+            if c["algorithm"] == "default" and c["status"] == "ok" and c.get("selection", {}).get("actual", {})
+            .get("algorithm")}
+    expect(seen and ran == seen, f"profile default_ran {ran}, the sweep's selection.actual {seen}")
     text, how = export(tmp, profile_path, "ompi-rules")
     expect("coll_tuned_dynamic_rules_filename" in how, how)
     parsed = tuning_formats.parse_ompi_rules(text)

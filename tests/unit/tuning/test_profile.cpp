@@ -203,3 +203,40 @@ TEST_CASE("profile parameters are whole numbers within what the library takes", 
   j["rules"][0]["ranges"][1]["params"] = {{"segment_size", 0}, {"tree_fanout", 4}};
   CHECK_NOTHROW(profile_from_json(j, "p.json"));
 }
+
+TEST_CASE("default_ran: \"default\" resolved by size to what the library's default ran (issue 50)", "[tuning]") {
+  TunedProfile p = sample();
+  ProfileRange& d = p.rules[1].ranges[0];
+  d.measured_bytes = {1024, 1048576};
+  d.default_ran = {{1024, "recursive_doubling"}, {1048576, "ring"}};
+  // The boundary between the two measured sizes is tune's: ceil(sqrt(1024 x 1 MiB)) = 32 KiB.
+  CHECK(d.algorithm_at(0) == "recursive_doubling");
+  CHECK(d.algorithm_at(32767) == "recursive_doubling");
+  CHECK(d.algorithm_at(32768) == "ring");
+  CHECK(d.algorithm_at(std::uint64_t{1} << 40) == "ring");
+  const auto spans = d.spans();
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].min_bytes == 0);
+  CHECK(*spans[0].max_bytes == 32767);
+  CHECK(spans[1].min_bytes == 32768);
+  CHECK_FALSE(spans[1].max_bytes.has_value());
+  CHECK(spans[1].algorithm == "ring");
+  // A chosen algorithm is itself whatever the default ran.
+  p.rules[0].ranges[1].default_ran = {{65536, "recursive_doubling"}};
+  CHECK(p.rules[0].ranges[1].algorithm_at(65536) == "ring");
+  CHECK(p.rules[0].ranges[1].spans().size() == 1);
+  const TunedProfile back = profile_from_json(to_json(p), "p.json");
+  CHECK(back.rules[1].ranges[0].default_ran.size() == 2);
+  CHECK(back.rules[1].ranges[0].algorithm_at(1 << 20) == "ring");
+  CHECK(sample().rules[1].ranges[0].algorithm_at(1024) == "default");  // nothing recorded
+
+  json j = to_json(p);
+  j["rules"][1]["ranges"][0]["default_ran"][1]["bytes"] = 512;
+  CHECK_THAT(error_text(j), Catch::Matchers::Contains("rules/1/ranges/0/default_ran/1/bytes: must be above the size before it"));
+  j = to_json(p);
+  j["rules"][0]["ranges"][1]["default_ran"][0]["bytes"] = 8;
+  CHECK_THAT(error_text(j), Catch::Matchers::Contains("rules/0/ranges/1/default_ran/0/bytes: must lie in the range"));
+  j = to_json(p);
+  j["rules"][1]["ranges"][0]["default_ran"][0]["algorithm"] = "default";
+  CHECK_THAT(error_text(j), Catch::Matchers::Contains("default_ran/0/algorithm: must name the algorithm"));
+}

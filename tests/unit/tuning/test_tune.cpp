@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <random>
 
 #include "core/case_result.hpp"
@@ -238,4 +239,40 @@ TEST_CASE("tune: a winner's parameters widen its column, not push the others out
   const std::size_t end = lines[1].find("speedup") + std::string("speedup").size();
   for (std::size_t k = 2; k < lines.size() && lines[k].starts_with("allreduce"); ++k)
     CHECK(lines[k].substr(end - 1, 1) == "x");
+}
+
+TEST_CASE("tune: a profile records what the library's default ran at each size (issue 50)") {
+  std::vector<CaseResult> cases = sweep();
+  // The default's cases say what ran (selection.actual): one launch at 8 B names
+  // functions no catalogue entry has, the others agree.
+  const std::map<std::uint64_t, std::vector<std::string>> ran{
+      {8, {"recursive_doubling"}}, {65536, {"", "rabenseifner", "rabenseifner"}}, {1048576, {"ring"}}};
+  std::vector<CaseResult> with_actual;
+  for (CaseResult c : cases) {
+    if (c.c.algorithm != "default") {
+      with_actual.push_back(c);
+      continue;
+    }
+    int launch = 0;
+    for (const std::string& algorithm : ran.at(c.c.bytes)) {
+      c.launch = launch++;
+      c.selection = SelectionOutcome{};
+      c.selection->actual = ActualSelection{algorithm, {"ompi_coll_base_allreduce_intra_x"}, "interposer", ""};
+      with_actual.push_back(c);
+    }
+  }
+  const TunedProfile p = profile_from_analysis(analyse_reports({report_of(with_actual)}, {}), {});
+  const auto& r = p.rules.at(0).ranges;
+  REQUIRE(r.size() == 3);
+  REQUIRE(r[1].default_ran.size() == 1);  // the default range: 64 KiB, where two of three launches named it
+  CHECK(r[1].default_ran[0].bytes == 65536);
+  CHECK(r[1].default_ran[0].algorithm == "rabenseifner");
+  CHECK(r[1].algorithm_at(65536) == "rabenseifner");
+  CHECK(r[2].default_ran.at(0).algorithm == "ring");  // recorded beside a chosen algorithm too
+  CHECK(r[2].algorithm_at(1048576) == "ring");
+  CHECK_NOTHROW(check_profile(profile_from_json(to_json(p), "p.json"), "p.json"));
+  // Without selection.actual nothing is recorded, and "default" stays the library's own choice.
+  const TunedProfile bare = profile_from_analysis(analyse_reports({report_of(sweep())}, {}), {});
+  CHECK(bare.rules.at(0).ranges.at(1).default_ran.empty());
+  CHECK(bare.rules.at(0).ranges.at(1).algorithm_at(65536) == "default");
 }
