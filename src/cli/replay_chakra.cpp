@@ -15,7 +15,6 @@ void write_chakra(const Replayed& w, const ReplaySettings& s) {
   check_output_size(s.output + ".<rank>.et", w.estimate(algorithms, s.options), s.cap);
   const auto start = std::chrono::steady_clock::now();
   const ChakraReplayOutput out = w.write_chakra(algorithms, {.prefix = s.output,
-                                                             .reduce_ps_per_byte = s.options.reduce_ps_per_byte,
                                                              .segment_bytes = s.options.segment_bytes,
                                                              .model = s.model});
   fmt::print("{}.<rank>.et: Chakra traces of {} ranks, {} file(s) in all, written in {:.2f} s\n", s.output, w.ranks,

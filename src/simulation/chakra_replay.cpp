@@ -2,6 +2,7 @@
 #include "simulation/chakra_replay.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -31,25 +32,41 @@ struct ChakraPlan {
   std::vector<std::uint64_t> custom_first;    // per custom implementation: the first call that uses it
   std::vector<std::string> custom_name;
   std::map<std::string, std::string> native;  // ASTRA-sim collective key -> implementation
-  std::map<std::string, std::uint64_t> native_calls, world_calls;
+  std::map<std::string, std::uint64_t> native_calls, calls;  // per key: run natively, in all
   std::set<int> group_comms;                  // communicators native nodes name by pg_name
 };
 
 // ASTRA-sim's implementation that runs the same algorithm as pico's reference
-// one, message for message, "" where none does: its ring is the ring, its
-// halvingDoubling Rabenseifner's reduce-scatter by recursive halving and
-// allgather by recursive doubling (so also each half alone), its direct
-// all-to-all every rank sending to every other at once (pico's linear).
-// Stricter than pico export's nearest implementation (astra_sim_implementation):
-// a recursive-doubling allreduce, which sends the whole vector at every step,
-// is not halvingDoubling here but a custom implementation.
+// one at the same cost, "" where none does: its ring is the ring (each
+// received block reduced, as pico's schedule does: within 2% of pico's
+// schedule run as a custom implementation, docs/simulation.md), its
+// halvingDoubling all-gather recursive doubling, its direct all-to-all every
+// rank sending to every other at once (pico's linear). Its halvingDoubling
+// all-reduce and reduce-scatter send Rabenseifner's and recursive halving's
+// messages but reduce only some of them (HalvingDoubling::insert_packet marks
+// a message `processed` on alternate rounds): 1.2-2x faster than the
+// algorithm's reductions cost, so those run as pico's schedule. Stricter than
+// pico export's nearest implementation (astra_sim_implementation).
 std::string astra_sim_same_algorithm(Collective c, const std::string& algorithm) {
   if (algorithm == "ring") return "ring";
-  if ((c == Collective::allreduce && algorithm == "rabenseifner") ||
-      (c == Collective::allgather && algorithm == "recursive_doubling") ||
-      (c == Collective::reduce_scatter && algorithm == "recursive_halving"))
-    return "halvingDoubling";
+  if (c == Collective::allgather && algorithm == "recursive_doubling") return "halvingDoubling";
   if (c == Collective::alltoall && algorithm == "linear") return "direct";
+  return "";
+}
+
+// Why ASTRA-sim's `impl` cannot run a call whose buffer is comm_size bytes
+// (astra_comm_size) on p NPUs, "" where it can. From astra-sim 518bd51's
+// collective_algorithm/, and seen there: halvingDoubling on a group that is
+// not a power of two finishes no rank (exit 0, no rank done); a message of 0
+// bytes trips the analytical frontend's `chunk_size > 0` assertion (exit
+// 134), and ring and direct send comm_size / p per step (all-gather: its
+// whole block).
+std::string astra_sim_refuses(const std::string& impl, Collective c, std::uint64_t comm_size, int p) {
+  const auto np = static_cast<std::uint64_t>(p);
+  if (impl == "halvingDoubling" && !std::has_single_bit(np))
+    return fmt::format("halvingDoubling on {} NPUs, not a power of two", p);
+  if (c != Collective::allgather && comm_size < np)
+    return fmt::format("{} below {} B on {} NPUs: a message of 0 bytes", impl, np, p);
   return "";
 }
 
@@ -58,17 +75,39 @@ std::string astra_sim_same_algorithm(Collective c, const std::string& algorithm)
 // up per node (a group's is looked up once per group and type).
 bool is_world(const TraceCollective& c) { return c.comm == 0; }
 
-ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& algorithms) {
+// A group of fewer NPUs than the world: ASTRA-sim builds it a plan of its own
+// (CommunicatorGroup::get_collective_plan) that deletes, at exit, the
+// implementation it shares with every other group of the NPU for that
+// collective type, so two such groups of one NPU running one type natively
+// free it twice (astra-sim 518bd51: exit 134 after every rank finished under
+// glibc's malloc checks, undefined behaviour without).
+bool is_proper_group(const TraceProgram& t, int comm) {
+  return comm != 0 && t.comms[static_cast<std::size_t>(comm)].ranks.size() < t.ranks.size();
+}
+
+ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& algorithms,
+                       std::vector<std::string>& notes) {
   ChakraPlan plan;
-  // Per collective key, the implementation most of the world's calls chose.
+  // Per call, ASTRA-sim's implementation of its algorithm where ASTRA-sim can run it.
+  std::vector<std::string> same(t.collectives.size());
+  std::map<std::string, std::uint64_t> refused;  // why -> calls
+  // Per collective key, the implementation most calls (the world's and groups') could run natively.
   std::map<std::string, std::map<std::string, std::uint64_t>> votes;
   for (std::size_t i = 0; i < t.collectives.size(); ++i) {
     const TraceCollective& c = t.collectives[i];
     const std::string key(spec_for(c.collective).names.astra_sim);
-    if (key.empty() || !is_world(c)) continue;
-    ++plan.world_calls[key];
-    if (const std::string impl = astra_sim_same_algorithm(c.collective, algorithms[i]); !impl.empty())
-      ++votes[key][impl];
+    if (key.empty() || !chakra_comm_type(c.collective)) continue;
+    ++plan.calls[key];
+    const std::string impl = astra_sim_same_algorithm(c.collective, algorithms[i]);
+    if (impl.empty()) continue;
+    const int p = static_cast<int>(t.comms[static_cast<std::size_t>(c.comm)].ranks.size());
+    if (const std::string why = astra_sim_refuses(impl, c.collective, astra_comm_size(c.collective, c.bytes, p), p);
+        !why.empty()) {
+      ++refused[fmt::format("{}: {}", key, why)];
+      continue;
+    }
+    same[i] = impl;
+    ++votes[key][impl];
   }
   for (const Collective c : all_collectives()) {
     const std::string key(spec_for(c).names.astra_sim);
@@ -79,15 +118,47 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
       if (n > most) best = impl, most = n;
     plan.native[key] = best;
   }
-  std::map<std::tuple<Collective, std::string, int, std::uint64_t, int>, int> customs;
+  // Per key, the groups that run it natively: those with the most such calls
+  // first, a group sharing an NPU with one taken before it left out.
+  std::map<std::string, std::map<int, std::uint64_t>> group_calls;  // key -> comm -> native calls
   for (std::size_t i = 0; i < t.collectives.size(); ++i) {
     const TraceCollective& c = t.collectives[i];
     const std::string key(spec_for(c.collective).names.astra_sim);
-    const bool has_node = !key.empty() && chakra_comm_type(c.collective).has_value();
-    const bool runs_natively = has_node && astra_sim_same_algorithm(c.collective, algorithms[i]) == plan.native[key];
+    if (!same[i].empty() && same[i] == plan.native[key] && is_proper_group(t, c.comm)) ++group_calls[key][c.comm];
+  }
+  std::set<std::pair<std::string, int>> native_groups;  // (key, comm)
+  for (const auto& [key, per_comm] : group_calls) {
+    std::vector<std::pair<std::uint64_t, int>> order;
+    for (const auto& [comm, n] : per_comm) order.emplace_back(n, comm);
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::set<int> taken;
+    for (const auto& [n, comm] : order) {
+      const std::vector<int>& npus = t.comms[static_cast<std::size_t>(comm)].ranks;
+      if (std::any_of(npus.begin(), npus.end(), [&](int r) { return taken.contains(r); })) {
+        notes.push_back(fmt::format("{}: {} call(s) on group {} written out as messages: it shares an NPU with a group "
+                                    "that runs {} natively, and ASTRA-sim frees a shared implementation twice",
+                                    key, n, comm, key));
+        continue;
+      }
+      taken.insert(npus.begin(), npus.end());
+      native_groups.emplace(key, comm);
+    }
+  }
+  for (const auto& [why, n] : refused)
+    notes.push_back(fmt::format("{} call(s) not run by ASTRA-sim's implementation ({}): pico's schedule instead", n, why));
+  std::map<std::tuple<Collective, std::string, int, std::uint64_t, int, std::string>, int> customs;
+  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
+    const TraceCollective& c = t.collectives[i];
+    const std::string key(spec_for(c.collective).names.astra_sim);
+    const bool runs_natively = !same[i].empty() && same[i] == plan.native[key] &&
+                               (!is_proper_group(t, c.comm) || native_groups.contains({key, c.comm}));
+    // Every other call of the world is pico's schedule run by ASTRA-sim's
+    // collective engine, which sends a step's messages together (a workload's
+    // sends leave one at a time per NPU); one it has no node for stands on an
+    // all-reduce node the custom table claims (ChakraCollective::custom_only).
     Form form = Form::expanded;
     if (runs_natively) form = Form::native;
-    else if (has_node && is_world(c)) form = Form::custom;
+    else if (is_world(c)) form = Form::custom;
     plan.form.push_back(form);
     plan.custom.push_back(-1);
     if (form == Form::native) {
@@ -96,12 +167,13 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
     }
     if (form != Form::custom) continue;
     const int np = static_cast<int>(t.ranks.size());
-    auto [it, fresh] = customs.try_emplace({c.collective, algorithms[i], np, c.bytes, c.root},
-                                           static_cast<int>(plan.custom_first.size()));
+    const int k = static_cast<int>(plan.custom_first.size());
+    auto [it, fresh] = customs.try_emplace({c.collective, algorithms[i], np, c.bytes, c.root, c.counts}, k);
     if (fresh) {
       plan.custom_first.push_back(i);
-      plan.custom_name.push_back(fmt::format("{}-{}-{}B{}", name(c.collective), algorithms[i], c.bytes,
-                                             c.root != 0 ? fmt::format("-root{}", c.root) : ""));
+      plan.custom_name.push_back(fmt::format("{}-{}-{}B{}{}", name(c.collective), algorithms[i], c.bytes,
+                                             c.root != 0 ? fmt::format("-root{}", c.root) : "",
+                                             c.counts.empty() ? "" : fmt::format("-counts{}", k)));
     }
     plan.custom.back() = it->second;
   }
@@ -157,12 +229,12 @@ class ChakraRankFormatter {
     std::vector<std::uint64_t> done;
     if (plan_.form[i] != Form::expanded) {
       const ChakraCollective node{c.collective, astra_comm_size(c.collective, c.bytes, static_cast<int>(group.size())),
-                                  c.comm == 0 ? "" : std::to_string(c.comm)};
+                                  c.comm == 0 ? "" : std::to_string(c.comm), !chakra_comm_type(c.collective)};
       done.assign(1, w.collective(i, node, op.blocking));
     } else {
       const transport::RankSchedule& rs = schedules_.of(i);
-      if (op.blocking) w.schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
-      else done = w.detached_schedule(rs, tags_.tag_base[i], o_.reduce_ps_per_byte, group);
+      if (op.blocking) w.schedule(rs, tags_.tag_base[i], o_.model.params.reduce_ps_per_byte, group);
+      else done = w.detached_schedule(rs, tags_.tag_base[i], o_.model.params.reduce_ps_per_byte, group);
     }
     if (!op.blocking) requests_[op.request] = std::move(done);
   }
@@ -221,9 +293,10 @@ std::uint64_t astra_comm_size(Collective c, std::uint64_t bytes, int np) {
 ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<std::string>& algorithms,
                                        const ChakraReplayOptions& o) {
   ChakraReplayOutput out;
-  const ReplayOptions ro{.reduce_ps_per_byte = o.reduce_ps_per_byte, .segment_bytes = o.segment_bytes, .threads = 1};
+  const ReplayOptions ro{
+      .reduce_ps_per_byte = o.model.params.reduce_ps_per_byte, .segment_bytes = o.segment_bytes, .threads = 1};
   const TracePlan tags(t, algorithms, ro);
-  const ChakraPlan plan = plan_chakra(t, algorithms);
+  const ChakraPlan plan = plan_chakra(t, algorithms, out.notes);
   // ASTRA-sim reads the custom table's node ids as int (CollectiveImplLookup).
   if (!plan.custom_first.empty() && t.collectives.size() > static_cast<std::size_t>(INT32_MAX))
     throw InputError("pico replay", fmt::format("{} collective calls: ASTRA-sim's custom table holds node ids below 2^31",
@@ -248,7 +321,7 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
         reference::record_rank(req, r, rs);
         const std::string path = fmt::format("{}.custom/{}.{}.et", prefix, plan.custom_name[k], r);
         ChakraRankWriter w(path, 0);
-        w.schedule(rs, 0, o.reduce_ps_per_byte);
+        w.schedule(rs, 0, o.model.params.reduce_ps_per_byte);
         w.finish();
         out.files.push_back(path);
       }
@@ -280,11 +353,10 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
   for (std::string& note : in.notes) out.notes.push_back(std::move(note));
   for (const auto& [key, impl] : plan.native) {
     in.system[fmt::format("{}-implementation", key)] = nlohmann::json::array({impl});
-    if (plan.world_calls.count(key))
-      out.notes.push_back(fmt::format("{}: ASTRA-sim's {} runs {} of the world's {} calls{}", key, impl,
-                                      plan.native_calls.count(key) ? plan.native_calls.at(key) : 0,
-                                      plan.world_calls.at(key),
-                                      plan.custom_first.empty() ? "" : "; pico's schedules run the others"));
+    if (!plan.calls.count(key)) continue;
+    const std::uint64_t native = plan.native_calls.count(key) ? plan.native_calls.at(key) : 0;
+    out.notes.push_back(fmt::format("{}: ASTRA-sim's {} runs {} of the {} calls{}", key, impl, native, plan.calls.at(key),
+                                    native == plan.calls.at(key) ? "" : "; pico's schedules run the others"));
   }
   if (!table.empty()) {
     write_text(prefix + ".custom.yaml", "# pico replay: per-node-custom-implementation, node id -> trace prefix\n" + table, out);
@@ -308,10 +380,12 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
     command.push_back("--comm-group-configuration=" + prefix + ".comm-groups.json");
   }
   if (out.expanded > 0)
-    out.notes.push_back(fmt::format("{} collective call(s) written as pico's schedules (sends, receives, reductions) "
-                                    "in the workload: ASTRA-sim has no node that runs them as chosen",
+    out.notes.push_back(fmt::format("{} collective call(s) of groups written as pico's schedules (sends, receives, "
+                                    "reductions) in the workload: ASTRA-sim looks a group's custom implementation up "
+                                    "once per collective type, and a workload's sends leave one at a time per NPU",
                                     out.expanded));
-  out.notes.push_back("durations are whole microseconds in Chakra: shorter compute gaps and reductions round");
+  out.notes.push_back("durations are whole microseconds in Chakra: compute gaps and reductions are rounded, each "
+                      "rank carrying what it rounded off into its next one");
   out.command = shell_join(command);
   return out;
 }

@@ -15,15 +15,18 @@
 //
 // Each collective call becomes one of:
 //   native   a collective node ASTRA-sim's own implementation runs, where it
-//            is the chosen algorithm's (all-reduce, all-gather,
-//            reduce-scatter, all-to-all on the world or on a group);
-//   custom   a collective node of the world whose chosen algorithm ASTRA-sim
-//            lacks, given pico's schedule of it through the custom table
-//            (ASTRA-sim selects an implementation per node this way only);
+//            is the chosen algorithm at the same cost (ring; recursive
+//            doubling's all-gather; the linear all-to-all) and can run it
+//            (no 0-byte message, halvingDoubling on a power of two, one
+//            native sub-communicator per NPU and type), on the world or a group;
+//   custom   any other call of the world: a collective node given pico's
+//            schedule of it through the custom table (ASTRA-sim selects an
+//            implementation per node this way only), on an all-reduce node
+//            where ASTRA-sim has no node for the collective (broadcast, reduce,
+//            gather, scatter, barrier, scans, alltoallv);
 //   expanded the schedule's sends, receives and reductions written into the
-//            workload itself: collectives ASTRA-sim has no node for
-//            (broadcast, reduce, gather, scatter, barrier, scans, alltoallv)
-//            and group calls whose algorithm it lacks.
+//            workload itself: any other call of a group (a group's custom
+//            implementation is looked up once per type, not per call).
 // A collective node has the same id on every rank (its index among the
 // program's collective calls), which the custom table names.
 #pragma once
@@ -39,9 +42,12 @@ namespace pico {
 
 struct ChakraReplayOptions {
   std::string prefix;                        // the files' common path prefix
-  double reduce_ps_per_byte = 250;           // local reductions, as the GOAL writer's
   std::uint64_t segment_bytes = 64 * 1024;   // for segmented algorithms
-  LogGPModel model;                          // the network file's bandwidth and latency
+  // The network file's bandwidth and latency, and the cost of a local
+  // reduction (reduce_ps_per_byte) on both paths: pico's schedules charge it
+  // in their compute nodes, ASTRA-sim's own implementations through the
+  // system file's local-mem-bw (simulation/simulator_exports.hpp).
+  LogGPModel model;
 };
 
 struct ChakraReplayOutput {

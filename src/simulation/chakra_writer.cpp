@@ -22,10 +22,6 @@ using transport::RecordedOp;
 // The schema version Chakra's own writers put in GlobalMetadata.
 constexpr const char* kSchemaVersion = "0.0.4";
 
-std::uint64_t micros(double seconds) {
-  return seconds > 0 ? static_cast<std::uint64_t>(std::llround(seconds * 1e6)) : 0;
-}
-
 // ASTRA-sim's network refuses a message of no bytes (a barrier's): it travels as one byte.
 std::int64_t wire_bytes(std::uint64_t bytes) { return static_cast<std::int64_t>(std::max<std::uint64_t>(bytes, 1)); }
 
@@ -101,7 +97,7 @@ void ChakraRankWriter::schedule(const RankSchedule& rs, std::uint64_t tag_base, 
       const std::uint64_t id = next_id_++;
       if (op.kind == OpKind::reduce) {
         chakra::Node& n = begin_node(id, "reduce", chakra::COMP_NODE);
-        n.set_duration_micros(micros(static_cast<double>(op.bytes) * reduce_ps_per_byte * 1e-12));
+        n.set_duration_micros(whole_micros(static_cast<double>(op.bytes) * reduce_ps_per_byte * 1e-12));
       } else {
         const int peer = global_rank.empty() ? op.peer : global_rank[static_cast<std::size_t>(op.peer)];
         message_node(id, op.kind == OpKind::send, op.bytes, peer, tag_base + static_cast<std::uint64_t>(op.tag));
@@ -127,7 +123,7 @@ std::vector<std::uint64_t> ChakraRankWriter::detached_schedule(const RankSchedul
 }
 
 std::uint64_t ChakraRankWriter::collective(std::uint64_t id, const ChakraCollective& c, bool blocking) {
-  const std::optional<int> type = chakra_comm_type(c.collective);
+  const std::optional<int> type = c.custom_only ? chakra::ALL_REDUCE : chakra_comm_type(c.collective);
   if (!type) throw std::logic_error(fmt::format("Chakra has no collective node for {}", name(c.collective)));
   chakra::Node& n = begin_node(id, name(c.collective), chakra::COMM_COLL_NODE);
   add_int(n, "comm_type", *type);
@@ -162,8 +158,15 @@ void ChakraRankWriter::wait(std::span<const std::uint64_t> done) {
   frontier_.insert(frontier_.end(), done.begin(), done.end());
 }
 
+std::uint64_t ChakraRankWriter::whole_micros(double seconds) {
+  const double exact = std::max(seconds, 0.0) * 1e6 + rounded_off_us_;
+  const double us = std::max(std::round(exact), 0.0);
+  rounded_off_us_ = exact - us;
+  return static_cast<std::uint64_t>(us);
+}
+
 void ChakraRankWriter::compute(double seconds, const char* name) {
-  const std::uint64_t us = micros(seconds);
+  const std::uint64_t us = whole_micros(seconds);
   if (us == 0) return;
   const std::uint64_t id = next_id_++;
   begin_node(id, name, chakra::COMP_NODE).set_duration_micros(us);

@@ -2,6 +2,7 @@
 #include "simulation/simulator_exports.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include <fmt/format.h>
@@ -18,6 +19,12 @@ std::string schedgen2_name(Collective c, const std::string& reference) {
   if (reference == "ring" || reference == "segmented_ring") return "ring";
   if (reference == "recursive_doubling" || reference == "rabenseifner") return "recdoub";
   return "";
+}
+
+// A span's choice in words: "default (ran ring)" where the library's default ran it.
+std::string choice_text(const ProfileRange& range, const ProfileRange::Span& span) {
+  return range.algorithm == "default" && span.algorithm != "default" ? fmt::format("default (ran {})", span.algorithm)
+                                                                      : span.algorithm;
 }
 
 }  // namespace
@@ -54,6 +61,11 @@ AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits)
     in.notes.push_back(fmt::format("the model has G = 0 (no per-byte cost) and ASTRA-sim needs a bandwidth: "
                                    "written as {:.0f} GB/s, so bytes cost next to nothing",
                                    kUnboundedAstraBandwidth));
+  // A reduction: ASTRA-sim's own implementations charge each received chunk
+  // they reduce 3 x bytes / local-mem-bw ns (PacketBundle::call: two reads,
+  // one write; local-mem-bw in 10^9 B/s, 0 unless set), pico's schedules
+  // bytes x reduce_ps_per_byte in a compute node: one cost on both paths.
+  in.system["local-mem-bw"] = m.reduce_ps_per_byte > 0 ? 3e3 / m.reduce_ps_per_byte : kUnboundedAstraBandwidth;
   const double link_latency_ns = static_cast<double>(m.L + 2 * m.o) * 1e-3 / kSwitchHops;
   in.network_yaml = fmt::format(
       "# ASTRA-sim analytical network from pico's LogGP model ({}): a message crosses 2 links\n"
@@ -74,22 +86,24 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
       if (other.collective == rule.collective && other.comm_size > rule.comm_size &&
           (next_size < 0 || other.comm_size < next_size))
         next_size = other.comm_size;
-    for (const ProfileRange& range : rule.ranges) {
-      const std::string ref = range.algorithm == "default" ? "" : reference_equivalent(eq, rule.collective, range.algorithm);
-      const std::string algorithm = schedgen2_name(rule.collective, ref);
-      if (algorithm.empty()) {
-        if (skipped)
-          skipped->push_back(fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm", name(rule.collective),
-                                         rule.comm_size, range.min_bytes, range.algorithm));
-        continue;
+    for (const ProfileRange& range : rule.ranges)
+      for (const ProfileRange::Span& span : range.spans()) {
+        const std::string ref = span.algorithm == "default" ? "" : reference_equivalent(eq, rule.collective, span.algorithm);
+        const std::string algorithm = schedgen2_name(rule.collective, ref);
+        if (algorithm.empty()) {
+          if (skipped)
+            skipped->push_back(fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm",
+                                           name(rule.collective), rule.comm_size, span.min_bytes,
+                                           choice_text(range, span)));
+          continue;
+        }
+        out.push_back({{"algorithm", algorithm},
+                       {"ptrn", std::string(name(rule.collective))},
+                       {"lower_bounds", {{"comm_size", rule.comm_size}, {"datasize", span.min_bytes}}},
+                       {"upper_bounds",
+                        {{"comm_size", next_size},
+                         {"datasize", span.max_bytes ? nlohmann::json(*span.max_bytes + 1) : nlohmann::json(-1)}}}});
       }
-      out.push_back({{"algorithm", algorithm},
-                     {"ptrn", std::string(name(rule.collective))},
-                     {"lower_bounds", {{"comm_size", rule.comm_size}, {"datasize", range.min_bytes}}},
-                     {"upper_bounds",
-                      {{"comm_size", next_size},
-                       {"datasize", range.max_bytes ? nlohmann::json(*range.max_bytes + 1) : nlohmann::json(-1)}}}});
-    }
   }
   return out;
 }
@@ -101,27 +115,44 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
   for (const Collective c : all_collectives()) {
     const std::string_view astra = spec_for(c).names.astra_sim;
     if (astra.empty()) continue;
-    // The choice for the largest messages: the last range of the rule for npus ranks.
+    // The choice for the largest messages: the last span of the rule for npus ranks.
     const ProfileRule* rule = p.rule_for(c, npus);
-    const ProfileRange* range = rule != nullptr ? rule->range_for(~std::uint64_t{0} >> 1) : nullptr;
+    const ProfileRange* range = rule != nullptr ? &rule->ranges.back() : nullptr;
+    const std::optional<ProfileRange::Span> largest =
+        range ? std::optional(range->spans().back()) : std::nullopt;
     if (range != nullptr)  // the rule's other choices, which one system file cannot hold
       for (const ProfileRange& other : rule->ranges)
-        if (other.algorithm != range->algorithm)
-          in.notes.push_back(fmt::format(
-              "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
-              "messages' {}); pico replay --format chakra carries per-size choices",
-              name(c), rule->comm_size, other.min_bytes,
-              other.max_bytes ? std::to_string(*other.max_bytes) : std::string("..."), other.algorithm,
-              range->algorithm));
-    std::string impl;
-    if (range && range->algorithm != "default")
-      impl = astra_sim_implementation(reference_equivalent(eq, c, range->algorithm));
+        for (const ProfileRange::Span& span : other.spans())
+          if (span.algorithm != largest->algorithm)
+            in.notes.push_back(fmt::format(
+                "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
+                "messages' {}); pico replay --format chakra carries per-size choices",
+                name(c), rule->comm_size, span.min_bytes,
+                span.max_bytes ? std::to_string(*span.max_bytes) : std::string("..."), choice_text(other, span),
+                choice_text(*range, *largest)));
+    // "default" without a record of what the library ran: ATLAHS's fixed
+    // algorithm, as pico replay runs it (one rule for every simulator path).
+    const bool unresolved = !largest || largest->algorithm == "default";
+    const std::string reference = unresolved ? std::string(spec_for(c).names.replay_default)
+                                             : reference_equivalent(eq, c, largest->algorithm);
+    if (unresolved)
+      in.notes.push_back(fmt::format("{}: {}: ATLAHS's {}, as pico replay runs it", name(c),
+                                     !range ? "no rule in the profile"
+                                            : "the library default, and the reports do not say what it ran",
+                                     reference));
+    std::string impl = astra_sim_implementation(reference);
     if (impl.empty()) {
       impl = "ring";
-      in.notes.push_back(fmt::format("{}: {}; ASTRA-sim's ring", name(c),
-                                     !range ? "no rule in the profile"
-                                     : range->algorithm == "default" ? "the library default"
-                                                                     : range->algorithm + " has no ASTRA-sim equivalent"));
+      in.notes.push_back(fmt::format("{}: {} has no ASTRA-sim equivalent; ASTRA-sim's ring", name(c),
+                                     unresolved ? reference : choice_text(*range, *largest)));
+    } else if (impl == "halvingDoubling" && !std::has_single_bit(static_cast<unsigned>(npus))) {
+      impl = "ring";
+      in.notes.push_back(fmt::format("{}: ASTRA-sim's halvingDoubling on {} NPUs, not a power of two, leaves every "
+                                     "rank unfinished; ASTRA-sim's ring", name(c), npus));
+    } else if (impl == "halvingDoubling" && c != Collective::allgather) {
+      in.notes.push_back(fmt::format("{}: ASTRA-sim's halvingDoubling reduces only some of its messages (cheaper than "
+                                     "{} under the model) and aborts on a call under {} B; pico replay --format "
+                                     "chakra runs it as pico's schedule", name(c), reference, 2 * npus));
     }
     in.system[fmt::format("{}-implementation", astra)] = nlohmann::json::array({impl});
   }

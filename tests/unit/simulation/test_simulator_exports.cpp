@@ -53,7 +53,8 @@ TEST_CASE("ASTRA-sim inputs: the choice for the largest messages, per dimension"
   const AstraSimInputs in = astra_sim_inputs(openmpi_profile(), "p.json", model, 16);
   CHECK(in.system["all-reduce-implementation"] == nlohmann::json::array({"doubleBinaryTree"}));  // nonoverlapping
   CHECK(in.system["all-to-all-implementation"] == nlohmann::json::array({"direct"}));
-  CHECK(in.system["all-gather-implementation"] == nlohmann::json::array({"ring"}));  // no rule: ring, noted
+  // No rule: ATLAHS's Bruck, as pico replay runs it, is ASTRA-sim's halvingDoubling (noted).
+  CHECK(in.system["all-gather-implementation"] == nlohmann::json::array({"halvingDoubling"}));
   CHECK(in.network_yaml.find("npus_count: [ 16 ]") != std::string::npos);
   // G = 40 ps/B is 25 B/ns; ASTRA-sim reads its GB/s as 2^30 B: 25e9 / 2^30.
   CHECK(in.network_yaml.find("bandwidth: [ 23.283 ]") != std::string::npos);
@@ -90,4 +91,49 @@ TEST_CASE("a profile of a library without reference equivalents is refused", "[s
   p.library = {"nccl", "nccl", "2.21"};
   CHECK_THROWS_AS(schedgen2_ptrn_config(p, "p.json"), InputError);
   CHECK_THROWS_AS(astra_sim_inputs(p, "p.json", default_model(), 16), InputError);
+}
+
+TEST_CASE("simulator exports resolve \"default\" by what the library's default ran, else ATLAHS's rule (issue 50)",
+          "[simulation]") {
+  TunedProfile p = openmpi_profile();
+  ProfileRule& rule = p.rules[1];  // allreduce, 16 ranks
+  rule.ranges = {profile_range(0, std::nullopt, "default")};
+  const LogGPModel model = default_model();
+  auto notes_of = [](const AstraSimInputs& in) {
+    std::string all;
+    for (const std::string& n : in.notes) all += n + "\n";
+    return all;
+  };
+  // Nothing recorded: ATLAHS's recursive doubling, as pico replay runs it.
+  AstraSimInputs in = astra_sim_inputs(p, "p.json", model, 16);
+  CHECK(in.system["all-reduce-implementation"] == nlohmann::json::array({"halvingDoubling"}));
+  CHECK_THAT(notes_of(in), Catch::Matchers::Contains("allreduce: the library default, and the reports do not say what "
+                                                     "it ran: ATLAHS's recursive_doubling"));
+  // halvingDoubling on 12 NPUs leaves every rank unfinished in ASTRA-sim: ring, noted.
+  in = astra_sim_inputs(p, "p.json", model, 12);
+  CHECK(in.system["all-reduce-implementation"] == nlohmann::json::array({"ring"}));
+  CHECK_THAT(notes_of(in), Catch::Matchers::Contains("not a power of two"));
+  // Recorded: recursive doubling to 32 KiB, ring above; the system file holds the largest sizes' ring.
+  rule.ranges[0].measured_bytes = {1024, 1048576};
+  rule.ranges[0].default_ran = {{1024, "recursive_doubling"}, {1048576, "ring"}};
+  in = astra_sim_inputs(p, "p.json", model, 16);
+  CHECK(in.system["all-reduce-implementation"] == nlohmann::json::array({"ring"}));
+  CHECK_THAT(notes_of(in), Catch::Matchers::Contains("allreduce on 16 ranks, 0-32767 B: default (ran recursive_doubling) "
+                                                     "is not carried"));
+  std::vector<std::string> skipped;
+  const auto config = schedgen2_ptrn_config(p, "p.json", &skipped);
+  // The 4-rank rule's two ranges, then the 16-rank default cut where what it ran changes.
+  REQUIRE(config.size() == 4);
+  CHECK(config[2]["algorithm"] == "recdoub");
+  CHECK(config[2]["upper_bounds"]["datasize"] == 32768);
+  CHECK(config[3]["algorithm"] == "ring");
+  CHECK(config[3]["lower_bounds"]["datasize"] == 32768);
+}
+
+TEST_CASE("ASTRA-sim inputs: a reduction costs the model's reduce_ps_per_byte natively too (issue 50)", "[simulation]") {
+  // ASTRA-sim charges a native reduction 3 x bytes / local-mem-bw ns: 3000 / 250 ps/B = 12.
+  LogGPModel model = default_model();
+  CHECK(astra_sim_platform(model, 4, 1).system["local-mem-bw"] == 12.0);
+  model.params.reduce_ps_per_byte = 1000;
+  CHECK(astra_sim_platform(model, 4, 1).system["local-mem-bw"] == 3.0);
 }
