@@ -91,57 +91,70 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
   // Per call, ASTRA-sim's implementation of its algorithm where ASTRA-sim can run it.
   std::vector<std::string> same(t.collectives.size());
   std::map<std::string, std::uint64_t> refused;  // why -> calls
-  // Per collective key, the implementation most calls (the world's and groups') could run natively.
-  std::map<std::string, std::map<std::string, std::uint64_t>> votes;
+  // Per collective key and implementation, the calls that could run it natively: those of
+  // the world (and of groups of every NPU), and per proper group.
+  std::map<std::string, std::map<std::string, std::uint64_t>> open_calls;
+  std::map<std::string, std::map<std::string, std::map<int, std::uint64_t>>> group_calls;
   for (std::size_t i = 0; i < t.collectives.size(); ++i) {
     const TraceCollective& c = t.collectives[i];
     const std::string key(spec_for(c.collective).names.astra_sim);
-    if (key.empty() || !chakra_comm_type(c.collective)) continue;
+    const int p = static_cast<int>(t.comms[static_cast<std::size_t>(c.comm)].ranks.size());
+    if (key.empty() || !chakra_comm_type(c.collective) || p < 2) continue;  // a group of one writes nothing
     ++plan.calls[key];
     const std::string impl = astra_sim_same_algorithm(c.collective, algorithms[i]);
     if (impl.empty()) continue;
-    const int p = static_cast<int>(t.comms[static_cast<std::size_t>(c.comm)].ranks.size());
     if (const std::string why = astra_sim_refuses(impl, c.collective, astra_comm_size(c.collective, c.bytes, p), p);
         !why.empty()) {
       ++refused[fmt::format("{}: {}", key, why)];
       continue;
     }
     same[i] = impl;
-    ++votes[key][impl];
+    if (is_proper_group(t, c.comm)) ++group_calls[key][impl][c.comm];
+    else ++open_calls[key][impl];
   }
+  // The proper groups one implementation can run natively: those with the
+  // most such calls first (then the lower id), a group sharing an NPU with
+  // one taken before it left out.
+  auto take_groups = [&t](const std::map<int, std::uint64_t>& per_comm) {
+    std::vector<std::pair<std::uint64_t, int>> order;
+    for (const auto& [comm, n] : per_comm) order.emplace_back(n, comm);
+    std::sort(order.begin(), order.end(),
+              [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::set<int> taken_npus, taken;
+    for (const auto& [n, comm] : order) {
+      const std::vector<int>& npus = t.comms[static_cast<std::size_t>(comm)].ranks;
+      if (std::any_of(npus.begin(), npus.end(), [&](int r) { return taken_npus.contains(r); })) continue;
+      taken_npus.insert(npus.begin(), npus.end());
+      taken.insert(comm);
+    }
+    return taken;
+  };
+  // Per key, the implementation that runs the most calls natively, groups
+  // left out counted out (ring where none can).
+  std::set<std::pair<std::string, int>> native_groups;  // (key, comm)
   for (const Collective c : all_collectives()) {
     const std::string key(spec_for(c).names.astra_sim);
     if (key.empty()) continue;
+    std::set<std::string> impls;
+    for (const auto& [impl, n] : open_calls[key]) impls.insert(impl);
+    for (const auto& [impl, per_comm] : group_calls[key]) impls.insert(impl);
     std::string best = "ring";
     std::uint64_t most = 0;
-    for (const auto& [impl, n] : votes[key])
+    for (const std::string& impl : impls) {
+      std::uint64_t n = open_calls[key][impl];
+      for (const int comm : take_groups(group_calls[key][impl])) n += group_calls[key][impl][comm];
       if (n > most) best = impl, most = n;
+    }
     plan.native[key] = best;
-  }
-  // Per key, the groups that run it natively: those with the most such calls
-  // first, a group sharing an NPU with one taken before it left out.
-  std::map<std::string, std::map<int, std::uint64_t>> group_calls;  // key -> comm -> native calls
-  for (std::size_t i = 0; i < t.collectives.size(); ++i) {
-    const TraceCollective& c = t.collectives[i];
-    const std::string key(spec_for(c.collective).names.astra_sim);
-    if (!same[i].empty() && same[i] == plan.native[key] && is_proper_group(t, c.comm)) ++group_calls[key][c.comm];
-  }
-  std::set<std::pair<std::string, int>> native_groups;  // (key, comm)
-  for (const auto& [key, per_comm] : group_calls) {
-    std::vector<std::pair<std::uint64_t, int>> order;
-    for (const auto& [comm, n] : per_comm) order.emplace_back(n, comm);
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::set<int> taken;
-    for (const auto& [n, comm] : order) {
-      const std::vector<int>& npus = t.comms[static_cast<std::size_t>(comm)].ranks;
-      if (std::any_of(npus.begin(), npus.end(), [&](int r) { return taken.contains(r); })) {
-        notes.push_back(fmt::format("{}: {} call(s) on group {} written out as messages: it shares an NPU with a group "
-                                    "that runs {} natively, and ASTRA-sim frees a shared implementation twice",
-                                    key, n, comm, key));
+    const std::set<int> taken = take_groups(group_calls[key][best]);
+    for (const auto& [comm, n] : group_calls[key][best]) {
+      if (taken.contains(comm)) {
+        native_groups.emplace(key, comm);
         continue;
       }
-      taken.insert(npus.begin(), npus.end());
-      native_groups.emplace(key, comm);
+      notes.push_back(fmt::format("{}: {} call(s) on group {} written out as messages: it shares an NPU with a group "
+                                  "that runs {} natively, and ASTRA-sim frees a shared implementation twice",
+                                  key, n, comm, key));
     }
   }
   for (const auto& [why, n] : refused)

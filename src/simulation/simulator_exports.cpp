@@ -88,7 +88,9 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
         next_size = other.comm_size;
     for (const ProfileRange& range : rule.ranges)
       for (const ProfileRange::Span& span : range.spans()) {
-        const std::string ref = span.algorithm == "default" ? "" : reference_equivalent(eq, rule.collective, span.algorithm);
+        // "default" the reports did not resolve: ATLAHS's fixed algorithm, as pico replay runs it.
+        const std::string ref = span.algorithm == "default" ? std::string(spec_for(rule.collective).names.replay_default)
+                                                            : reference_equivalent(eq, rule.collective, span.algorithm);
         const std::string algorithm = schedgen2_name(rule.collective, ref);
         if (algorithm.empty()) {
           if (skipped)

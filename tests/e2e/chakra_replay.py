@@ -387,16 +387,17 @@ def chakra(tmp, label, workload, *args):
 def scenario_fidelity(tmp):
     """Issue 50: one cost per algorithm on ASTRA-sim's and pico's paths, nothing ASTRA-sim cannot run."""
     # Reductions cost the model's 250 ps/B natively too: ASTRA-sim charges 3 x bytes / local-mem-bw.
-    w = write_workload(os.path.join(tmp, "rab.yaml"), 8, ["collective: allreduce, size: 64KiB"])
+    w = write_workload(os.path.join(tmp, "rab.yaml"), 8, ["collective: allreduce, size: 67200B"])
     out, system, prefix = chakra(tmp, "rab", w, "--algorithm", "allreduce=rabenseifner")
     expect(system["local-mem-bw"] == 12, system)
     # Rabenseifner is pico's schedule: ASTRA-sim's halvingDoubling reduces only some of its messages.
     expect(forms(out) == (0, 1, 1, 0) and system["all-reduce-implementation"] == ["ring"], out)
-    # Rounded durations carry: the 3 reductions (32, 16 and 8 KiB at 250 ps/B = 14.34 us) sum to 14, not 8+4+2.
+    # Rounded durations carry: the 3 reductions (33600, 16800 and 8400 B at 250 ps/B: 8.4 + 4.2 + 2.1 = 14.7 us)
+    # are written 8, 5, 2 (15), where rounding each alone gave 8 + 4 + 2 = 14.
     table = system["per-node-custom-implementation"]
     trace = json.loads(re.search(r'^0: ("[^\n]*")$', open(table).read(), re.M).group(1))
     reductions = [n["duration"] for n in check_rank_file(trace + ".0.et")[1] if n["type"] == "COMP_NODE"]
-    expect(len(reductions) == 3 and abs(sum(reductions) - 14.336) <= 0.5, reductions)
+    expect(reductions == [8, 5, 2], reductions)
     simulate(re.search(r"Run ASTRA-sim: (.*)", out).group(1), 8, "fidelity rabenseifner")
 
     # halvingDoubling on 6 NPUs finishes no rank, a message of 0 bytes aborts ASTRA-sim: pico's schedules instead.
@@ -422,6 +423,23 @@ def scenario_fidelity(tmp):
     expect(system["all-gather-implementation"] == ["halvingDoubling"], system)
     expect("shares an NPU with a group that runs all-gather natively" in out, out)
     simulate(re.search(r"Run ASTRA-sim: (.*)", out).group(1), 16, "fidelity grid")
+
+    # Calls vote only where they would run natively: the columns' recursive doubling (left out, sharing NPUs
+    # with the rows) and one-rank groups (nothing written) do not outvote the world's 5 ring calls.
+    grid += "  self: {group_size: 1}\n"
+    calls = (["collective: allgather, size: 1KiB, comm: row", "collective: allgather, size: 1KiB, comm: col"]
+             + ["collective: allgather, size: 1KiB, comm: self"] * 3 + ["collective: allgather, size: 2KiB"] * 5)
+    w = write_workload(os.path.join(tmp, "votes.yaml"), 16, calls, grid)
+    profile = json.load(open(PROFILE))
+    profile["rules"] = [{"collective": "allgather", "comm_size": 1, "nodes": 0, "ppn": 0, "ranges": [
+        {"min_bytes": 0, "max_bytes": 1024, "algorithm": "recursive_doubling", "params": {}, "speedup": None,
+         "measured_bytes": [], "evidence": []},
+        {"min_bytes": 1025, "max_bytes": None, "algorithm": "ring", "params": {}, "speedup": None,
+         "measured_bytes": [], "evidence": []}]}]
+    json.dump(profile, open(os.path.join(tmp, "votes.json"), "w"))
+    out, system, prefix = chakra(tmp, "votes", w, "--profile", os.path.join(tmp, "votes.json"))
+    expect(system["all-gather-implementation"] == ["ring"] and forms(out) == (5, 0, 0, 8), out)
+    simulate(re.search(r"Run ASTRA-sim: (.*)", out).group(1), 16, "fidelity votes")
     print("fidelity: ok")
 
 
