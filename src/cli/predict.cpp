@@ -143,11 +143,9 @@ void run_predict(const PredictOptions& o) {
   if (profile) {
     const ProfileRange* range = profile->choose(*coll, o.np, bytes);
     const std::string library = range ? range->algorithm_at(bytes) : "default";
-    const bool default_ran = range && range->algorithm == "default" && library != "default";
     std::string ref = library == "default" ? "" : reference_equivalent(load_reference_equivalents(profile->library.name, o.profile), *coll, library);
-    fmt::print("profile {} ({} {}) picks {}{}{}{}\n", o.profile, profile->library.name, profile->library.version,
-               default_ran ? "default" : library, default_ran ? fmt::format(", where the library's default ran {}", library) : "",
-               ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref),
+    fmt::print("profile {} ({} {}) picks {}{}{}\n", o.profile, profile->library.name, profile->library.version,
+               range ? range->choice_at(bytes) : library, ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref),
                range ? "" : ": it has no rule for this collective");
   }
 }

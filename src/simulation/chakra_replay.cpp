@@ -2,7 +2,6 @@
 #include "simulation/chakra_replay.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -51,22 +50,6 @@ std::string astra_sim_same_algorithm(Collective c, const std::string& algorithm)
   if (algorithm == "ring") return "ring";
   if (c == Collective::allgather && algorithm == "recursive_doubling") return "halvingDoubling";
   if (c == Collective::alltoall && algorithm == "linear") return "direct";
-  return "";
-}
-
-// Why ASTRA-sim's `impl` cannot run a call whose buffer is comm_size bytes
-// (astra_comm_size) on p NPUs, "" where it can. From astra-sim 518bd51's
-// collective_algorithm/, and seen there: halvingDoubling on a group that is
-// not a power of two finishes no rank (exit 0, no rank done); a message of 0
-// bytes trips the analytical frontend's `chunk_size > 0` assertion (exit
-// 134), and ring and direct send comm_size / p per step (all-gather: its
-// whole block).
-std::string astra_sim_refuses(const std::string& impl, Collective c, std::uint64_t comm_size, int p) {
-  const auto np = static_cast<std::uint64_t>(p);
-  if (impl == "halvingDoubling" && !std::has_single_bit(np))
-    return fmt::format("halvingDoubling on {} NPUs, not a power of two", p);
-  if (c != Collective::allgather && comm_size < np)
-    return fmt::format("{} below {} B on {} NPUs: a message of 0 bytes", impl, np, p);
   return "";
 }
 
@@ -140,15 +123,16 @@ ChakraPlan plan_chakra(const TraceProgram& t, const std::vector<std::string>& al
     for (const auto& [impl, per_comm] : group_calls[key]) impls.insert(impl);
     std::string best = "ring";
     std::uint64_t most = 0;
+    std::map<std::string, std::set<int>> taken;  // impl -> the groups it can take
     for (const std::string& impl : impls) {
+      taken[impl] = take_groups(group_calls[key][impl]);
       std::uint64_t n = open_calls[key][impl];
-      for (const int comm : take_groups(group_calls[key][impl])) n += group_calls[key][impl][comm];
+      for (const int comm : taken[impl]) n += group_calls[key][impl][comm];
       if (n > most) best = impl, most = n;
     }
     plan.native[key] = best;
-    const std::set<int> taken = take_groups(group_calls[key][best]);
     for (const auto& [comm, n] : group_calls[key][best]) {
-      if (taken.contains(comm)) {
+      if (taken[best].contains(comm)) {
         native_groups.emplace(key, comm);
         continue;
       }

@@ -21,12 +21,6 @@ std::string schedgen2_name(Collective c, const std::string& reference) {
   return "";
 }
 
-// A span's choice in words: "default (ran ring)" where the library's default ran it.
-std::string choice_text(const ProfileRange& range, const ProfileRange::Span& span) {
-  return range.algorithm == "default" && span.algorithm != "default" ? fmt::format("default (ran {})", span.algorithm)
-                                                                      : span.algorithm;
-}
-
 }  // namespace
 
 std::string astra_sim_implementation(const std::string& reference) {
@@ -36,6 +30,15 @@ std::string astra_sim_implementation(const std::string& reference) {
     return "halvingDoubling";
   if (reference == "reduce_bcast" || reference == "binomial") return "doubleBinaryTree";
   if (reference == "linear" || reference == "pairwise") return "direct";
+  return "";
+}
+
+std::string astra_sim_refuses(const std::string& impl, Collective c, std::optional<std::uint64_t> comm_size, int npus) {
+  const auto np = static_cast<std::uint64_t>(npus);
+  if (impl == "halvingDoubling" && !std::has_single_bit(np))
+    return fmt::format("halvingDoubling on {} NPUs, not a power of two, finishes no rank", npus);
+  if (comm_size && c != Collective::allgather && *comm_size < np)
+    return fmt::format("{} below {} B on {} NPUs: a message of 0 bytes", impl, np, npus);
   return "";
 }
 
@@ -96,7 +99,7 @@ nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& w
           if (skipped)
             skipped->push_back(fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm",
                                            name(rule.collective), rule.comm_size, span.min_bytes,
-                                           choice_text(range, span)));
+                                           range.choice_at(span.min_bytes)));
           continue;
         }
         out.push_back({{"algorithm", algorithm},
@@ -130,8 +133,8 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
                 "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
                 "messages' {}); pico replay --format chakra carries per-size choices",
                 name(c), rule->comm_size, span.min_bytes,
-                span.max_bytes ? std::to_string(*span.max_bytes) : std::string("..."), choice_text(other, span),
-                choice_text(*range, *largest)));
+                span.max_bytes ? std::to_string(*span.max_bytes) : std::string("..."), other.choice_at(span.min_bytes),
+                range->choice_at(largest->min_bytes)));
     // "default" without a record of what the library ran: ATLAHS's fixed
     // algorithm, as pico replay runs it (one rule for every simulator path).
     const bool unresolved = !largest || largest->algorithm == "default";
@@ -146,11 +149,10 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
     if (impl.empty()) {
       impl = "ring";
       in.notes.push_back(fmt::format("{}: {} has no ASTRA-sim equivalent; ASTRA-sim's ring", name(c),
-                                     unresolved ? reference : choice_text(*range, *largest)));
-    } else if (impl == "halvingDoubling" && !std::has_single_bit(static_cast<unsigned>(npus))) {
+                                     unresolved ? reference : range->choice_at(largest->min_bytes)));
+    } else if (const std::string why = astra_sim_refuses(impl, c, std::nullopt, npus); !why.empty()) {
       impl = "ring";
-      in.notes.push_back(fmt::format("{}: ASTRA-sim's halvingDoubling on {} NPUs, not a power of two, leaves every "
-                                     "rank unfinished; ASTRA-sim's ring", name(c), npus));
+      in.notes.push_back(fmt::format("{}: ASTRA-sim's {}; ASTRA-sim's ring", name(c), why));
     } else if (impl == "halvingDoubling" && c != Collective::allgather) {
       in.notes.push_back(fmt::format("{}: ASTRA-sim's halvingDoubling reduces only some of its messages (cheaper than "
                                      "{} under the model) and aborts on a call under {} B; pico replay --format "

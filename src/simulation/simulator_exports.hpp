@@ -6,6 +6,7 @@
 // algorithm names.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,15 @@ inline constexpr double kUnboundedAstraBandwidth = 1e6;
 // ASTRA-sim's native implementation that runs a reference algorithm's
 // pattern (ring, halvingDoubling, doubleBinaryTree, direct), "" where none does.
 std::string astra_sim_implementation(const std::string& reference);
+// Why ASTRA-sim's `impl` cannot run collective `c` on `npus` NPUs with a
+// buffer of comm_size bytes (as astra_comm_size counts it; nullopt: the size
+// is not known, only the NPUs are checked), "" where it can. From astra-sim
+// 518bd51's collective_algorithm/, and seen there: halvingDoubling on NPUs
+// that are not a power of two finishes no rank (exit 0, no rank done); a
+// message of 0 bytes trips the analytical frontend's `chunk_size > 0`
+// assertion (exit 134), and ring and direct send comm_size / p per step
+// (all-gather: its whole block).
+std::string astra_sim_refuses(const std::string& impl, Collective c, std::optional<std::uint64_t> comm_size, int npus);
 
 // The simulators' export formats (astra-sim, schedgen2), in `pico export --help` order.
 const std::vector<const ExportFormat*>& simulator_export_formats();

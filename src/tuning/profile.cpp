@@ -81,6 +81,21 @@ class Reader {
     const json& v = member(j, path, key);
     return text(v, join(path, key));
   }
+  // Calls each(object, its path) for every element of the optional array
+  // j[key], each an object; `shape` (e.g. "{bytes, algorithm}") names what
+  // an element holds in the errors.
+  template <class Each>
+  void objects(const json& j, const std::string& path, const char* key, const std::string& shape, Each&& each) const {
+    const auto it = j.find(key);
+    if (it == j.end()) return;
+    const std::string at = join(path, key);
+    if (!it->is_array()) fail(at, shape.empty() ? "must be an array" : "must be an array of " + shape);
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::string ep = fmt::format("{}/{}", at, k);
+      if (!(*it)[k].is_object()) fail(ep, shape.empty() ? "must be an object" : "must be an object " + shape);
+      each((*it)[k], ep);
+    }
+  }
   std::string text(const json& v, const std::string& path) const {
     if (!v.is_string()) fail(path, "must be a string");
     std::string s = v.get<std::string>();
@@ -185,32 +200,20 @@ ProfileRange range_from_json(const Reader& in, const json& j, const std::string&
     const std::string sp = path + "/speedup";
     r.speedup = SpeedupInterval{in.number(*it, sp, "estimate"), in.number(*it, sp, "low"), in.number(*it, sp, "high")};
   }
-  if (const auto it = j.find("evidence"); it != j.end()) {
-    if (!it->is_array()) in.fail(path + "/evidence", "must be an array");
-    for (std::size_t k = 0; k < it->size(); ++k) {
-      const std::string ep = fmt::format("{}/evidence/{}", path, k);
-      const json& e = (*it)[k];
-      if (!e.is_object()) in.fail(ep, "must be an object");
-      r.evidence.push_back({in.string(e, ep, "report"), in.string(e, ep, "case_id"),
-                            in.size(in.member(e, ep, "bytes"), ep + "/bytes"), in.number(e, ep, "seconds"),
-                            in.number(e, ep, "default_seconds")});
-    }
-  }
-  if (const auto it = j.find("default_ran"); it != j.end()) {
-    if (!it->is_array()) in.fail(path + "/default_ran", "must be an array of {bytes, algorithm}");
-    for (std::size_t k = 0; k < it->size(); ++k) {
-      const std::string dp = fmt::format("{}/default_ran/{}", path, k);
-      const json& d = (*it)[k];
-      if (!d.is_object()) in.fail(dp, "must be an object {bytes, algorithm}");
-      DefaultRan ran{in.size(in.member(d, dp, "bytes"), dp + "/bytes"), in.string(d, dp, "algorithm")};
-      if (ran.algorithm.empty() || ran.algorithm == "default")
-        in.fail(dp + "/algorithm", "must name the algorithm the library's default ran");
-      if (!r.covers(ran.bytes)) in.fail(dp + "/bytes", "must lie in the range");
-      if (!r.default_ran.empty() && ran.bytes <= r.default_ran.back().bytes)
-        in.fail(dp + "/bytes", "must be above the size before it");
-      r.default_ran.push_back(std::move(ran));
-    }
-  }
+  in.objects(j, path, "evidence", "", [&](const json& e, const std::string& ep) {
+    r.evidence.push_back({in.string(e, ep, "report"), in.string(e, ep, "case_id"),
+                          in.size(in.member(e, ep, "bytes"), ep + "/bytes"), in.number(e, ep, "seconds"),
+                          in.number(e, ep, "default_seconds")});
+  });
+  in.objects(j, path, "default_ran", "{bytes, algorithm}", [&](const json& d, const std::string& dp) {
+    DefaultRan ran{in.size(in.member(d, dp, "bytes"), dp + "/bytes"), in.string(d, dp, "algorithm")};
+    if (ran.algorithm.empty() || ran.algorithm == "default")
+      in.fail(dp + "/algorithm", "must name the algorithm the library's default ran");
+    if (!r.covers(ran.bytes)) in.fail(dp + "/bytes", "must lie in the range");
+    if (!r.default_ran.empty() && ran.bytes <= r.default_ran.back().bytes)
+      in.fail(dp + "/bytes", "must be above the size before it");
+    r.default_ran.push_back(std::move(ran));
+  });
   return r;
 }
 
@@ -251,6 +254,11 @@ std::string ProfileRange::algorithm_at(std::uint64_t bytes) const {
   std::size_t k = 0;
   while (k + 1 < default_ran.size() && bytes >= range_boundary(default_ran[k].bytes, default_ran[k + 1].bytes)) ++k;
   return default_ran[k].algorithm;
+}
+
+std::string ProfileRange::choice_at(std::uint64_t bytes) const {
+  const std::string ran = algorithm_at(bytes);
+  return algorithm == "default" && ran != "default" ? fmt::format("default (ran {})", ran) : ran;
 }
 
 std::vector<ProfileRange::Span> ProfileRange::spans() const {

@@ -89,6 +89,9 @@ struct ProfileRange {
   // share of the range holds `bytes` (boundaries as pico tune draws them:
   // range_boundary); "default" where the reports did not say.
   std::string algorithm_at(std::uint64_t bytes) const;
+  // The same in words: "ring", or "default (ran ring)" where the library's
+  // default ran it, or "default" where the reports did not say.
+  std::string choice_at(std::uint64_t bytes) const;
   // The range cut where algorithm_at changes: [min, max] (no max: unbounded)
   // and what runs there, ascending; one span unless a "default" range's
   // default ran different algorithms at its measured sizes.

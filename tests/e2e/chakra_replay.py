@@ -459,6 +459,11 @@ def scenario_default(tmp):
     expect(re.search(r"allreduce 1KiB on 4 ranks: recursive_doubling", out) and
            re.search(r"allreduce 16MiB on 4 ranks: ring", out), out)
     expect(forms(out) == (1, 1, 1, 0), out)  # the ring ASTRA-sim's, recursive doubling pico's
+    # pico predict reads "default" the same way, and says so.
+    proc = subprocess.run([PICO, "predict", "allreduce", "--size", "16MiB", "--np", "4", "--profile", path],
+                          capture_output=True, text=True, timeout=300)
+    expect(proc.returncode == 0 and "picks default (ran ring) (simulated as reference ring)" in proc.stdout,
+           proc.stdout + proc.stderr)
     del rule["ranges"][0]["default_ran"]
     json.dump(profile, open(path, "w"))
     out, system, _ = chakra(tmp, "unresolved", w, "--profile", path)

@@ -214,6 +214,7 @@ TEST_CASE("default_ran: \"default\" resolved by size to what the library's defau
   CHECK(d.algorithm_at(32767) == "recursive_doubling");
   CHECK(d.algorithm_at(32768) == "ring");
   CHECK(d.algorithm_at(std::uint64_t{1} << 40) == "ring");
+  CHECK(d.choice_at(32768) == "default (ran ring)");
   const auto spans = d.spans();
   REQUIRE(spans.size() == 2);
   CHECK(spans[0].min_bytes == 0);
@@ -229,6 +230,8 @@ TEST_CASE("default_ran: \"default\" resolved by size to what the library's defau
   CHECK(back.rules[1].ranges[0].default_ran.size() == 2);
   CHECK(back.rules[1].ranges[0].algorithm_at(1 << 20) == "ring");
   CHECK(sample().rules[1].ranges[0].algorithm_at(1024) == "default");  // nothing recorded
+  CHECK(sample().rules[1].ranges[0].choice_at(1024) == "default");
+  CHECK(p.rules[0].ranges[1].choice_at(65536) == "ring");
 
   json j = to_json(p);
   j["rules"][1]["ranges"][0]["default_ran"][1]["bytes"] = 512;
