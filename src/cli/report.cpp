@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico report RESULTS... [--format table|csv|json|html|term] [-o FILE]
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,12 +13,28 @@
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "launch/application_run.hpp"
+#include "reports/application_table.hpp"
 #include "core/terminal.hpp"
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
 #include "reports/terminal_view.hpp"
 
 namespace pico::cli {
+namespace {
+
+// An application run's report (docs/applications.md#the-report), where PATH is one; nullopt for a sweep's.
+std::optional<nlohmann::json> application_report_at(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = std::filesystem::is_directory(p, ec) ? p : p.parent_path();
+  if (!is_application_run(dir.string())) return std::nullopt;
+  return read_json_file(dir / "report.json", "an application run writes report.json when its launches end; "
+                                             "pico run --resume DIR finishes one that stopped");
+}
+
+}  // namespace
 
 void add_report(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or its answers for a terminal (term), or draw reports as an HTML page");
@@ -55,6 +73,12 @@ void add_report(CLI::App& app, int& exit_code) {
         throw InputError("--format " + opts->output.format,
                                fmt::format("takes one results directory or report.json, {} given", opts->results.size()),
                                "draw several reports on one page with --format html, or compare two with pico compare");
+      if (const auto app = application_report_at(opts->results.front())) {
+        if (opts->output.format == "json") return app->dump(1) + "\n";
+        if (opts->output.format == "table" || opts->output.format == "term") return application_table(*app);
+        throw InputError("--format " + opts->output.format, "an application run's report is shown as a table or JSON",
+                         "use --format table (or term) or --format json");
+      }
       const nlohmann::json report = read_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);
       if (opts->output.format == "json") return report.dump(1) + "\n";

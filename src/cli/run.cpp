@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--race BUDGET] [--dry-run] [--no-wait]
 // pico run --resume DIR [--no-wait]
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -12,9 +13,20 @@
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "config/units.hpp"
+#include "launch/application_run.hpp"
 #include "launch/run.hpp"
+#include "reports/application_table.hpp"
 
 namespace pico::cli {
+namespace {
+
+int print_application_result(const ApplicationRunResult& result, bool quiet) {
+  if (!quiet) std::fputs(application_table(result.report).c_str(), stdout);
+  fmt::print("report: {}/report.json\n", result.dir);
+  return result.exit_code;
+}
+
+}  // namespace
 
 void add_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run an experiment on a platform and write a report");
@@ -48,16 +60,35 @@ void add_run(CLI::App& app, int& exit_code) {
         throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --race, --profile or --dry-run",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
+      if (is_application_run(opts->resume)) {
+        exit_code = print_application_result(resume_application(opts->resume, !opts->quiet), opts->quiet);
+        return;
+      }
       exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
       return;
     }
     if (opts->experiment.empty())
       throw InputError("pico run", 0, 0, "no experiment given", "pico run EXPERIMENT.yaml, or pico run --resume DIR");
-    RunRequest request;
-    request.experiment = load_experiment(opts->experiment);
     for (int np : opts->np)
       if (np < 1) throw InputError("--np", 0, 0, fmt::format("process count {} is not a positive number", np),
                                     "give one or more process counts >= 1, e.g. --np 2 --np 4");
+    if (is_application_experiment(opts->experiment)) {
+      if (!opts->profile.empty() || race->count() > 0)
+        throw InputError(!opts->profile.empty() ? "--profile" : "--race", 0, 0,
+                         "an application experiment names its profiles in its variants and races nothing",
+                         "add {name: tuned, profile: FILE} to the experiment's variants");
+      ApplicationRunRequest request{load_application_experiment(opts->experiment), resolve_platform(opts->platform),
+                                    opts->output, opts->output_dir, !opts->quiet};
+      if (!opts->np.empty()) request.experiment.processes = opts->np;
+      if (opts->dry_run) {
+        fmt::print("{}", application_dry_run_text(request));
+        return;
+      }
+      exit_code = print_application_result(run_application(request), opts->quiet);
+      return;
+    }
+    RunRequest request;
+    request.experiment = load_experiment(opts->experiment);
     if (!opts->np.empty()) request.experiment.processes = opts->np;
     if (race->count() > 0) {  // given empty (--race ''): refused below, never silently no race
       std::string why;

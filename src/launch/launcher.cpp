@@ -99,6 +99,13 @@ void check_local_process_counts(const Platform& platform, const std::vector<int>
 LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
                              const HostFacts& host, int nodes) {
+  LaunchCommand cmd = launcher_prefix(platform, mpi_library, np, host, nodes);
+  cmd.argv.insert(cmd.argv.end(), {worker, "--launch", launch_file, "--out", out_dir});
+  return cmd;
+}
+
+LaunchCommand launcher_prefix(const Platform& platform, const std::string& mpi_library, int np, const HostFacts& host,
+                              int nodes) {
   LaunchCommand cmd;
   cmd.argv = platform.launcher.wrapper;
   const auto& launcher = platform.launcher;
@@ -117,7 +124,6 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
     if (!launcher.cpu_bind.empty()) cmd.argv.insert(cmd.argv.end(), {"--bind-to", mpirun_binding(launcher.cpu_bind)});
   }
   cmd.argv.insert(cmd.argv.end(), launcher.args.begin(), launcher.args.end());
-  cmd.argv.insert(cmd.argv.end(), {worker, "--launch", launch_file, "--out", out_dir});
   cmd.env = platform.env;
   return cmd;
 }

@@ -30,6 +30,11 @@ LaunchCommand launch_command(const Platform& platform, const std::string& mpi_li
                              const std::string& worker, const std::string& launch_file, const std::string& out_dir,
                              const HostFacts& host, int nodes = 1);
 
+// launch_command without the program and its arguments: what starts any MPI
+// program of np processes on the platform (an application experiment's).
+LaunchCommand launcher_prefix(const Platform& platform, const std::string& mpi_library, int np, const HostFacts& host,
+                              int nodes = 1);
+
 // Bad input (InputError, exit 2) before anything starts, where the platform
 // cannot start a launch of these process counts: a local launcher command
 // that is neither an executable file nor on PATH, a Slurm allocation too

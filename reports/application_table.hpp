@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// An application report (launch/application_report.hpp) as text: per process
+// count, each variant's time, speedup over the default with its interval and
+// verdict, then the calls it changed, what the profile chose and whether it
+// was taken (docs/applications.md#the-report).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pico {
+
+std::string application_table(const nlohmann::json& report);
+
+}  // namespace pico

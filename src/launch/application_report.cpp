@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "launch/application_report.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "config/catalog.hpp"
+#include "core/bootstrap.hpp"
+#include "core/stats.hpp"
+#include "instrumentation/interposer_probe.hpp"
+#include "tuning/profile.hpp"
+#include "tuning/speedup.hpp"
+
+namespace pico {
+namespace {
+
+using nlohmann::json;
+
+// A collective call as the app counter files it.
+struct CallKey {
+  std::string collective;
+  int comm_size = 0;
+  std::uint64_t bytes = 0;
+  auto operator<=>(const CallKey&) const = default;
+};
+
+// What a variant's launches did at one CallKey, per launch on average.
+struct CallsAt {
+  double calls = 0;
+  double seconds = 0;
+  std::map<std::string, double> ran;  // algorithm (or why none) -> calls
+  // The algorithm that ran most of the calls; "" where none is known.
+  std::string main_algorithm() const {
+    std::string best;
+    double most = -1;
+    for (const auto& [a, n] : ran)
+      if (n > most) best = a, most = n;
+    return best;
+  }
+};
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return percentile_sorted(v, 50);
+}
+
+// The algorithm a call ran, from the functions the interposer saw in it.
+std::string ran_in_call(const json& functions, const std::string& collective, const AlgorithmFunctions& catalogue,
+                        bool interposer) {
+  if (!interposer) return "unknown (no interposer)";
+  const auto c = parse_collective(collective);
+  if (!c) return "unknown (not a collective pico tunes)";
+  std::vector<FunctionCalls> seen;
+  for (const auto& f : functions) seen.push_back({f.get<std::string>(), 1});
+  const RanAlgorithm r = ran_algorithm(seen, catalogue, *c, 1);
+  return r.algorithm.empty() ? "none (no coll/base algorithm ran)" : r.algorithm;
+}
+
+std::map<CallKey, CallsAt> calls_of(const std::vector<const json*>& launches, const AlgorithmFunctions& catalogue) {
+  std::map<CallKey, CallsAt> out;
+  int counted = 0;
+  for (const json* l : launches) {
+    const json& counts = (*l)["counts"];
+    if (!counts.is_object() || counts.value("ranks", 0) == 0) continue;
+    ++counted;
+    const bool interposer = counts.value("interposer", false);
+    for (const auto& c : counts["calls"]) {
+      CallsAt& at = out[{c["collective"].get<std::string>(), c["comm_size"].get<int>(), c["bytes"].get<std::uint64_t>()}];
+      const double n = c["calls"].get<double>();
+      at.calls += n;
+      at.seconds += c["seconds"].get<double>();
+      at.ran[ran_in_call(c["functions"], c["collective"].get<std::string>(), catalogue, interposer)] += n;
+    }
+  }
+  for (auto& [key, at] : out) {
+    at.calls /= counted;
+    at.seconds /= counted;
+    for (auto& [a, n] : at.ran) n /= counted;
+  }
+  return out;
+}
+
+// Mean over ranks of the time each spent in collectives, median over launches.
+double collective_seconds(const std::vector<const json*>& launches) {
+  std::vector<double> per_launch;
+  for (const json* l : launches) {
+    const json& by_rank = (*l)["counts"].value("collective_s_by_rank", json::array());
+    if (by_rank.empty()) continue;
+    double sum = 0;
+    for (const auto& s : by_rank) sum += s.get<double>();
+    per_launch.push_back(sum / static_cast<double>(by_rank.size()));
+  }
+  return median_of(per_launch);
+}
+
+// How long the application ran between MPI_Init and MPI_Finalize (its slowest
+// rank), median over launches; each launch's wall time where no rank said.
+double run_seconds(const std::vector<const json*>& launches) {
+  std::vector<double> per_launch;
+  for (const json* l : launches) {
+    const json& by_rank = (*l)["counts"].value("mpi_s_by_rank", json::array());
+    double longest = 0;
+    for (const auto& s : by_rank) longest = std::max(longest, s.get<double>());
+    per_launch.push_back(longest > 0 ? longest : (*l)["wall_s"].get<double>());
+  }
+  return median_of(per_launch);
+}
+
+struct VariantRuns {
+  std::string name;
+  std::map<int, std::vector<double>> metric_by_round;  // the time each ok launch of a round took (the metric)
+  std::vector<const json*> ok;
+  std::vector<const json*> failed;
+};
+
+// The time a launch stands for: the figure of merit (as a time: its inverse
+// where higher is better), else its wall time.
+std::optional<double> metric_of(const json& launch, const json& figure) {
+  if (figure.is_null()) return launch["wall_s"].get<double>();
+  if (!launch.contains("figure_of_merit")) return std::nullopt;
+  const double v = launch["figure_of_merit"].get<double>();
+  if (v <= 0) return std::nullopt;
+  return figure.value("better", "lower") == "higher" ? 1.0 / v : v;
+}
+
+// Rounds in which both variants have a value: each side's round median, paired.
+std::pair<Observation, Observation> paired_observations(const VariantRuns& base, const VariantRuns& cand) {
+  Observation b, c;
+  b.launch = c.launch = 0;
+  b.report_id = c.report_id = "application";
+  for (const auto& [round, values] : base.metric_by_round) {
+    const auto it = cand.metric_by_round.find(round);
+    if (it == cand.metric_by_round.end()) continue;
+    b.round_medians_s.push_back(median_of(values));
+    c.round_medians_s.push_back(median_of(it->second));
+  }
+  b.stats = compute_stats(b.round_medians_s);
+  c.stats = compute_stats(c.round_medians_s);
+  return {b, c};
+}
+
+// "faster" where the interval lies above 1, "slower" below, else
+// "undecided": the rule of pico's other verdicts (docs/applications.md#the-verdict).
+std::string verdict_of(const MeasuredSpeedup& s) {
+  if (s.low <= 0 || s.high <= 0) return "undecided";
+  if (s.low > 1) return "faster";
+  if (s.high < 1) return "slower";
+  return "undecided";
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
+
+std::string verdict_reason(const std::string& verdict, const MeasuredSpeedup& s, double changed_share,
+                           std::size_t rounds, bool counts_known) {
+  if (s.low <= 0 || s.high <= 0) return fmt::format("no interval: {}", s.method);
+  const std::string interval = fmt::format("{:.3f}x, 95% interval [{:.3f}, {:.3f}] over {} paired round(s)",
+                                           s.estimate, s.low, s.high, rounds);
+  const std::string share =
+      counts_known ? fmt::format("the calls it changes take {} of the default's run (MPI_Init to MPI_Finalize)",
+                                 percent(changed_share))
+                   : "which calls it changes is unknown (no counts)";
+  if (verdict == "faster") return fmt::format("{}; {}", interval, share);
+  if (verdict == "slower") return fmt::format("{}: the variant is slower; {}", interval, share);
+  return fmt::format("{} holds 1; {}{}", interval, share,
+                     counts_known && changed_share < 0.05 ? ", too little for a gain this run could see" : "");
+}
+
+json failure_json(const json& l) {
+  const std::string tail = l.value("output_tail", "");
+  return {{"launch", l["launch"]},
+          {"round", l["round"].get<int>() + 1},
+          {"reason", l.value("reason", "")},
+          {"exit_code", l["exit_code"]},
+          {"signal", l["signal"]},
+          {"output_tail", tail.size() > 2000 ? tail.substr(tail.size() - 2000) : tail}};
+}
+
+std::optional<TunedProfile> profile_of(const json& variant) {
+  const json& p = variant["profile"];
+  if (!p.is_object() || !p.contains("copy")) return std::nullopt;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p["copy"].get<std::string>(), ec)) return std::nullopt;
+  return load_profile(p["copy"].get<std::string>());
+}
+
+}  // namespace
+
+json build_application_report(const json& run, const std::vector<json>& launches) {
+  const json& experiment = run["experiment"];
+  const json figure = experiment.value("figure_of_merit", json());
+  const std::string library = run["mpi"]["library"].get<std::string>();
+  const std::string version = run["mpi"]["version"].get<std::string>();
+  AlgorithmFunctions catalogue;
+  if (library == "openmpi") catalogue = catalog_for(library).algorithm_functions(version);
+
+  // The latest attempt of each planned launch: a resume's retry replaces a failure.
+  std::map<int, const json*> latest;
+  for (const json& l : launches) latest[l["launch"].get<int>()] = &l;
+
+  json report = {{"schema", kApplicationReportSchema},
+                 {"kind", "application"},
+                 {"name", experiment["name"]},
+                 {"command", experiment["command"]},
+                 {"platform", run["platform"]},
+                 {"mpi", run["mpi"]},
+                 {"started_utc", run["started_utc"]},
+                 {"metric", figure.is_null() ? "wall_s" : "figure_of_merit"},
+                 {"figure_of_merit", figure},
+                 {"rounds", experiment["rounds"]},
+                 {"repetitions", experiment["repetitions"]},
+                 {"launches_planned", static_cast<int>(experiment["processes"].size()) * experiment["rounds"].get<int>() *
+                                          experiment["repetitions"].get<int>() *
+                                          static_cast<int>(run["variants"].size())},
+                 {"launches_run", static_cast<int>(launches.size())},
+                 {"variants", run["variants"]},
+                 {"processes", json::array()}};
+  int failed_launches = 0;
+  for (const auto& [index, l] : latest) failed_launches += (*l)["status"] != "ok";
+  report["failed_launches"] = failed_launches;
+
+  for (const auto& np_json : experiment["processes"]) {
+    const int np = np_json.get<int>();
+    std::vector<VariantRuns> runs;
+    for (const auto& v : run["variants"]) runs.push_back({v["name"].get<std::string>(), {}, {}, {}});
+    for (const auto& [index, l] : latest) {
+      if ((*l)["np"].get<int>() != np) continue;
+      for (VariantRuns& r : runs) {
+        if (r.name != (*l)["variant"]) continue;
+        if ((*l)["status"] != "ok") {
+          r.failed.push_back(l);
+        } else if (const auto m = metric_of(*l, figure)) {
+          r.ok.push_back(l);
+          r.metric_by_round[(*l)["round"].get<int>()].push_back(*m);
+        }
+      }
+    }
+    const VariantRuns& base = runs.front();
+    const auto base_calls = calls_of(base.ok, catalogue);
+    const double base_run = run_seconds(base.ok);
+
+    json per_np = {{"np", np}, {"variants", json::array()}};
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const VariantRuns& r = runs[k];
+      const json& variant = run["variants"][k];
+      std::vector<double> values, walls;
+      for (const auto& [round, vs] : r.metric_by_round) values.push_back(median_of(vs));
+      for (const json* l : r.ok) walls.push_back((*l)["wall_s"].get<double>());
+      json out = {{"variant", r.name},
+                  {"launches_ok", r.ok.size()},
+                  {"launches_failed", r.failed.size()},
+                  {"failures", json::array()},
+                  {"value_by_round", values},
+                  {"median", median_of(values)},
+                  {"wall_s_median", median_of(walls)}};
+      if (!figure.is_null() && figure.value("better", "lower") == "higher") {
+        // Reported in the application's own unit (the time stands for its inverse).
+        json own = json::array();
+        for (double v : values) own.push_back(v > 0 ? 1.0 / v : 0.0);
+        out["figure_by_round"] = own;
+        out["median_figure"] = out["median"].get<double>() > 0 ? 1.0 / out["median"].get<double>() : 0.0;
+      }
+      for (const json* l : r.failed) out["failures"].push_back(failure_json(*l));
+      const double run_s = run_seconds(r.ok);
+      const double in_collectives = collective_seconds(r.ok);
+      out["run_s"] = run_s;
+      out["collective_s"] = in_collectives;
+      out["collective_share"] = run_s > 0 ? in_collectives / run_s : 0.0;
+
+      // Calls: what ran, against the default and the profile's choice.
+      const auto calls = calls_of(r.ok, catalogue);
+      const std::optional<TunedProfile> profile = profile_of(variant);
+      json call_rows = json::array();
+      double changed_default_s = 0, chosen_calls = 0, taken_calls = 0, left_calls = 0;
+      bool any_changed = false;
+      for (const auto& [key, at] : calls) {
+        json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
+                    {"calls", at.calls},            {"seconds", at.seconds},      {"ran", at.ran}};
+        const std::string ran = at.main_algorithm();
+        if (const auto d = base_calls.find(key); d != base_calls.end()) {
+          const std::string default_ran = d->second.main_algorithm();
+          row["default_ran"] = default_ran;
+          row["default_seconds"] = d->second.seconds;
+          const bool changed = k > 0 && ran != default_ran;
+          row["changed"] = changed;
+          if (changed) changed_default_s += d->second.seconds, any_changed = true;
+        }
+        if (profile) {
+          const auto c = parse_collective(key.collective);
+          const ProfileRange* range = c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
+          const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
+          const bool chooses = range != nullptr && range->algorithm != "default";
+          row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
+          if (chooses) {
+            chosen_calls += at.calls;
+            const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
+            taken_calls += taken;
+            row["taken"] = taken >= at.calls;
+          } else {
+            left_calls += at.calls;
+          }
+        }
+        call_rows.push_back(std::move(row));
+      }
+      out["calls"] = call_rows;
+      if (profile)
+        out["profile_calls"] = {{"chosen", chosen_calls}, {"taken", taken_calls}, {"left_at_default", left_calls}};
+      out["changed_share"] = base_run > 0 ? changed_default_s / base_run : 0.0;
+      out["changes_calls"] = any_changed;
+
+      if (k == 0) {
+        out["verdict"] = "baseline";
+      } else {
+        const auto [b, c] = paired_observations(base, r);
+        MeasuredSpeedup s;
+        if (b.round_medians_s.empty()) {
+          s.method = "none: no round in which both ran ok";
+        } else {
+          s = speedup_of({b}, {c}, Objective::median);
+        }
+        const std::string verdict = b.round_medians_s.empty() ? "not measured" : verdict_of(s);
+        out["speedup"] = {{"estimate", s.estimate}, {"low", s.low}, {"high", s.high}, {"method", s.method},
+                          {"paired_rounds", b.round_medians_s.size()}};
+        out["verdict"] = verdict;
+        out["verdict_reason"] =
+            verdict == "not measured"
+                ? s.method
+                : verdict_reason(verdict, s, out["changed_share"].get<double>(), b.round_medians_s.size(),
+                                 !calls.empty() && !base_calls.empty());
+      }
+      per_np["variants"].push_back(std::move(out));
+    }
+    report["processes"].push_back(std::move(per_np));
+  }
+  return report;
+}
+
+}  // namespace pico

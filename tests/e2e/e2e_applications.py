@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests, one journey (run through e2e.py TEST).
+
+Application experiments (docs/applications.md): pico's own small MPI
+program (tests/apps/collective_app.c, built as pico-collective-app beside
+pico) run unmodified with the library default, a forced algorithm and a tuned
+profile in interleaved rounds; the app counter's per-variant counts of what
+ran; failures recorded while the other rounds go on; bad input refused.
+"""
+
+import json
+import os
+import re
+import subprocess
+
+from e2e import expect, expect_bad_input, load, pico, report_path, write
+
+APP = "pico-collective-app"
+FIGURE = "figure_of_merit: {pattern: 'Loop time of ([0-9.eE+-]+)', unit: s}"
+
+
+def open_mpi_version():
+    out = subprocess.run(["mpirun", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"Open MPI\)? (\d+\.\d+\.\d+)", out)
+    expect(m, f"no Open MPI version in mpirun --version: {out!r}")
+    return m.group(1)
+
+
+def profile_forcing(tmp, algorithm, from_bytes):
+    """A profile (the shape pico tune writes) choosing `algorithm` for allreduce on 2 ranks from `from_bytes` on."""
+    rng = {"params": {}, "speedup": None, "measured_bytes": [], "evidence": []}
+    profile = {
+        "schema": "pico-profile/1",
+        "library": {"backend": "mpi", "name": "openmpi", "version": open_mpi_version()},
+        "platform": "local", "objective": "median", "min_gain": 0.05, "test": "written by the test",
+        "reports": ["test"], "confidence": 0.95, "created": "2026-12-01T00:00:00Z", "pico_version": "0.1.0",
+        "rules": [{"collective": "allreduce", "comm_size": 2, "nodes": 1, "ppn": 2, "ranges": [
+            dict(rng, min_bytes=0, max_bytes=from_bytes - 1, algorithm="default"),
+            dict(rng, min_bytes=from_bytes, max_bytes=None, algorithm=algorithm,
+                 speedup={"estimate": 1.2, "low": 1.1, "high": 1.3})]}],
+    }
+    path = os.path.join(tmp, "profile.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(profile, f)
+    return path
+
+
+def experiment(tmp, variants, command=f'[{APP}, "262144", "1024", "20"]', rounds=3):
+    """app.yaml with `variants`, one YAML flow item per line."""
+    items = "".join(f"  - {line.strip()}\n" for line in variants.strip().splitlines())
+    path = os.path.join(tmp, "app.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"name: app-test\napplication:\n  command: {command}\n  {FIGURE}\n  timeout: 2m\n"
+                f"processes: [2]\nrounds: {rounds}\nseed: 3\nvariants:\n{items}")
+    return path
+
+
+def variant_of(report, name, np=2):
+    per_np = next(p for p in report["processes"] if p["np"] == np)
+    return next(v for v in per_np["variants"] if v["variant"] == name)
+
+
+def allreduce_row(variant, size=262144):
+    rows = [c for c in variant["calls"] if c["collective"] == "allreduce" and c["bytes"] == size]
+    expect(len(rows) == 1, f"one allreduce row of {size} B in {variant['variant']}: {variant['calls']}")
+    return rows[0]
+
+
+def test_application_variants(tmp):
+    # Default, a forced algorithm and a profile, each in 3 rounds: what ran is counted inside the application.
+    profile_forcing(tmp, "basic_linear", 1024)
+    path = experiment(tmp, """\
+        default
+        {name: forced, algorithms: {allreduce: nonoverlapping}}
+        {name: tuned, profile: profile.json}""")
+    proc = pico("run", path, "-o", os.path.join(tmp, "results"), cwd=tmp)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    report = load(report_path(proc))
+    expect(report["kind"] == "application" and report["failed_launches"] == 0, "an application report, nothing failed")
+    expect(report["launches_run"] == 9, f"3 variants x 3 rounds: {report['launches_run']}")
+    default, forced, tuned = (variant_of(report, n) for n in ("default", "forced", "tuned"))
+    for v in (default, forced, tuned):
+        expect(v["launches_ok"] == 3 and len(v["value_by_round"]) == 3, f"{v['variant']}: 3 rounds measured")
+        expect(all(x > 0 for x in v["value_by_round"]), f"{v['variant']}: the figure of merit was read")
+    # The default never ran the algorithms the variants force; each variant ran its own at every call.
+    d = allreduce_row(default)
+    expect(d["calls"] == 20, f"20 allreduce calls per launch: {d}")
+    expect("nonoverlapping" not in d["ran"] and "basic_linear" not in d["ran"], f"default ran {d['ran']}")
+    f = allreduce_row(forced)
+    expect(f["ran"].get("nonoverlapping", 0) == 20 and f["changed"], f"forced ran {f['ran']}")
+    t = allreduce_row(tuned)
+    expect(t["ran"].get("basic_linear", 0) == 20 and t["taken"] is True, f"tuned ran {t['ran']}")
+    expect(t["profile_choice"] == "basic_linear", t["profile_choice"])
+    expect(tuned["profile_calls"]["chosen"] == 20 and tuned["profile_calls"]["taken"] == 20, tuned["profile_calls"])
+    # The bcast the profile has no rule for stays at the default, counted as such.
+    b = [c for c in tuned["calls"] if c["collective"] == "bcast"]
+    expect(b and b[0]["default_ran"] == next(iter(b[0]["ran"])) and not b[0]["changed"], f"bcast left alone: {b}")
+    for v in (forced, tuned):
+        s = v["speedup"]
+        expect(s["low"] <= s["estimate"] <= s["high"] and s["paired_rounds"] == 3, f"{v['variant']}: {s}")
+        expect(v["verdict"] in ("faster", "slower", "undecided"), v["verdict"])
+    expect(re.search(r"^tuned: the profile chose an algorithm for 20 call\(s\) per launch, taken at 20", proc.stdout,
+                     re.M), proc.stdout)
+    # pico report reads the same report.
+    table = pico("report", os.path.dirname(report_path(proc)))
+    expect(table.returncode == 0 and "speedup = default's time" in table.stdout, table.stdout + table.stderr)
+
+
+def test_application_failures(tmp):
+    # A variant whose launches fail is recorded failed with its exit code and output; the others go on.
+    path = experiment(tmp, """\
+        default
+        {name: broken, env: {PICO_TEST_APP_EXIT: "3"}}""", command=f'[{APP}, "4096", "64", "5"]')
+    proc = pico("run", path, "-o", os.path.join(tmp, "results"), cwd=tmp)
+    expect(proc.returncode == 1, f"exit {proc.returncode}, want 1\n{proc.stderr[-2000:]}")
+    report = load(report_path(proc))
+    default, broken = variant_of(report, "default"), variant_of(report, "broken")
+    expect(default["launches_ok"] == 3, f"the default's rounds all ran: {default['launches_ok']}")
+    expect(broken["launches_failed"] == 3 and broken["verdict"] == "not measured", broken)
+    failure = broken["failures"][0]
+    expect(failure["exit_code"] == 3 and failure["reason"] == "exit code 3", failure)
+    expect("Loop time of" in failure["output_tail"], f"the output's tail is kept: {failure['output_tail']!r}")
+    # A resume runs only the failed launches again.
+    run_dir = os.path.dirname(report_path(proc))
+    before = sum(1 for _ in open(os.path.join(run_dir, "launches.jsonl"), encoding="utf-8"))
+    again = pico("run", "--resume", run_dir)
+    expect(again.returncode == 1, f"resume exit {again.returncode}\n{again.stderr[-2000:]}")
+    after = sum(1 for _ in open(os.path.join(run_dir, "launches.jsonl"), encoding="utf-8"))
+    expect(after - before == 3, f"the resume ran the 3 failed launches: {before} -> {after}")
+
+
+def test_application_bad_input(tmp):
+    expect_bad_input(r"app\.yaml:3:13: the application command 'no-such-program-x' is not found on PATH\n  hint: ",
+                     "run", experiment(tmp, "{name: x, env: {A: b}}", command="[no-such-program-x]"), cwd=tmp)
+    expect_bad_input(r"app\.yaml:\d+:\d+: the profile '.*missing\.json' is not a file\n  hint: ",
+                     "run", experiment(tmp, "{name: t, profile: missing.json}"), cwd=tmp)
+    expect_bad_input(r"app\.yaml:\d+:\d+: openmpi \S+ has no allreduce algorithm 'rign'\n  hint: did you mean 'ring'",
+                     "run", experiment(tmp, "{name: t, algorithms: {allreduce: rign}}"), cwd=tmp)
+    write(tmp, "nogroup.yaml", f"""\
+        application: {{command: [{APP}], figure_of_merit: 'Loop time'}}
+        variants: [default, {{name: x, env: {{A: b}}}}]
+        """)
+    expect_bad_input(r"nogroup\.yaml:1:64: the figure_of_merit pattern has no capture group", "run", "nogroup.yaml",
+                     cwd=tmp)
+    # A pattern that never matches is found at the first launch: exit 2, that launch kept in launches.jsonl.
+    path = experiment(tmp, "{name: x, env: {A: b}}", command=f'[{APP}, "64", "8", "2"]')
+    text = open(path, encoding="utf-8").read().replace("Loop time of", "Never printed")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    out = os.path.join(tmp, "fom")
+    expect_bad_input(r"app\.yaml: launch 0 ran to its end but the figure_of_merit pattern matched nothing in the "
+                     r"output \(its output: \S+/launches/0\.0/output\.log\)\n  hint: fix figure_of_merit", "run", path, "-q",
+                     "--dir", out, cwd=tmp)
+    records = [json.loads(line) for line in open(os.path.join(out, "launches.jsonl"), encoding="utf-8")]
+    expect(len(records) == 1 and records[0]["status"] == "failed", f"the launch is recorded: {records}")
