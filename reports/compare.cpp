@@ -36,21 +36,9 @@ const CaseResult* library_default(const std::vector<const CaseResult*>* same_siz
   return nullptr;
 }
 
-// Both cases' rounds or samples resampled (core/bootstrap.hpp): paired round
-// by round when both were measured in the same rounds of one launch (one
-// report); else each on its own. The speedup's estimate and interval, or
-// nullopt where neither case kept rounds nor samples.
-std::optional<RatioInterval> resampled_speedup(const CaseResult& base, const CaseResult& cand, bool one_report) {
-  const std::vector<Observation> b{observation_of(base, one_report ? "report" : "baseline")};
-  const std::vector<Observation> c{observation_of(cand, one_report ? "report" : "candidate")};
-  return bootstrap_speedup(b, c, Objective::median);
-}
-
 ComparedPair compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library,
                           bool one_report) {
-  const TimingStats& bt = *base.timing;
-  const TimingStats& kt = *cand.timing;
-  const double b = bt.median_s, k = kt.median_s;
+  const double b = base.timing->median_s, k = cand.timing->median_s;
   ComparedPair row;
   row.size = SizeFields::of(cand.c);
   row.baseline = algorithm_label(base.c);
@@ -58,15 +46,7 @@ ComparedPair compare_pair(const CaseResult& base, const CaseResult& cand, const 
   row.baseline_from = one_report ? "this report" : "the baseline report";
   row.baseline_median_s = b;
   row.candidate_median_s = k;
-  if (k > 0 && b > 0) {
-    if (const auto boot = resampled_speedup(base, cand, one_report))
-      row.speedup = Speedup{boot->estimate, boot->low, boot->high, boot->method};
-    else
-      // Both medians' 95% intervals at their unfavourable ends: a conservative interval of the ratio.
-      row.speedup = Speedup{b / k, bt.ci95_low_s / kt.ci95_high_s,
-                            kt.ci95_low_s > 0 ? bt.ci95_high_s / kt.ci95_low_s : b / k,
-                            "envelope of the medians' 95% intervals"};
-  }
+  row.speedup = speedup_between(base, cand, one_report);
   if (cand.phases && cand.phases->is_array())
     for (const json& p : *cand.phases) row.breakdown.push_back({p.value("name", "?"), p.value("time_s", 0.0)});
   row.compression = cand.compression_metrics();
@@ -104,7 +84,13 @@ SizeFields SizeFields::of(const Case& c) {
   return s;
 }
 
-std::string Speedup::verdict() const { return low > 1 ? "faster" : high < 1 ? "slower" : "indistinguishable"; }
+std::optional<MeasuredSpeedup> speedup_between(const CaseResult& base, const CaseResult& cand, bool one_report) {
+  if (!base.timing || !cand.timing || !(base.timing->median_s > 0) || !(cand.timing->median_s > 0)) return std::nullopt;
+  // One report: both sides of one launch, paired where measured in the same rounds; two reports never pair.
+  const std::vector<Observation> b{observation_of(base, one_report ? "report" : "baseline")};
+  const std::vector<Observation> c{observation_of(cand, one_report ? "report" : "candidate")};
+  return speedup_of(b, c, Objective::median);
+}
 
 void to_json(json& out, const ComparedPair& row) {
   out = json::object();
@@ -112,8 +98,8 @@ void to_json(json& out, const ComparedPair& row) {
   out["baseline"] = row.baseline, out["candidate"] = row.candidate, out["baseline_from"] = row.baseline_from;
   out["baseline_median_s"] = row.baseline_median_s, out["candidate_median_s"] = row.candidate_median_s;
   out["speedup"] = row.speedup ? json(row.speedup->estimate) : json(nullptr);
-  out["speedup_ci95"] = row.speedup ? json{row.speedup->low, row.speedup->high} : json(nullptr);
-  out["interval"] = row.speedup ? json(row.speedup->interval) : json(nullptr);
+  out["speedup_ci95"] = row.speedup && row.speedup->has_interval() ? json{row.speedup->low, row.speedup->high} : json(nullptr);
+  out["interval"] = row.speedup ? json(row.speedup->method) : json(nullptr);
   out["verdict"] = row.verdict();
   out["breakdown"] = json::array();
   for (const PhaseTime& p : row.breakdown) out["breakdown"].push_back({{"name", p.name}, {"time_s", p.time_s}});
@@ -256,11 +242,13 @@ std::string baseline_line(const std::vector<ComparedPair>& rows) {
     return row.baseline_from == "the baseline report";
   });
   std::string out =
-      two_reports ? std::string("baseline: the same case in the baseline report (speedup = baseline median / candidate "
-                                "median)\n")
-                  : fmt::format("baseline: {} (speedup = baseline median / candidate median; another with "
-                                "--baseline-case BACKEND:ALGORITHM)\n",
+      two_reports ? std::string("baseline: the same case in the baseline report\n")
+                  : fmt::format("baseline: {} (another with --baseline-case BACKEND:ALGORITHM)\n",
                                 distinct(rows, [](const ComparedPair& r) { return std::optional(r.baseline); }));
+  // What the speedup, its interval and the verdict are, said where they are printed (core/speedup.hpp).
+  out += fmt::format("{}\nintervals here: {}\n", kSpeedupDefinition, distinct(rows, [](const ComparedPair& r) {
+                       return r.speedup ? std::optional(r.speedup->method) : std::nullopt;
+                     }));
   if (const std::string libraries = distinct(rows, [](const ComparedPair& r) { return r.library; }); !libraries.empty())
     out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n",
                        libraries);
@@ -278,8 +266,8 @@ std::vector<std::string> compare_cells(const ComparedPair& row) {
   const auto& s = row.speedup;
   std::vector<std::string> cells = size_cells(row.size, false);
   for (std::string cell : {row.baseline, row.candidate, us(row.baseline_median_s), us(row.candidate_median_s),
-                           number(s ? std::optional(s->estimate) : std::nullopt, "{:.3f}x"),
-                           s ? fmt::format("[{:.3f}, {:.3f}]", s->low, s->high) : std::string("-"), row.verdict(),
+                           s ? speedup_estimate_text(*s) : std::string("-"),
+                           s ? speedup_interval_text(*s) : std::string("-"), row.verdict(),
                            number(m.bits_per_element, "{:.2f}"), number(m.rel_l2_error, "{:.3e}"),
                            number(m.bias_rel_l2, "{:.3e}"), identical_text(m, false),
                            number(row.library_speedup, "{:.3f}x"), breakdown_text(row.breakdown)})
@@ -302,7 +290,8 @@ std::vector<std::string> compare_csv_values(const ComparedPair& row) {
   std::vector<std::string> values = size_cells(row.size, true);
   for (std::string v : {row.baseline, row.candidate, csv_value(row.baseline_median_s),
                         csv_value(row.candidate_median_s), s ? csv_value(s->estimate) : std::string(),
-                        s ? csv_value(s->low) : std::string(), s ? csv_value(s->high) : std::string(), row.verdict(),
+                        s && s->has_interval() ? csv_value(s->low) : std::string(),
+                        s && s->has_interval() ? csv_value(s->high) : std::string(), row.verdict(),
                         csv_value(m.bits_per_element), csv_value(m.rel_l2_error), csv_value(m.bias_rel_l2),
                         identical_text(m, true), row.breakdown.empty() ? std::string() : breakdown_text(row.breakdown),
                         row.library.value_or(""), csv_value(row.library_speedup)})
@@ -343,6 +332,21 @@ std::string render_compare_table(const std::vector<ComparedPair>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const ComparedPair& row : rows) table.push_back(compare_cells(row));
   return baseline_line(rows) + aligned_table(kCompareColumns, table);
+}
+
+std::string render_compare_summary(const std::vector<ComparedPair>& rows) {
+  static constexpr TextColumn kColumns[] = {
+      {"collective", false}, {"np", true},       {"size", true},      {"baseline", false}, {"candidate", false},
+      {"base(us)", true},    {"cand(us)", true}, {"speedup", true},   {"95% CI", false},   {"verdict", false}};
+  std::vector<std::vector<std::string>> table;
+  for (const ComparedPair& row : rows) {
+    const auto& s = row.speedup;
+    table.push_back({row.size.collective, fmt::format("{}", row.size.np), size_text(row.size.bytes), row.baseline,
+                     row.candidate, us(row.baseline_median_s), us(row.candidate_median_s),
+                     s ? speedup_estimate_text(*s) : std::string("-"), s ? speedup_interval_text(*s) : std::string("-"),
+                     row.verdict()});
+  }
+  return baseline_line(rows) + aligned_table(kColumns, table);
 }
 
 std::string render_compare_csv(const std::vector<ComparedPair>& rows) {

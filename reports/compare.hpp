@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/case.hpp"
+#include "core/case_result.hpp"
+#include "core/speedup.hpp"
 #include "core/compression_metrics.hpp"
 
 namespace pico {
@@ -42,14 +44,12 @@ struct PhaseTime {
   double time_s = 0;
 };
 
-// The speedup (baseline median / candidate median) with its 95% interval and
-// how that interval was drawn (core/bootstrap.hpp, else the medians' intervals).
-struct Speedup {
-  double estimate = 0, low = 0, high = 0;
-  std::string interval;
-  // "faster" when the whole interval is above 1, "slower" below, else "indistinguishable".
-  std::string verdict() const;
-};
+// The speedup of one case over another, as every view prints it
+// (core/speedup.hpp: one definition): paired round by round where both were
+// measured in the same rounds of one launch of one report (one_report), else
+// each resampled on its own. Nullopt where a median is 0 (unmeasured). The
+// HTML page's data (reports/html_data.cpp) and pico compare both call it.
+std::optional<MeasuredSpeedup> speedup_between(const CaseResult& base, const CaseResult& cand, bool one_report);
 
 // One compared pair: a candidate case against its baseline case.
 struct ComparedPair {
@@ -57,14 +57,14 @@ struct ComparedPair {
   std::string baseline, candidate;  // algorithm labels
   std::string baseline_from;        // "this report" or "the baseline report"
   double baseline_median_s = 0, candidate_median_s = 0;
-  std::optional<Speedup> speedup;   // none where a median is 0 ("unmeasured")
+  std::optional<MeasuredSpeedup> speedup;  // none where a median is 0 ("unmeasured")
   std::vector<PhaseTime> breakdown;  // the candidate's phases, in the order it runs them
   CompressionMetrics compression;     // the candidate's, read by the renderers
   nlohmann::json compression_record;  // the candidate's record as written (null: exact), for --format json
   // The library's own collective at that size, where it is neither side: its median over the candidate's.
   std::optional<std::string> library;
   std::optional<double> library_speedup;
-  std::string verdict() const { return speedup ? speedup->verdict() : "unmeasured"; }
+  std::string verdict() const { return speedup ? std::string(speedup->verdict()) : "unmeasured"; }
 };
 
 // One size of a report: its fastest case and the reference (the library's default).
@@ -92,6 +92,9 @@ std::vector<ComparedPair> compare_reports(const nlohmann::json& baseline, const 
                                           const CompareOptions& options);
 
 std::string render_compare_table(const std::vector<ComparedPair>& rows);
+// The rows' answer for a terminal (pico report A B --format term): size, the
+// two medians, speedup, interval and verdict as the table prints them.
+std::string render_compare_summary(const std::vector<ComparedPair>& rows);
 // Numbers as numbers (seconds, a plain speedup factor, the interval's ends in
 // columns of their own), for pandas or R.
 std::string render_compare_csv(const std::vector<ComparedPair>& rows);

@@ -11,6 +11,7 @@
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
+#include "reports/compare.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -127,6 +128,18 @@ json ran_by(const CaseResult* r, StringTable& strings) {
   return strings.index(r->selection->actual->algorithm);
 }
 
+// The figure pico compare prints (reports/compare.hpp's speedup_between),
+// as the page shows it: the page reads these, it computes none of its own.
+json speedup_fields(const std::optional<MeasuredSpeedup>& s, StringTable& strings) {
+  if (!s) return json::array({nullptr, nullptr, nullptr, nullptr, nullptr});
+  return json::array({s->estimate, s->has_interval() ? json(s->low) : json(nullptr),
+                      s->has_interval() ? json(s->high) : json(nullptr), strings.index(std::string(s->verdict())),
+                      strings.index(s->method)});
+}
+
+// A case the page ranks and compares: measured, and its answer not wrong.
+bool comparable(const CaseResult& r) { return r.measured() && r.validation.status != "failed"; }
+
 }  // namespace
 
 std::string report_label(const json& report, std::size_t number, const std::string& user_label) {
@@ -151,13 +164,27 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
   // Per size: the fastest case, the reference (the default) and what the
   // library said it ran for it, and the fastest's compression error (a
   // compressed winner is never shown without its error).
+  // A later report's rows also carry the speedup of report 1's fastest at that size over this one's.
   Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
-              "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error"},
-             {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran"}};
+              "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error", "speedup",
+              "speedup_low", "speedup_high", "verdict", "interval"},
+             {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran", "verdict",
+              "interval"}};
+  // Each case of a later report against the same case (case_id) of report 1.
+  Table compared{{"case", "baseline_case", "speedup", "speedup_low", "speedup_high", "verdict", "interval"},
+                 {"verdict", "interval"}};
   json described = json::array();
+  std::vector<CaseResult> first_results;
+  // Report 1's comparable cases: case_id -> its row in `cases` and its record.
+  std::map<std::string, std::pair<std::size_t, const CaseResult*>> first_rows;
+  std::map<std::string, const CaseResult*> first_best;  // report 1's fastest per size (same_size_key)
   for (const LabelledReport& r : reports) {
     const int report = strings.index(r.label);
-    const std::vector<CaseResult> results = case_results_of(r.report);
+    const bool first = &r == &reports.front();
+    std::vector<CaseResult> later_results;
+    if (first) first_results = case_results_of(r.report);
+    else later_results = case_results_of(r.report);
+    const std::vector<CaseResult>& results = first ? first_results : later_results;
     std::map<std::string, std::size_t> counts;
     for (const CaseResult& result : results) {
       const Case& c = result.c;
@@ -172,6 +199,14 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                             result.timing ? json(result.timing->ci95_low_s) : json(nullptr),
                             result.timing ? json(result.timing->ci95_high_s) : json(nullptr),
                             optional_number(result.busbw_GBps)});
+      if (first && comparable(result)) first_rows[c.case_id] = {row, &result};
+      if (!first && comparable(result))
+        if (const auto it = first_rows.find(c.case_id); it != first_rows.end()) {
+          json fields = json::array({row, it->second.first});
+          for (json& f : speedup_fields(speedup_between(*it->second.second, result, false), strings))
+            fields.push_back(std::move(f));
+          compared.rows.push_back(std::move(fields));
+        }
       if (result.measured() && result.phases && result.phases->is_array())
         for (const json& p : *result.phases)
           if (p.is_object() && p.contains("time_s") && p["time_s"].is_number())
@@ -186,14 +221,21 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
     }
     for (const BestAtSize& b : best_per_size(results, "")) {
       const Case& c = b.best->c;
-      best.rows.push_back({report, strings.index(std::string(name(c.collective))),
-                           strings.index(std::string(name(c.dtype))), strings.index(std::string(name(c.op))),
-                           c.in_place ? 1 : 0, strings.index(std::string(name(c.mode))), c.np, c.bytes,
-                           strings.index(size_text(c.bytes)), strings.index(algorithm_label(c)),
-                           b.best->timing->median_s,
-                           b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
-                           b.reference ? json(b.reference->timing->median_s) : json(nullptr),
-                           ran_by(b.reference, strings), optional_number(b.best->compression_metrics().rel_l2_error)});
+      json row = json::array({report, strings.index(std::string(name(c.collective))),
+                              strings.index(std::string(name(c.dtype))), strings.index(std::string(name(c.op))),
+                              c.in_place ? 1 : 0, strings.index(std::string(name(c.mode))), c.np, c.bytes,
+                              strings.index(size_text(c.bytes)), strings.index(algorithm_label(c)),
+                              b.best->timing->median_s,
+                              b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
+                              b.reference ? json(b.reference->timing->median_s) : json(nullptr),
+                              ran_by(b.reference, strings),
+                              optional_number(b.best->compression_metrics().rel_l2_error)});
+      std::optional<MeasuredSpeedup> over_first;
+      if (first) first_best[same_size_key(c)] = b.best;
+      else if (const auto it = first_best.find(same_size_key(c)); it != first_best.end())
+        over_first = speedup_between(*it->second, *b.best, false);
+      for (json& f : speedup_fields(over_first, strings)) row.push_back(std::move(f));
+      best.rows.push_back(std::move(row));
     }
     json warnings = json::array();
     if (const std::string text = report_oversubscription_text(r.report); !text.empty()) warnings.push_back(text);
@@ -206,8 +248,10 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
             {"phases", phases.to_json()},
             {"compression", compression.to_json()},
             {"overlap", overlap.to_json()},
-            {"best", best.to_json()}}},
-          {"reports", described}};
+            {"best", best.to_json()},
+            {"compared", compared.to_json()}}},
+          {"reports", described},
+          {"speedup_definition", kSpeedupDefinition}};
 }
 
 }  // namespace pico

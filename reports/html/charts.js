@@ -42,6 +42,9 @@
   const phases = decode(data.tables.phases).map((p) => Object.assign({}, cases[p.case], { phase: p.phase, time_us: p.time_s * 1e6 }));
   const compression = decode(data.tables.compression).map((m) => Object.assign({}, cases[m.case], m));
   for (const m of compression) cases[m.case].rel_l2_error = m.rel_l2_error;
+  // Each later case against report 1's same case, with the speedup pico computed (core/speedup.hpp).
+  const compared = decode(data.tables.compared).map((m) => Object.assign({}, cases[m.case], m));
+  const SPEEDUP_DEFINITION = data.speedup_definition;  // pico's own words for the figure, said beside it
   const overlap = decode(data.tables.overlap).map((o) => Object.assign({}, cases[o.case], o,
     { pure_comm_us: o.pure_comm_s * 1e6, overall_us: o.overall_s * 1e6, compute_us: o.compute_s * 1e6 }));
 
@@ -351,19 +354,10 @@
     }
   }
 
-  // A ratio of two medians with its interval from each median's 95% interval: [a low / b high,
-  // a high / b low], which holds the ratio whenever both intervals hold their medians.
-  function ratioWithInterval(a, b) {
-    const out = { ratio: a.median_s / b.median_s, low: null, high: null };
-    if (a.ci95_low_s !== null && a.ci95_high_s !== null && b.ci95_low_s !== null && b.ci95_high_s > 0 && b.ci95_low_s > 0) {
-      out.low = a.ci95_low_s / b.ci95_high_s;
-      out.high = a.ci95_high_s / b.ci95_low_s;
-    }
-    return out;
-  }
-  const ratioText = (r) => r.ratio.toFixed(2) + (r.low === null ? '' : ' (' + r.low.toFixed(2) + '–' + r.high.toFixed(2) + ')');
-  const caseKey = (r, algorithm) => sizeKey(r) + '|' + algorithm;
-  const caseByKey = new Map(cases.map((c) => [caseKey(c, c.algorithm), c]));
+  // The speedup pico computed (core/speedup.hpp, the figure `pico compare` prints, to its digits):
+  // baseline time / this time, its 95% interval and verdict; the page computes none of its own.
+  const speedupText = (r) => r.speedup.toFixed(3) + 'x' + (r.speedup_low === null ? '' : ' [' + r.speedup_low.toFixed(3) + ', ' + r.speedup_high.toFixed(3) + ']') + ' ' + r.verdict;
+  const verdictClass = (r) => (r.verdict === 'faster' ? 'faster' : r.verdict === 'slower' ? 'loses' : '');
   const baselineLabel = data.reports[0].label;
   const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + b.best_rel_l2_error.toExponential(2) + ')');
 
@@ -372,7 +366,7 @@
     const p = document.createElement('p');
     p.className = 'how';
     p.textContent = several
-      ? 'Per size, the reports side by side, report 1 (' + baselineLabel + ') the baseline: each report\'s fastest algorithm by median time and its median, the default\'s time over the fastest there (1.00: the default is the fastest), and for each later report its fastest median over the baseline\'s fastest, with the interval from both medians\' 95% intervals (green: faster than the baseline beyond doubt, orange: slower). A compressed winner shows its relative L2 error.'
+      ? 'Per size, the reports side by side, report 1 (' + baselineLabel + ') the baseline: each report\'s fastest algorithm by median time and its median, the default\'s time over the fastest there (1.00: the default is the fastest), and for each later report the speedup of its fastest over the baseline\'s fastest (' + SPEEDUP_DEFINITION + '; green: faster, orange: slower). A compressed winner shows its relative L2 error.'
       : 'Per size: the fastest algorithm by median time, the default (the library\'s own collective where the run measured it, else the dense allreduce compressed ones ran beside), the default\'s time over the fastest (1.00: the default is the fastest) and, where the library said, the algorithm its default ran. A compressed winner shows its relative L2 error: fast is no answer without it.';
     const table = document.createElement('table');
     table.className = 'summary';
@@ -381,7 +375,7 @@
     const head = several
       ? ['collective', 'variant', 'np', 'size'].concat(...data.reports.map((r, i) => i === 0
         ? ['1: fastest', '1: fastest (µs)', '1: default / fastest']
-        : [number(i) + ': fastest', number(i) + ': fastest (µs)', number(i) + ': over 1\'s fastest', number(i) + ': default / fastest']))
+        : [number(i) + ': fastest', number(i) + ': fastest (µs)', number(i) + ': speedup over 1\'s fastest', number(i) + ': default / fastest']))
       : ['collective', 'variant', 'np', 'size', 'fastest', 'fastest (µs)', 'default', 'default (µs)', 'default / fastest', 'default ran', 'error (rel L2)'];
     const tr = table.createTHead().insertRow();
     for (const h of head) {
@@ -427,7 +421,6 @@
       for (const byReport of points.values()) {
         const first = byReport.values().next().value;
         const base = byReport.get(baselineLabel);
-        const baseCase = base && caseByKey.get(caseKey(base, base.best));
         const cells = [[first.collective], [variantOf(first)], [first.np], [first.size]];
         data.reports.forEach((r, i) => {
           const b = byReport.get(r.label);
@@ -436,14 +429,7 @@
             return;
           }
           cells.push([fastestText(b)], [us(b.best_median_s)]);
-          if (i > 0) {
-            const c = caseByKey.get(caseKey(b, b.best));
-            if (!baseCase || !c) cells.push(['-']);
-            else {
-              const q = ratioWithInterval(c, baseCase);
-              cells.push([ratioText(q), q.high !== null && q.high < 1 ? 'faster' : q.low !== null && q.low > 1 ? 'loses' : '']);
-            }
-          }
+          if (i > 0) cells.push(b.speedup === null ? ['-'] : [speedupText(b), verdictClass(b)]);
           cells.push([b.ratio === null ? '-' : b.ratio_text, loses(b)]);
         });
         const row = addRow(first, cells);
@@ -464,14 +450,10 @@
     p.className = 'how';
     p.textContent = 'Baseline: report 1 (' + baselineLabel + ').';
     main.appendChild(p);
-    const key = (c) => [c.collective, c.algorithm, c.dtype, c.op, c.in_place, c.mode, c.np, c.bytes].join('|');
-    // A case whose validation failed has a time but a wrong answer: compared, as ranked, only when ok.
-    const measuredCase = (c) => c.median_s !== null && c.status === 'ok';
-    const baseline = new Map(cases.filter((c) => c.report === baselineLabel && measuredCase(c)).map((c) => [key(c), c]));
+    // The pairs pico made (html_data.cpp: the same case_id, both measured and validated: a wrong answer's time is no candidate).
     let drawn = 0;
     for (const collective of collectives) {
-      const pairs = cases.filter((c) => c.collective === collective && c.report !== baselineLabel && measuredCase(c) && baseline.has(key(c)))
-        .map((c) => Object.assign({}, c, ratioWithInterval(c, baseline.get(key(c)))));
+      const pairs = compared.filter((c) => c.collective === collective);
       if (pairs.length === 0) continue;
       ++drawn;
       labelRows(pairs, varying(pairs, VARIANT_FIELDS));
@@ -480,10 +462,10 @@
       const color = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
       // The axis spans the ratios and their intervals up to three times beyond them: a far wider
       // interval (a noisy case) is cut at the frame, and its whole in the tooltip.
-      const lowest = pairs.reduce((m, c) => Math.min(m, c.ratio), Infinity) / 3;
-      const highest = pairs.reduce((m, c) => Math.max(m, c.ratio), 0) * 3;
+      const lowest = pairs.reduce((m, c) => Math.min(m, c.speedup), Infinity) / 3;
+      const highest = pairs.reduce((m, c) => Math.max(m, c.speedup), 0) * 3;
       const near = (v, fallback) => (v === null ? fallback : Math.min(Math.max(v, lowest), highest));
-      const axis = logAxis(pairs.map((c) => ({ ratio: c.ratio, low: near(c.low, c.ratio), high: near(c.high, c.ratio) })), ['ratio', 'low', 'high'], 'time / baseline\'s time');
+      const axis = logAxis(pairs.map((c) => ({ speedup: c.speedup, low: near(c.speedup_low, c.speedup), high: near(c.speedup_high, c.speedup) })), ['speedup', 'low', 'high'], 'speedup (baseline time / this time)');
       const nps = new Set(pairs.map((c) => c.np)).size;
       const candidates = new Set(pairs.map((c) => c.report)).size;
       const facet = {};
@@ -494,14 +476,14 @@
         height: 260,
         layer: [
           { mark: { type: 'rule', strokeDash: [4, 3], color: '#888' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
-          { mark: { type: 'rule', clip: true }, encoding: { x: sizeAxis, y: Object.assign({ field: 'low', type: 'quantitative' }, axis), y2: { field: 'high' }, color } },
-          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ratio', type: 'quantitative' }, axis), color } },
-          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ratio', type: 'quantitative' }, axis), color,
-            tooltip: [{ field: 'series' }, { field: 'report' }, { field: 'size' }, { field: 'np' }, { field: 'ratio', title: 'time / baseline', format: '.3f' }, { field: 'low', title: 'interval low', format: '.3f' }, { field: 'high', title: 'interval high', format: '.3f' }] } },
+          { mark: { type: 'rule', clip: true }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup_low', type: 'quantitative' }, axis), y2: { field: 'speedup_high' }, color } },
+          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color } },
+          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color,
+            tooltip: [{ field: 'series' }, { field: 'report' }, { field: 'size' }, { field: 'np' }, { field: 'speedup', title: 'speedup', format: '.3f' }, { field: 'speedup_low', title: 'interval low', format: '.3f' }, { field: 'speedup_high', title: 'interval high', format: '.3f' }, { field: 'verdict' }, { field: 'interval', title: 'interval from' }] } },
         ],
       };
       const title = collective + ': ' + (candidates > 1 ? 'later reports' : data.reports.find((r) => r.label !== baselineLabel && pairs[0].report === r.label).label) + ' over the baseline';
-      chart('reports', title, 'Each measured case over the same case (algorithm, datatype, op, processes, size) of report 1, the baseline: below 1 (the dashed line) is faster there. The vertical bar is the interval from both medians\' 95% intervals; one across 1 is a difference the data cannot show. Logarithmic axes.' + (views.views > 1 ? VARIANT_VIEWS_HOW : ''),
+      chart('reports', title, 'Each measured case against the same case (algorithm, datatype, op, processes, size) of report 1, the baseline: its speedup, above 1 (the dashed line) faster there (' + SPEEDUP_DEFINITION + '). The vertical bar is that interval; one across 1 is undecided, a difference the data cannot show. Logarithmic axes.' + (views.views > 1 ? VARIANT_VIEWS_HOW : ''),
         Object.keys(facet).length > 0 ? { data: { values: pairs }, facet, spec, params: views.params, transform: views.transform }
           : Object.assign({ data: { values: pairs }, params: views.params, transform: views.transform }, spec));
     }

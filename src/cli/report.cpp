@@ -17,6 +17,8 @@
 #include "launch/application_run.hpp"
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
+#include "reports/compare.hpp"
+#include "reports/html_data.hpp"
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
 #include "reports/terminal_view.hpp"
@@ -45,7 +47,8 @@ void add_report(CLI::App& app, int& exit_code) {
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("results", opts->results,
-                  "Results directory or report.json; several with --format html (one page compares them)")
+                  "Results directory or report.json; several with --format html (one page compares them), two with "
+                  "--format table or term (the second against the first, as pico compare)")
       ->required();
   cmd->add_option("--label", opts->labels,
                   "With --format html: how the page names a report, once per report in the order given (default: "
@@ -69,10 +72,21 @@ void add_report(CLI::App& app, int& exit_code) {
         }
         return render_html(reports, library);
       }
-      if (opts->results.size() != 1)
+      const bool two_as_text = opts->results.size() == 2 && (opts->output.format == "table" || opts->output.format == "term");
+      if (opts->results.size() != 1 && !two_as_text)
         throw InputError("--format " + opts->output.format,
                                fmt::format("takes one results directory or report.json, {} given", opts->results.size()),
-                               "draw several reports on one page with --format html, or compare two with pico compare");
+                               "draw several reports on one page with --format html, or compare two with pico compare "
+                               "(or --format table or term)");
+      if (two_as_text) {
+        // Two reports: the second's cases against the first's, the speedups pico compare and the HTML page print.
+        const nlohmann::json baseline = read_report(opts->results[0]), candidate = read_report(opts->results[1]);
+        const std::vector<ComparedPair> rows = compare_reports(baseline, &candidate, {});
+        const std::string heading = fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n",
+                                                opts->results[0], report_label(baseline, 1), opts->results[1],
+                                                report_label(candidate, 2));
+        return heading + (opts->output.format == "term" ? render_compare_summary(rows) : render_compare_table(rows));
+      }
       if (const auto app = application_report_at(opts->results.front())) {
         if (opts->output.format == "json") return app->dump(1) + "\n";
         if (opts->output.format == "table" || opts->output.format == "term") return application_table(*app);

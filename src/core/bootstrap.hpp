@@ -44,9 +44,10 @@ struct Observation {
 // A measured record as an observation of report `report_id`.
 Observation observation_of(const CaseResult& r, const std::string& report_id);
 
-// The objective over all observations pooled: median or p95 of every sample
-// where samples exist, else (median) the median of every round's median,
-// else the median over launches of each launch's value.
+// The objective: of one record, its own (timing.median_s or p95_s, of all
+// its samples); of several, the median or p95 of every sample pooled where
+// samples exist, else (median) the median of every round's median, else the
+// median over launches of each launch's value.
 double objective_time(const std::vector<Observation>& obs, Objective objective);
 
 // Bootstrap replicates drawn by CandidateBootstrap.
@@ -82,13 +83,15 @@ class CandidateBootstrap {
   Objective objective_;
   bool paired_ = false;
   std::vector<Unit> units_;
+  std::vector<double> scale_;  // unpaired: each candidate's pooled objective over its resampled statistic's value on all the data
   std::string why_not_;
   std::uint64_t seed_ = 0;
 };
 
 // objective(baseline) / objective(candidate), > 1 when the candidate is
-// faster, with its 95% percentile interval; nullopt (why_not says) when the
-// data allow no bootstrap.
+// faster, with its 95% percentile interval (which may miss the estimate:
+// views print core/speedup.hpp's speedup_of, which holds it); nullopt
+// (why_not says) when the data allow no bootstrap.
 struct RatioInterval {
   double estimate = 0, low = 0, high = 0;
   std::string method;

@@ -145,19 +145,17 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
 
 std::string render_check(const CheckResult& result, const TuneOptions& options) {
   std::string out = fmt::format("objective {}; tuned = the library default with the profile loaded; times in us; "
-                                "speedups tuned/best and tuned/default with their 95% intervals (> 1: tuned faster)\n",
-                                name(options.objective));
-  out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>19} {:>19}  {:<12} {}\n",
+                                "speedups of tuned over the sweep's best and over its default (> 1: tuned faster) with "
+                                "their 95% intervals:\n{}\n",
+                                name(options.objective), kSpeedupDefinition);
+  out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>23} {:>23}  {:<12} {}\n",
                      "collective", "np", "size", "profile", "tuned", "best", "default", "best", "vs best",
                      "vs default", "verdict", "ran");
-  const auto speedup = [](const MeasuredSpeedup& s) {
-    return s.low > 0 ? fmt::format("{:.2f} [{:.2f},{:.2f}]", s.estimate, s.low, s.high)
-                     : fmt::format("{:.2f} [none]", s.estimate);
-  };
+  const auto speedup = [](const MeasuredSpeedup& s) { return speedup_estimate_text(s) + " " + speedup_interval_text(s); };
   std::set<std::vector<int>> predicted;
   for (const CheckRow& r : result.rows) {
     if (!r.predicted_from.empty()) predicted.insert(r.predicted_from);
-    out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>19} {:>19}  {:<12} {}\n",
+    out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>23} {:>23}  {:<12} {}\n",
                        name(r.key.collective), r.key.comm_size, size_text(r.bytes),
                        r.profile_choice + (r.predicted_from.empty() ? "" : " *"), r.tuned_s * 1e6,
                        r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),

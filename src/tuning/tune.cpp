@@ -327,9 +327,6 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
       undecided += s.undecided;
       if (s.fastest == "default" && !s.undecided) continue;
       ++losses;
-      const std::string interval = s.fastest_speedup.low > 0
-                                       ? fmt::format("[{:.2f}, {:.2f}]", s.fastest_speedup.low, s.fastest_speedup.high)
-                                       : "none";
       const std::string choice =
           s.undecided ? fmt::format("undecided: default kept (the test chose {}, P {:.2f})", s.considered,
                                     s.considered_near)
@@ -337,17 +334,19 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                                      : candidate_label(s.algorithm, s.params);
       rows.push_back({std::string(name(kc.key.collective)), std::to_string(kc.key.comm_size),
                       fmt::format("{}x{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes),
-                      candidate_label(s.fastest, s.fastest_params), fmt::format("{:.2f}x", s.fastest_speedup.estimate),
-                      interval, s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
+                      candidate_label(s.fastest, s.fastest_params), speedup_estimate_text(s.fastest_speedup),
+                      speedup_interval_text(s.fastest_speedup), s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
     }
   // The fastest column as wide as its longest name: parameters ("binary_tree[segment_size=...]") kept columns
   // out of line at a fixed width.
   std::size_t wide = std::string_view("fastest").size();
   for (const Row& r : rows) wide = std::max(wide, r.fastest.size());
   const auto line = [&](const Row& r) {
-    return fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<{}} {:>8} {:>17} {:>6}  {}\n", r.collective, r.np, r.placement,
+    return fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<{}} {:>9} {:>16} {:>6}  {}\n", r.collective, r.np, r.placement,
                        r.size, r.fastest, wide, r.speedup, r.interval, r.p, r.choice);
   };
+  // What the speedup column is, in the words every view uses (core/speedup.hpp): the fastest's over the default.
+  out += fmt::format("speedup: the fastest's over the default, where\n{}\n", kSpeedupDefinition);
   out += line({"collective", "np", "nodesxppn", "size", "fastest", "speedup", "95% interval", "P", "choice"});
   for (const Row& r : rows) out += line(r);
   if (losses == 0) out += "the default was the fastest at every measured size\n";

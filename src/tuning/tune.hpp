@@ -2,7 +2,7 @@
 // pico tune: from sweep reports to a tuned profile. Per (collective, comm
 // size, nodes x ppn, message size) the fastest algorithm of the library,
 // kept only where it beats the library default by more than min_gain with
-// 95% confidence (tuning/speedup.hpp); neighbouring sizes with the same
+// 95% confidence (core/speedup.hpp); neighbouring sizes with the same
 // choice merge into ranges whose boundaries lie at the geometric midpoint
 // between measured sizes. docs/tuning.md says it for users.
 #pragma once
@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tuning/profile.hpp"
-#include "tuning/speedup.hpp"
+#include "core/speedup.hpp"
 
 namespace pico {
 

@@ -311,11 +311,13 @@ def test_html_variants(tmp):
             return min((c for c in r["cases"] if c["status"] == "ok" and c["bytes"] == row["bytes"]),
                        key=lambda c: c["timing"]["median_s"])
         a, b = best_of(report), best_of(second)
-        ratio = float(row["cells"][9].split()[0])
-        low, high = (float(v) for v in re.search(r"\(([0-9.]+)–([0-9.]+)\)", row["cells"][9]).groups())
-        expect(abs(ratio - b["timing"]["median_s"] / a["timing"]["median_s"]) <= 0.006, f"{row}: ratio of {b}, {a}")
-        expect(abs(low - b["timing"]["ci95_low_s"] / a["timing"]["ci95_high_s"]) <= 0.006
-               and abs(high - b["timing"]["ci95_high_s"] / a["timing"]["ci95_low_s"]) <= 0.006, f"{row}: interval")
+        # The speedup pico computed (core/speedup.hpp): baseline's median over the later one's, inside its interval.
+        m = re.fullmatch(r"([0-9.]+)x(?: \[([0-9.]+), ([0-9.]+)\])? (faster|slower|undecided)", row["cells"][9])
+        expect(m, f"{row}: the speedup cell")
+        speedup = float(m.group(1))
+        expect(abs(speedup - a["timing"]["median_s"] / b["timing"]["median_s"]) <= 0.0006, f"{row}: speedup of {b}, {a}")
+        if m.group(2):
+            expect(float(m.group(2)) <= speedup <= float(m.group(3)), f"{row}: the estimate inside its interval")
         expect(label_of(a) in row["cells"][4] and label_of(b) in row["cells"][7], f"{row}: the fastest of each")
     chromium_dump(page, f"--screenshot={os.path.join(shots, 'html_two.png')}")
 

@@ -4,6 +4,7 @@
 // and compression metrics carried along.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include <cstring>
@@ -69,7 +70,7 @@ TEST_CASE("compare: one report, compressed cases against the dense one of their 
   CHECK_THAT(table, Contains("compress=100.000 communicate=2000.000"));
 }
 
-TEST_CASE("compare: two reports pair by case id, else by size, overlapping intervals are indistinguishable",
+TEST_CASE("compare: two reports pair by case id, else by size, an interval across 1 is undecided",
           "[compare]") {
   const json baseline = report_of({measured_case("same", "mpi", "default", 256, 1e-3, 0.95e-3, 1.05e-3),
                                    measured_case("x", "mpi", "default", 512, 2e-3, 1.9e-3, 2.1e-3)});
@@ -78,7 +79,7 @@ TEST_CASE("compare: two reports pair by case id, else by size, overlapping inter
                                     measured_case("z", "compressed", "topk", 999, 1e-3, 0.99e-3, 1.01e-3)});
   const std::vector<ComparedPair> rows = compare_reports(baseline, &candidate, {});
   REQUIRE(rows.size() == 2);  // size 999 has no baseline
-  CHECK(rows[0].verdict() == "indistinguishable");
+  CHECK(rows[0].verdict() == "undecided");
   CHECK(rows[1].baseline == "mpi/default");
   CHECK(rows[1].speedup->estimate == Approx(2.0));
   CHECK(rows[1].verdict() == "faster");
@@ -121,16 +122,22 @@ TEST_CASE("compare: rows sorted by size as a number, with dtype, op, in-place an
   CHECK(float_bytes == std::vector<std::uint64_t>{8, 8192, 65536});
   const std::string table = render_compare_table(rows);
   const auto lines = lines_of(table, "\n");
-  REQUIRE(lines.size() == 7);
+  // What the speedup, its interval and the verdict are, said above them (issue 65), then the table.
+  const std::size_t definition = std::count(kSpeedupDefinition.begin(), kSpeedupDefinition.end(), '\n') + 1;
+  REQUIRE(lines.size() == 7 + definition + 1);
   CHECK_THAT(lines[0], Contains("baseline: mpi/default"));
-  CHECK_THAT(lines[1], Contains("collective  dtype    op   in_place  mode"));
-  CHECK_THAT(lines[3], Contains("int32"));
-  CHECK_THAT(lines[3], Contains("1.235"));  // ns precision in us: 1.234567 us
-  CHECK_THAT(lines[4], Contains("8B"));
-  CHECK_THAT(lines[5], Contains("8KiB"));
-  CHECK_THAT(lines[6], Contains("64KiB"));
-  CHECK_THAT(lines[6], Contains("latency"));
-  CHECK_THAT(lines[6], Contains("2.000x"));
+  CHECK_THAT(lines[1], StartsWith("speedup = baseline time / candidate time"));
+  for (const std::string& line : lines) CHECK(line.size() <= 200);
+  const std::size_t at = definition + 1;
+  CHECK_THAT(lines[at], Contains("intervals here: envelope of the medians' 95% intervals"));
+  CHECK_THAT(lines[at + 1], Contains("collective  dtype    op   in_place  mode"));
+  CHECK_THAT(lines[at + 3], Contains("int32"));
+  CHECK_THAT(lines[at + 3], Contains("1.235"));  // ns precision in us: 1.234567 us
+  CHECK_THAT(lines[at + 4], Contains("8B"));
+  CHECK_THAT(lines[at + 5], Contains("8KiB"));
+  CHECK_THAT(lines[at + 6], Contains("64KiB"));
+  CHECK_THAT(lines[at + 6], Contains("latency"));
+  CHECK_THAT(lines[at + 6], Contains("2.000x"));
 }
 
 TEST_CASE("compare: CSV columns are named once and numbers stay numbers", "[compare]") {
@@ -254,13 +261,13 @@ TEST_CASE("compare: two cases of one launch measured in the same rounds are comp
   const std::vector<ComparedPair> rows = compare_reports(report_of({base, cand}), nullptr, {});
   REQUIRE(rows.size() == 1);
   REQUIRE(rows[0].speedup);
-  CHECK(rows[0].speedup->interval == "bootstrap of paired rounds");
+  CHECK(rows[0].speedup->method == "bootstrap of paired rounds");
   CHECK(rows[0].speedup->estimate == Approx(1 / 0.9));
   CHECK(rows[0].speedup->low > 1.1);
   CHECK(rows[0].verdict() == "faster");
-  // Without the rounds, the medians' intervals overlap: indistinguishable.
+  // Without the rounds, the medians' intervals overlap: undecided.
   base.erase("rounds");
   cand.erase("rounds");
   const std::vector<ComparedPair> envelope = compare_reports(report_of({base, cand}), nullptr, {});
-  CHECK(envelope[0].verdict() == "indistinguishable");
+  CHECK(envelope[0].verdict() == "undecided");
 }

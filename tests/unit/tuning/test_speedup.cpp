@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "tuning/speedup.hpp"
+#include "core/speedup.hpp"
 #include "tuning/tune.hpp"
 
 using namespace pico;

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "tuning/speedup.hpp"
+#include "core/speedup.hpp"
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace pico {
 
 namespace {
 
-// Without samples: each launch's value and (for the median) its 95% CI; the
-// interval is the envelope over all pairs of launches, so a launch that ran
-// slow or fast widens it.
+// Without samples or rounds: each launch's value and (for the median) its 95%
+// CI; the interval is the envelope over all pairs of launches, so a launch
+// that ran slow or fast widens it.
 MeasuredSpeedup envelope(const std::vector<Observation>& base, const std::vector<Observation>& cand,
                          Objective objective) {
   MeasuredSpeedup s;
@@ -37,15 +39,34 @@ MeasuredSpeedup envelope(const std::vector<Observation>& base, const std::vector
   return s;
 }
 
+// The estimate inside its interval, always: a percentile bootstrap of a
+// skewed statistic can leave it just outside, and an envelope over several
+// launches is of their intervals while the estimate pools them (issue 65:
+// tune --check printed "1.59 [1.17,1.57]"). The interval widens to it.
+MeasuredSpeedup holding_estimate(MeasuredSpeedup s) {
+  if (s.has_interval()) s.low = std::min(s.low, s.estimate), s.high = std::max(s.high, s.estimate);
+  return s;
+}
+
 }  // namespace
+
+std::string_view MeasuredSpeedup::verdict() const {
+  if (!has_interval()) return "undecided";
+  return low > 1 ? "faster" : high < 1 ? "slower" : "undecided";
+}
 
 MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
                            Objective objective) {
   if (baseline.empty() || candidate.empty()) return {0, 0, 0, "none: no measurement"};
-  std::string why_not;
-  if (const auto boot = bootstrap_speedup(baseline, candidate, objective, &why_not))
-    return {boot->estimate, boot->low, boot->high, boot->method};
-  return envelope(baseline, candidate, objective);
+  if (const auto boot = bootstrap_speedup(baseline, candidate, objective))
+    return holding_estimate({boot->estimate, boot->low, boot->high, boot->method});
+  return holding_estimate(envelope(baseline, candidate, objective));
+}
+
+std::string speedup_estimate_text(const MeasuredSpeedup& s) { return fmt::format("{:.3f}x", s.estimate); }
+
+std::string speedup_interval_text(const MeasuredSpeedup& s) {
+  return s.has_interval() ? fmt::format("[{:.3f}, {:.3f}]", s.low, s.high) : std::string("none");
 }
 
 int launch_count(const std::vector<Observation>& obs) {

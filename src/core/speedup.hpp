@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The speedup of a candidate over a baseline, defined once: every view that
+// prints one (pico compare, pico report's comparison of two reports in every
+// format, the HTML page's data, pico tune and tune --check) takes it from
+// speedup_of and prints it with the texts below, so they agree to the digit
+// (issue 65: compare said 3.297x faster where the page said 0.87x of the
+// time, undecided). The definition, for users: docs/methodology.md#speedup.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bootstrap.hpp"
+#include "core/stats.hpp"
+
+namespace pico {
+
+// What the figure is, said beside it (a table's heading lines).
+// Lines of at most 100 columns, each but the last ended by a newline.
+inline constexpr std::string_view kSpeedupDefinition =
+    "speedup = baseline time / candidate time (> 1: the candidate is faster), time = pooled median\n"
+    "  (tune --objective p95: p95; candidates in the same rounds of one launch: the robust mean of\n"
+    "  their per-round time ratios); 95% CI = percentile bootstrap of that same ratio over launches,\n"
+    "  then rounds or samples (else the envelope of the medians' 95% intervals), always holding it;\n"
+    "  verdict: faster / slower where the whole CI lies above / below 1, else undecided";
+
+struct MeasuredSpeedup {
+  double estimate = 0;  // objective(baseline) / objective(candidate); > 1: the candidate is faster
+  double low = 0;       // 95% interval, always holding the estimate; low = high = 0 when the data allow none
+  double high = 0;
+  std::string method;   // how the interval was drawn, or "none: why"
+  bool has_interval() const { return low > 0; }
+  // "faster" when the whole interval lies above 1, "slower" below, else (an
+  // interval across 1, or none) "undecided".
+  std::string_view verdict() const;
+};
+
+// The speedup of `candidate` over `baseline`: the hierarchical bootstrap
+// (core/bootstrap.hpp; paired round by round where both were measured in the
+// same rounds), else the envelope of the launches' intervals. Deterministic:
+// the bootstrap's generator is seeded from the data's shape.
+MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
+                           Objective objective);
+
+// How every view prints the figure: "1.158x", "[0.912, 1.402]" ("none" without an interval).
+std::string speedup_estimate_text(const MeasuredSpeedup& s);
+std::string speedup_interval_text(const MeasuredSpeedup& s);
+
+// Launches that measured the observations (distinct launch indices, per report).
+int launch_count(const std::vector<Observation>& obs);
+
+}  // namespace pico
