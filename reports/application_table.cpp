@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "reports/application_table.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "reports/text_table.hpp"
@@ -9,6 +12,9 @@ namespace pico {
 namespace {
 
 using nlohmann::json;
+
+// Call sites a variant's table shows, the longest first.
+constexpr std::size_t kCallRows = 12;
 
 std::string command_text(const json& argv) {
   std::string out;
@@ -33,8 +39,17 @@ std::string calls_table(const json& variant) {
                                   {"default ran", false}, {"ran", false},       {"s/launch", true}};
   const bool profile = variant.contains("profile_calls");
   if (profile) columns.insert(columns.end(), {{"profile chose", false}, {"taken", false}});
+  // The call sites by time, the longest first: an application makes hundreds.
+  std::vector<json> sites(variant["calls"].begin(), variant["calls"].end());
+  std::stable_sort(sites.begin(), sites.end(), [](const json& a, const json& b) {
+    return a["seconds"].get<double>() > b["seconds"].get<double>();
+  });
+  double total_s = 0, shown_s = 0;
+  for (const json& c : sites) total_s += c["seconds"].get<double>();
   std::vector<std::vector<std::string>> rows;
-  for (const auto& c : variant["calls"]) {
+  for (const json& c : sites) {
+    if (rows.size() == kCallRows) break;
+    shown_s += c["seconds"].get<double>();
     std::vector<std::string> row{c["collective"].get<std::string>(), std::to_string(c["comm_size"].get<int>()),
                                  size_text(c["bytes"].get<std::uint64_t>()), number(c["calls"].get<double>()),
                                  c.value("default_ran", "-"), "",  number(c["seconds"].get<double>())};
@@ -47,7 +62,11 @@ std::string calls_table(const json& variant) {
     }
     rows.push_back(std::move(row));
   }
-  return aligned_table(columns, rows);
+  std::string out = aligned_table(columns, rows);
+  if (sites.size() > rows.size())
+    out += fmt::format("... and {} more call site(s), {:.1f}% of the time in collectives (--format json has all)\n",
+                       sites.size() - rows.size(), total_s > 0 ? 100 * (total_s - shown_s) / total_s : 0.0);
+  return out;
 }
 
 }  // namespace
@@ -93,6 +112,11 @@ std::string application_table(const json& report) {
                            v["variant"].get<std::string>(), number(p["chosen"].get<double>()),
                            number(p["taken"].get<double>()), number(p["left_at_default"].get<double>()));
       }
+      if (v.contains("predicted"))
+        out += fmt::format("{}: predicted {:.3f}x from the sweep's speedups at the calls it changes ({:.3g} s saved "
+                           "of the default's run)\n",
+                           v["variant"].get<std::string>(), v["predicted"]["speedup"].get<double>(),
+                           v["predicted"]["saved_s"].get<double>());
       for (const auto& f : v["failures"])
         out += fmt::format("{}: launch {} (round {}) failed: {}\n", v["variant"].get<std::string>(),
                            f["launch"].get<int>(), f["round"].get<int>(), f["reason"].get<std::string>());

@@ -15,6 +15,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "launch/application_run.hpp"
+#include "reports/application_sweep.hpp"
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
 #include "reports/compare.hpp"
@@ -53,7 +54,7 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", opts->labels,
                   "With --format html: how the page names a report, once per report in the order given (default: "
                   "experiment, platform, library and start time)");
-  add_output_options(cmd, opts->output, {"table", "csv", "json", "html", "term"});
+  add_output_options(cmd, opts->output, {"table", "csv", "json", "html", "term", "sweep"});
   cmd->callback([opts, &exit_code] {
     emit_or_complain("report", opts->output, [&]() -> std::string {
       if (!opts->labels.empty() && opts->output.format != "html")
@@ -90,8 +91,14 @@ void add_report(CLI::App& app, int& exit_code) {
       if (const auto app = application_report_at(opts->results.front())) {
         if (opts->output.format == "json") return app->dump(1) + "\n";
         if (opts->output.format == "table" || opts->output.format == "term") return application_table(*app);
-        throw InputError("--format " + opts->output.format, "an application run's report is shown as a table or JSON",
-                         "use --format table (or term) or --format json");
+        if (opts->output.format == "sweep") return application_sweep_experiment(*app);
+        throw InputError("--format " + opts->output.format,
+                         "an application run's report is shown as a table or JSON, or written as the sweep it needs",
+                         "use --format table (or term), json or sweep");
+      }
+      if (opts->output.format == "sweep") {
+        throw InputError("--format sweep", "writes the sweep an application run needs, and this is a sweep's report",
+                         "give the results directory of an application experiment");
       }
       const nlohmann::json report = read_report(opts->results.front());
       if (opts->output.format == "csv") return render_csv(report);

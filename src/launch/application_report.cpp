@@ -12,15 +12,18 @@
 
 #include "config/catalog.hpp"
 #include "core/bootstrap.hpp"
+#include "core/speedup.hpp"
 #include "core/stats.hpp"
 #include "instrumentation/interposer_probe.hpp"
 #include "tuning/profile.hpp"
-#include "tuning/speedup.hpp"
 
 namespace pico {
 namespace {
 
 using nlohmann::json;
+
+// The fewest paired rounds a speedup's interval is drawn from.
+constexpr std::size_t kMinPairedRounds = 2;
 
 // A collective call as the app counter files it.
 struct CallKey {
@@ -146,22 +149,13 @@ std::pair<Observation, Observation> paired_observations(const VariantRuns& base,
   return {b, c};
 }
 
-// "faster" where the interval lies above 1, "slower" below, else
-// "undecided": the rule of pico's other verdicts (docs/applications.md#the-verdict).
-std::string verdict_of(const MeasuredSpeedup& s) {
-  if (s.low <= 0 || s.high <= 0) return "undecided";
-  if (s.low > 1) return "faster";
-  if (s.high < 1) return "slower";
-  return "undecided";
-}
-
 std::string percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
 std::string verdict_reason(const std::string& verdict, const MeasuredSpeedup& s, double changed_share,
                            std::size_t rounds, bool counts_known) {
-  if (s.low <= 0 || s.high <= 0) return fmt::format("no interval: {}", s.method);
-  const std::string interval = fmt::format("{:.3f}x, 95% interval [{:.3f}, {:.3f}] over {} paired round(s)",
-                                           s.estimate, s.low, s.high, rounds);
+  if (!s.has_interval()) return fmt::format("no interval: {}", s.method);
+  const std::string interval = fmt::format("{}, 95% interval {} over {} paired round(s)", speedup_estimate_text(s),
+                                           speedup_interval_text(s), rounds);
   const std::string share =
       counts_known ? fmt::format("the calls it changes take {} of the default's run (MPI_Init to MPI_Finalize)",
                                  percent(changed_share))
@@ -277,7 +271,7 @@ json build_application_report(const json& run, const std::vector<json>& launches
       const auto calls = calls_of(r.ok, catalogue);
       const std::optional<TunedProfile> profile = profile_of(variant);
       json call_rows = json::array();
-      double changed_default_s = 0, chosen_calls = 0, taken_calls = 0, left_calls = 0;
+      double changed_default_s = 0, chosen_calls = 0, taken_calls = 0, left_calls = 0, predicted_saving_s = 0;
       bool any_changed = false;
       for (const auto& [key, at] : calls) {
         json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
@@ -299,6 +293,9 @@ json build_application_report(const json& run, const std::vector<json>& launches
           row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
           if (chooses) {
             chosen_calls += at.calls;
+            // The sweep's speedup at this size, applied to the default's time at this call site.
+            if (const auto d = base_calls.find(key); d != base_calls.end() && range->speedup && range->speedup->estimate > 0)
+              predicted_saving_s += d->second.seconds * (1 - 1 / range->speedup->estimate);
             const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
             taken_calls += taken;
             row["taken"] = taken >= at.calls;
@@ -309,8 +306,14 @@ json build_application_report(const json& run, const std::vector<json>& launches
         call_rows.push_back(std::move(row));
       }
       out["calls"] = call_rows;
-      if (profile)
+      if (profile) {
         out["profile_calls"] = {{"chosen", chosen_calls}, {"taken", taken_calls}, {"left_at_default", left_calls}};
+        if (base_run > predicted_saving_s && !base_calls.empty())
+          out["predicted"] = {{"speedup", base_run / (base_run - predicted_saving_s)},
+                              {"saved_s", predicted_saving_s},
+                              {"method", "the profile's speedup at each size (its sweep's estimate) applied to the "
+                                         "default's time at every call site the profile chooses for"}};
+      }
       out["changed_share"] = base_run > 0 ? changed_default_s / base_run : 0.0;
       out["changes_calls"] = any_changed;
 
@@ -321,10 +324,15 @@ json build_application_report(const json& run, const std::vector<json>& launches
         MeasuredSpeedup s;
         if (b.round_medians_s.empty()) {
           s.method = "none: no round in which both ran ok";
+        } else if (b.round_medians_s.size() < kMinPairedRounds) {
+          // One round's ratio is a point with no spread: no interval, so no verdict.
+          s.estimate = b.round_medians_s[0] / c.round_medians_s[0];
+          s.method = fmt::format("none: {} paired round; an interval needs {} (rounds: 5 or more)",
+                                 b.round_medians_s.size(), kMinPairedRounds);
         } else {
           s = speedup_of({b}, {c}, Objective::median);
         }
-        const std::string verdict = b.round_medians_s.empty() ? "not measured" : verdict_of(s);
+        const std::string verdict = b.round_medians_s.empty() ? "not measured" : std::string(s.verdict());
         out["speedup"] = {{"estimate", s.estimate}, {"low", s.low}, {"high", s.high}, {"method", s.method},
                           {"paired_rounds", b.round_medians_s.size()}};
         out["verdict"] = verdict;
