@@ -13,6 +13,12 @@ namespace {
 
 using nlohmann::json;
 
+// What the figures are, in lines of at most 100 columns.
+constexpr const char* kDefinition =
+    "speedup = the default's time / the variant's, paired round by round (the robust mean of the\n"
+    "  round ratios); 95% interval = percentile bootstrap over rounds; verdict: faster / slower where\n"
+    "  the interval lies above / below 1, else undecided; shares: of the run, MPI_Init to MPI_Finalize\n";
+
 // Call sites a variant's table shows, the longest first.
 constexpr std::size_t kCallRows = 12;
 
@@ -73,16 +79,13 @@ std::string calls_table(const json& variant) {
 
 std::string application_table(const json& report) {
   std::string out = fmt::format("application '{}': {}\non {} ({} {}), {} round(s) x {} repetition(s); {} of {} "
-                                "launches run, {} failed\n{}\nspeedup = default's time / the variant's, paired round by round "
-                                "(robust mean of the round ratios), 95% bootstrap interval over rounds; faster or "
-                                "slower where the interval excludes 1, else undecided; shares are of the run from "
-                                "MPI_Init to MPI_Finalize\n",
+                                "launches run, {} failed\n{}\n{}",
                                 report["name"].get<std::string>(), command_text(report["command"]),
                                 report["platform"].get<std::string>(), report["mpi"]["library"].get<std::string>(),
                                 report["mpi"]["version"].get<std::string>(), report["rounds"].get<int>(),
                                 report["repetitions"].get<int>(), report["launches_run"].get<int>(),
                                 report["launches_planned"].get<int>(), report["failed_launches"].get<int>(),
-                                metric_text(report));
+                                metric_text(report), kDefinition);
   const std::vector<TextColumn> columns{{"variant", false},  {"ok", true},           {"failed", true},
                                         {"median time", true}, {"speedup", true},     {"95% interval", false},
                                         {"verdict", false},  {"in collectives", true}, {"in calls changed", true}};

@@ -9,6 +9,7 @@
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "core/input_error.hpp"
+#include "reports/application_table.hpp"
 #include "reports/compare.hpp"
 #include "reports/html_data.hpp"
 
@@ -50,6 +51,14 @@ void add_compare(CLI::App& app, int& exit_code) {
       const auto label_of = [&](const nlohmann::json& report, std::size_t number) {
         return report_label(report, number, number <= opts->labels.size() ? opts->labels[number - 1] : "");
       };
+      if (const auto app = application_report_at(opts->baseline)) {
+        // An application run compares its own variants with its default, round by round.
+        if (!opts->candidate.empty() || opts->best || opts->output.format != "table")
+          throw InputError(opts->baseline, "an application run is compared within itself: its variants against its "
+                                           "default, as the table of pico report shows",
+                           "pico compare APP_RUN (no candidate, no --best), or pico report APP_RUN --format json");
+        return application_table(*app);
+      }
       const nlohmann::json baseline = read_report(opts->baseline);
       if (opts->best) {
         // Rows name their report by path, or by the label given for it.

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cli/read_report.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
+#include "launch/application_run.hpp"
 
 namespace pico::cli {
 
@@ -17,6 +20,15 @@ nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_by
   nlohmann::json report = load_report(dir_or_file, max_bytes);
   warn_about(report, dir_or_file);
   return report;
+}
+
+std::optional<nlohmann::json> application_report_at(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = std::filesystem::is_directory(p, ec) ? p : p.parent_path();
+  if (!is_application_run(dir.string())) return std::nullopt;
+  return read_json_file(dir / "report.json", "an application run writes report.json when its launches end; "
+                                             "pico run --resume DIR finishes one that stopped");
 }
 
 TunedProfile read_profile(const std::string& path) {

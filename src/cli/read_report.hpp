@@ -4,6 +4,7 @@
 // fit, predict --check and report never pass such numbers on without a word.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,10 @@ namespace pico::cli {
 void warn_about(const nlohmann::json& report, const std::string& where);
 
 nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes = kMaxJsonFileBytes);
+
+// An application run's report (docs/applications.md#the-report) where PATH
+// (a results directory or its report.json) holds one; nullopt for a sweep's.
+std::optional<nlohmann::json> application_report_at(const std::string& path);
 
 // A profile as the verbs read one: loaded (load_profile), its warnings (evidence from oversubscribed runs)
 // said on stderr as "pico: warning: PATH: ...".

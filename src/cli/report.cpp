@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico report RESULTS... [--format table|csv|json|html|term] [-o FILE]
-#include <filesystem>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -13,8 +11,6 @@
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "launch/application_run.hpp"
 #include "reports/application_sweep.hpp"
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
@@ -25,19 +21,6 @@
 #include "reports/terminal_view.hpp"
 
 namespace pico::cli {
-namespace {
-
-// An application run's report (docs/applications.md#the-report), where PATH is one; nullopt for a sweep's.
-std::optional<nlohmann::json> application_report_at(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path p(path);
-  const std::filesystem::path dir = std::filesystem::is_directory(p, ec) ? p : p.parent_path();
-  if (!is_application_run(dir.string())) return std::nullopt;
-  return read_json_file(dir / "report.json", "an application run writes report.json when its launches end; "
-                                             "pico run --resume DIR finishes one that stopped");
-}
-
-}  // namespace
 
 void add_report(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("report", "Print a report as a table, CSV or JSON, or its answers for a terminal (term), or draw reports as an HTML page");

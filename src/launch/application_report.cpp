@@ -289,7 +289,8 @@ json build_application_report(const json& run, const std::vector<json>& launches
           const auto c = parse_collective(key.collective);
           const ProfileRange* range = c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
           const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
-          const bool chooses = range != nullptr && range->algorithm != "default";
+          // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
+          const bool chooses = range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
           row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
           if (chooses) {
             chosen_calls += at.calls;

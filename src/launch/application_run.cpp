@@ -257,12 +257,17 @@ std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaun
   // only OMPI_* variables to other nodes).
   cmd.argv.insert(cmd.argv.end(), {"env", "--chdir=" + workdir, "--"});
   std::map<std::string, std::string> env = ctx.env.at(l.variant);
-  std::string preload = library_beside_pico(kCounterLibrary);
-  const std::string interposer = library_beside_pico(kInterposerLibrary);
-  if (ctx.target.mpi_library == "openmpi" && !interposer.empty()) preload = interposer + ":" + preload;
-  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
+  // Both libraries are built against Open MPI (the counter links its libmpi):
+  // another library's application runs without them, and its report has no counts.
+  std::string preload;
+  if (ctx.target.mpi_library == "openmpi") {
+    for (const char* name : {kInterposerLibrary, kCounterLibrary})
+      if (const std::string p = library_beside_pico(name); !p.empty()) preload += (preload.empty() ? "" : ":") + p;
+    env["PICO_APP_COUNTS_DIR"] = workdir;
+  }
+  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0')
+    preload += (preload.empty() ? "" : ":") + std::string(user);
   if (!preload.empty()) env["LD_PRELOAD"] = preload;
-  env["PICO_APP_COUNTS_DIR"] = workdir;
   for (const auto& [k, v] : env) cmd.argv.push_back(k + "=" + v);
   cmd.argv.insert(cmd.argv.end(), ctx.experiment.command.begin(), ctx.experiment.command.end());
   return cmd.argv;
