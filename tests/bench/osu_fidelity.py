@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Benchmark (not a test): does pico measure what OSU's micro-benchmarks measure? (issue 64;
+docs/benchmarks.md#pico-vs-osu)
+
+For every collective OSU has a binary for in PICO_OSU_DIR (osu_allreduce, osu_reduce, ...; the
+non-blocking ones, osu_i<coll>, against pico's `--call nonblocking` and OSU's "Pure Comm." column)
+and each process count, runs `pico bench` and OSU alternately (pico first in even rounds, OSU first
+in odd ones) for --rounds rounds over the same sizes and prints, per size, the best round of each
+and their ratio (best-round rule: a slow period of a shared machine inflates single rounds, not the
+best one). OSU prints the mean over its iterations, so pico's mean is the like-for-like figure
+(ratio); pico's median beside it (ratio_med). Nothing of OSU's is built into pico: build it
+yourself (docs/benchmarks.md says how) and name the directory of its binaries.
+
+Size conventions: both use the per-rank block for allgather, alltoall, gather and scatter; OSU's
+reduce_scatter size is the whole vector (MPI_Reduce_scatter, equal counts), pico's the block
+(MPI_Reduce_scatter_block), so pico runs size / np there.
+
+Usage: PICO_OSU_DIR=/path/to/osu/binaries tests/bench/osu_fidelity.py [--np 2,4] [--rounds 4]
+           [--sizes 4B:4MiB] [--collectives allreduce,bcast] [--time-budget 200ms] [--pico build/pico]
+Exits 77 (skipped) with a reason when PICO_OSU_DIR is not given or holds no OSU binary.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BLOCKING = ["allreduce", "reduce", "reduce_scatter", "allgather", "alltoall", "bcast", "gather", "scatter",
+            "barrier"]
+NONBLOCKING = ["iallreduce", "ireduce", "iallgather", "ialltoall", "ibcast", "igather", "iscatter", "ibarrier"]
+UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2}
+SKIP = 77
+
+
+def size_bytes(text):
+    m = re.fullmatch(r"(\d+)(B|KiB|MiB)", text)
+    if not m:
+        raise SystemExit(f"bad size {text!r}: e.g. 4B, 64KiB, 4MiB")
+    return int(m.group(1)) * UNITS[m.group(2)]
+
+
+def size_list(spec):
+    if ":" not in spec:
+        return [size_bytes(s) for s in spec.split(",")]
+    lo, hi = (size_bytes(s) for s in spec.split(":")[:2])
+    sizes, s = [], lo
+    while s <= hi:
+        sizes.append(s)
+        s *= 2
+    return sizes
+
+
+def find_osu(osu_dir, name):
+    for sub in ("", "mpi/collective", "libexec/osu-micro-benchmarks/mpi/collective"):
+        path = os.path.join(osu_dir, sub, f"osu_{name}")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def mpirun_flags(np):
+    flags = ["--oversubscribe"] if np > (os.cpu_count() or 1) else []
+    return flags + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+
+
+def pico_times(pico, coll, np, sizes, budget, tmp):
+    """{size: (mean_us, median_us)} for one pico launch over all sizes."""
+    base = coll[1:] if coll in NONBLOCKING else coll
+    args = [pico, "bench", base, "--np", str(np), "--time-budget", budget, "-q", "-o", tmp]
+    if coll in NONBLOCKING:
+        args += ["--call", "nonblocking"]
+    pico_sizes = {}
+    if base != "barrier":
+        for s in sizes:
+            pico_sizes[(s // np) if base == "reduce_scatter" else s] = s
+        args += ["--sizes", ",".join(f"{b}B" for b in pico_sizes)]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=1800)
+    m = re.search(r"^report: (.+)$", out.stdout, re.M)
+    if not m:
+        raise RuntimeError(f"pico bench {base} np={np}: no report\n{out.stdout}\n{out.stderr}")
+    times = {}
+    for case in json.load(open(m.group(1), encoding="utf-8"))["cases"]:
+        if case.get("status") != "ok":
+            continue
+        key = 0 if base == "barrier" else pico_sizes.get(case["bytes"])
+        if key is not None:
+            times[key] = (case["timing"]["mean_s"] * 1e6, case["timing"]["median_s"] * 1e6)
+    return times
+
+
+def osu_times(binary, coll, np, sizes):
+    """{size: mean_us}: OSU's average latency (non-blocking: its pure communication time)."""
+    args = ["mpirun", "-np", str(np), *mpirun_flags(np), binary]
+    if coll not in ("barrier", "ibarrier"):
+        args += ["-m", f"{min(sizes)}:{max(sizes)}"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=1800)
+    if out.returncode != 0:
+        raise RuntimeError(f"{binary}: exit {out.returncode}\n{out.stderr}")
+    column = 3 if coll in NONBLOCKING else 1  # Overall, Compute, Pure Comm., Overlap
+    times = {}
+    for line in out.stdout.splitlines():
+        fields = line.split()
+        if not fields or line.startswith("#"):
+            continue
+        try:
+            if coll in ("barrier", "ibarrier"):
+                times[0] = float(fields[column - 1])
+            else:
+                times[int(fields[0])] = float(fields[column])
+        except (ValueError, IndexError):
+            continue
+    return times
+
+
+def best(rounds, key, pick=lambda v: v):
+    values = [pick(r[key]) for r in rounds if key in r]
+    return min(values) if values else None
+
+
+def compare(pico, osu_dir, coll, np, sizes, rounds, budget):
+    binary = find_osu(osu_dir, coll)
+    if binary is None:
+        return None
+    pico_rounds, osu_rounds = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            order = ("pico", "osu") if r % 2 == 0 else ("osu", "pico")
+            for who in order:
+                if who == "pico":
+                    pico_rounds.append(pico_times(pico, coll, np, sizes, budget, tmp))
+                else:
+                    osu_rounds.append(osu_times(binary, coll, np, sizes))
+    keys = [0] if coll in ("barrier", "ibarrier") else sizes
+    rows = []
+    for s in keys:
+        p_mean = best(pico_rounds, s, lambda v: v[0])
+        p_med = best(pico_rounds, s, lambda v: v[1])
+        o = best(osu_rounds, s)
+        if p_mean is None or o is None or o <= 0:
+            continue
+        rows.append((s, p_mean, p_med, o, p_mean / o, p_med / o))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--np", default="2,4")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--sizes", default="4B:4MiB")
+    ap.add_argument("--collectives", default=",".join(BLOCKING + NONBLOCKING))
+    ap.add_argument("--time-budget", default="200ms", help="pico's timed-loop budget per case")
+    ap.add_argument("--pico", default=os.path.join(ROOT, "build", "pico"))
+    args = ap.parse_args()
+    osu_dir = os.environ.get("PICO_OSU_DIR", "")
+    if not osu_dir:
+        print("skipped: PICO_OSU_DIR is not set (the directory of OSU's osu_<collective> binaries)")
+        return SKIP
+    found = [c for c in args.collectives.split(",") if find_osu(osu_dir, c)]
+    if not found:
+        print(f"skipped: no osu_<collective> binary in {osu_dir}")
+        return SKIP
+    missing = [c for c in args.collectives.split(",") if c not in found]
+    if missing:
+        print(f"not in {osu_dir}: {', '.join('osu_' + c for c in missing)}")
+    sizes = size_list(args.sizes)
+    for np in (int(n) for n in args.np.split(",")):
+        if np > (os.cpu_count() or 1):
+            print(f"\nnp {np} exceeds the {os.cpu_count()} cores: oversubscribed, both measure descheduling")
+        for coll in found:
+            rows = compare(args.pico, osu_dir, coll, np, sizes, args.rounds, args.time_budget)
+            print(f"\n{coll} np={np} (best of {args.rounds} alternating rounds)")
+            print(f"| size | pico mean us | pico median us | OSU us | ratio | ratio_med |")
+            print("|---:|---:|---:|---:|---:|---:|")
+            for s, p_mean, p_med, o, ratio, ratio_med in rows:
+                label = "-" if coll in ("barrier", "ibarrier") else f"{s}"
+                print(f"| {label} | {p_mean:.2f} | {p_med:.2f} | {o:.2f} | {ratio:.2f} | {ratio_med:.2f} |")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
