@@ -104,7 +104,20 @@ def test_application_variants(tmp):
                      re.M), proc.stdout)
     # pico report reads the same report.
     table = pico("report", os.path.dirname(report_path(proc)))
-    expect(table.returncode == 0 and "speedup = default's time" in table.stdout, table.stdout + table.stderr)
+    expect(table.returncode == 0 and "speedup = the default's time" in table.stdout, table.stdout + table.stderr)
+    # pico compare of the run is the same table; it takes no second report.
+    compared = pico("compare", os.path.dirname(report_path(proc)))
+    expect(compared.returncode == 0 and compared.stdout == table.stdout, compared.stdout + compared.stderr)
+    expect_bad_input(r"an application run is compared within itself", "compare", os.path.dirname(report_path(proc)),
+                     os.path.dirname(report_path(proc)))
+    # The sweep the application needs: its collectives, byte counts and communicator size.
+    sweep = pico("report", os.path.dirname(report_path(proc)), "--format", "sweep")
+    expect(sweep.returncode == 0, sweep.stderr)
+    expect(re.search(r"^collectives: \[allreduce, bcast(, reduce)?\]$", sweep.stdout, re.M), sweep.stdout)
+    expect(re.search(r"^sizes: \[.*\b1024B, 262144B\]$", sweep.stdout, re.M) and "processes: [2]" in sweep.stdout,
+           sweep.stdout)
+    dry = pico("run", write(tmp, "sweep.yaml", sweep.stdout), "--dry-run")
+    expect(dry.returncode == 0 and "launch commands:" in dry.stdout, f"the sweep runs as written: {dry.stderr}")
 
 
 def test_application_failures(tmp):
