@@ -36,7 +36,7 @@ std::string read_bytes(const std::string& path) {
 
 }  // namespace
 
-nlohmann::ordered_json embedded_tree(const std::string& bytes, MpichTree which) {
+nlohmann::ordered_json embedded_tree(const std::string& bytes, MpichTree which, const std::string& library) {
   const std::string start = "{\"collective=";
   const std::string leaf = which == MpichTree::mpir ? "\"algorithm=MPIR_" : "\"composition=MPIDI_";
   for (std::size_t at = bytes.find(start); at != std::string::npos; at = bytes.find(start, at + 1)) {
@@ -45,8 +45,11 @@ nlohmann::ordered_json embedded_tree(const std::string& bytes, MpichTree which) 
     if (end == std::string::npos) break;
     const std::string text = bytes.substr(at, end - at);
     if (text.find(leaf) == std::string::npos) continue;  // another level's tree (posix, or the other of the two)
-    auto tree = nlohmann::ordered_json::parse(text, nullptr, false);
-    if (!tree.is_discarded() && tree.is_object()) return tree;
+    // accept() builds nothing, so a string that is no JSON is skipped cheaply; the one reader then bounds the
+    // nesting of one that is (a 100,000-deep tree parsed whole crashed the export as it was copied).
+    if (!nlohmann::ordered_json::accept(text)) continue;
+    auto tree = parse_ordered_json_text(text, library, "give MPICH's own libmpich.so.12, or the tree as a file");
+    if (tree.is_object()) return tree;
   }
   return nullptr;
 }
@@ -78,7 +81,7 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
     throw ExportRefusal("no libmpich.so.12 found to read MPICH's default selection tree from",
                         "give it with --mpich-library PATH, or the tree with --mpich-defaults FILE");
   d.library_bytes = read_bytes(path);
-  d.tree = embedded_tree(d.library_bytes, which);
+  d.tree = embedded_tree(d.library_bytes, which, path);
   if (d.tree.is_null())
     throw ExportRefusal(fmt::format("{} holds no embedded {} selection tree", path,
                                     which == MpichTree::mpir ? "MPIR" : "ch4"),

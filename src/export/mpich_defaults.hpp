@@ -38,7 +38,10 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
 // The JSON strings embedded in a library image: every NUL-terminated run
 // that starts with {"collective= and parses; the MPIR tree is the one whose
 // leaves are MPIR_ algorithms, the ch4 tree the one whose leaves are MPIDI_ compositions.
-nlohmann::ordered_json embedded_tree(const std::string& library_bytes, MpichTree which);
+// A candidate nesting deeper than kMaxJsonDepth is an InputError naming
+// `library` (copying or walking it would exhaust the stack).
+nlohmann::ordered_json embedded_tree(const std::string& library_bytes, MpichTree which,
+                                     const std::string& library = "the library");
 
 // The chain of one rule's comm size, from the collective's default intra subtree.
 using MpichTunedChain =

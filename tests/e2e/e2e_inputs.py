@@ -277,6 +277,16 @@ def test_hardened_inputs(tmp):
     deep = write(tmp, "deep.json", '{"schema": "pico-report/1", "cases": ' + "[" * 100000 + "]" * 100000 + "}")
     expect_bad_input(r"deep\.json: the JSON nests deeper than \d+ levels", "report", deep, "-f", "json")
     expect_bad_input(r"is a FIFO, device or socket", "export", "/dev/zero", "--format", "ompi-rules")
+    # Issue 66, finding 3: a tree embedded in a "libmpich" nested 100,000 deep crashed both MPICH exports (SIGSEGV).
+    for fmt_name, leaf, profile_name in [("mpich-json", "algorithm=MPIR_", "mpich-4.0.2.profile.json"),
+                                         ("mpich-ch4-json", "composition=MPIDI_", "mpich-4.0.2-ch4.profile.json")]:
+        intra = '{"comm_type=intra": {"x": "' + leaf + '", "y": ' + "[" * 100000 + "]" * 100000 + "}}"
+        library = os.path.join(tmp, f"deep-{fmt_name}.so")
+        with open(library, "wb") as f:
+            f.write(b"\0" + ('{"collective=allreduce": ' + intra + ', "collective=bcast": ' + intra + "}").encode() + b"\0")
+        expect_bad_input(r"deep-" + fmt_name + r"\.so: the JSON nests deeper than \d+ levels", "export",
+                         os.path.join(SRC, "tests", "data", "export", profile_name), "--format", fmt_name,
+                         "--mpich-library", library, "-o", os.path.join(tmp, "deep.out"))
     # Free text into a foreign format: refused where it is read.
     profile = load(os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"))
     profile["platform"] = "local\n2  # collective allreduce"
