@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
+#include "config/env_names.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "config/yaml_reader.hpp"
@@ -45,6 +46,20 @@ const std::vector<std::string> kVersionedKeys{"versions", "env"};
 std::map<std::string, std::string> parse_string_map(const Value& v, std::string_view what) {
   std::map<std::string, std::string> out;
   for (const auto& [key, value] : v.as_entries(what)) out[key.as_string(what)] = value.as_string(what);
+  return out;
+}
+
+// Variables set in the environment of every rank: names by the platform's
+// rule (config/env_names.hpp), since they reach --dry-run's shell line and
+// a Slurm job script as they are.
+std::map<std::string, std::string> parse_env_map(const Value& v, std::string_view what) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : v.as_entries(what)) {
+    const std::string name = key.as_string(what);
+    if (const auto problem = env_name_problem(name)) key.fail(*problem, kEnvNameHint);
+    out[name] = value.as_string(what);
+    if (const auto problem = env_value_problem(name, out[name])) value.fail(*problem, kEnvValueHint);
+  }
   return out;
 }
 
@@ -113,7 +128,7 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
     }
   }
   if (auto x = m.get("constraints")) a.constraints = parse_constraints(*x);
-  if (auto x = m.get("env")) a.env = parse_string_map(*x, "env");
+  if (auto x = m.get("env")) a.env = parse_env_map(*x, "env");
   if (auto x = m.get("function")) a.function = x->as_nonempty_string("function");
   return a;
 }
@@ -349,7 +364,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     cat.mpi_t_versions = v->as_nonempty_string("mpi_t_versions");
   }
   if (auto v = sel.get("takes_effect")) cat.takes_effect = v->as_choice("takes_effect", kTakesEffect);
-  if (auto v = sel.get("launch_env")) cat.launch_env = parse_string_map(*v, "launch_env");
+  if (auto v = sel.get("launch_env")) cat.launch_env = parse_env_map(*v, "launch_env");
   if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
   if (auto v = sel.get("verify")) cat.verify = v->as_choice("verify", kVerifyChoices);
   if (auto v = sel.get("components")) {
@@ -365,7 +380,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
         c.file = x->as_string("file");
       }
       if (c.value.empty()) m.self().fail("a component needs the 'value' (or 'file') its variable is set to");
-      if (auto x = m.get("env")) c.env = parse_string_map(*x, "env");
+      if (auto x = m.get("env")) c.env = parse_env_map(*x, "env");
       if (auto x = m.get("verify")) c.verify = x->as_choice("verify", kVerifyChoices);
       if (auto x = m.get("constraints")) c.constraints = parse_constraints(*x);
     }
@@ -375,7 +390,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
       const Map m = item.as_map("launch_env_by_version", kVersionedKeys);
       check_versions(m.require("versions"));
       cat.launch_env_by_version.push_back(
-          {m.require("versions").as_string("versions"), parse_string_map(m.require("env"), "env")});
+          {m.require("versions").as_string("versions"), parse_env_map(m.require("env"), "env")});
     }
   }
   std::vector<std::string> names;

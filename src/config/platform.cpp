@@ -2,6 +2,7 @@
 #include "config/platform.hpp"
 
 #include "config/data_files.hpp"
+#include "config/env_names.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -100,28 +101,14 @@ LauncherSpec parse_launcher(const Value& v, const std::string& scheduler) {
   return l;
 }
 
-// Shells and setenv disagree on odd names; holding to POSIX names avoids a
-// variable that silently never reaches the worker.
-bool is_env_name(const std::string& s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (char c : s)
-    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
-  return true;
-}
-
 std::map<std::string, std::string> parse_env(const Value& v) {
   std::map<std::string, std::string> env;
   for (const auto& [key, value] : v.as_entries("env")) {
     const std::string& k = key.node().Scalar();
-    if (!is_env_name(k))
-      key.fail(fmt::format("'{}' is not a valid environment variable name", k),
-               "use letters, digits and '_', not starting with a digit");
+    if (const auto problem = env_name_problem(k)) key.fail(*problem, kEnvNameHint);
     // Numbers and booleans are kept as written, which is what the worker's environment sees.
     env[k] = value.as_string(fmt::format("env variable {}", k));
-    // Newlines are legal in an environment, but the Slurm job script exports
-    // each variable on one line; keeping both schedulers alike avoids a platform valid only locally.
-    if (env[k].find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
-      value.fail(fmt::format("env variable {} contains a line break or NUL", k), "write the value on one line");
+    if (const auto problem = env_value_problem(k, env[k])) value.fail(*problem, kEnvValueHint);
   }
   return env;
 }

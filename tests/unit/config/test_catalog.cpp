@@ -327,6 +327,30 @@ TEST_CASE("mpi_t_versions, takes_effect and default_readback belong to an mpi_t 
                     Catch::Matchers::Contains("bad version clause"));
 }
 
+TEST_CASE("a catalogue's environment names follow the platform's rule", "[catalog]") {
+  // Issue 66, finding 4: a name like `X; touch PWNED; Y` was printed unquoted by --dry-run, and one starting
+  // `-S` became GNU env's option in a Slurm job script.
+  const std::string body = "collectives:\n  allreduce:\n    variable: v\n    algorithms: [{name: ring, value: '1'";
+  const auto parse = [&](const std::string& selection, const std::string& algorithm_extra = "") {
+    return parse_catalog("library: x\nselection: {mechanism: env" + selection + "}\n" + body + algorithm_extra + "}]\n",
+                         "c.yaml");
+  };
+  CHECK(parse(", launch_env: {OK_NAME: '1'}").launch_env.at("OK_NAME") == "1");
+  for (const std::string bad : {"'X; touch PWNED; Y'", "'-S/bin/sh -c id'", "'1ABC'", "''"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse(", launch_env: {" + bad + ": '1'}"),
+                      Catch::Matchers::Contains("is not a valid environment variable name"));
+    CHECK_THROWS_WITH(parse(", launch_env_by_version: [{versions: '>=1', env: {" + bad + ": '1'}}]"),
+                      Catch::Matchers::Contains("is not a valid environment variable name"));
+    CHECK_THROWS_WITH(parse("", ", env: {" + bad + ": '1'}"),
+                      Catch::Matchers::Contains("is not a valid environment variable name"));
+  }
+  CHECK_THROWS_WITH(parse(", launch_env: {A: \"x\\ny\"}"), Catch::Matchers::Contains("contains a line break"));
+  CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: mpi_t, components: {c: {variable: v, value: "
+                                  "'1', env: {'a b': '1'}}}}\n" + body + "}]\n", "c.yaml"),
+                    Catch::Matchers::Contains("'a b' is not a valid environment variable name"));
+}
+
 TEST_CASE("algorithm parameters multiply the cases that take them", "[catalog]") {
   const Experiment e = parse_experiment(
       "collectives: [allreduce]\nsizes: [1MiB]\nprocesses: [4]\n"
