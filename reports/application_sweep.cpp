@@ -22,8 +22,10 @@ std::string application_sweep_experiment(const json& report, double coverage) {
     for (const auto& v : per_np["variants"]) {
       if (v["verdict"] != "baseline") continue;
       for (const auto& c : v["calls"]) {
-        // Sizes pico sweeps: its own collectives (not the v-forms pico has no case of).
-        if (!parse_collective(c["collective"].get<std::string>()) || c["comm_size"].get<int>() < 2) continue;
+        // Sizes pico sweeps: its own collectives (not the v-forms).
+        // alltoallv's counts differ by rank, so its byte count is no case size.
+        const auto coll = parse_collective(c["collective"].get<std::string>());
+        if (!coll || *coll == Collective::alltoallv || c["comm_size"].get<int>() < 2) continue;
         sites.push_back(c);
         total_s += c["seconds"].get<double>();
       }
@@ -32,7 +34,7 @@ std::string application_sweep_experiment(const json& report, double coverage) {
     return a["seconds"].get<double>() > b["seconds"].get<double>();
   });
   std::set<std::string> collectives;
-  std::set<std::uint64_t> sizes;
+  std::map<std::string, std::set<std::uint64_t>> sizes;  // by collective
   std::set<int> processes;
   double covered_s = 0;
   std::size_t used = 0;
@@ -41,7 +43,8 @@ std::string application_sweep_experiment(const json& report, double coverage) {
     covered_s += c["seconds"].get<double>();
     ++used;
     collectives.insert(c["collective"].get<std::string>());
-    if (c["collective"] != "barrier") sizes.insert(std::max<std::uint64_t>(1, c["bytes"].get<std::uint64_t>()));
+    if (c["collective"] != "barrier")
+      sizes[c["collective"].get<std::string>()].insert(std::max<std::uint64_t>(1, c["bytes"].get<std::uint64_t>()));
     processes.insert(c["comm_size"].get<int>());
   }
   const auto list = [](const auto& items, auto text) {
@@ -57,7 +60,11 @@ std::string application_sweep_experiment(const json& report, double coverage) {
       report["name"].get<std::string>(), used, total_s > 0 ? 100 * covered_s / total_s : 0.0, covered_s, total_s,
       sites.size(), report["name"].get<std::string>());
   out += "collectives: " + list(collectives, [](const std::string& c) { return c; }) + "\n";
-  if (!sizes.empty()) out += "sizes: " + list(sizes, [](std::uint64_t b) { return fmt::format("{}B", b); }) + "\n";
+  if (!sizes.empty()) {
+    out += "sizes_by_collective:\n";
+    for (const auto& [c, bytes] : sizes)
+      out += fmt::format("  {}: {}\n", c, list(bytes, [](std::uint64_t b) { return fmt::format("{}B", b); }));
+  }
   out += "dtypes: [int8]\nops: [sum]\n";
   out += "processes: " + list(processes, [](int np) { return std::to_string(np); }) + "\n";
   out += "backends:\n  - library: mpi\n    algorithms: all\n";

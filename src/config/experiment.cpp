@@ -31,7 +31,7 @@ using yaml::Value;
 const std::vector<std::string> kExperimentKeys{"name",    "description", "collectives", "sizes",    "counts",
                                                "dtypes",  "ops",         "processes",   "in_place", "backends",
                                                "timing",  "validation", "instrumentation", "repetitions",
-                                               "repetition_seed", "count_matrix"};
+                                               "repetition_seed", "count_matrix", "sizes_by_collective"};
 const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
@@ -160,6 +160,27 @@ void parse_payload(const Map& top, Experiment& e) {
                             "sizes are bytes per rank block, counts are elements per rank block");
   if (sizes) e.sizes = parse_quantities(*sizes, {"size", 1, read_size}, "sizes");
   if (counts) e.counts = parse_quantities(*counts, {"count", 0, read_count}, "counts");
+  if (const auto by = top.get("sizes_by_collective")) {
+    if (sizes || counts)
+      top.key("sizes_by_collective")->fail("give sizes_by_collective instead of sizes or counts, not beside them",
+                                           "list each collective's sizes under it");
+    for (const auto& [key, value] : by->as_entries("sizes_by_collective")) {
+      const std::string coll = key.as_string("collective");
+      const auto c = parse_collective(coll);
+      if (!c || std::find(e.collectives.begin(), e.collectives.end(), *c) == e.collectives.end())
+        key.fail(fmt::format("'{}' is not one of the experiment's collectives", coll),
+                 "add it to collectives, or leave its sizes out");
+      e.sizes_by_collective[*c] = parse_quantities(value, {"size", 1, read_size}, "sizes_by_collective");
+      for (std::uint64_t b : e.sizes_by_collective[*c])
+        if (std::find(e.sizes.begin(), e.sizes.end(), b) == e.sizes.end()) e.sizes.push_back(b);
+    }
+    std::sort(e.sizes.begin(), e.sizes.end());
+    for (Collective c : e.collectives)
+      if (spec_for(c).has_payload && e.sizes_by_collective.count(c) == 0)
+        by->fail(fmt::format("sizes_by_collective gives no sizes for {}", name(c)),
+                 "give every collective of the experiment its sizes (barrier takes none)");
+    return;
+  }
   if (!sizes && !counts && !only_barrier(e.collectives))
     top.self().fail("the experiment needs 'sizes' or 'counts'", "e.g. 'sizes: [8B, 4KiB, 1MiB]' or "
                                                                 "'sizes: {from: 8B, to: 1MiB}'");

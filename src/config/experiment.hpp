@@ -78,6 +78,10 @@ struct Experiment {
   std::vector<Collective> collectives;
   std::vector<std::uint64_t> sizes;   // bytes per rank block; exactly one of sizes / counts is set
   std::vector<std::uint64_t> counts;  // elements per rank block
+  // Where given (sizes_by_collective), the sizes of each collective, which
+  // it is measured at instead of all of `sizes` (their union): the sweep an
+  // application needs (docs/applications.md#tuning-for-the-application).
+  std::map<Collective, std::vector<std::uint64_t>> sizes_by_collective;
   std::vector<Dtype> dtypes{Dtype::float32};
   std::vector<Op> ops{Op::sum};
   std::vector<int> processes{2};

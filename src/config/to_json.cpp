@@ -31,7 +31,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   }
   nlohmann::json in_place = nlohmann::json::array();
   for (bool v : e.in_place) in_place.push_back(v);
-  return {{"name", e.name},
+  nlohmann::json j = {{"name", e.name},
           {"description", e.description},
           {"collectives", names(e.collectives)},
           {"sizes", e.sizes},
@@ -45,6 +45,12 @@ nlohmann::json experiment_to_json(const Experiment& e) {
           {"timing", timing_to_json(e.timing)},
           {"instrumentation", instrumentation_to_json(e.instrumentation)},
           {"validation", e.validation}};
+  if (!e.sizes_by_collective.empty()) {
+    nlohmann::json by = nlohmann::json::object();
+    for (const auto& [c, sizes] : e.sizes_by_collective) by[std::string(name(c))] = sizes;
+    j["sizes_by_collective"] = by;
+  }
+  return j;
 }
 
 nlohmann::json platform_to_json(const Platform& p) {

@@ -31,14 +31,15 @@ struct CountChoice {
   std::string skip_reason;
 };
 
-std::vector<CountChoice> counts_for(const Experiment& e, Dtype dtype) {
+std::vector<CountChoice> counts_for(const Experiment& e, Collective collective, Dtype dtype) {
   std::vector<CountChoice> out;
   if (!e.counts.empty()) {
     for (auto n : e.counts) out.push_back({n, ""});
     return out;
   }
   const std::size_t element = dtype_size(dtype);
-  for (auto bytes : e.sizes) {
+  const auto own = e.sizes_by_collective.find(collective);
+  for (auto bytes : own != e.sizes_by_collective.end() ? own->second : e.sizes) {
     if (bytes < element)
       out.push_back({0, fmt::format("size {} is smaller than one {} element", format_size(bytes), name(dtype))});
     else
@@ -206,7 +207,7 @@ struct PlanBuilder {
             in_place_reason = spec.no_in_place_reason;
           }
           base.in_place = in_place;
-          for (const auto& choice : counts_for(e, dtype)) {
+          for (const auto& choice : counts_for(e, base.collective, dtype)) {
             for (const std::string& pattern : spec.count_matrix ? e.count_patterns : kNoPattern) {
               if (!pattern.empty()) base.options[kCountsOption] = pattern;
               base.count = choice.count;

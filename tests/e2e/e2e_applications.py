@@ -110,14 +110,17 @@ def test_application_variants(tmp):
     expect(compared.returncode == 0 and compared.stdout == table.stdout, compared.stdout + compared.stderr)
     expect_bad_input(r"an application run is compared within itself", "compare", os.path.dirname(report_path(proc)),
                      os.path.dirname(report_path(proc)))
-    # The sweep the application needs: its collectives, byte counts and communicator size.
+    # The sweep the application needs: the call sites of 95% of its collective time (here the 256 KiB allreduce).
     sweep = pico("report", os.path.dirname(report_path(proc)), "--format", "sweep")
     expect(sweep.returncode == 0, sweep.stderr)
-    expect(re.search(r"^collectives: \[allreduce, bcast(, reduce)?\]$", sweep.stdout, re.M), sweep.stdout)
-    expect(re.search(r"^sizes: \[.*\b1024B, 262144B\]$", sweep.stdout, re.M) and "processes: [2]" in sweep.stdout,
-           sweep.stdout)
+    expect(re.search(r"^collectives: \[allreduce(, bcast)?\]$", sweep.stdout, re.M), sweep.stdout)
+    expect("\n  allreduce: [262144B]\n" in sweep.stdout and "processes: [2]" in sweep.stdout, sweep.stdout)
     dry = pico("run", write(tmp, "sweep.yaml", sweep.stdout), "--dry-run")
     expect(dry.returncode == 0 and "launch commands:" in dry.stdout, f"the sweep runs as written: {dry.stderr}")
+    # Each collective at its own sizes only.
+    planned = set(re.findall(r"^\S+\s+(allreduce|bcast)\s+mpi\s+\S+\s+\S+\s+\S+\s+\d+\s+(\S+)", dry.stdout, re.M))
+    expect(("allreduce", "256KiB") in planned and planned <= {("allreduce", "256KiB"), ("bcast", "1KiB")},
+           f"sizes by collective: {sorted(planned)}")
 
 
 def test_application_failures(tmp):

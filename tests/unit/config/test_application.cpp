@@ -80,3 +80,17 @@ TEST_CASE("application launches run round by round, each round every variant in 
   CHECK(plan_application(e).front().variant == plan.front().variant);  // the same seed, the same order
   for (std::size_t k = 0; k < plan.size(); ++k) CHECK(plan[k].index == static_cast<int>(k));
 }
+
+TEST_CASE("sizes_by_collective gives each collective its own sizes", "[application]") {
+  const Experiment e = parse_experiment(
+      "collectives: [allreduce, bcast, barrier]\nsizes_by_collective: {allreduce: [4B, 1KiB], bcast: [1KiB, 6912B]}\n",
+      "sweep.yaml");
+  CHECK(e.sizes == std::vector<std::uint64_t>{4, 1024, 6912});  // the union, for what reads all sizes
+  CHECK(e.sizes_by_collective.at(Collective::bcast) == std::vector<std::uint64_t>{1024, 6912});
+  CHECK_THAT(test::experiment_error("collectives: [allreduce]\nsizes_by_collective: {bcast: [8B]}\n").message,
+             Catch::Contains("not one of the experiment's collectives"));
+  CHECK_THAT(test::experiment_error("collectives: [allreduce, bcast]\nsizes_by_collective: {bcast: [8B]}\n").message,
+             Catch::Contains("no sizes for allreduce"));
+  CHECK_THAT(test::experiment_error("collectives: [bcast]\nsizes: [8B]\nsizes_by_collective: {bcast: [8B]}\n").message,
+             Catch::Contains("not beside them"));
+}
