@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--race BUDGET] [--dry-run] [--no-wait]
-// pico run --resume DIR [--no-wait]
+// pico run --resume DIR [--dry-run] [--no-wait]
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
 #include "core/input_error.hpp"
+#include "core/results_file.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "config/units.hpp"
@@ -54,12 +55,21 @@ void add_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
   cmd->callback([opts, platform, race, &exit_code] {
+    // Before any results directory is made or resumed (core/results_file.hpp).
+    keep_results_unwritable_by_others();
     if (!opts->resume.empty()) {
-      if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || opts->dry_run ||
-          !opts->profile.empty() || race->count() > 0)
-        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --race, --profile or --dry-run",
+      if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || !opts->profile.empty() ||
+          race->count() > 0)
+        throw InputError("--resume", 0, 0, "--resume takes no experiment, -p, --np, --race or --profile",
                           fmt::format("the run in {} goes on with its own experiment.yaml, platform.yaml and plan.json",
                                       opts->resume));
+      if (opts->dry_run) {
+        if (is_application_run(opts->resume))
+          throw InputError("--dry-run", 0, 0, "an application run's resume has no dry run",
+                           "its launches are the variants' rounds without a result: pico report DIR lists them");
+        fmt::print("{}", resume_dry_run_text(opts->resume));
+        return;
+      }
       if (is_application_run(opts->resume)) {
         exit_code = print_application_result(resume_application(opts->resume, !opts->quiet), opts->quiet);
         return;

@@ -26,6 +26,24 @@ constexpr const char* kPlantedHint =
 
 bool writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
 
+// A resume or collect runs what the directory's files say (launcher, environment, cases), so whoever may change
+// them chooses what runs as this user: only this user may.
+void check_only_mine(const std::string& path, const struct stat& st) {
+  constexpr const char* hint =
+      "results directories live on shared file systems; check its files are the ones pico wrote, then "
+      "`chmod go-w DIR DIR/*` (as their owner), or start a new run";
+  if (st.st_uid != ::geteuid())
+    throw InputError(path, fmt::format("owned by uid {}, not by the user resuming it (uid {}): pico runs what a "
+                                       "results directory says only when no one else can change it",
+                                       st.st_uid, ::geteuid()),
+                     hint);
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    throw InputError(path, fmt::format("writable by {} (mode {:04o}): pico runs what a results directory says only "
+                                       "when no one else can change it",
+                                       (st.st_mode & S_IWOTH) != 0 ? "others" : "its group", st.st_mode & 07777),
+                     hint);
+}
+
 }  // namespace
 
 FileDescriptor open_results_file(const std::string& path, int flags, mode_t mode) {
@@ -75,13 +93,22 @@ std::optional<std::string> read_results_file(const std::string& path) {
 
 void check_results_dir(const std::string& dir) {
   namespace fs = std::filesystem;
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) check_only_mine(dir, st);
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::file_status st = it->symlink_status(ec);
+    const fs::file_status status = it->symlink_status(ec);
     if (ec) break;
-    if (fs::is_symlink(st)) refuse(it->path().string(), "a symbolic link");
-    if (!fs::is_regular_file(st) && !fs::is_directory(st)) refuse(it->path().string(), "a FIFO, device or socket");
+    const std::string path = it->path().string();
+    if (fs::is_symlink(status)) refuse(path, "a symbolic link");
+    if (!fs::is_regular_file(status) && !fs::is_directory(status)) refuse(path, "a FIFO, device or socket");
+    if (::lstat(path.c_str(), &st) == 0) check_only_mine(path, st);
   }
+}
+
+void keep_results_unwritable_by_others() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask | S_IWGRP | S_IWOTH);
 }
 
 }  // namespace pico

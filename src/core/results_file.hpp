@@ -34,7 +34,14 @@ std::optional<std::string> read_results_file(const std::string& path);
 // Every entry directly in dir is a regular file or a directory: InputError
 // naming the first symbolic link, FIFO, socket or device. Run before pico
 // works in an existing results directory (resume, collect), so that what a
-// launch's workers would open is refused before anything starts.
+// launch's workers would open is refused before anything starts. dir and
+// those entries must also be owned by this user and not writable by group
+// or others: a resume runs what the files say (InputError with the mode).
 void check_results_dir(const std::string& dir);
+
+// Adds group and other write to the process umask, so that the results
+// directory a run makes (and what its launches write there) is one a
+// resume accepts whatever the user's umask (002 gives group write).
+void keep_results_unwritable_by_others();
 
 }  // namespace pico

@@ -27,6 +27,7 @@
 #include "launch/process.hpp"
 #include "launch/profile_loading.hpp"
 #include "launch/results_lock.hpp"
+#include "launch/resume.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -175,6 +176,8 @@ StoredRun read_stored_run(const std::string& dir) {
       variant.name = v.at("name").get<std::string>();
       e.variants.push_back(variant);
       s.env[variant.name] = v.at("env").get<std::map<std::string, std::string>>();
+      // Edited since the run? Names by the platform rule and no LD_* (pico adds its own LD_PRELOAD at launch).
+      check_resumed_env(s.env[variant.name], path);
     }
     s.target.mpi_library = j.at("mpi").at("library").get<std::string>();
     s.target.mpi_version = j.at("mpi").at("version").get<std::string>();
@@ -183,6 +186,7 @@ StoredRun read_stored_run(const std::string& dir) {
                      "the file was edited or cut short; start a new run");
   }
   s.platform = load_platform((fs::path(dir) / "platform.yaml").string());
+  check_resumed_platform(dir, s.platform);
   return s;
 }
 

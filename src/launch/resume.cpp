@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "config/env_names.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
@@ -44,6 +45,50 @@ Plan remaining_plan(const Plan& plan, const std::set<std::string>& settled) {
     rest.groups.push_back(std::move(left));
   }
   return rest;
+}
+
+namespace {
+
+constexpr const char* kResumeHint =
+    "a resume takes the cases left to run from a results directory, not what starts them: start a new run "
+    "with your own platform file (pico run EXPERIMENT -p PLATFORM)";
+
+[[noreturn]] void refuse_resumed(const std::string& file, const std::string& what) {
+  throw InputError(file, what + ": a resume does not set the loader's variables from a results directory",
+                   kResumeHint);
+}
+
+}  // namespace
+
+void check_resumed_env(const std::map<std::string, std::string>& env, const std::string& file) {
+  for (const auto& [name, value] : env) {
+    if (const auto problem = env_name_problem(name)) throw InputError(file, *problem, kEnvNameHint);
+    if (const auto problem = env_value_problem(name, value)) throw InputError(file, *problem, kEnvValueHint);
+    if (is_loader_variable(name)) refuse_resumed(file, fmt::format("it sets {}", name));
+    if (mentions_loader_variable(value)) refuse_resumed(file, fmt::format("{} names a loader variable (LD_...)", name));
+  }
+}
+
+void check_resumed_platform(const std::string& dir, const Platform& platform) {
+  const std::string platform_file = (std::filesystem::path(dir) / "platform.yaml").string();
+  check_resumed_env(platform.env, platform_file);
+  std::vector<std::string> argv = platform.launcher.wrapper;
+  argv.push_back(platform.launcher.command);
+  argv.insert(argv.end(), platform.launcher.args.begin(), platform.launcher.args.end());
+  argv.push_back(platform.worker);
+  // A Slurm job script also carries these, as written.
+  for (const auto* lines : {&platform.slurm.extra_sbatch, &platform.slurm.modules, &platform.slurm.setup})
+    argv.insert(argv.end(), lines->begin(), lines->end());
+  for (const auto& arg : argv)
+    if (mentions_loader_variable(arg))
+      refuse_resumed(platform_file, fmt::format("the launcher argument '{}' names a loader variable (LD_...)", arg));
+}
+
+void check_resumed_launches(const std::string& dir, const Platform& platform, const Plan& plan,
+                            const std::map<std::string, std::string>& profile_env) {
+  check_resumed_platform(dir, platform);
+  for (const auto& group : plan.groups) check_resumed_env(group.env, (std::filesystem::path(dir) / "plan.json").string());
+  check_resumed_env(profile_env, (std::filesystem::path(dir) / "run.json").string());
 }
 
 int launches_in(const std::string& dir) {

@@ -3,11 +3,13 @@
 // whose latest record in cases.jsonl is not ok (or skipped by the plan).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "config/platform.hpp"
 #include "plan/plan.hpp"
 
 namespace pico {
@@ -18,6 +20,24 @@ std::set<std::string> settled_case_ids(const std::string& dir);
 // The plan restricted to unsettled cases, launch groups kept (empty ones
 // dropped); skipped cases are already recorded, so the result has none.
 Plan remaining_plan(const Plan& plan, const std::set<std::string>& settled);
+
+// An environment read back from `file` of a results directory, checked as
+// the platform's env is (config/env_names.hpp) and more: no loader variable
+// (LD_PRELOAD, LD_LIBRARY_PATH, ...) by name or inside a value. A new run
+// plans its environments itself; a resume would set whatever the file says
+// in mpirun and every rank. InputError naming the file and the variable.
+void check_resumed_env(const std::map<std::string, std::string>& env, const std::string& file);
+
+// DIR/platform.yaml's env, launcher command, wrapper and arguments, worker
+// and Slurm lines: no loader variable, set or smuggled (`-x LD_...`,
+// `--export=LD_...`, `mca_base_env_list=LD_...`).
+void check_resumed_platform(const std::string& dir, const Platform& platform);
+
+// What a resume of DIR would start processes with, all read from DIR: its
+// platform as above, the plan's launch environments and the loaded
+// profile's variables (run.json).
+void check_resumed_launches(const std::string& dir, const Platform& platform, const Plan& plan,
+                            const std::map<std::string, std::string>& profile_env);
 
 // launch-<k>.json files already in the directory: the next launch number.
 int launches_in(const std::string& dir);

@@ -137,6 +137,7 @@ RunResult run_experiment(const RunRequest& request) {
   const std::string dir = new_results_dir(request);
   // Before the directory exists: it reads the environment, and refuses a variable that is not UTF-8.
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
+  keep_results_unwritable_by_others();
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
     throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
@@ -171,42 +172,84 @@ RunResult run_experiment(const RunRequest& request) {
                     request.wait, 0);
 }
 
-RunResult resume_run(const std::string& dir, bool progress, bool wait) {
+namespace {
+
+// What a resume of DIR would run, read from DIR and checked as a new run's input is, before anything starts.
+struct ResumeInputs {
+  Experiment experiment;
+  Platform platform;  // with the loaded profile's variables
+  Plan plan;
+  Plan rest;
+  PlanTarget target;
+};
+
+ResumeInputs read_resume_inputs(const std::string& dir, const nlohmann::json& run) {
+  ResumeInputs in{load_experiment((fs::path(dir) / "experiment.yaml").string()),
+                  load_platform((fs::path(dir) / "platform.yaml").string()), read_plan(dir), {}, {}};
+  in.rest = remaining_plan(in.plan, settled_case_ids(dir));
+  const MpiIdentity planned = reading_file((fs::path(dir) / "run.json").string(),
+                                           [&] { return mpi_identity_from_json(run.at("run").at("mpi_target")); });
+  in.target = PlanTarget{planned.library, planned.version};
+  // The profile the run loaded (exported into DIR when it started) loads again.
+  const auto profile = reading_file((fs::path(dir) / "run.json").string(), [&] { return profile_env(run); });
+  // Every file here may have been edited since the run: what starts processes is checked as a new run's is.
+  check_resumed_launches(dir, in.platform, in.rest, profile);
+  for (const auto& [k, v] : profile) in.platform.env[k] = v;
+  if (in.rest.cases.empty()) return in;
+  // The platform file in DIR may have been edited, or its launcher removed, since the run: what a
+  // run refuses at planning, a resume refuses too, before it starts anything.
+  check_launches_fit(in.platform, process_counts(in.rest));
+  return in;
+}
+
+void check_resumable(const std::string& dir) {
   if (!fs::exists(fs::path(dir) / "plan.json"))
     throw InputError(dir, 0, 0, "not a pico results directory (no plan.json)",
                       "give the directory pico run printed (the one holding report.json or run.json)");
+}
+
+}  // namespace
+
+RunResult resume_run(const std::string& dir, bool progress, bool wait) {
+  check_resumable(dir);
+  keep_results_unwritable_by_others();
   const ResultsDirLock lock(dir);
-  // Before anything opens a file there, front end or worker: a link or FIFO planted in DIR is refused.
+  // Before anything opens a file there, front end or worker: a link or FIFO planted in DIR, or a DIR others
+  // can write, is refused.
   check_results_dir(dir);
   // The workers record the environment as the first run did: a variable that is not UTF-8 is refused now.
   relevant_environment();
   if (slurm_job_uncollected(dir))
     throw InputError(dir, 0, 0, "the Slurm job of this run has not been collected yet",
                       "run `pico collect DIR` first (it waits for the job), or scancel it");
-  const Experiment experiment = load_experiment((fs::path(dir) / "experiment.yaml").string());
-  Platform platform = load_platform((fs::path(dir) / "platform.yaml").string());
-  const Plan plan = read_plan(dir);
-  const Plan rest = remaining_plan(plan, settled_case_ids(dir));
-  nlohmann::json run = read_run_record_with_dead_launches(dir);
-  const MpiIdentity planned = reading_file((fs::path(dir) / "run.json").string(),
-                                           [&] { return mpi_identity_from_json(run.at("run").at("mpi_target")); });
-  const PlanTarget target{planned.library, planned.version};
-  if (rest.cases.empty()) {
+  nlohmann::json run = read_run_record(dir);
+  ResumeInputs in = read_resume_inputs(dir, run);
+  run = read_run_record_with_dead_launches(dir);
+  if (in.rest.cases.empty()) {
     if (progress) fmt::print(stderr, "resume: every case of {} is already ok or skipped\n", dir);
     return report_run(dir);
   }
-  // The platform file in DIR may have been edited, or its launcher removed, since the run: what a
-  // run refuses at planning, a resume refuses too, before it starts anything.
-  check_launches_fit(platform, process_counts(rest));
-  if (progress) fmt::print(stderr, "resume: {} of {} case(s) left to run\n", rest.cases.size(), plan.cases.size());
+  if (progress)
+    fmt::print(stderr, "resume: {} of {} case(s) left to run\n", in.rest.cases.size(), in.plan.cases.size());
   run["run"]["resumed_utc"].push_back(utc_timestamp_iso());
-  // The profile the run loaded (exported into DIR when it started) loads again.
-  for (const auto& [k, v] : profile_env(run)) platform.env[k] = v;
-  return run_in_dir(dir, rest, experiment, platform, target, std::move(run), progress, wait, launches_in(dir));
+  return run_in_dir(dir, in.rest, in.experiment, in.platform, in.target, std::move(run), progress, wait,
+                    launches_in(dir));
+}
+
+std::string resume_dry_run_text(const std::string& dir) {
+  check_resumable(dir);
+  // Read only: no lock taken, nothing written; the same refusals as the resume itself.
+  check_results_dir(dir);
+  const ResumeInputs in = read_resume_inputs(dir, read_run_record(dir));
+  if (in.rest.cases.empty()) return fmt::format("resume: every case of {} is already ok or skipped\n", dir);
+  return fmt::format("resume of {}: {} of {} case(s) left to run, from launch {} on\n\n", dir,
+                     in.rest.cases.size(), in.plan.cases.size(), launches_in(dir)) +
+         dry_run_text(in.rest, in.platform, in.target, dir, in.experiment.name, launches_in(dir));
 }
 
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
-                         const std::string& dir_placeholder, const std::string& experiment_name) {
+                         const std::string& dir_placeholder, const std::string& experiment_name,
+                         int first_launch) {
   std::string out = fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
                                 counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(), platform.name,
                                 target.mpi_library, target.mpi_version);
@@ -223,7 +266,7 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
   for (const auto& s : plan.skipped) out += fmt::format("skipped {}: {}\n", s.c.case_id, s.reason);
   if (platform.scheduler == "slurm") {
     const auto job = slurm_job_script(plan, platform, target.mpi_library, slurm_job_name(platform, experiment_name),
-                                      dir_placeholder, 0);
+                                      dir_placeholder, first_launch);
     return out + fmt::format("\njob script ({}/job.sbatch):\n{}", dir_placeholder, sbatch_script_text(job, platform));
   }
   out += "\nlaunch commands:\n";
@@ -231,7 +274,8 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
     const auto& g = plan.groups[k];
     const std::string dir = dir_placeholder;
     auto cmd = launch_command(platform, target.mpi_library, g.np, worker_path(platform, target.mpi_library),
-                              fmt::format("{}/launch-{}.json", dir, k), dir, this_host());
+                              fmt::format("{}/launch-{}.json", dir, first_launch + static_cast<int>(k)), dir,
+                              this_host());
     for (const auto& [key, value] : g.env) cmd.env[key] = value;
     std::string env;
     for (const auto& [key, value] : cmd.env) env += fmt::format("{}={} ", key, shell_quote(value));

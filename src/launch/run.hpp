@@ -38,7 +38,13 @@ RunResult run_experiment(const RunRequest& request);
 
 // --resume DIR: runs the cases whose latest record in DIR is not ok, with the
 // experiment, platform and plan saved in DIR, numbering launches on.
+// Every file of DIR that says what starts processes is checked as a new run's input, and DIR must be
+// writable only by this user (launch/resume.hpp, core/results_file.hpp).
 RunResult resume_run(const std::string& dir, bool progress, bool wait);
+
+// What `--resume DIR --dry-run` prints: the cases left and the launch commands the resume would run (the
+// ones a new run's dry run prints), after the same checks; reads DIR only.
+std::string resume_dry_run_text(const std::string& dir);
 
 // report.json from what DIR holds now.
 RunResult report_run(const std::string& dir);
@@ -46,6 +52,7 @@ RunResult report_run(const std::string& dir);
 // What --dry-run prints: every case and the exact launch commands (or, on
 // Slurm, the job script).
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
-                         const std::string& dir_placeholder, const std::string& experiment_name = "");
+                         const std::string& dir_placeholder, const std::string& experiment_name = "",
+                         int first_launch = 0);
 
 }  // namespace pico

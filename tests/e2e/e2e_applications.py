@@ -144,6 +144,18 @@ def test_application_failures(tmp):
     expect(again.returncode == 1, f"resume exit {again.returncode}\n{again.stderr[-2000:]}")
     after = sum(1 for _ in open(os.path.join(run_dir, "launches.jsonl"), encoding="utf-8"))
     expect(after - before == 3, f"the resume ran the 3 failed launches: {before} -> {after}")
+    # Issue 66, finding 1: a variant's env edited in application.json is refused as a platform's would be, and an
+    # LD_* variable there is refused (pico adds its own LD_PRELOAD at launch).
+    stored = load(os.path.join(run_dir, "application.json"))
+    for env, pattern in [({"LD_PRELOAD": "/tmp/planted.so"}, r"application\.json: it sets LD_PRELOAD: a resume"),
+                         ({"A B": "1"}, r"application\.json: 'A B' is not a valid environment variable name")]:
+        edited = json.loads(json.dumps(stored))
+        edited["variants"][1]["env"].update(env)
+        with open(os.path.join(run_dir, "application.json"), "w", encoding="utf-8") as f:
+            json.dump(edited, f)
+        expect_bad_input(pattern, "run", "--resume", run_dir)
+    expect(sum(1 for _ in open(os.path.join(run_dir, "launches.jsonl"), encoding="utf-8")) == after,
+           "a refused resume ran nothing")
 
 
 def test_application_bad_input(tmp):

@@ -208,6 +208,65 @@ def test_results_dir_attacks(tmp):
         expect(ERROR_FORMAT.match(proc.stderr) and re.search(pattern, proc.stderr), f"{file}: {proc.stderr!r}")
 
 
+    # Issue 66, finding 1: a resume ran what a tampered directory said (an LD_PRELOAD loaded into mpirun and every
+    # rank, exit 0), accepted a directory anyone could write, and had no dry run.
+    planted = os.path.join(tmp, "planted.so")
+    write(tmp, "planted.so", "")
+
+    def tampered(name, edit):
+        results = os.path.join(tmp, name)
+        shutil.rmtree(results, ignore_errors=True)
+        shutil.copytree(base, results)
+        with open(os.path.join(results, "cases.jsonl"), "w") as f:
+            f.writelines(lines[:-1])  # one case left to run
+        edit(results)
+        return results
+
+    def plan_env(results, env):
+        doc = load(os.path.join(results, "plan.json"))
+        for group in doc["launch_groups"]:
+            group["env"].update(env)
+        with open(os.path.join(results, "plan.json"), "w") as f:
+            json.dump(doc, f)
+
+    def platform_text(results, old, new):
+        path = os.path.join(results, "platform.yaml")
+        text = open(path).read()
+        expect(old in text, f"platform.yaml holds {old!r}: {text}")
+        with open(path, "w") as f:
+            f.write(text.replace(old, new))
+
+    for name, edit, pattern in [
+            ("plan-ld", lambda d: plan_env(d, {"LD_PRELOAD": planted}), r"plan\.json: it sets LD_PRELOAD: a resume"),
+            ("plan-list", lambda d: plan_env(d, {"OMPI_MCA_mca_base_env_list": "LD_PRELOAD=" + planted}),
+             r"plan\.json: OMPI_MCA_mca_base_env_list names a loader variable"),
+            ("plan-name", lambda d: plan_env(d, {"X; touch PWNED; Y": "1"}),
+             r"plan\.json: 'X; touch PWNED; Y' is not a valid environment variable name"),
+            ("platform-x", lambda d: platform_text(d, "args: []", f"args: [-x, 'LD_PRELOAD={planted}']"),
+             r"platform\.yaml: the launcher argument 'LD_PRELOAD=\S+' names a loader variable"),
+            ("platform-env", lambda d: platform_text(d, "env: {}", "env: {LD_LIBRARY_PATH: /tmp}"),
+             r"platform\.yaml: it sets LD_LIBRARY_PATH"),
+            ("open-dir", lambda d: os.chmod(d, 0o777), r"open-dir: writable by others \(mode 0777\)"),
+            ("open-file", lambda d: os.chmod(os.path.join(d, "plan.json"), 0o666),
+             r"plan\.json: writable by others \(mode 0666\)"),
+            ("group-file", lambda d: os.chmod(os.path.join(d, "platform.yaml"), 0o664),
+             r"platform\.yaml: writable by its group \(mode 0664\)")]:
+        results = tampered(name, edit)
+        before = sorted(os.listdir(results))
+        for extra in ([], ["--dry-run"]):
+            expect_bad_input(pattern, "run", "--resume", results, "-q", *extra)
+        expect(sorted(os.listdir(results)) == before, f"{name}: a refused resume wrote {sorted(os.listdir(results))}")
+    # --resume --dry-run: the case left and the exact command, nothing written, nothing run.
+    results = tampered("dry", lambda d: None)
+    before = {f: open(os.path.join(results, f), "rb").read() for f in os.listdir(results)}
+    dry = pico("run", "--resume", results, "--dry-run")
+    expect(dry.returncode == 0 and "1 of 2 case(s) left to run, from launch 1 on" in dry.stdout
+           and "launch commands:" in dry.stdout and "/launch-1.json" in dry.stdout, f"exit {dry.returncode}\n"
+           f"{dry.stdout}{dry.stderr}")
+    expect({f: open(os.path.join(results, f), "rb").read() for f in os.listdir(results)} == before,
+           "--resume --dry-run changed the results directory")
+
+
 def test_hardened_inputs(tmp):
     # Issue 35, findings 2, 3, 4, 6, 9 and 10, through the command line.
     example = os.path.join(SRC, "tests", "data", "report-example.json")

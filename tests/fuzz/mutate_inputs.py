@@ -43,8 +43,8 @@ directory without launching MPI, each on its own copy:
                                          (reads everything; with no launcher on PATH it can only
                                           rebuild the report or refuse, never start ranks)
 
-(`pico run --resume DIR --dry-run` is refused on its command line before DIR
-is read, so it is not among them.) collect and run --resume may also exit 1
+(`pico run --resume DIR --dry-run` reads DIR with the same checks as the
+resume and starts nothing; it is not among them yet.) collect and run --resume may also exit 1
 (a case of the rebuilt report failed) or 3 (a write failure, in the error
 format); a report either of them writes must then read back with `pico
 report` ("unreadable" otherwise). Rerun a collect or resume finding on a copy
