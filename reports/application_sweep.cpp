@@ -14,6 +14,29 @@ namespace pico {
 
 using nlohmann::json;
 
+namespace {
+
+// Sizes within 2x of each other stand for one another: of each such run,
+// ascending, the size the application spent the most time at. A profile's
+// ranges are cut between measured sizes, so one size per band is what it needs.
+std::set<std::uint64_t> representatives(const std::map<std::uint64_t, double>& seconds_by_size) {
+  std::set<std::uint64_t> out;
+  std::uint64_t band_start = 0, best = 0;
+  double best_s = -1;
+  for (const auto& [bytes, s] : seconds_by_size) {
+    if (best_s >= 0 && bytes > 2 * band_start) {
+      out.insert(best);
+      best_s = -1;
+    }
+    if (best_s < 0) band_start = bytes;
+    if (s > best_s) best = bytes, best_s = s;
+  }
+  if (best_s >= 0) out.insert(best);
+  return out;
+}
+
+}  // namespace
+
 std::string application_sweep_experiment(const json& report, double coverage) {
   // The default's call sites of every process count, the longest first.
   std::vector<json> sites;
@@ -34,7 +57,7 @@ std::string application_sweep_experiment(const json& report, double coverage) {
     return a["seconds"].get<double>() > b["seconds"].get<double>();
   });
   std::set<std::string> collectives;
-  std::map<std::string, std::set<std::uint64_t>> sizes;  // by collective
+  std::map<std::string, std::map<std::uint64_t, double>> sizes;  // by collective: bytes -> seconds
   std::set<int> processes;
   double covered_s = 0;
   std::size_t used = 0;
@@ -44,7 +67,8 @@ std::string application_sweep_experiment(const json& report, double coverage) {
     ++used;
     collectives.insert(c["collective"].get<std::string>());
     if (c["collective"] != "barrier")
-      sizes[c["collective"].get<std::string>()].insert(std::max<std::uint64_t>(1, c["bytes"].get<std::uint64_t>()));
+      sizes[c["collective"].get<std::string>()][std::max<std::uint64_t>(1, c["bytes"].get<std::uint64_t>())] +=
+          c["seconds"].get<double>();
     processes.insert(c["comm_size"].get<int>());
   }
   const auto list = [](const auto& items, auto text) {
@@ -63,7 +87,7 @@ std::string application_sweep_experiment(const json& report, double coverage) {
   if (!sizes.empty()) {
     out += "sizes_by_collective:\n";
     for (const auto& [c, bytes] : sizes)
-      out += fmt::format("  {}: {}\n", c, list(bytes, [](std::uint64_t b) { return fmt::format("{}B", b); }));
+      out += fmt::format("  {}: {}\n", c, list(representatives(bytes), [](std::uint64_t b) { return fmt::format("{}B", b); }));
   }
   out += "dtypes: [int8]\nops: [sum]\n";
   out += "processes: " + list(processes, [](int np) { return std::to_string(np); }) + "\n";

@@ -13,7 +13,8 @@
 namespace pico {
 
 // The experiment (YAML text) covering the call sites that hold `coverage`
-// (0.95: 95%) of the default variant's time in collectives, longest first.
+// (0.95: 95%) of the default variant's time in collectives, longest first;
+// of sizes within 2x of each other, the one with the most time.
 std::string application_sweep_experiment(const nlohmann::json& report, double coverage = 0.95);
 
 }  // namespace pico

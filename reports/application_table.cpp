@@ -44,7 +44,8 @@ std::string calls_table(const json& variant) {
   std::vector<TextColumn> columns{{"collective", false}, {"comm", true},      {"bytes", true}, {"calls/launch", true},
                                   {"default ran", false}, {"ran", false},       {"s/launch", true}};
   const bool profile = variant.contains("profile_calls");
-  if (profile) columns.insert(columns.end(), {{"profile chose", false}, {"taken", false}});
+  columns.push_back({"vs default", true});
+  if (profile) columns.insert(columns.end(), {{"profile chose", false}, {"taken", false}, {"sweep said", true}});
   // The call sites by time, the longest first: an application makes hundreds.
   std::vector<json> sites(variant["calls"].begin(), variant["calls"].end());
   std::stable_sort(sites.begin(), sites.end(), [](const json& a, const json& b) {
@@ -62,9 +63,11 @@ std::string calls_table(const json& variant) {
     std::string ran;
     for (const auto& [a, n] : c["ran"].items()) ran += (ran.empty() ? "" : ", ") + a;
     row[5] = ran;
+    row.push_back(c.contains("call_speedup") ? fmt::format("{:.2f}x", c["call_speedup"].get<double>()) : "-");
     if (profile) {
       row.push_back(c.value("profile_choice", "-"));
       row.push_back(c.contains("taken") ? (c["taken"].get<bool>() ? "yes" : "NO") : "-");
+      row.push_back(c.contains("profile_speedup") ? fmt::format("{:.2f}x", c["profile_speedup"].get<double>()) : "-");
     }
     rows.push_back(std::move(row));
   }

@@ -281,6 +281,7 @@ json build_application_report(const json& run, const std::vector<json>& launches
           const std::string default_ran = d->second.main_algorithm();
           row["default_ran"] = default_ran;
           row["default_seconds"] = d->second.seconds;
+          if (at.seconds > 0) row["call_speedup"] = d->second.seconds / at.seconds;  // realized at this site
           const bool changed = k > 0 && ran != default_ran;
           row["changed"] = changed;
           if (changed) changed_default_s += d->second.seconds, any_changed = true;
@@ -294,8 +295,11 @@ json build_application_report(const json& run, const std::vector<json>& launches
           row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
           if (chooses) {
             chosen_calls += at.calls;
-            // The sweep's speedup at this size, applied to the default's time at this call site.
-            if (const auto d = base_calls.find(key); d != base_calls.end() && range->speedup && range->speedup->estimate > 0)
+            if (range->speedup) row["profile_speedup"] = range->speedup->estimate;  // what its sweep measured
+            // The sweep's speedup at this size, applied to the default's time at this call site, where the
+            // choice is not what the application's default ran there already (the sweep's default may differ).
+            if (const auto d = base_calls.find(key); d != base_calls.end() && range->speedup &&
+                                                     range->speedup->estimate > 0 && choice != d->second.main_algorithm())
               predicted_saving_s += d->second.seconds * (1 - 1 / range->speedup->estimate);
             const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
             taken_calls += taken;
