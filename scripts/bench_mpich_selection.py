@@ -31,8 +31,11 @@ PLATFORM = os.path.join(ROOT, "platforms", "local-mpich.yaml")
 
 def run(side_dir, experiment, out):
     start = time.monotonic()
+    # A side's ./configs/catalog/ (the env side's old catalogue), read first only when named.
+    catalog = os.path.join(side_dir, "configs", "catalog")
+    env = dict(os.environ, PICO_CATALOG_DIR=catalog) if os.path.isdir(catalog) else None
     proc = subprocess.run([PICO, "run", experiment, "-p", PLATFORM, "-o", out, "-q"], capture_output=True,
-                          text=True, cwd=side_dir)
+                          text=True, cwd=side_dir, env=env)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         raise SystemExit(f"pico run failed in {side_dir}:\n{proc.stderr[-2000:]}")

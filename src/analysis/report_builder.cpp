@@ -157,6 +157,7 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   // The tuned profile the run loaded into the library (pico run --profile).
   if (run.at("front_end").contains("profile")) p["profile"] = run.at("front_end").at("profile");
   p["launch_commands"] = run.at("front_end").at("launch_commands");
+  if (run.at("front_end").contains("catalogs")) p["catalogs"] = run.at("front_end").at("catalogs");
   p["user"] = run.at("front_end").at("user");
   p["hostname"] = run.at("front_end").at("hostname");
   p["started_utc"] = run.at("run").at("started_utc");

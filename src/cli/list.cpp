@@ -64,6 +64,9 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
     } else if (opts->what == "algorithms") {
       fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
                                                   : render_algorithms_text(opts->library, opts->collective));
+      // Which files those rows came from (PICO_CATALOG_DIR can replace pico's own); not in the generated docs.
+      if (opts->format == "text")
+        for (const auto& [library, file] : catalog_files_read()) fmt::print("catalogue of {}: {}\n", library, file);
     } else if (opts->what == "backends") {
       const auto& backends = known_backends();
       const std::size_t width = widest(backends, [](const auto& b) { return b.name; });

@@ -2,8 +2,11 @@
 #include "config/catalog.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -430,35 +433,87 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   return cat;
 }
 
+namespace {
+
+constexpr const char* kCatalogDirVariable = "PICO_CATALOG_DIR";
+
+// PICO_CATALOG_DIR, when it is set: the only way a catalogue outside pico's
+// own is read. The working directory's was read unasked before: a
+// ./configs/catalog/ planted there chose what every launch set, and nothing said so.
+std::optional<fs::path> asked_catalog_dir() {
+  const char* dir = std::getenv(kCatalogDirVariable);
+  if (dir == nullptr || *dir == '\0') return std::nullopt;
+  std::error_code ec;
+  const fs::path p = fs::absolute(dir, ec).lexically_normal();
+  if (ec || !fs::is_directory(p, ec))
+    throw InputError(kCatalogDirVariable, 0, 0, fmt::format("'{}' is not a directory", dir),
+                     "name the directory holding LIBRARY.yaml catalogues, or unset it for pico's own");
+  return p;
+}
+
+// Where a library's catalogue is looked for, first match wins: PICO_CATALOG_DIR, then pico's own
+// (installed, then the source tree).
+std::vector<fs::path> catalog_dirs() {
+  std::vector<fs::path> dirs = data_file_candidates("configs/catalog", false);
+  if (auto asked = asked_catalog_dir()) dirs.insert(dirs.begin(), *asked);
+  return dirs;
+}
+
+std::mutex& catalog_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::map<std::string, Catalog>& catalog_cache() {
+  static std::map<std::string, Catalog> cache;
+  return cache;
+}
+
+}  // namespace
+
 std::vector<std::string> catalog_libraries() {
-  std::vector<std::string> names;
-  for (const auto& dir : data_file_candidates("configs/catalog")) {
+  // PICO_CATALOG_DIR's, and those of the first of pico's own directories there is.
+  std::vector<fs::path> dirs;
+  if (auto asked = asked_catalog_dir()) dirs.push_back(*asked);
+  for (const auto& own : data_file_candidates("configs/catalog", false)) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) continue;
-    for (const auto& entry : fs::directory_iterator(dir))
-      if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    if (!fs::is_directory(own, ec)) continue;
+    dirs.push_back(own);
     break;
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  std::set<std::string> names;
+  for (const auto& dir : dirs)
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".yaml") names.insert(entry.path().stem().string());
+  return {names.begin(), names.end()};
 }
 
 const Catalog& catalog_for(const std::string& library) {
-  static std::mutex mutex;
-  static std::map<std::string, Catalog> cache;
-  std::lock_guard lock(mutex);
+  std::lock_guard lock(catalog_mutex());
+  auto& cache = catalog_cache();
   if (auto it = cache.find(library); it != cache.end()) return it->second;
-  const auto files = data_file_candidates(fs::path("configs/catalog") / (library + ".yaml"));
-  for (const auto& f : files) {
+  std::vector<std::string> tried;
+  for (const auto& dir : catalog_dirs()) {
+    const fs::path f = dir / (library + ".yaml");
     std::error_code ec;
-    if (!fs::is_regular_file(f, ec)) continue;
+    // Whatever is there is the catalogue: a FIFO, a directory or a link to /dev/zero is refused by the reader
+    // (InputError), not skipped for another catalogue.
+    if (fs::symlink_status(f, ec).type() == fs::file_type::not_found || ec) {
+      tried.push_back(f.string());
+      continue;
+    }
     return cache[library] =
                parse_catalog(read_config_file(f.string(), "the algorithm catalogue", "reinstall pico"), f.string());
   }
-  std::vector<std::string> tried;
-  for (const auto& f : files) tried.push_back(f.string());
   throw InputError(library, 0, 0, fmt::format("no algorithm catalogue for library '{}'", library),
                     fmt::format("looked for {}", yaml::join(tried)));
+}
+
+std::map<std::string, std::string> catalog_files_read() {
+  std::lock_guard lock(catalog_mutex());
+  std::map<std::string, std::string> files;
+  for (const auto& [library, cat] : catalog_cache()) files[library] = cat.source_path;
+  return files;
 }
 
 }  // namespace pico

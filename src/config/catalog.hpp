@@ -139,9 +139,16 @@ struct Catalog {
 };
 
 Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages);
-// configs/catalog/<library>.yaml under the current directory, then pico's source tree.
+// <library>.yaml in $PICO_CATALOG_DIR when it is set and holds one, else in
+// pico's own configs/catalog/ (installed, then the source tree); the
+// working directory's only when PICO_CATALOG_DIR names it. What stands in a
+// catalogue file's place and is not one (a FIFO, a directory, a link to a
+// device) is an InputError, never skipped for another catalogue.
 const Catalog& catalog_for(const std::string& library);
 std::vector<std::string> catalog_libraries();
+// library -> the catalogue file read for it, for every catalogue this
+// process has read (a run's provenance, `pico list algorithms`).
+std::map<std::string, std::string> catalog_files_read();
 
 // "4.1.4" satisfies ">=4.1,<6.0"? An empty range matches every version; an
 // empty version matches every range.

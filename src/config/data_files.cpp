@@ -18,10 +18,10 @@ std::string read_config_file(const std::string& path, std::string_view what, std
                          fmt::format("give a YAML file of at most {} MiB", kMaxConfigFileBytes / kMiB));
 }
 
-std::vector<fs::path> data_file_candidates(const fs::path& relative) {
+std::vector<fs::path> data_file_candidates(const fs::path& relative, bool include_cwd) {
   std::vector<fs::path> roots;
   std::error_code ec;
-  if (auto cwd = fs::current_path(ec); !ec) roots.push_back(cwd);
+  if (auto cwd = fs::current_path(ec); !ec && include_cwd) roots.push_back(cwd);
   // An installed pico (cmake --install): PREFIX/bin/pico reads PREFIX/share/pico.
   if (auto self = fs::read_symlink("/proc/self/exe", ec); !ec) roots.push_back(self.parent_path() / ".." / "share" / "pico");
   roots.emplace_back(std::string(build::source_dir));

@@ -25,6 +25,9 @@ std::string read_config_file(const std::string& path, std::string_view what, std
 // first: the current directory, then PREFIX/share/pico beside an installed
 // PREFIX/bin/pico, then the source tree pico was built from.
 // Candidates for a path relative to those roots, duplicates removed.
-std::vector<std::filesystem::path> data_file_candidates(const std::filesystem::path& relative);
+// include_cwd false leaves the current directory out (catalogues: a
+// working directory's copy is read only when asked, config/catalog.hpp).
+std::vector<std::filesystem::path> data_file_candidates(const std::filesystem::path& relative,
+                                                        bool include_cwd = true);
 
 }  // namespace pico

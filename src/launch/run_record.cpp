@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
+#include "config/catalog.hpp"
 #include "config/to_json.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
@@ -50,6 +51,8 @@ nlohmann::json new_run_record(const Experiment& experiment, const Platform& plat
         {"hostname", host_name()},
         {"env", relevant_environment()},
         {"launch_commands", nlohmann::json::array()},
+        // Which catalogue files planned the run: PICO_CATALOG_DIR can replace pico's own.
+        {"catalogs", catalog_files_read()},
         {"mpi_launcher", target.launcher_says ? to_json(*target.launcher_says) : nlohmann::json(nullptr)}}},
   };
 }

@@ -336,6 +336,36 @@ def test_hardened_inputs(tmp):
     deep = write(tmp, "deep.json", '{"schema": "pico-report/1", "cases": ' + "[" * 100000 + "]" * 100000 + "}")
     expect_bad_input(r"deep\.json: the JSON nests deeper than \d+ levels", "report", deep, "-f", "json")
     expect_bad_input(r"is a FIFO, device or socket", "export", "/dev/zero", "--format", "ompi-rules")
+    # Issue 66, finding 2: ./configs/catalog/*.yaml silently replaced pico's catalogue (its launch_env reached every
+    # rank) and a FIFO, directory or link to /dev/zero there was skipped for another catalogue.
+    cwd = os.path.join(tmp, "cwd")
+    planted_dir = os.path.join(cwd, "configs", "catalog")
+    os.makedirs(planted_dir)
+    own = open(os.path.join(SRC, "configs", "catalog", "openmpi.yaml")).read()
+    write(planted_dir, "openmpi.yaml", own.replace("scatter_allgather_ring", "planted_ring"))
+    listed = pico("list", "algorithms", "--library", "openmpi", "--collective", "bcast", cwd=cwd)
+    own_file = os.path.realpath(os.path.join(SRC, "configs", "catalog", "openmpi.yaml"))
+    expect(listed.returncode == 0 and "planted_ring" not in listed.stdout and "scatter_allgather_ring" in listed.stdout
+           and re.search(r"^catalogue of openmpi: (\S+)$", listed.stdout, re.M)
+           and os.path.realpath(re.search(r"^catalogue of openmpi: (\S+)$", listed.stdout, re.M)[1]) == own_file,
+           f"a working directory's catalogue read unasked:\n{listed.stdout[-800:]}{listed.stderr}")
+    asked = pico("list", "algorithms", "--library", "openmpi", "--collective", "bcast", cwd=cwd,
+                 env={"PICO_CATALOG_DIR": "configs/catalog"})
+    expect(asked.returncode == 0 and "planted_ring" in asked.stdout
+           and f"catalogue of openmpi: {os.path.join(os.path.realpath(planted_dir), 'openmpi.yaml')}" in asked.stdout,
+           f"PICO_CATALOG_DIR: {asked.stdout[-800:]}{asked.stderr}")
+    os.mkfifo(os.path.join(planted_dir, "mpich.yaml"))
+    os.symlink("/dev/zero", os.path.join(planted_dir, "nccl.yaml"))
+    os.makedirs(os.path.join(planted_dir, "ucc.yaml"))
+    for library, what in [("mpich", "a FIFO, device or socket"), ("nccl", "a FIFO, device or socket"),
+                          ("ucc", "a directory")]:
+        expect_bad_input(re.escape(f"{library}.yaml: the algorithm catalogue is {what}"), "list", "algorithms",
+                         "--library", library, cwd=cwd, env={"PICO_CATALOG_DIR": planted_dir})
+    expect_bad_input(r"PICO_CATALOG_DIR: 'nowhere' is not a directory", "list", "algorithms", cwd=cwd,
+                     env={"PICO_CATALOG_DIR": "nowhere"})
+    # The report says which catalogue planned the run.
+    planned = load(report_path(few))["provenance"]["catalogs"]
+    expect(os.path.realpath(planned.get("openmpi", "")) == own_file, f"provenance.catalogs: {planned}")
     # Issue 66, finding 3: a tree embedded in a "libmpich" nested 100,000 deep crashed both MPICH exports (SIGSEGV).
     for fmt_name, leaf, profile_name in [("mpich-json", "algorithm=MPIR_", "mpich-4.0.2.profile.json"),
                                          ("mpich-ch4-json", "composition=MPIDI_", "mpich-4.0.2-ch4.profile.json")]:

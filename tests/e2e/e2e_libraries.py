@@ -363,7 +363,7 @@ def test_mpich_mpi_t_effect(tmp):
         catalogue, guards = re.subn(r"\n *constraints:\n *- \{require: \"count >= np_pow2\", "
                                     r"reason: \"MPICH's reduce_scatter_allgather needs[^\n]*", "", f.read())
     expect(guards == 1, "the catalogue's reduce_scatter_allgather guard was found")
-    # pico reads ./configs first; the ch4 composition files are named beside the catalogue.
+    # PICO_CATALOG_DIR is read before pico's own; the ch4 composition files are named beside the catalogue.
     shutil.copytree(os.path.join(SRC, "configs", "catalog", "mpich"), os.path.join(tmp, "configs", "catalog", "mpich"))
     write(os.path.join(tmp, "configs", "catalog"), "mpich.yaml", catalogue)
     proc = run_experiment(tmp, """\
@@ -371,7 +371,7 @@ def test_mpich_mpi_t_effect(tmp):
         sizes: [4B, 64B]
         processes: [2]
         backends: [{library: mpi, algorithms: [reduce_scatter_allgather, recursive_doubling]}]
-        """, "-p", MPICH_PLATFORM)
+        """, "-p", MPICH_PLATFORM, env={"PICO_CATALOG_DIR": os.path.join(tmp, "configs", "catalog")})
     expect(proc.returncode == 1, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
     check_schema(report_path(proc))
     report = load(report_path(proc))

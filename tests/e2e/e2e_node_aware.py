@@ -142,7 +142,7 @@ def test_mpich_compositions_cyclic(tmp):
     expect(check_compositions(report, 2, cyclic=True) == 20, "all but the node-aware scan ran on 2 x 2 dealt")
     expect(report["provenance"]["placement_planned"]["fill"] == "cyclic", str(report["provenance"]))
 
-    catalog = os.path.join(tmp, "unguarded", "configs", "catalog")  # pico reads ./configs before its own
+    catalog = os.path.join(tmp, "unguarded", "configs", "catalog")  # PICO_CATALOG_DIR is read before pico's own
     shutil.copytree(os.path.join(SRC, "configs", "catalog"), catalog)
     with open(os.path.join(catalog, "mpich.yaml"), encoding="utf-8") as f:
         text, guards = re.subn(r"\n *constraints:\n *- \{require: \"node_consecutive\"[^\n]*", "", f.read())
@@ -155,7 +155,7 @@ def test_mpich_compositions_cyclic(tmp):
         ops: [sum]
         processes: [4]
         backends: [{library: mpi, algorithms: [composition_alpha]}]
-        """, "-p", platform)
+        """, "-p", platform, env={"PICO_CATALOG_DIR": catalog})
     report = checked_report(proc, exit_code=1)
     [case] = cases_by(report, algorithm="composition_alpha")
     expect(case["status"] == "failed" and "validation" in case["reason"], f"{case['status']}: {case['reason']}")
@@ -165,7 +165,7 @@ def test_mpich_composition_file_reaches_mpich(tmp):
     # The file is what selects: one naming a composition MPICH does not know
     # makes MPI_Init abort (ch4's parser asserts on the key), so the cases of
     # that launch fail with MPICH's message while the other launch's run.
-    catalog = os.path.join(tmp, "configs", "catalog")  # pico reads ./configs before its own
+    catalog = os.path.join(tmp, "configs", "catalog")  # PICO_CATALOG_DIR is read before pico's own
     shutil.copytree(os.path.join(SRC, "configs", "catalog"), catalog)
     alpha = os.path.join(catalog, "mpich", "ch4-composition-alpha.json")
     with open(alpha, encoding="utf-8") as f:
@@ -180,7 +180,7 @@ def test_mpich_composition_file_reaches_mpich(tmp):
         ops: [sum]
         processes: [4]
         backends: [{library: mpi, algorithms: [composition_alpha, composition_beta]}]
-        """, "-p", platform)
+        """, "-p", platform, env={"PICO_CATALOG_DIR": catalog})
     report = checked_report(proc, exit_code=1)
     needs_mpich_mpi_t(report)
     [alpha_case] = cases_by(report, algorithm="composition_alpha")
