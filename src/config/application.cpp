@@ -129,6 +129,10 @@ ApplicationVariant parse_variant(const Value& v, const fs::path& base) {
       if (k.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos ||
           std::isdigit(static_cast<unsigned char>(k[0])))
         key.fail(fmt::format("'{}' is not an environment variable name", k), "use letters, digits and _");
+      // pico preloads its own libraries into every rank, and a resume refuses LD_* from a results directory.
+      if (k.rfind("LD_", 0) == 0)
+        key.fail(fmt::format("a variant cannot set {}: pico sets the loader's variables itself", k),
+                 "set it in the environment pico runs in (LD_PRELOAD is appended to pico's own)");
       out.env[k] = value.as_string("value");
     }
   if (out.name == "default" && (!out.profile.empty() || !out.algorithms.empty() || !out.env.empty()))

@@ -51,6 +51,8 @@ TEST_CASE("an application experiment refuses what it cannot run, at the spot", "
              Catch::Contains("allreduce"));
   CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {'A B': c}}]\n").message,
              Catch::Contains("not an environment variable name"));
+  CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {LD_PRELOAD: /x.so}}]\n").message,
+             Catch::Contains("cannot set LD_PRELOAD"));
   CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {A: b}}, {name: x, env: {A: c}}]\n").message,
              Catch::Contains("given twice"));
   CHECK_THAT(application_error(kHead + "variants: [{name: default, env: {A: b}}, {name: x}]\n").message,
