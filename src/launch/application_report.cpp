@@ -184,6 +184,81 @@ std::optional<TunedProfile> profile_of(const json& variant) {
   return load_profile(p["copy"].get<std::string>());
 }
 
+// A variant's call sites against the default's, and against a profile's choices where it has one.
+struct CallComparison {
+  json rows = json::array();
+  double changed_default_s = 0;  // the default's time at the sites whose algorithm the variant changed
+  double chosen_calls = 0, taken_calls = 0, left_calls = 0;
+  double predicted_saving_s = 0;
+  bool any_changed = false;
+};
+
+CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std::map<CallKey, CallsAt>& base_calls,
+                             const TunedProfile* profile, bool is_baseline) {
+  CallComparison out;
+  for (const auto& [key, at] : calls) {
+    json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
+                {"calls", at.calls},            {"seconds", at.seconds},      {"ran", at.ran}};
+    const auto d = base_calls.find(key);
+    const std::string default_ran = d != base_calls.end() ? d->second.main_algorithm() : "";
+    if (d != base_calls.end()) {
+      row["default_ran"] = default_ran;
+      row["default_seconds"] = d->second.seconds;
+      if (at.seconds > 0) row["call_speedup"] = d->second.seconds / at.seconds;  // realized at this site
+      const bool changed = !is_baseline && at.main_algorithm() != default_ran;
+      row["changed"] = changed;
+      if (changed) out.changed_default_s += d->second.seconds, out.any_changed = true;
+    }
+    if (profile != nullptr) {
+      const auto c = parse_collective(key.collective);
+      const ProfileRange* range = c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
+      const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
+      // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
+      const bool chooses =
+          range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
+      row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
+      if (chooses) {
+        out.chosen_calls += at.calls;
+        if (range->speedup) row["profile_speedup"] = range->speedup->estimate;  // what its sweep measured
+        // The sweep's speedup at this size, applied to the default's time at this call site, where the
+        // choice is not what the application's default ran there already (the sweep's default may differ).
+        if (d != base_calls.end() && range->speedup && range->speedup->estimate > 0 && choice != default_ran)
+          out.predicted_saving_s += d->second.seconds * (1 - 1 / range->speedup->estimate);
+        const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
+        out.taken_calls += taken;
+        row["taken"] = taken >= at.calls;
+      } else {
+        out.left_calls += at.calls;
+      }
+    }
+    out.rows.push_back(std::move(row));
+  }
+  return out;
+}
+
+// The variant's speedup over the default from their paired rounds, its verdict and the reason.
+void add_verdict(json& out, const VariantRuns& base, const VariantRuns& r, bool counts_known) {
+  const auto [b, c] = paired_observations(base, r);
+  MeasuredSpeedup s;
+  if (b.round_medians_s.empty()) {
+    s.method = "none: no round in which both ran ok";
+  } else if (b.round_medians_s.size() < kMinPairedRounds) {
+    // One round's ratio is a point with no spread: no interval, so no verdict.
+    s.estimate = b.round_medians_s[0] / c.round_medians_s[0];
+    s.method = fmt::format("none: {} paired round; an interval needs {} (rounds: 5 or more)",
+                           b.round_medians_s.size(), kMinPairedRounds);
+  } else {
+    s = speedup_of({b}, {c}, Objective::median);
+  }
+  const std::string verdict = b.round_medians_s.empty() ? "not measured" : std::string(s.verdict());
+  out["speedup"] = {{"estimate", s.estimate}, {"low", s.low}, {"high", s.high}, {"method", s.method},
+                    {"paired_rounds", b.round_medians_s.size()}};
+  out["verdict"] = verdict;
+  out["verdict_reason"] = verdict == "not measured" ? s.method
+                                                    : verdict_reason(verdict, s, out["changed_share"].get<double>(),
+                                                                     b.round_medians_s.size(), counts_known);
+}
+
 }  // namespace
 
 json build_application_report(const json& run, const std::vector<json>& launches) {
@@ -267,86 +342,26 @@ json build_application_report(const json& run, const std::vector<json>& launches
       out["collective_s"] = in_collectives;
       out["collective_share"] = run_s > 0 ? in_collectives / run_s : 0.0;
 
-      // Calls: what ran, against the default and the profile's choice.
       const auto calls = calls_of(r.ok, catalogue);
       const std::optional<TunedProfile> profile = profile_of(variant);
-      json call_rows = json::array();
-      double changed_default_s = 0, chosen_calls = 0, taken_calls = 0, left_calls = 0, predicted_saving_s = 0;
-      bool any_changed = false;
-      for (const auto& [key, at] : calls) {
-        json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
-                    {"calls", at.calls},            {"seconds", at.seconds},      {"ran", at.ran}};
-        const std::string ran = at.main_algorithm();
-        if (const auto d = base_calls.find(key); d != base_calls.end()) {
-          const std::string default_ran = d->second.main_algorithm();
-          row["default_ran"] = default_ran;
-          row["default_seconds"] = d->second.seconds;
-          if (at.seconds > 0) row["call_speedup"] = d->second.seconds / at.seconds;  // realized at this site
-          const bool changed = k > 0 && ran != default_ran;
-          row["changed"] = changed;
-          if (changed) changed_default_s += d->second.seconds, any_changed = true;
-        }
-        if (profile) {
-          const auto c = parse_collective(key.collective);
-          const ProfileRange* range = c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
-          const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
-          // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
-          const bool chooses = range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
-          row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
-          if (chooses) {
-            chosen_calls += at.calls;
-            if (range->speedup) row["profile_speedup"] = range->speedup->estimate;  // what its sweep measured
-            // The sweep's speedup at this size, applied to the default's time at this call site, where the
-            // choice is not what the application's default ran there already (the sweep's default may differ).
-            if (const auto d = base_calls.find(key); d != base_calls.end() && range->speedup &&
-                                                     range->speedup->estimate > 0 && choice != d->second.main_algorithm())
-              predicted_saving_s += d->second.seconds * (1 - 1 / range->speedup->estimate);
-            const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
-            taken_calls += taken;
-            row["taken"] = taken >= at.calls;
-          } else {
-            left_calls += at.calls;
-          }
-        }
-        call_rows.push_back(std::move(row));
-      }
-      out["calls"] = call_rows;
+      const CallComparison cmp = compare_calls(calls, base_calls, profile ? &*profile : nullptr, k == 0);
+      out["calls"] = cmp.rows;
       if (profile) {
-        out["profile_calls"] = {{"chosen", chosen_calls}, {"taken", taken_calls}, {"left_at_default", left_calls}};
-        if (base_run > predicted_saving_s && !base_calls.empty())
-          out["predicted"] = {{"speedup", base_run / (base_run - predicted_saving_s)},
-                              {"saved_s", predicted_saving_s},
+        out["profile_calls"] = {{"chosen", cmp.chosen_calls}, {"taken", cmp.taken_calls},
+                                {"left_at_default", cmp.left_calls}};
+        if (base_run > cmp.predicted_saving_s && !base_calls.empty())
+          out["predicted"] = {{"speedup", base_run / (base_run - cmp.predicted_saving_s)},
+                              {"saved_s", cmp.predicted_saving_s},
                               {"method", "the profile's speedup at each size (its sweep's estimate) applied to the "
                                          "default's time at every call site the profile chooses for"}};
       }
-      out["changed_share"] = base_run > 0 ? changed_default_s / base_run : 0.0;
-      out["changes_calls"] = any_changed;
+      out["changed_share"] = base_run > 0 ? cmp.changed_default_s / base_run : 0.0;
+      out["changes_calls"] = cmp.any_changed;
 
-      if (k == 0) {
+      if (k == 0)
         out["verdict"] = "baseline";
-      } else {
-        const auto [b, c] = paired_observations(base, r);
-        MeasuredSpeedup s;
-        if (b.round_medians_s.empty()) {
-          s.method = "none: no round in which both ran ok";
-        } else if (b.round_medians_s.size() < kMinPairedRounds) {
-          // One round's ratio is a point with no spread: no interval, so no verdict.
-          s.estimate = b.round_medians_s[0] / c.round_medians_s[0];
-          s.method = fmt::format("none: {} paired round; an interval needs {} (rounds: 5 or more)",
-                                 b.round_medians_s.size(), kMinPairedRounds);
-        } else {
-          s = speedup_of({b}, {c}, Objective::median);
-        }
-        const std::string verdict = b.round_medians_s.empty() ? "not measured" : std::string(s.verdict());
-        out["speedup"] = {{"estimate", s.estimate}, {"low", s.low}, {"high", s.high}, {"method", s.method},
-                          {"paired_rounds", b.round_medians_s.size()}};
-        out["verdict"] = verdict;
-        out["verdict_reason"] =
-            verdict == "not measured"
-                ? s.method
-                : verdict_reason(verdict, s, out["changed_share"].get<double>(), b.round_medians_s.size(),
-                                 !calls.empty() && !base_calls.empty());
-      }
+      else
+        add_verdict(out, base, r, !calls.empty() && !base_calls.empty());
       per_np["variants"].push_back(std::move(out));
     }
     report["processes"].push_back(std::move(per_np));
