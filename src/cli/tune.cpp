@@ -12,7 +12,6 @@
 #include "cli/read_report.hpp"
 #include "core/build_info.hpp"
 #include "core/file_io.hpp"
-#include "core/counted.hpp"
 #include "core/input_error.hpp"
 #include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
@@ -111,9 +110,7 @@ void add_tune(CLI::App& app, int& exit_code) {
     check_profile(profile, "pico tune");
     if (!opts->output.empty()) {
       write_text_file(opts->output, to_json(profile).dump(2) + "\n");
-      if (!opts->quiet)
-        std::cout << fmt::format("profile: {} ({})\nnext: pico export {} --format ompi-rules|mpich-json|... -o FILE\n",
-                                 opts->output, counted(profile.rules.size(), "rule"), opts->output);
+      if (!opts->quiet) std::cout << render_profile_written(profile, opts->output);
     }
     exit_code = 0;
   });

@@ -87,6 +87,13 @@ std::string ran_text(const std::string& choice, const std::vector<std::string>& 
   return "no: ran " + names;
 }
 
+// The ran column in words: "" in the data means nothing to compare, which a
+// blank cell left the reader to guess.
+std::string ran_cell(const CheckRow& r) {
+  if (!r.ran.empty()) return r.ran;
+  return r.changed() ? "not seen" : "-";
+}
+
 }  // namespace
 
 CheckResult check_profile_against(const TunedProfile& profile, const std::string& profile_path,
@@ -146,7 +153,9 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
 std::string render_check(const CheckResult& result, const TuneOptions& options) {
   std::string out = fmt::format("objective {}; tuned = the library default with the profile loaded; times in us; "
                                 "speedups of tuned over the sweep's best and over its default (> 1: tuned faster) with "
-                                "their 95% intervals:\n{}\n",
+                                "their 95% intervals:\n{}\nran: whether the library ran the profile's algorithm, "
+                                "as the reports' selection.actual says (not seen: they do not say; -: the profile "
+                                "keeps the default there)\n",
                                 name(options.objective), kSpeedupDefinition);
   out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>23} {:>23}  {:<12} {}\n",
                      "collective", "np", "size", "profile", "tuned", "best", "default", "best", "vs best",
@@ -159,15 +168,21 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
                        name(r.key.collective), r.key.comm_size, size_text(r.bytes),
                        r.profile_choice + (r.predicted_from.empty() ? "" : " *"), r.tuned_s * 1e6,
                        r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),
-                       r.verdict, r.ran);
+                       r.verdict, ran_cell(r));
   }
   for (const std::string& u : result.unmatched) out += u + "\n";
   const std::size_t judged = result.rows.size() - static_cast<std::size_t>(result.unchanged);
-  out += fmt::format("{} of {} sizes the profile changes within {:.0f}% of the sweep's best and at most {:.0f}% slower "
-                     "than the old default (SLOWER: worse than the old default beyond the measured noise; FAR: far "
-                     "from the best beyond it); {} unchanged (the profile keeps the default: not judged)\n",
-                     judged - static_cast<std::size_t>(result.failed + result.within_noise), judged,
-                     (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100, result.unchanged);
+  // "0 of 0 sizes the profile changes within 10%" read as a pass of nothing.
+  if (judged == 0)
+    out += fmt::format("nothing to check: the profile keeps the library default at every size measured here ({} "
+                       "unchanged, not judged), so loading it changed nothing\n",
+                       counted(result.rows.size(), "size"));
+  else
+    out += fmt::format("{} of {} sizes the profile changes within {:.0f}% of the sweep's best and at most {:.0f}% slower "
+                       "than the old default (SLOWER: worse than the old default beyond the measured noise; FAR: far "
+                       "from the best beyond it); {} unchanged (the profile keeps the default: not judged)\n",
+                       judged - static_cast<std::size_t>(result.failed + result.within_noise), judged,
+                       (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100, result.unchanged);
   if (result.drift)
     out += fmt::format("run-to-run drift at the {} unchanged sizes (the same algorithm in both runs): tuned/default "
                        "from {:.2f}x to {:.2f}x (2.5th to 97.5th percentile); a changed size within it is within "

@@ -162,7 +162,31 @@ std::string most_reported(const std::vector<std::string>& actual) {
   return most;
 }
 
+// An undecided size's choice, every figure named in the line: a reader of
+// the table alone must not need docs/tuning.md to know what P was.
+std::string undecided_text(const SizeChoice& s, const TuneOptions& options) {
+  return fmt::format("undecided: default kept (the test chose {}, but only {:.0f}% of the bootstrap's replicates put "
+                     "it within {:.0f}% of the fastest; {:.0f}% decides)",
+                     s.considered, s.considered_near * 100, kNearFastest * 100, options.decide_from * 100);
+}
+
 }  // namespace
+
+bool changes_anything(const TunedProfile& profile) {
+  for (const ProfileRule& rule : profile.rules)
+    for (const ProfileRange& range : rule.ranges)
+      if (range.algorithm != "default") return true;
+  return false;
+}
+
+std::string render_profile_written(const TunedProfile& profile, const std::string& path) {
+  const std::string written = fmt::format("profile: {} ({})\n", path, counted(profile.rules.size(), "rule"));
+  // Exporting a profile that keeps the default everywhere loads a file that changes nothing: no "next" for it.
+  if (!changes_anything(profile))
+    return written + "it keeps the library default at every size (nothing beat it with confidence), so exporting it "
+                     "would change nothing; more rounds (timing.rounds) or launches (repetitions) may decide\n";
+  return written + fmt::format("next: pico export {} --format ompi-rules|mpich-json|... -o FILE\n", path);
+}
 
 TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options) {
   if (reports.empty()) throw InputError("pico tune", "no report given", "pico tune RESULTS_DIR...");
@@ -328,8 +352,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
       if (s.fastest == "default" && !s.undecided) continue;
       ++losses;
       const std::string choice =
-          s.undecided ? fmt::format("undecided: default kept (the test chose {}, P {:.2f})", s.considered,
-                                    s.considered_near)
+          s.undecided ? undecided_text(s, options)
           : s.algorithm == "default" ? std::string("default (not confident)")
                                      : candidate_label(s.algorithm, s.params);
       rows.push_back({std::string(name(kc.key.collective)), std::to_string(kc.key.comm_size),
@@ -347,6 +370,9 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
   };
   // What the speedup column is, in the words every view uses (core/speedup.hpp): the fastest's over the default.
   out += fmt::format("speedup: the fastest's over the default, where\n{}\n", kSpeedupDefinition);
+  out += fmt::format("P: the probability, over the bootstrap's replicates, that the choice (the kept default where "
+                     "undecided) is within {:.0f}% of the fastest; a choice stands from {:.0f}%\n",
+                     kNearFastest * 100, options.decide_from * 100);
   out += line({"collective", "np", "nodesxppn", "size", "fastest", "speedup", "95% interval", "P", "choice"});
   for (const Row& r : rows) out += line(r);
   if (losses == 0) out += "the default was the fastest at every measured size\n";

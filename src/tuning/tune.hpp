@@ -107,4 +107,12 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
 // The printed summary: one line per size where the default loses.
 std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options);
 
+// Whether any range of the profile chooses something besides the library default.
+bool changes_anything(const TunedProfile& profile);
+
+// What `pico tune -o PATH` prints once the profile is written: where, and the
+// export to run next, or, for a profile that keeps the default everywhere,
+// that exporting it would change nothing.
+std::string render_profile_written(const TunedProfile& profile, const std::string& path);
+
 }  // namespace pico

@@ -133,7 +133,9 @@ def test_openmpi(tmp):
     # is tests/unit/tuning/test_check.cpp's).
     expect(check.returncode == (1 if "check failed at" in check.stdout else 0), f"{check.returncode}\n{check.stdout}"
            + check.stderr)
-    expect("allreduce" in check.stdout and "bcast" in check.stdout and "sizes the profile changes within" in check.stdout,
+    # A profile that changes no size (possible on a noisy machine) says there is nothing to check (issue 65).
+    expect("allreduce" in check.stdout and "bcast" in check.stdout
+           and ("sizes the profile changes within" in check.stdout or "nothing to check:" in check.stdout),
            check.stdout)
     # A size whose profile keeps the default is not judged: the same algorithm ran in both runs.
     for line in check.stdout.splitlines():

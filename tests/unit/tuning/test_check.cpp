@@ -83,6 +83,25 @@ TEST_CASE("check: tuned default against the sweep's best and old default, and wh
   CHECK_THAT(text, Catch::Matchers::Contains("1 unchanged"));
 }
 
+TEST_CASE("check: a profile that changes nothing says there is nothing to check, and fills ran (issue 65)") {
+  const auto sweep = report_of("sweep", {timed("default", 4096, 3e-6), timed("ring", 4096, 2.9e-6)}, false);
+  const auto tuned = report_of("tuned", {timed("default", 4096, 3.1e-6)}, true);
+  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  REQUIRE(r.rows.size() == 1);
+  const std::string text = render_check(r, {});
+  CHECK_THAT(text, !Catch::Matchers::Contains("0 of 0"));
+  CHECK_THAT(text, Catch::Matchers::Contains("nothing to check: the profile keeps the library default at every size "
+                                             "measured here (1 size unchanged"));
+  // The ran column: "-" where the profile keeps the default, and its legend says so.
+  CHECK_THAT(text, Catch::Matchers::Contains("unchanged    -\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains("-: the profile keeps the default there"));
+  // A changed size whose reports do not say what ran reads "not seen", not a blank.
+  const auto unseen = report_of("tuned", {timed("default", 8, 1.05e-6)}, true);
+  const auto sweep8 = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
+  CHECK_THAT(render_check(check_profile_against(profile(), "p.json", {sweep8, unseen}, {}), {}),
+             Catch::Matchers::Contains("  not seen\n"));
+}
+
 TEST_CASE("check: the library ran something else than the profile's algorithm") {
   const auto sweep = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
   const auto tuned = report_of("tuned", {timed("default", 8, 2e-6, "ring")}, true);

@@ -4,6 +4,8 @@
 // the refusals (mixed libraries, several variants at one size).
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -210,6 +212,27 @@ TEST_CASE("tune: a size whose data cannot tell the candidates apart is undecided
   CHECK(p.rules[0].ranges.back().undecided_bytes == std::vector<std::uint64_t>{4096});
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("undecided: default kept"));
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 of 2 sizes undecided"));
+  // Issue 65: the line names what its P is, without docs/tuning.md.
+  const std::string summary = render_tune_summary(a, {});
+  CHECK_THAT(summary, Catch::Matchers::Contains(
+                          fmt::format("undecided: default kept (the test chose {}, but only {:.0f}% of the bootstrap's "
+                                      "replicates put it within 5% of the fastest; 80% decides)",
+                                      sizes[1].considered, sizes[1].considered_near * 100)));
+  CHECK_THAT(summary, Catch::Matchers::Contains("P: the probability, over the bootstrap's replicates"));
+}
+
+TEST_CASE("tune: no `next: pico export` for a profile that keeps the default everywhere (issue 65)") {
+  const TunedProfile changes = profile_from_analysis(analyse_reports({report_of(sweep())}, {}), {});
+  CHECK(changes_anything(changes));
+  CHECK_THAT(render_profile_written(changes, "p.json"), Catch::Matchers::Contains("next: pico export p.json"));
+  // A stricter gain than any candidate clears: every size keeps the default.
+  TuneOptions strict;
+  strict.min_gain = 10;
+  const TunedProfile nothing = profile_from_analysis(analyse_reports({report_of(sweep())}, strict), strict);
+  CHECK_FALSE(changes_anything(nothing));
+  const std::string text = render_profile_written(nothing, "p.json");
+  CHECK_THAT(text, !Catch::Matchers::Contains("next:"));
+  CHECK_THAT(text, Catch::Matchers::Contains("keeps the library default at every size"));
 }
 
 TEST_CASE("tune: a report whose ranks outnumbered cores marks the profile (issue 51)") {
