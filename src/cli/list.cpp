@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico list libraries|algorithms|backends|collectives|platforms [--library L] [--collective C]
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -10,7 +9,7 @@
 #include "cli/commands.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
-#include "config/data_files.hpp"
+#include "config/platform.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
 #include "cli/catalog_table.hpp"
@@ -77,16 +76,7 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
     } else if (opts->what == "collectives") {
       for (Collective c : all_collectives()) fmt::print("{}\n", name(c));
     } else {
-      for (const auto& dir : data_file_candidates("platforms")) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) continue;
-        std::vector<std::string> names;
-        for (const auto& f : std::filesystem::directory_iterator(dir))
-          if (f.path().extension() == ".yaml") names.push_back(f.path().stem().string());
-        std::sort(names.begin(), names.end());
-        for (const auto& n : names) fmt::print("{:<16} {}\n", n, (dir / (n + ".yaml")).string());
-        break;
-      }
+      for (const KnownPlatform& p : known_platforms()) fmt::print("{:<16} {}\n", p.name, p.path);
     }
   });
 }

@@ -172,6 +172,19 @@ Platform load_platform(const std::string& path) {
   return parse_platform(read_config_file(path, "the platform file", "check the path, or give a platform name such as 'local'"), path);
 }
 
+std::vector<KnownPlatform> known_platforms() {
+  for (const auto& dir : data_file_candidates("platforms")) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<KnownPlatform> found;
+    for (const auto& f : fs::directory_iterator(dir, ec))
+      if (f.path().extension() == ".yaml") found.push_back({f.path().stem().string(), f.path().string()});
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return found;
+  }
+  return {};
+}
+
 Platform resolve_platform(const std::string& name_or_path) {
   if (name_or_path.empty()) throw InputError("<platform>", 0, 0, "empty platform name", "try 'local'");
   if (looks_like_path(name_or_path)) return load_platform(name_or_path);
@@ -184,8 +197,14 @@ Platform resolve_platform(const std::string& name_or_path) {
   if (name_or_path == "local") return parse_platform(std::string(build::embedded_local_platform), kEmbeddedLocalName);
   std::vector<std::string> tried;
   for (const auto& f : files) tried.push_back(f.string());
+  // A typo ("local-mpi") is nearer a known name than the paths tried say.
+  std::vector<std::string> names{"local"};
+  for (const KnownPlatform& p : known_platforms())
+    if (p.name != "local") names.push_back(p.name);
+  const auto near = yaml::closest(name_or_path, names);
   throw InputError(name_or_path, 0, 0, fmt::format("unknown platform '{}'", name_or_path),
-                    fmt::format("looked for {}; give a path to a platform file instead", yaml::join(tried)));
+                    fmt::format("{}`pico list platforms` names them; looked for {}; or give a path to a platform file",
+                                near ? fmt::format("did you mean '{}'? ", *near) : std::string(), yaml::join(tried)));
 }
 
 }  // namespace pico

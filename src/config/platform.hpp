@@ -64,4 +64,13 @@ Platform load_platform(const std::string& path);
 // embedded in the binary. Anything containing '/' or ending in .yaml is a path.
 Platform resolve_platform(const std::string& name_or_path);
 
+// The platforms a name finds: platforms/*.yaml of the first directory
+// resolve_platform looks in that has one, sorted by name. `pico list
+// platforms` prints them; an unknown name's hint suggests the nearest.
+struct KnownPlatform {
+  std::string name;
+  std::string path;
+};
+std::vector<KnownPlatform> known_platforms();
+
 }  // namespace pico

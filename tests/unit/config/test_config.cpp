@@ -639,7 +639,20 @@ TEST_CASE("resolve_platform takes paths and reports where it looked", "[config]"
     CHECK(e.line == 0);
     CHECK(e.message == "unknown platform 'no-such-platform'");
     CHECK_THAT(e.hint, Contains("platforms/no-such-platform.yaml"));
+    CHECK_THAT(e.hint, Contains("`pico list platforms` names them"));
   }
+}
+
+TEST_CASE("an unknown platform suggests the near name and pico list platforms (issue 65)", "[config]") {
+  try {
+    resolve_platform("local-mpi");
+    FAIL("resolve_platform accepted an unknown name");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.hint, Contains("did you mean 'local-mpich'? `pico list platforms` names them"));
+  }
+  bool found = false;
+  for (const KnownPlatform& p : known_platforms()) found = found || p.name == "local-mpich";
+  CHECK(found);
 }
 
 TEST_CASE("timing.rounds interleaves sweeps by default, 1 turns it off, and travels to the worker", "[config]") {
