@@ -3,7 +3,9 @@
 // verbs in src/cli/; each verb's work lives in a library that is tested alone.
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +16,33 @@
 #include "core/file_io.hpp"
 #include "core/build_info.hpp"
 #include "launch/command_output.hpp"
+
+namespace {
+
+// CLI11's "Could not convert: --np = two" as pico's own error, naming the
+// option and what it takes; nullopt for any other parse error.
+std::optional<pico::InputError> conversion_error(const CLI::ParseError& e, CLI::App* verb, const std::string& verb_name) {
+  constexpr std::string_view kPrefix = "Could not convert: ";
+  const std::string_view what = e.what();
+  const auto eq = what.find(" = ");
+  if (dynamic_cast<const CLI::ConversionError*>(&e) == nullptr || !what.starts_with(kPrefix) ||
+      eq == std::string_view::npos)
+    return std::nullopt;
+  const std::string option(what.substr(kPrefix.size(), eq - kPrefix.size()));
+  const std::string value(what.substr(eq + 3));
+  const CLI::Option* opt = verb != nullptr ? verb->get_option_no_throw(option) : nullptr;
+  const std::string type = opt != nullptr ? opt->get_type_name() : "";
+  const std::string wanted = type == "INT"    ? "a whole number"
+                             : type == "UINT" ? "a whole number from 0 up"
+                             : type == "FLOAT" || type == "NUMBER" ? "a number"
+                                                                   : "";
+  const std::string help = fmt::format("see '{} --help'", verb_name);
+  if (wanted.empty()) return pico::InputError(option, fmt::format("'{}' is not a value {} takes", value, option), help);
+  return pico::InputError(option, fmt::format("'{}' is not {}", value, wanted),
+                          fmt::format("give {}, e.g. {} 4; {}", wanted, option, help));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"pico: benchmark and tune collective communication (MPI, NCCL)", "pico"};
@@ -49,6 +78,10 @@ int main(int argc, char** argv) {
     // CLI11's own wording, in pico's one format and naming the verb it was parsing.
     const auto verbs = app.get_subcommands();
     const std::string verb = verbs.empty() ? "pico" : "pico " + verbs.back()->get_name();
+    if (const auto converted = conversion_error(e, verbs.empty() ? &app : verbs.back(), verb)) {
+      std::cerr << converted->what() << "\n";
+      return 2;
+    }
     std::cerr << pico::render_error(verb, e.what(), fmt::format("see '{} --help'", verb)) << "\n";
     return 2;
   } catch (const pico::InputError& e) {
