@@ -17,7 +17,15 @@
  * fixed in size, so a call allocates nothing; keys past it are counted as
  * overflow. Cost per call: one reset of the slots (24 bytes each), one scan
  * of them and two clock reads, well under a microsecond. Single-threaded use,
- * as the interposer's. */
+ * as the interposer's.
+ *
+ * With $PICO_APP_TRACE_DIR set it also writes each rank's calls on
+ * MPI_COMM_WORLD (or a communicator congruent to it) in liballprof's format
+ * (pmpi-trace-rank-<r>.txt: `MPI_Func:tstart:args:tend`, microseconds of
+ * MPI_Wtime), for `pico replay` to predict the same run under a profile
+ * (docs/applications.md#predicted-beside-realized). Point-to-point calls and
+ * collectives on other communicators are not written: their time falls into
+ * the compute between the calls written, as it would stay under any profile. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -57,6 +65,8 @@ static uint64_t overflow_calls;
 static const struct pico_interposer_table* interposer;
 static double init_end_s, finalize_start_s;
 static int nested;  // a wrapped call made inside another (a library's own use of PMPI) is not counted twice
+static FILE* trace;  // liballprof-format lines of this rank, where PICO_APP_TRACE_DIR asks for them
+static uint64_t untraced_calls;  // collectives on communicators the trace cannot name
 
 static int interposer_looked_up;
 
@@ -125,23 +135,76 @@ static uint64_t type_bytes(int count, MPI_Datatype type) {
   return (uint64_t)count * (uint64_t)size;
 }
 
+/* ---- liballprof-format trace (simulation/liballprof.hpp reads it) ---- */
+
+static void open_trace(double init_start_s) {
+  const char* dir = getenv("PICO_APP_TRACE_DIR");
+  if (dir == NULL || *dir == '\0') return;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/pmpi-trace-rank-%d.txt", dir, rank);
+  trace = fopen(path, "w");
+  if (trace == NULL) {
+    fprintf(stderr, "pico app counter: cannot write %s: %s\n", path, strerror(errno));
+    return;
+  }
+  fprintf(trace, "# pico app counter, liballprof's line format\n# start: %.0f\n\n", init_start_s * 1e6);
+}
+
+/* Whether the trace can name `comm`: the world, or one with the world's ranks in its order. */
+static int traceable(MPI_Comm comm) {
+  int result = MPI_UNEQUAL;
+  if (comm == MPI_COMM_WORLD) return 1;
+  PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
+  if (result == MPI_IDENT || result == MPI_CONGRUENT) return 1;
+  ++untraced_calls;
+  return 0;
+}
+
+static void put_type(MPI_Datatype t) {
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  PMPI_Type_size(t, &size);
+  PMPI_Type_get_extent(t, &lb, &extent);
+  fprintf(trace, ":%d,%d,%ld", 0, size, (long)extent);
+}
+
+static void put_comm(void) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  fprintf(trace, ":%lu,%d,%d", (unsigned long)(uintptr_t)MPI_COMM_WORLD, rank, size);
+}
+
+#define TRACE_ON(comm) (trace != NULL && traceable(comm))
+#define TRACE_BEGIN(name, start) fprintf(trace, "%s:%.0f", name, (start) * 1e6)
+#define TRACE_END(end) fprintf(trace, ":%.0f\n", (end) * 1e6)
+#define PTR(p) ((unsigned long)(uintptr_t)(p))
+
 /* The real function of the library: the next definition after this one. */
 #define REAL(name, ...) \
   static int (*real)(__VA_ARGS__);  \
   if (real == NULL) real = (int (*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name)
 
-/* Times and counts one call; `call` is the expression calling `real`. */
-#define COUNTED(coll, comm, bytes, call)                \
+/* Times and counts one call; `call` is the expression calling `real`;
+ * `traced` writes its trace line (start and end in scope), or is empty. */
+#define COUNTED_TRACED(coll, comm, bytes, call, traced) \
   do {                                                  \
     if (nested) return call;                            \
     nested = 1;                                         \
     reset_slots();                                      \
     const double start = PMPI_Wtime();                  \
     const int rc = call;                                \
-    record(coll, comm, bytes, PMPI_Wtime() - start);    \
+    const double end = PMPI_Wtime();                    \
+    record(coll, comm, bytes, end - start);             \
+    if (TRACE_ON(comm)) {                               \
+      traced;                                           \
+    }                                                   \
     nested = 0;                                         \
     return rc;                                          \
   } while (0)
+#define COUNTED(coll, comm, bytes, call) COUNTED_TRACED(coll, comm, bytes, call, ++untraced_calls)
 
 /* MPI_<Coll> and PMPI_<Coll> both: the definitions are the same function. */
 #define WRAP(Name, params)                          \
@@ -150,15 +213,21 @@ static uint64_t type_bytes(int count, MPI_Datatype type) {
 
 WRAP(MPI_Allreduce, (const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)) {
   REAL(PMPI_Allreduce, const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
-  COUNTED(c_allreduce, comm, type_bytes(n, t), real(s, r, n, t, op, comm));
+  COUNTED_TRACED(c_allreduce, comm, type_bytes(n, t), real(s, r, n, t, op, comm),
+                 (TRACE_BEGIN("MPI_Allreduce", start), fprintf(trace, ":%lu:%lu:%d", PTR(s), PTR(r), n), put_type(t),
+                  fprintf(trace, ":%lu", PTR(op)), put_comm(), TRACE_END(end)));
 }
 WRAP(MPI_Bcast, (void* b, int n, MPI_Datatype t, int root, MPI_Comm comm)) {
   REAL(PMPI_Bcast, void*, int, MPI_Datatype, int, MPI_Comm);
-  COUNTED(c_bcast, comm, type_bytes(n, t), real(b, n, t, root, comm));
+  COUNTED_TRACED(c_bcast, comm, type_bytes(n, t), real(b, n, t, root, comm),
+                 (TRACE_BEGIN("MPI_Bcast", start), fprintf(trace, ":%lu:%d", PTR(b), n), put_type(t),
+                  fprintf(trace, ":%d", root), put_comm(), TRACE_END(end)));
 }
 WRAP(MPI_Reduce, (const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)) {
   REAL(PMPI_Reduce, const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-  COUNTED(c_reduce, comm, type_bytes(n, t), real(s, r, n, t, op, root, comm));
+  COUNTED_TRACED(c_reduce, comm, type_bytes(n, t), real(s, r, n, t, op, root, comm),
+                 (TRACE_BEGIN("MPI_Reduce", start), fprintf(trace, ":%lu:%lu:%d", PTR(s), PTR(r), n), put_type(t),
+                  fprintf(trace, ":%lu:%d", PTR(op), root), put_comm(), TRACE_END(end)));
 }
 WRAP(MPI_Scan, (const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)) {
   REAL(PMPI_Scan, const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
@@ -182,11 +251,15 @@ WRAP(MPI_Reduce_scatter, (const void* s, void* r, const int* n, MPI_Datatype t, 
 #define BLOCK(s, sn, st, rn, rt) ((s) == MPI_IN_PLACE ? type_bytes(rn, rt) : type_bytes(sn, st))
 WRAP(MPI_Allgather, (const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm comm)) {
   REAL(PMPI_Allgather, const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
-  COUNTED(c_allgather, comm, BLOCK(s, sn, st, rn, rt), real(s, sn, st, r, rn, rt, comm));
+  COUNTED_TRACED(c_allgather, comm, BLOCK(s, sn, st, rn, rt), real(s, sn, st, r, rn, rt, comm),
+                 (TRACE_BEGIN("MPI_Allgather", start), fprintf(trace, ":%lu:%d", PTR(s), sn), put_type(st),
+                  fprintf(trace, ":%lu:%d", PTR(r), rn), put_type(rt), put_comm(), TRACE_END(end)));
 }
 WRAP(MPI_Alltoall, (const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm comm)) {
   REAL(PMPI_Alltoall, const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
-  COUNTED(c_alltoall, comm, BLOCK(s, sn, st, rn, rt), real(s, sn, st, r, rn, rt, comm));
+  COUNTED_TRACED(c_alltoall, comm, BLOCK(s, sn, st, rn, rt), real(s, sn, st, r, rn, rt, comm),
+                 (TRACE_BEGIN("MPI_Alltoall", start), fprintf(trace, ":%lu:%d", PTR(s), sn), put_type(st),
+                  fprintf(trace, ":%lu:%d", PTR(r), rn), put_type(rt), put_comm(), TRACE_END(end)));
 }
 WRAP(MPI_Gather,
      (const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm comm)) {
@@ -202,7 +275,7 @@ WRAP(MPI_Scatter,
 }
 WRAP(MPI_Barrier, (MPI_Comm comm)) {
   REAL(PMPI_Barrier, MPI_Comm);
-  COUNTED(c_barrier, comm, 0, real(comm));
+  COUNTED_TRACED(c_barrier, comm, 0, real(comm), (TRACE_BEGIN("MPI_Barrier", start), put_comm(), TRACE_END(end)));
 }
 /* The v-forms: the bytes this rank sends (alltoallv: in all), for a size band only. */
 static uint64_t sum_bytes(const int* counts, int n, MPI_Datatype t) {
@@ -244,6 +317,8 @@ WRAP(MPI_Init, (int* argc, char*** argv)) {
   const int rc = real(argc, argv);
   find_interposer();
   init_end_s = PMPI_Wtime();
+  open_trace(init_end_s);
+  if (trace != NULL) fprintf(trace, "MPI_Init:-:%lu:%lu:%.0f\n", PTR(argc), PTR(argv), init_end_s * 1e6);
   return rc;
 }
 WRAP(MPI_Init_thread, (int* argc, char*** argv, int required, int* provided)) {
@@ -251,6 +326,10 @@ WRAP(MPI_Init_thread, (int* argc, char*** argv, int required, int* provided)) {
   const int rc = real(argc, argv, required, provided);
   find_interposer();
   init_end_s = PMPI_Wtime();
+  open_trace(init_end_s);
+  if (trace != NULL)
+    fprintf(trace, "MPI_Init_thread:-:%lu:%lu:%d:%lu:%.0f\n", PTR(argc), PTR(argv), required, PTR(provided),
+            init_end_s * 1e6);
   return rc;
 }
 
@@ -283,6 +362,12 @@ static void write_counts(FILE* f, int rank) {
 WRAP(MPI_Finalize, (void)) {
   REAL(PMPI_Finalize, void);
   finalize_start_s = PMPI_Wtime();
+  if (trace != NULL) {
+    fprintf(trace, "# collectives on communicators not written: %llu\nMPI_Finalize:%.0f:-\n",
+            (unsigned long long)untraced_calls, finalize_start_s * 1e6);
+    if (fclose(trace) != 0) fprintf(stderr, "pico app counter: the trace could not be written: %s\n", strerror(errno));
+    trace = NULL;
+  }
   const char* dir = getenv("PICO_APP_COUNTS_DIR");
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -24,7 +24,7 @@ using yaml::Value;
 
 const std::vector<std::string> kTopKeys{"name",   "description", "application", "processes",
                                         "rounds", "repetitions", "seed",        "variants"};
-const std::vector<std::string> kApplicationKeys{"command", "inputs", "figure_of_merit", "timeout"};
+const std::vector<std::string> kApplicationKeys{"command", "inputs", "figure_of_merit", "timeout", "trace"};
 const std::vector<std::string> kFigureKeys{"pattern", "file", "better", "unit"};
 const std::vector<std::string> kVariantKeys{"name", "profile", "algorithms", "env"};
 const std::vector<std::string> kBetter{"lower", "higher"};
@@ -165,6 +165,7 @@ ApplicationExperiment parse_application_experiment(const std::string& yaml_text,
     for (const Value& item : v->as_list("inputs"))
       e.inputs.push_back(existing_file(item, base, "the input", "give files relative to the experiment file"));
   if (auto v = app.get("figure_of_merit")) e.figure_of_merit = parse_figure(*v);
+  if (auto v = app.get("trace")) e.trace = v->as_bool("trace");
   if (auto v = app.get("timeout")) {
     std::string why;
     const auto s = parse_duration_s(v->as_string("timeout"), &why);

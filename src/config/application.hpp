@@ -47,6 +47,9 @@ struct ApplicationExperiment {
   std::vector<std::string> inputs;  // files copied into each launch's working directory (absolute)
   std::optional<FigureOfMerit> figure_of_merit;
   double timeout_s = 600;  // one launch's wall-time limit
+  // The default's launches also write a liballprof-format trace of their
+  // world collectives (the app counter), for pico replay's prediction.
+  bool trace = false;
   std::vector<int> processes{2};
   std::vector<ApplicationVariant> variants;  // variants[0] is `default`, the baseline
   int rounds = 5;       // each round runs every variant once per repetition, in a shuffled order

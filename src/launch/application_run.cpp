@@ -128,7 +128,8 @@ nlohmann::json variant_json(const PreparedVariant& p) {
 
 nlohmann::json experiment_json(const ApplicationExperiment& e) {
   nlohmann::json j = {{"name", e.name},        {"description", e.description}, {"command", e.command},
-                      {"inputs", e.inputs},    {"timeout_s", e.timeout_s},     {"processes", e.processes},
+                      {"inputs", e.inputs},    {"timeout_s", e.timeout_s},     {"trace", e.trace},
+                      {"processes", e.processes},
                       {"rounds", e.rounds},    {"repetitions", e.repetitions}, {"seed", e.seed},
                       {"source_path", fs::absolute(e.source_path).string()}};
   if (e.figure_of_merit)
@@ -161,6 +162,7 @@ StoredRun read_stored_run(const std::string& dir) {
     e.command = x.at("command").get<std::vector<std::string>>();
     e.inputs = x.at("inputs").get<std::vector<std::string>>();
     e.timeout_s = x.at("timeout_s").get<double>();
+    e.trace = x.value("trace", false);
     e.processes = x.at("processes").get<std::vector<int>>();
     e.rounds = x.at("rounds").get<int>();
     e.repetitions = x.at("repetitions").get<int>();
@@ -268,6 +270,8 @@ std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaun
     for (const char* name : {kInterposerLibrary, kCounterLibrary})
       if (const std::string p = library_beside_pico(name); !p.empty()) preload += (preload.empty() ? "" : ":") + p;
     env["PICO_APP_COUNTS_DIR"] = workdir;
+    // The default's run is the one a replay predicts from (its compute gaps, its calls).
+    if (ctx.experiment.trace && l.variant == "default") env["PICO_APP_TRACE_DIR"] = workdir;
   }
   if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0')
     preload += (preload.empty() ? "" : ":") + std::string(user);

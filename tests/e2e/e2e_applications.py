@@ -46,12 +46,12 @@ def profile_forcing(tmp, algorithm, from_bytes):
     return path
 
 
-def experiment(tmp, variants, command=f'[{APP}, "262144", "1024", "20"]', rounds=3):
-    """app.yaml with `variants`, one YAML flow item per line."""
+def experiment(tmp, variants, command=f'[{APP}, "262144", "1024", "20"]', rounds=3, application=""):
+    """app.yaml with `variants`, one YAML flow item per line; `application`: more keys of the application."""
     items = "".join(f"  - {line.strip()}\n" for line in variants.strip().splitlines())
     path = os.path.join(tmp, "app.yaml")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(f"name: app-test\napplication:\n  command: {command}\n  {FIGURE}\n  timeout: 2m\n"
+        f.write(f"name: app-test\napplication:\n  command: {command}\n  {FIGURE}\n  timeout: 2m\n{application}"
                 f"processes: [2]\nrounds: {rounds}\nseed: 3\nvariants:\n{items}")
     return path
 
@@ -73,7 +73,7 @@ def test_application_variants(tmp):
     path = experiment(tmp, """\
         default
         {name: forced, algorithms: {allreduce: nonoverlapping}}
-        {name: tuned, profile: profile.json}""")
+        {name: tuned, profile: profile.json}""", application="  trace: true\n")
     proc = pico("run", path, "-o", os.path.join(tmp, "results"), cwd=tmp)
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}")
     report = load(report_path(proc))
@@ -102,6 +102,17 @@ def test_application_variants(tmp):
         expect(v["verdict"] in ("faster", "slower", "undecided"), v["verdict"])
     expect(re.search(r"^tuned: the profile chose an algorithm for 20 call\(s\) per launch, taken at 20", proc.stdout,
                      re.M), proc.stdout)
+    # trace: true: each default launch wrote a liballprof-format trace that pico replay reads (the others none).
+    run_dir = os.path.dirname(report_path(proc))
+    launches = [json.loads(line) for line in open(os.path.join(run_dir, "launches.jsonl"), encoding="utf-8")]
+    for launch in launches:
+        traced = os.path.exists(os.path.join(launch["workdir"], "pmpi-trace-rank-1.txt"))
+        expect(traced == (launch["variant"] == "default"), f"launch {launch['launch']} ({launch['variant']}): {traced}")
+    first = next(launch["workdir"] for launch in launches if launch["variant"] == "default")
+    replay = pico("replay", first, "--profile", os.path.join(tmp, "profile.json"), "-o", os.path.join(tmp, "a.goal"))
+    expect(replay.returncode == 0, replay.stderr)
+    expect(re.search(r"allreduce 256KiB on 2 ranks: reduce_bcast \(20 calls\)", replay.stderr + replay.stdout),
+           replay.stderr + replay.stdout)
     # pico report reads the same report.
     table = pico("report", os.path.dirname(report_path(proc)))
     expect(table.returncode == 0 and "speedup = the default's time" in table.stdout, table.stdout + table.stderr)
