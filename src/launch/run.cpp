@@ -263,7 +263,7 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
                        name(c.dtype), name(c.op), c.count,
                        format_size(c.bytes), c.np, c.in_place ? "yes" : "no");
   }
-  for (const auto& s : plan.skipped) out += fmt::format("skipped {}: {}\n", s.c.case_id, s.reason);
+  out += skipped_text(plan.skipped);
   if (platform.scheduler == "slurm") {
     const auto job = slurm_job_script(plan, platform, target.mpi_library, slurm_job_name(platform, experiment_name),
                                       dir_placeholder, first_launch);

@@ -13,6 +13,7 @@
 #include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
+#include "core/counted.hpp"
 #include "core/json_file.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
@@ -368,6 +369,28 @@ std::string plan_duration_text(const Plan& p) {
                          ? fmt::format(", the candidates of each choice in {} interleaved rounds", p.timing.rounds)
                          : "",
                      format_duration(n * p.timing.case_timeout_s), format_duration(p.timing.case_timeout_s));
+}
+
+std::string skipped_text(const std::vector<SkippedCase>& skipped) {
+  if (skipped.empty()) return "";
+  std::map<std::string, std::vector<std::string>> ids;  // reason -> case ids, in plan order
+  std::vector<std::string> order;                        // reasons as first met, to break ties
+  for (const SkippedCase& s : skipped) {
+    auto [it, added] = ids.try_emplace(s.reason);
+    if (added) order.push_back(s.reason);
+    it->second.push_back(s.c.case_id);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return ids[a].size() > ids[b].size(); });
+  constexpr std::size_t kShownIds = 3;
+  std::string out = fmt::format("skipped: {} for {}:\n", counted(skipped.size(), "case"), counted(order.size(), "reason"));
+  for (const std::string& reason : order) {
+    const std::vector<std::string>& cases = ids[reason];
+    std::string shown;
+    for (std::size_t i = 0; i < std::min(cases.size(), kShownIds); ++i) shown += (i == 0 ? "" : ", ") + cases[i];
+    out += fmt::format("  {:>4} x {} ({}{})\n", cases.size(), reason, shown, cases.size() > kShownIds ? ", ..." : "");
+  }
+  return out;
 }
 
 std::vector<int> process_counts(const Plan& p) {

@@ -71,6 +71,11 @@ std::size_t runnable_cases(const Plan& p);
 // running at case_timeout is killed, so runnable x case_timeout bounds the run.
 // "N case(s) to run: about T of timed loops (time_budget B each); at most M (case_timeout C each)".
 std::string plan_duration_text(const Plan& p);
+// The skipped cases grouped by reason, most frequent first, with counts and
+// the first case ids: a sweep skips many cases for a few reasons, and one line
+// per case repeated each reason (issue 65: 117 lines, 9 reasons).
+// "" when nothing is skipped.
+std::string skipped_text(const std::vector<SkippedCase>& skipped);
 // The processes each launch group starts, in group order.
 std::vector<int> process_counts(const Plan& p);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include <algorithm>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -86,6 +87,25 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
   CHECK(plan.skipped[0].reason == "size 1B is smaller than one float64 element");
   for (const auto& c : plan.cases)
     if (c.collective == Collective::bcast) CHECK_FALSE(c.in_place);
+}
+
+TEST_CASE("skipped cases are grouped by reason with counts, not one line each (issue 65)", "[plan]") {
+  Experiment e = parse_experiment(
+      "collectives: [allreduce, bcast]\n"
+      "sizes: [1B, 8B]\n"
+      "dtypes: [float32, float64]\n"
+      "processes: [1, 3]\n",
+      "test.yaml");
+  const Plan plan = make_plan(e);
+  REQUIRE(plan.skipped.size() == 8);  // 1B of 2 dtypes, 2 collectives, 2 process counts
+  const std::string text = skipped_text(plan.skipped);
+  CHECK_THAT(text, Catch::Matchers::StartsWith("skipped: 8 cases for 2 reasons:\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       fmt::format("     4 x size 1B is smaller than one float32 element ({}, ", plan.skipped[0].c.case_id)));
+  CHECK_THAT(text, Catch::Matchers::Contains("     4 x size 1B is smaller than one float64 element ("));
+  CHECK_THAT(text, Catch::Matchers::Contains(", ...)\n"));
+  CHECK(std::count(text.begin(), text.end(), '\n') == 3);
+  CHECK(skipped_text({}).empty());
 }
 
 TEST_CASE("launch requests round-trip through JSON", "[plan]") {
