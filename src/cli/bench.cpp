@@ -216,7 +216,9 @@ Experiment bench_experiment(const BenchOptions& o) {
   out << experiment_document(o, sizes);
   const std::string text = std::string(out.c_str()) + "\n";
   try {
-    return parse_experiment(text, "<pico bench flags>");
+    Experiment e = parse_experiment(text, "<pico bench flags>");
+    if (const std::string note = decimal_unit_note(o.sizes); !note.empty()) e.warnings.push_back("--sizes: " + note);
+    return e;
   } catch (const InputError& e) {
     throw InputError(flag_at(text, e.line, sizes_flag), e.message, e.hint);
   }

@@ -21,6 +21,7 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
     Plan plan = make_plan(request.experiment, target);
+    std::fputs(warnings_text(plan).c_str(), stderr);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
     const std::string profile = !request.profile.empty() ? request.profile : request.platform.tuning_profile;

@@ -152,13 +152,30 @@ bool only_barrier(const std::vector<Collective>& cs) {
   return std::all_of(cs.begin(), cs.end(), [](Collective c) { return !spec_for(c).has_payload; });
 }
 
+// Every size scalar under v (a list, a range's from/to, an inline list) written
+// with KB, MB or GB: accepted as powers of 1000, as documented, but said, since
+// 64KB for 64 KiB is the likelier intent.
+void note_decimal_units(const Value& v, std::vector<std::string>& warnings) {
+  if (v.is_list()) {
+    for (const Value& item : v.as_list("sizes")) note_decimal_units(item, warnings);
+  } else if (v.is_map()) {
+    for (const auto& [key, value] : v.as_entries("the size range")) note_decimal_units(value, warnings);
+  } else if (v.is_scalar()) {
+    if (const std::string note = decimal_unit_note(v.node().Scalar()); !note.empty())
+      warnings.push_back(fmt::format("{}:{}:{}: {}", v.file(), v.line(), v.column(), note));
+  }
+}
+
 void parse_payload(const Map& top, Experiment& e) {
   const auto sizes = top.get("sizes");
   const auto counts = top.get("counts");
   if (sizes && counts)
     top.key("counts")->fail("give either sizes or counts, not both",
                             "sizes are bytes per rank block, counts are elements per rank block");
-  if (sizes) e.sizes = parse_quantities(*sizes, {"size", 1, read_size}, "sizes");
+  if (sizes) {
+    e.sizes = parse_quantities(*sizes, {"size", 1, read_size}, "sizes");
+    note_decimal_units(*sizes, e.warnings);
+  }
   if (counts) e.counts = parse_quantities(*counts, {"count", 0, read_count}, "counts");
   if (const auto by = top.get("sizes_by_collective")) {
     if (sizes || counts)
@@ -171,6 +188,7 @@ void parse_payload(const Map& top, Experiment& e) {
         key.fail(fmt::format("'{}' is not one of the experiment's collectives", coll),
                  "add it to collectives, or leave its sizes out");
       e.sizes_by_collective[*c] = parse_quantities(value, {"size", 1, read_size}, "sizes_by_collective");
+      note_decimal_units(value, e.warnings);
       for (std::uint64_t b : e.sizes_by_collective[*c])
         if (std::find(e.sizes.begin(), e.sizes.end(), b) == e.sizes.end()) e.sizes.push_back(b);
     }

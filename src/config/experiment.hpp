@@ -98,6 +98,10 @@ struct Experiment {
   int repetitions = 1;
   std::uint64_t repetition_seed = 1;
 
+  // What pico reads as written but the user may not have meant, as "WHERE: WHAT"
+  // ("exp.yaml:3:9: '64KB' is 64000 B ..."); printed as pico: warning: lines
+  // with the plan's own (plan.hpp).
+  std::vector<std::string> warnings;
   std::string source_path;  // where it was read from ("" for one built in memory)
   std::string source_text;  // the file as given, kept for provenance
 };

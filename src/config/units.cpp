@@ -250,4 +250,21 @@ std::string format_duration(double seconds) {
   return fmt::format("{}h{:02}m", whole / 3600, (whole % 3600) / 60);
 }
 
+std::string decimal_unit_note(std::string_view text) {
+  std::string binary(text);
+  bool decimal = false;
+  for (const std::string_view unit : {"KB", "MB", "GB"})
+    for (auto at = binary.find(unit); at != std::string::npos; at = binary.find(unit, at + 3)) {
+      binary.replace(at, 2, fmt::format("{}iB", unit[0]));
+      decimal = true;
+    }
+  if (!decimal) return "";
+  const auto bytes = parse_size(text);
+  const auto binary_bytes = parse_size(binary);
+  if (bytes && binary_bytes)
+    return fmt::format("'{}' is {} B (KB, MB and GB are powers of 1000); {} is {} B", text, *bytes, binary,
+                       *binary_bytes);
+  return fmt::format("'{}' uses KB, MB or GB, powers of 1000; for powers of 1024 write '{}'", text, binary);
+}
+
 }  // namespace pico

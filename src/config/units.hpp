@@ -31,6 +31,11 @@ std::optional<double> parse_fraction(std::string_view text, std::string* why = n
 std::vector<std::uint64_t> size_range(std::uint64_t from, std::uint64_t to, std::uint64_t factor);
 // "8B:64MiB" (factor 2), "8B:64MiB:4", or a comma list "8B,4KiB,1MiB".
 std::optional<std::vector<std::uint64_t>> parse_size_list(std::string_view text, std::string* why = nullptr);
+// For a size or size list written with a decimal unit (KB, MB, GB: powers of
+// 1000, which parse_size reads as such), what the user most likely meant
+// instead: "'64KB' is 64000 B (KB, MB and GB are powers of 1000); 64KiB is
+// 65536 B". "" when the text has no decimal unit.
+std::string decimal_unit_note(std::string_view text);
 
 // 1048576 -> "1MiB", 1000 -> "1000B", 1536 -> "1.5KiB".
 std::string format_size(std::uint64_t bytes);

@@ -2,6 +2,7 @@
 #include "launch/run.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -121,6 +122,7 @@ RunResult report_run(const std::string& dir) {
 RunResult run_experiment(const RunRequest& request) {
   const PlanTarget target = plan_target_for(request.platform);
   Plan plan = make_plan(request.experiment, target);
+  std::fputs(warnings_text(plan).c_str(), stderr);
   // A process count the platform cannot start is bad input now, not a failed job later.
   check_launches_fit(request.platform, process_counts(plan));
   // An emulated cluster that is not up is bad input now, before a results directory exists.

@@ -30,21 +30,27 @@ namespace {
 struct CountChoice {
   std::uint64_t count;
   std::string skip_reason;
+  std::string rounded;  // the size was no whole number of elements: what is measured instead
 };
 
 std::vector<CountChoice> counts_for(const Experiment& e, Collective collective, Dtype dtype) {
   std::vector<CountChoice> out;
   if (!e.counts.empty()) {
-    for (auto n : e.counts) out.push_back({n, ""});
+    for (auto n : e.counts) out.push_back({n, "", ""});
     return out;
   }
   const std::size_t element = dtype_size(dtype);
   const auto own = e.sizes_by_collective.find(collective);
   for (auto bytes : own != e.sizes_by_collective.end() ? own->second : e.sizes) {
     if (bytes < element)
-      out.push_back({0, fmt::format("size {} is smaller than one {} element", format_size(bytes), name(dtype))});
+      out.push_back({0, fmt::format("size {} is smaller than one {} element", format_size(bytes), name(dtype)), ""});
+    else if (bytes % element != 0)
+      out.push_back({bytes / element, "",
+                     fmt::format("size {} is not a whole number of {} elements ({} B each): {} ({}) is measured",
+                                 format_size(bytes), name(dtype), element, format_size(bytes / element * element),
+                                 counted(bytes / element, "element"))});
     else
-      out.push_back({bytes / element, ""});
+      out.push_back({bytes / element, "", ""});
   }
   return out;
 }
@@ -132,6 +138,13 @@ struct PlanBuilder {
   Plan plan;
   std::set<std::string> seen;
 
+  // Once per fact, however many collectives, ops and backends meet it.
+  void warn(const std::string& what) {
+    const std::string line = fmt::format("{}: {}", e.source_path.empty() ? "sizes" : e.source_path, what);
+    if (std::find(plan.warnings.begin(), plan.warnings.end(), line) == plan.warnings.end())
+      plan.warnings.push_back(line);
+  }
+
   void add(Case c, std::string skip_reason, const std::map<std::string, std::string>& env) {
     c.case_id = compute_case_id(c);
     if (!seen.insert(c.case_id).second) return;  // two sizes that round to the same count
@@ -209,6 +222,7 @@ struct PlanBuilder {
           }
           base.in_place = in_place;
           for (const auto& choice : counts_for(e, base.collective, dtype)) {
+            if (!choice.rounded.empty()) warn(choice.rounded);
             for (const std::string& pattern : spec.count_matrix ? e.count_patterns : kNoPattern) {
               if (!pattern.empty()) base.options[kCountsOption] = pattern;
               base.count = choice.count;
@@ -314,6 +328,7 @@ void repeat(Plan& plan) {
 
 Plan make_plan(const Experiment& e, const PlanTarget& target) {
   PlanBuilder b{e, target, {}, {}};
+  b.plan.warnings = e.warnings;
   b.plan.timing = e.timing;
   b.plan.timing.order_seed = e.repetition_seed;  // one seed orders repetitions, launches and rounds
   b.plan.validation = e.validation;
@@ -369,6 +384,12 @@ std::string plan_duration_text(const Plan& p) {
                          ? fmt::format(", the candidates of each choice in {} interleaved rounds", p.timing.rounds)
                          : "",
                      format_duration(n * p.timing.case_timeout_s), format_duration(p.timing.case_timeout_s));
+}
+
+std::string warnings_text(const Plan& p) {
+  std::string out;
+  for (const std::string& w : p.warnings) out += fmt::format("pico: warning: {}\n", w);
+  return out;
 }
 
 std::string skipped_text(const std::vector<SkippedCase>& skipped) {

@@ -55,6 +55,10 @@ struct PlanTarget {
 struct Plan {
   std::vector<Case> cases;  // every case in plan order, skipped ones included
   std::vector<SkippedCase> skipped;
+  // "WHERE: WHAT" for what is planned as the experiment says but perhaps not
+  // as meant: its own warnings (decimal units), then sizes rounded down to
+  // whole elements. Not in plan.json: said when planned.
+  std::vector<std::string> warnings;
   std::vector<LaunchGroup> groups;
   TimingSpec timing;
   InstrumentationSpec instrumentation;
@@ -71,6 +75,8 @@ std::size_t runnable_cases(const Plan& p);
 // running at case_timeout is killed, so runnable x case_timeout bounds the run.
 // "N case(s) to run: about T of timed loops (time_budget B each); at most M (case_timeout C each)".
 std::string plan_duration_text(const Plan& p);
+// The plan's warnings, one "pico: warning: WHERE: WHAT" line each, for stderr.
+std::string warnings_text(const Plan& p);
 // The skipped cases grouped by reason, most frequent first, with counts and
 // the first case ids: a sweep skips many cases for a few reasons, and one line
 // per case repeated each reason (issue 65: 117 lines, 9 reasons).

@@ -643,6 +643,17 @@ TEST_CASE("resolve_platform takes paths and reports where it looked", "[config]"
   }
 }
 
+TEST_CASE("sizes in KB, MB or GB are read as decimal and warned of, where they were written (issue 65)", "[config]") {
+  const Experiment e = parse_experiment("collectives: [allreduce]\nsizes: [8B, 64KB]\n", "x.yaml");
+  CHECK(e.sizes == std::vector<std::uint64_t>{8, 64000});
+  REQUIRE(e.warnings.size() == 1);
+  CHECK(e.warnings[0] == "x.yaml:2:13: '64KB' is 64000 B (KB, MB and GB are powers of 1000); 64KiB is 65536 B");
+  const Experiment range = parse_experiment("collectives: [allreduce]\nsizes: {from: 1KB, to: 4KiB}\n", "r.yaml");
+  REQUIRE(range.warnings.size() == 1);
+  CHECK_THAT(range.warnings[0], Contains("r.yaml:2:15: '1KB' is 1000 B"));
+  CHECK(parse_experiment(kBase, "x.yaml").warnings.empty());
+}
+
 TEST_CASE("an unknown platform suggests the near name and pico list platforms (issue 65)", "[config]") {
   try {
     resolve_platform("local-mpi");

@@ -200,3 +200,12 @@ TEST_CASE("format_duration shows less than a second in milliseconds", "[units]")
   CHECK(format_duration(75) == "1m15s");
   CHECK(format_duration(0) == "0s");
 }
+
+TEST_CASE("a size written in KB, MB or GB is noted as decimal, with the binary one beside (issue 65)", "[units]") {
+  CHECK(decimal_unit_note("64KB") == "'64KB' is 64000 B (KB, MB and GB are powers of 1000); 64KiB is 65536 B");
+  CHECK(decimal_unit_note("8B:1MB") == "'8B:1MB' uses KB, MB or GB, powers of 1000; for powers of 1024 write '8B:1MiB'");
+  CHECK(decimal_unit_note("2GB").find("2GiB is 2147483648 B") != std::string::npos);
+  CHECK(decimal_unit_note("64KiB").empty());
+  CHECK(decimal_unit_note("8B:1MiB").empty());
+  CHECK(decimal_unit_note("1024").empty());
+}

@@ -89,6 +89,22 @@ TEST_CASE("sizes below one element are skipped, duplicates collapse, in-place on
     if (c.collective == Collective::bcast) CHECK_FALSE(c.in_place);
 }
 
+TEST_CASE("a size that is no whole number of elements is warned of once, with what is measured (issue 65)", "[plan]") {
+  Experiment e = parse_experiment(
+      "collectives: [allreduce, bcast]\n"
+      "sizes: [8B, 10B, 64KB]\n"
+      "dtypes: [float32]\n"
+      "ops: [sum, max]\n",
+      "w.yaml");
+  const Plan plan = make_plan(e);
+  REQUIRE(plan.warnings.size() == 2);
+  CHECK_THAT(plan.warnings[0], Catch::Matchers::StartsWith("w.yaml:2:18: '64KB' is 64000 B"));
+  CHECK(plan.warnings[1] ==
+        "w.yaml: size 10B is not a whole number of float32 elements (4 B each): 8B (2 elements) is measured");
+  CHECK_THAT(warnings_text(plan), Catch::Matchers::Contains("pico: warning: w.yaml: size 10B is not a whole number"));
+  CHECK(make_plan(parse_experiment("collectives: [allreduce]\nsizes: [8B, 64KiB]\n", "ok.yaml")).warnings.empty());
+}
+
 TEST_CASE("skipped cases are grouped by reason with counts, not one line each (issue 65)", "[plan]") {
   Experiment e = parse_experiment(
       "collectives: [allreduce, bcast]\n"
