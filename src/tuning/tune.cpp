@@ -165,6 +165,11 @@ std::string most_reported(const std::vector<std::string>& actual) {
 // An undecided size's choice, every figure named in the line: a reader of
 // the table alone must not need docs/tuning.md to know what P was.
 std::string undecided_text(const SizeChoice& s, const TuneOptions& options) {
+  // The test kept the default itself: "the test chose default" read as a contradiction.
+  if (s.considered == "default")
+    return fmt::format("undecided: default kept (no candidate passed the test, but only {:.0f}% of the bootstrap's "
+                       "replicates put the default within {:.0f}% of the fastest; {:.0f}% decides)",
+                       s.considered_near * 100, kNearFastest * 100, options.decide_from * 100);
   return fmt::format("undecided: default kept (the test chose {}, but only {:.0f}% of the bootstrap's replicates put "
                      "it within {:.0f}% of the fastest; {:.0f}% decides)",
                      s.considered, s.considered_near * 100, kNearFastest * 100, options.decide_from * 100);

@@ -302,3 +302,21 @@ TEST_CASE("tune: a profile records what the library's default ran at each size (
   CHECK(bare.rules.at(0).ranges.at(1).default_ran.empty());
   CHECK(bare.rules.at(0).ranges.at(1).algorithm_at(65536) == "default");
 }
+
+TEST_CASE("tune: undecided where the test kept the default says so, not 'the test chose default' (issue 65)") {
+  TuneAnalysis a;
+  a.library = {"mpi", "openmpi", "4.1.4"};
+  SizeChoice s;
+  s.bytes = 8;
+  s.fastest = "default";
+  s.undecided = true;
+  s.considered = "default";
+  s.considered_near = 0.68;
+  s.near_fastest = 0.68;
+  a.keys.push_back({RuleShape{Collective::allreduce, 2, 1, 2}, {s}});
+  const std::string text = render_tune_summary(a, {});
+  CHECK_THAT(text, !Catch::Matchers::Contains("the test chose default"));
+  CHECK_THAT(text, Catch::Matchers::Contains("undecided: default kept (no candidate passed the test, but only 68% of "
+                                             "the bootstrap's replicates put the default within 5% of the fastest; 80% "
+                                             "decides)"));
+}
