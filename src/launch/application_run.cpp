@@ -384,7 +384,8 @@ ApplicationRunResult run_launches(const LaunchContext& ctx, bool progress) {
   ApplicationRunResult result = report_application(ctx.dir);
   if (unmatched)
     throw InputError(ctx.experiment.source_path.empty() ? ctx.dir : ctx.experiment.source_path, *unmatched,
-                     fmt::format("fix figure_of_merit (pattern or file), then pico run --resume {}", ctx.dir));
+                     "fix figure_of_merit (pattern or file) in the experiment and run it anew (a resume keeps "
+                     "the pattern the run started with)");
   return result;
 }
 
