@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "config/application.hpp"
 
-#include <unistd.h>
-
 #include <climits>
 #include <filesystem>
 #include <regex>
@@ -11,8 +9,10 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
+#include "config/env_names.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/executable_search.hpp"
 #include "core/input_error.hpp"
 
 namespace pico {
@@ -32,33 +32,22 @@ const std::vector<std::string> kBetter{"lower", "higher"};
 constexpr int kMaxRounds = 1000;
 constexpr int kMaxRepetitions = 100;
 
-bool executable(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
 // A program path relative to the experiment file, else on PATH, else one of
 // pico's own programs beside the running pico (the test application).
 std::string resolve_program(const Value& v, const fs::path& base) {
   const std::string name = v.as_nonempty_string("application command");
   if (name.find('/') != std::string::npos) {
     const fs::path p = fs::path(name).is_absolute() ? fs::path(name) : base / name;
-    if (!executable(p))
+    if (!is_executable_file(p))
       v.fail(fmt::format("the application '{}' is not an executable file", p.string()),
              "give the program's path (relative to the experiment file) or a name on PATH");
     return fs::absolute(p).lexically_normal().string();
   }
-  if (const char* path = std::getenv("PATH"))
-    for (std::string_view rest = path; !rest.empty();) {
-      const auto colon = rest.find(':');
-      const std::string dir(rest.substr(0, colon));
-      rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-      const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
-      if (executable(p)) return fs::absolute(p).lexically_normal().string();
-    }
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && executable(self.parent_path() / name)) return (self.parent_path() / name).string();
+  for (const std::string& dir : path_entries())
+    if (const fs::path p = fs::path(dir.empty() ? "." : dir) / name; is_executable_file(p))
+      return fs::absolute(p).lexically_normal().string();
+  if (const fs::path dir = this_program_dir(); !dir.empty() && is_executable_file(dir / name))
+    return (dir / name).string();
   v.fail(fmt::format("the application command '{}' is not found on PATH", name),
          "install it (e.g. apt-get install the package that has it), or give its path");
 }
@@ -123,18 +112,14 @@ ApplicationVariant parse_variant(const Value& v, const fs::path& base) {
       }
       out.algorithms[*c] = value.as_nonempty_string("algorithm");
     }
-  if (auto x = m.get("env"))
-    for (const auto& [key, value] : x->as_entries("env")) {
-      const std::string k = key.as_nonempty_string("variable");
-      if (k.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos ||
-          std::isdigit(static_cast<unsigned char>(k[0])))
-        key.fail(fmt::format("'{}' is not an environment variable name", k), "use letters, digits and _");
-      // pico preloads its own libraries into every rank, and a resume refuses LD_* from a results directory.
-      if (k.rfind("LD_", 0) == 0)
-        key.fail(fmt::format("a variant cannot set {}: pico sets the loader's variables itself", k),
+  if (auto x = m.get("env")) {
+    out.env = parse_env_map(*x, "env");
+    // pico preloads its own libraries into every rank, and a resume refuses LD_* from a results directory.
+    for (const auto& [key, value] : x->as_entries("env"))
+      if (is_loader_variable(key.node().Scalar()))
+        key.fail(fmt::format("a variant cannot set {}: pico sets the loader's variables itself", key.node().Scalar()),
                  "set it in the environment pico runs in (LD_PRELOAD is appended to pico's own)");
-      out.env[k] = value.as_string("value");
-    }
+  }
   if (out.name == "default" && (!out.profile.empty() || !out.algorithms.empty() || !out.env.empty()))
     m.self().fail("the variant 'default' is the library as it comes: it takes no profile, algorithms or env",
                   "give the changed variant another name");

@@ -52,19 +52,6 @@ std::map<std::string, std::string> parse_string_map(const Value& v, std::string_
   return out;
 }
 
-// Variables set in the environment of every rank: names by the platform's
-// rule (config/env_names.hpp), since they reach --dry-run's shell line and
-// a Slurm job script as they are.
-std::map<std::string, std::string> parse_env_map(const Value& v, std::string_view what) {
-  std::map<std::string, std::string> out;
-  for (const auto& [key, value] : v.as_entries(what)) {
-    const std::string name = key.as_string(what);
-    if (const auto problem = env_name_problem(name)) key.fail(*problem, kEnvNameHint);
-    out[name] = value.as_string(what);
-    if (const auto problem = env_value_problem(name, out[name])) value.fail(*problem, kEnvValueHint);
-  }
-  return out;
-}
 
 void check_versions(const Value& v) {
   const std::string range = v.as_string("versions");

@@ -31,6 +31,18 @@ std::optional<std::string> env_value_problem(std::string_view name, std::string_
   return fmt::format("env variable {} contains a line break or NUL", name);
 }
 
+std::map<std::string, std::string> parse_env_map(const yaml::Value& v, std::string_view what) {
+  std::map<std::string, std::string> env;
+  for (const auto& [key, value] : v.as_entries(what)) {
+    const std::string name = key.as_string(what);
+    if (const auto problem = env_name_problem(name)) key.fail(*problem, kEnvNameHint);
+    // Numbers and booleans are kept as written, which is what the worker's environment sees.
+    env[name] = value.as_string(fmt::format("{} variable {}", what, name));
+    if (const auto problem = env_value_problem(name, env[name])) value.fail(*problem, kEnvValueHint);
+  }
+  return env;
+}
+
 bool is_loader_variable(std::string_view name) { return name.starts_with("LD_"); }
 
 bool mentions_loader_variable(std::string_view text) {

@@ -6,9 +6,12 @@
 // `-S...`, GNU env's option) must never get that far.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "config/yaml_reader.hpp"
 
 namespace pico {
 
@@ -25,6 +28,11 @@ inline constexpr const char* kEnvNameHint = "use letters, digits and '_', not st
 // keeping both schedulers alike avoids a file valid only locally.
 std::optional<std::string> env_value_problem(std::string_view name, std::string_view value);
 inline constexpr const char* kEnvValueHint = "write the value on one line";
+
+// A YAML map of variables (a platform's env, a catalogue's launch variables,
+// an application variant's env), each name and value by the rules above;
+// InputError at the offending key or value. `what` names it in messages.
+std::map<std::string, std::string> parse_env_map(const yaml::Value& v, std::string_view what);
 
 // LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, ...: the loader runs what they name
 // in every process started with them.

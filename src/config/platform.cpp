@@ -101,18 +101,6 @@ LauncherSpec parse_launcher(const Value& v, const std::string& scheduler) {
   return l;
 }
 
-std::map<std::string, std::string> parse_env(const Value& v) {
-  std::map<std::string, std::string> env;
-  for (const auto& [key, value] : v.as_entries("env")) {
-    const std::string& k = key.node().Scalar();
-    if (const auto problem = env_name_problem(k)) key.fail(*problem, kEnvNameHint);
-    // Numbers and booleans are kept as written, which is what the worker's environment sees.
-    env[k] = value.as_string(fmt::format("env variable {}", k));
-    if (const auto problem = env_value_problem(k, env[k])) value.fail(*problem, kEnvValueHint);
-  }
-  return env;
-}
-
 bool looks_like_path(const std::string& s) {
   return s.find('/') != std::string::npos || s.ends_with(".yaml") || s.ends_with(".yml");
 }
@@ -138,7 +126,7 @@ Platform parse_platform(const std::string& yaml_text, const std::string& file_fo
   } else if (p.scheduler == "slurm") {
     p.launcher = parse_launcher(Value::parse_document("{}", file_for_messages), p.scheduler);
   }
-  if (auto v = top.get("env")) p.env = parse_env(*v);
+  if (auto v = top.get("env")) p.env = parse_env_map(*v, "env");
   if (auto v = top.get("worker")) p.worker = v->as_nonempty_string("worker");
   if (auto v = top.get("mpi")) p.mpi = parse_mpi(*v);
   if (auto v = top.get("emulated")) p.emulated = v->as_nonempty_string("emulated (the emulated cluster's description file)");

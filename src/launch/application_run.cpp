@@ -14,7 +14,9 @@
 
 #include "analysis/report_builder.hpp"
 #include "config/catalog.hpp"
+#include "config/catalog_choice.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/executable_search.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "core/jsonl.hpp"
@@ -24,6 +26,7 @@
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/new_results_dir.hpp"
 #include "launch/process.hpp"
 #include "launch/profile_loading.hpp"
 #include "launch/results_lock.hpp"
@@ -44,11 +47,9 @@ constexpr const char* kCounterLibrary = "libpico-app-counter.so";
 constexpr const char* kInterposerLibrary = "libpico-ompi-interposer.so";
 
 std::string library_beside_pico(const char* name) {
+  const fs::path dir = this_program_dir();
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  const fs::path p = self.parent_path() / name;
-  return fs::exists(p, ec) ? p.string() : "";
+  return !dir.empty() && fs::exists(dir / name, ec) ? (dir / name).string() : "";
 }
 
 // A variant as it launches: the variables that make it what it is.
@@ -69,19 +70,20 @@ std::map<std::string, std::string> forcing_env(const ApplicationVariant& v, Coll
                                                const PlanTarget& target) {
   const Catalog& catalog = catalog_for(target.mpi_library);
   const auto names = catalog.algorithm_names(c, target.mpi_version);
-  const AlgorithmEntry* entry = catalog.find(c, algorithm);
-  if (entry == nullptr || algorithm == "default" ||
-      std::find(names.begin(), names.end(), algorithm) == names.end())
-    throw variant_error(v, fmt::format("{} {} has no {} algorithm '{}'", target.mpi_library, target.mpi_version,
-                                       name(c), algorithm),
-                        yaml::suggest(algorithm, names, "algorithms"));
-  if (!entry->component.empty() || catalog.mechanism == "builtin" || catalog.collectives.count(c) == 0)
+  if (algorithm == "default")
+    throw variant_error(v, fmt::format("'default' is the library's own choice for {}", name(c)),
+                        "leave the collective out of the variant's algorithms");
+  const CatalogChoice choice = choose(catalog, c, algorithm, CallForm::blocking, target.mpi_version,
+                                      fmt::format("{} {}", target.mpi_library, target.mpi_version));
+  if (!choice.skip_reason.empty()) throw variant_error(v, choice.skip_reason, yaml::suggest(algorithm, names, "algorithms"));
+  if (!choice.entry->component.empty() || catalog.mechanism == "builtin" || choice.selection.variable.empty())
     throw variant_error(v, fmt::format("{} is chosen by a component or at run time only; a variant cannot force it",
                                        algorithm),
                         "tune a profile that chooses it and give the variant that profile");
+  // As a sweep's launch sets an env selection (plan.cpp), whatever the mechanism: an application has no MPI_T.
   std::map<std::string, std::string> env = catalog.launch_env_for(target.mpi_version);
-  env[catalog.env_prefix + catalog.collectives.at(c).variable] = entry->value;
-  for (const auto& [k, val] : entry->env) env[k] = val;
+  env[catalog.env_prefix + choice.selection.variable] = choice.selection.value;
+  for (const auto& [k, val] : choice.selection.parameters) env[catalog.env_prefix + k] = val;
   return env;
 }
 
@@ -340,13 +342,6 @@ nlohmann::json run_launch(const LaunchContext& ctx, const PlannedLaunch& l, int 
   return record;
 }
 
-std::string new_dir(const ApplicationRunRequest& r) {
-  if (!r.output_dir.empty()) return r.output_dir;
-  std::random_device rd;
-  return (fs::path(r.output_base) / r.platform.name / (utc_timestamp_compact() + "-" + fmt::format("{:08x}", rd())))
-      .string();
-}
-
 // Runs the planned launches that have no ok record in DIR, then writes the report.
 ApplicationRunResult run_launches(const LaunchContext& ctx, bool progress) {
   install_interrupt_handlers();
@@ -436,12 +431,8 @@ ApplicationRunResult run_application(const ApplicationRunRequest& request) {
   const PlanTarget target = plan_target_for(request.platform);
   check_launches_fit(request.platform, e.processes);
   std::vector<PreparedVariant> variants = prepare_variants(e, target);
-  const std::string dir = new_dir(request);
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw InputError(dir, "the results directory already exists and is not empty",
-                     "choose a new directory, or finish that run with --resume DIR");
-  if (fs::create_directories(dir, ec); ec) throw WriteError(dir, ec.value());
+  const std::string dir = new_results_dir_path(request.output_dir, request.output_base, request.platform.name);
+  make_new_results_dir(dir);
   const ResultsDirLock lock(dir);
   install_variants(variants, dir);
   nlohmann::json run = {{"schema", "pico-application-run/1"},

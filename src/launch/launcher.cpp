@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
-#include "launch/executable_search.hpp"
+#include "core/executable_search.hpp"
 #include "launch/slurm_placement.hpp"
 
 namespace pico {
@@ -146,11 +146,9 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
 std::string worker_path(const Platform& platform, const std::string& mpi_library) {
   if (!platform.worker.empty()) return platform.worker;
   const std::string name = mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto candidate = self.parent_path() / name;
-    if (std::filesystem::exists(candidate)) return candidate.string();
+  if (const auto dir = this_program_dir(); !dir.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir / name, ec)) return (dir / name).string();
   }
   return name;
 }

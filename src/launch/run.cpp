@@ -7,7 +7,6 @@
 #include <fstream>
 #include <functional>
 #include <optional>
-#include <random>
 
 #include <fmt/format.h>
 
@@ -24,6 +23,7 @@
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/new_results_dir.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "launch/run_record.hpp"
@@ -35,13 +35,6 @@ namespace pico {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string new_results_dir(const RunRequest& request) {
-  if (!request.output_dir.empty()) return request.output_dir;
-  std::random_device rd;
-  const std::string id = fmt::format("{:08x}", rd());
-  return (fs::path(request.output_base) / request.platform.name / (utc_timestamp_compact() + "-" + id)).string();
-}
 
 // Runs `write`; a WriteError is kept, not thrown (the first one wins), so that
 // the run still reports and prints what it measured.
@@ -136,27 +129,11 @@ RunResult run_experiment(const RunRequest& request) {
     profile = prepare_profile_load(request.platform.tuning_profile, request.platform.source_path + ": tuning.profile",
                                    target, plan);
   if (profile) apply_launch_env(*profile, plan);
-  const std::string dir = new_results_dir(request);
+  const std::string dir = new_results_dir_path(request.output_dir, request.output_base, request.platform.name);
   // Before the directory exists: it reads the environment, and refuses a variable that is not UTF-8.
   nlohmann::json run = new_run_record(request.experiment, request.platform, target, dir, utc_timestamp_iso());
   keep_results_unwritable_by_others();
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw InputError(dir, 0, 0, "the results directory already exists and is not empty",
-                      "choose a new directory, leave out --dir to get a fresh one under --output, "
-                      "or finish that run with --resume DIR");
-  // -o or --dir through an existing file is bad input (exit 2); results that
-  // cannot be written otherwise (/proc, a full disk) are exit 3 with the reason.
-  for (fs::path p = fs::path(dir).lexically_normal(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p, ec)) {
-      if (!fs::is_directory(p, ec))
-        throw InputError(p.string(), 0, 0, "is a file, not a directory: the results directory cannot be made under it",
-                         "give -o (or --dir) a directory; it is created when missing");
-      break;
-    }
-    if (p == p.parent_path()) break;
-  }
-  if (fs::create_directories(dir, ec); ec) throw WriteError(dir, ec.value());
+  make_new_results_dir(dir);
   const ResultsDirLock lock(dir);
   write_results_file((fs::path(dir) / "experiment.yaml").string(), request.experiment.source_text);
   write_results_file((fs::path(dir) / "platform.yaml").string(), request.platform.source_text);

@@ -17,7 +17,7 @@
 #include "collectives/schedule_export.hpp"
 #include "core/input_error.hpp"
 #include "launch/command_output.hpp"
-#include "launch/executable_search.hpp"
+#include "core/executable_search.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

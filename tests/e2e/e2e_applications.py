@@ -174,7 +174,7 @@ def test_application_bad_input(tmp):
                      "run", experiment(tmp, "{name: x, env: {A: b}}", command="[no-such-program-x]"), cwd=tmp)
     expect_bad_input(r"app\.yaml:\d+:\d+: the profile '.*missing\.json' is not a file\n  hint: ",
                      "run", experiment(tmp, "{name: t, profile: missing.json}"), cwd=tmp)
-    expect_bad_input(r"app\.yaml:\d+:\d+: openmpi \S+ has no allreduce algorithm 'rign'\n  hint: did you mean 'ring'",
+    expect_bad_input(r"app\.yaml:\d+:\d+: openmpi \S+ has no algorithm 'rign' for allreduce\n  hint: did you mean 'ring'",
                      "run", experiment(tmp, "{name: t, algorithms: {allreduce: rign}}"), cwd=tmp)
     write(tmp, "nogroup.yaml", f"""\
         application: {{command: [{APP}], figure_of_merit: 'Loop time'}}
@@ -182,6 +182,10 @@ def test_application_bad_input(tmp):
         """)
     expect_bad_input(r"nogroup\.yaml:1:64: the figure_of_merit pattern has no capture group", "run", "nogroup.yaml",
                      cwd=tmp)
+    # Results under a file are refused as a sweep's are (launch/new_results_dir.hpp), before anything runs.
+    write(tmp, "a-file", "x\n")
+    expect_bad_input(r"a-file: is a file, not a directory: the results directory cannot be made under it",
+                     "run", experiment(tmp, "{name: x, env: {A: b}}"), "-o", os.path.join(tmp, "a-file", "r"), cwd=tmp)
     # A pattern that never matches is found at the first launch: exit 2, that launch kept in launches.jsonl.
     path = experiment(tmp, "{name: x, env: {A: b}}", command=f'[{APP}, "64", "8", "2"]')
     text = open(path, encoding="utf-8").read().replace("Loop time of", "Never printed")

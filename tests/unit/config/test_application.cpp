@@ -50,7 +50,7 @@ TEST_CASE("an application experiment refuses what it cannot run, at the spot", "
   CHECK_THAT(application_error(kHead + "variants: [{name: x, algorithms: {alreduce: ring}}]\n").hint,
              Catch::Contains("allreduce"));
   CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {'A B': c}}]\n").message,
-             Catch::Contains("not an environment variable name"));
+             Catch::Contains("is not a valid environment variable name"));
   CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {LD_PRELOAD: /x.so}}]\n").message,
              Catch::Contains("cannot set LD_PRELOAD"));
   CHECK_THAT(application_error(kHead + "variants: [{name: x, env: {A: b}}, {name: x, env: {A: c}}]\n").message,

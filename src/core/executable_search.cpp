@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "launch/executable_search.hpp"
+#include "core/executable_search.hpp"
 
 #include <unistd.h>
 
@@ -23,6 +23,12 @@ std::vector<std::string> path_entries() {
     if (colon == std::string_view::npos) return entries;
     rest.remove_prefix(colon + 1);
   }
+}
+
+std::filesystem::path this_program_dir() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : self.parent_path();
 }
 
 }  // namespace pico
