@@ -137,13 +137,15 @@ static uint64_t type_bytes(int count, MPI_Datatype type) {
 
 /* ---- liballprof-format trace (simulation/liballprof.hpp reads it) ---- */
 
+static int world_rank, world_size;  // what every trace line's communicator field names
+
 static void open_trace(double init_start_s) {
   const char* dir = getenv("PICO_APP_TRACE_DIR");
   if (dir == NULL || *dir == '\0') return;
-  int rank = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
   char path[4096];
-  snprintf(path, sizeof path, "%s/pmpi-trace-rank-%d.txt", dir, rank);
+  snprintf(path, sizeof path, "%s/pmpi-trace-rank-%d.txt", dir, world_rank);
   trace = fopen(path, "w");
   if (trace == NULL) {
     fprintf(stderr, "pico app counter: cannot write %s: %s\n", path, strerror(errno));
@@ -170,12 +172,7 @@ static void put_type(MPI_Datatype t) {
   fprintf(trace, ":%d,%d,%ld", 0, size, (long)extent);
 }
 
-static void put_comm(void) {
-  int rank = 0, size = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  fprintf(trace, ":%lu,%d,%d", (unsigned long)(uintptr_t)MPI_COMM_WORLD, rank, size);
-}
+static void put_comm(void) { fprintf(trace, ":%lu,%d,%d", (unsigned long)(uintptr_t)MPI_COMM_WORLD, world_rank, world_size); }
 
 #define TRACE_ON(comm) (trace != NULL && traceable(comm))
 #define TRACE_BEGIN(name, start) fprintf(trace, "%s:%.0f", name, (start) * 1e6)
