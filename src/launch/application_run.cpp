@@ -15,6 +15,7 @@
 #include "analysis/report_builder.hpp"
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
+#include "config/emulated_cluster.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/executable_search.hpp"
 #include "core/file_io.hpp"
@@ -430,6 +431,9 @@ ApplicationRunResult run_application(const ApplicationRunRequest& request) {
                      "scheduler is local");
   const PlanTarget target = plan_target_for(request.platform);
   check_launches_fit(request.platform, e.processes);
+  // An emulated cluster that is not up is bad input now, as for a sweep (launch/run.cpp), not a failed launch each round.
+  std::optional<EmulatedCluster> emulated;
+  if (!request.platform.emulated.empty()) emulated = read_emulated_cluster(request.platform.emulated);
   std::vector<PreparedVariant> variants = prepare_variants(e, target);
   const std::string dir = new_results_dir_path(request.output_dir, request.output_base, request.platform.name);
   make_new_results_dir(dir);
@@ -444,6 +448,7 @@ ApplicationRunResult run_application(const ApplicationRunRequest& request) {
                         {"interposer", target.mpi_library == "openmpi" ? library_beside_pico(kInterposerLibrary) : ""},
                         {"environment", relevant_environment()},
                         {"variants", nlohmann::json::array()}};
+  if (emulated) run["emulated"] = to_json(*emulated);
   std::map<std::string, std::map<std::string, std::string>> env;
   for (const PreparedVariant& p : variants) {
     run["variants"].push_back(variant_json(p));

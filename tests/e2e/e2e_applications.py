@@ -186,6 +186,12 @@ def test_application_bad_input(tmp):
     write(tmp, "a-file", "x\n")
     expect_bad_input(r"a-file: is a file, not a directory: the results directory cannot be made under it",
                      "run", experiment(tmp, "{name: x, env: {A: b}}"), "-o", os.path.join(tmp, "a-file", "r"), cwd=tmp)
+    # An emulated cluster that is not up, before any launch (as for a sweep).
+    down = write(tmp, "down.yaml", f"name: down\nemulated: {tmp}/no-cluster.json\nlauncher: {{command: mpirun}}\n")
+    expect_bad_input(r"no-cluster\.json: the platform runs on an emulated cluster that is not running",
+                     "run", experiment(tmp, "{name: x, env: {A: b}}"), "-p", down, "-o", os.path.join(tmp, "down"),
+                     cwd=tmp)
+    expect(not os.path.exists(os.path.join(tmp, "down")), "nothing made for a cluster that is down")
     # A pattern that never matches is found at the first launch: exit 2, that launch kept in launches.jsonl.
     path = experiment(tmp, "{name: x, env: {A: b}}", command=f'[{APP}, "64", "8", "2"]')
     text = open(path, encoding="utf-8").read().replace("Loop time of", "Never printed")
