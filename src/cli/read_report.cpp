@@ -31,8 +31,8 @@ std::optional<nlohmann::json> application_report_at(const std::string& path) {
                                              "pico run --resume DIR finishes one that stopped");
 }
 
-TunedProfile read_profile(const std::string& path) {
-  TunedProfile profile = load_profile(path);
+TunedProfile read_profile(const std::string& path, std::string* text) {
+  TunedProfile profile = load_profile(path, text);
   for (const std::string& w : profile.warnings) fmt::print(stderr, "pico: warning: {}: {}\n", path, w);
   return profile;
 }

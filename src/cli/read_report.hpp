@@ -24,7 +24,7 @@ nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_by
 std::optional<nlohmann::json> application_report_at(const std::string& path);
 
 // A profile as the verbs read one: loaded (load_profile), its warnings (evidence from oversubscribed runs)
-// said on stderr as "pico: warning: PATH: ...".
-TunedProfile read_profile(const std::string& path);
+// said on stderr as "pico: warning: PATH: ...". `text`, when given, receives the file's bytes (profile_hash.hpp).
+TunedProfile read_profile(const std::string& path, std::string* text = nullptr);
 
 }  // namespace pico::cli

@@ -16,6 +16,8 @@
 #include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
 #include "tuning/comm_size_prediction.hpp"
+#include "tuning/profile_hash.hpp"
+#include "tuning/run_evidence.hpp"
 #include "tuning/tune.hpp"
 
 namespace pico::cli {
@@ -83,8 +85,10 @@ void add_tune(CLI::App& app, int& exit_code) {
       if (!opts->predict_np.empty())
         throw InputError("--predict-np", "--predict-np makes a profile; --check checks one",
                          "pico tune RESULTS... --predict-np N -o PROFILE, then pico tune --check ... --profile PROFILE");
-      const TunedProfile profile = cli::read_profile(opts->profile);
-      const CheckResult result = check_profile_against(profile, opts->profile, reports, options);
+      std::string profile_text;
+      const TunedProfile profile = cli::read_profile(opts->profile, &profile_text);
+      const CheckResult result =
+          check_profile_against(profile, opts->profile, profile_file_hash(profile_text), reports, options);
       std::cout << render_check(result, options);
       exit_code = result.failed > 0 ? 1 : 0;  // a size confidently slower than the bounds fails the check
       return;
@@ -99,7 +103,7 @@ void add_tune(CLI::App& app, int& exit_code) {
     require_rivals(analysis, reports.front().path);
     if (!opts->quiet) {
       std::cout << render_tune_summary(analysis, options);
-      for (const LoadedReport& r : reports)
+      for (const LoadedReport& r : distinct_runs(reports).reports)
         if (const std::string line = reproducibility_line(r.report); !line.empty()) std::cout << r.path << ": " << line;
     }
     TunedProfile profile = profile_from_analysis(analysis, options);

@@ -3,18 +3,17 @@
 
 #include <filesystem>
 #include <map>
-#include <span>
 
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
 #include "core/file_io.hpp"
-#include "core/hash.hpp"
 #include "core/input_error.hpp"
 #include "core/results_file.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/ompi_han_rules.hpp"
+#include "tuning/profile_hash.hpp"
 
 namespace fs = std::filesystem;
 
@@ -84,7 +83,7 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
   load.source = source;
   std::string text;
   load.profile = load_profile(path, &text);
-  load.hash = fmt::format("{:016x}", fnv1a64(std::as_bytes(std::span(text.data(), text.size()))));
+  load.hash = profile_file_hash(text);
   const ProfileLibrary& lib = load.profile.library;
   if (lib.name != target.mpi_library)
     throw InputError(path, fmt::format("the profile is for {} {}, but the run is planned for {} {}", lib.name,

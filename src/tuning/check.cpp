@@ -13,6 +13,7 @@
 #include "core/input_error.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
+#include "tuning/run_evidence.hpp"
 
 namespace pico {
 
@@ -97,23 +98,28 @@ std::string ran_cell(const CheckRow& r) {
 }  // namespace
 
 CheckResult check_profile_against(const TunedProfile& profile, const std::string& profile_path,
-                                  const std::vector<LoadedReport>& reports, const TuneOptions& options) {
+                                  const std::string& profile_hash, const std::vector<LoadedReport>& given,
+                                  const TuneOptions& options) {
+  CheckResult result;
+  DistinctRuns runs = distinct_runs(given);
+  result.repeated = std::move(runs.repeated);
   std::vector<LoadedReport> tuned, sweeps;
-  for (const LoadedReport& r : reports) (ran_with_profile(r) ? tuned : sweeps).push_back(r);
+  for (const LoadedReport& r : runs.reports) (ran_with_profile(r) ? tuned : sweeps).push_back(r);
+  // Another profile's run would be judged as this one's.
+  for (const LoadedReport& r : tuned) require_loaded_profile(r, profile_path, profile_hash);
   if (tuned.empty())
     throw InputError("pico tune --check", "no report ran with a profile loaded",
                      "give the results of `pico run EXPERIMENT --profile PROFILE` beside the sweep's");
   if (sweeps.empty())
     throw InputError("pico tune --check", "no sweep report (one run without a profile) to compare with",
                      "give the sweep's results the profile was tuned from beside the tuned run's");
-  const TuneAnalysis t = analyse_reports(tuned, options);
-  const TuneAnalysis s = analyse_reports(sweeps, options);
+  const TuneAnalysis t = analyse_reports(tuned, options, EvidenceKind::tuned);
+  const TuneAnalysis s = analyse_reports(sweeps, options, EvidenceKind::sweep);
   if (t.library.name != profile.library.name || t.library.version != profile.library.version)
     throw InputError(profile_path,
                      fmt::format("the profile is for {} {}, the tuned runs measured {} {}", profile.library.name,
                                  profile.library.version, t.library.name, t.library.version),
                      "check a profile against runs of its own library");
-  CheckResult result;
   const auto sweep_sizes = by_size(s);
   for (const auto& [key, tuned_size] : by_size(t)) {
     const auto it = sweep_sizes.find(key);
@@ -171,6 +177,7 @@ std::string render_check(const CheckResult& result, const TuneOptions& options) 
                        r.verdict, ran_cell(r));
   }
   for (const std::string& u : result.unmatched) out += u + "\n";
+  for (const std::string& line : result.repeated) out += line + "\n";
   const std::size_t judged = result.rows.size() - static_cast<std::size_t>(result.unchanged);
   // "0 of 0 sizes the profile changes within 10%" read as a pass of nothing.
   if (judged == 0)

@@ -49,12 +49,17 @@ struct CheckResult {
   int within_noise = 0;                 // rows whose interval or the drift band straddles a bound
   int unchanged = 0;                    // rows whose profile keeps the default: not judged
   std::optional<DriftBand> drift;       // from the unchanged rows, where there are enough of them
+  std::vector<std::string> repeated;    // a line per run given more than once (counted once)
 };
 
-// Throws InputError when no report ran with a profile, none without, or the
-// profile's library is not the reports'.
+// Each run counted once (tuning/run_evidence.hpp). Throws InputError when no
+// report ran with a profile, none without, a tuned run loaded another profile
+// than the one at profile_path (its file's profile_file_hash is
+// profile_hash), a run measured nothing, or the profile's library is not the
+// reports'.
 CheckResult check_profile_against(const TunedProfile& profile, const std::string& profile_path,
-                                  const std::vector<LoadedReport>& reports, const TuneOptions& options);
+                                  const std::string& profile_hash, const std::vector<LoadedReport>& reports,
+                                  const TuneOptions& options);
 
 std::string render_check(const CheckResult& result, const TuneOptions& options);
 

@@ -18,6 +18,7 @@
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
+#include "tuning/run_evidence.hpp"
 
 namespace pico {
 
@@ -25,14 +26,6 @@ namespace {
 
 // A default case whose library reported functions no catalogue entry names.
 constexpr const char* kUnknownFunctions = "(unknown functions)";
-
-// The report's id: its results directory's name (<timestamp>-<id>), as pico run made it.
-std::string report_id_of(const LoadedReport& r, const ReportFacts& facts) {
-  std::filesystem::path p(facts.results_dir.empty() ? r.path : facts.results_dir);
-  if (p.filename() == "report.json") p = p.parent_path();
-  if (p.filename().empty()) p = p.parent_path();
-  return p.filename().string();
-}
 
 // Cases of a backend whose library a profile can tune (its descriptor says), not pico's own algorithms.
 bool is_library_backend(const std::string& backend) {
@@ -193,14 +186,20 @@ std::string render_profile_written(const TunedProfile& profile, const std::strin
   return written + fmt::format("next: pico export {} --format ompi-rules|mpich-json|... -o FILE\n", path);
 }
 
-TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options) {
-  if (reports.empty()) throw InputError("pico tune", "no report given", "pico tune RESULTS_DIR...");
+TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneOptions& options,
+                             EvidenceKind kind) {
+  if (given.empty()) throw InputError("pico tune", "no report given", "pico tune RESULTS_DIR...");
   TuneAnalysis analysis;
+  // One run is one piece of evidence: its copies would shrink the intervals as if it had been measured again.
+  DistinctRuns runs = distinct_runs(given);
+  analysis.repeated = std::move(runs.repeated);
+  const std::vector<LoadedReport>& reports = runs.reports;
+  for (const LoadedReport& r : reports) require_evidence(r, kind);
   std::string first_identity, first_path;
   std::map<KeyTuple, std::map<std::uint64_t, SizeData>> grouped;
   for (const LoadedReport& r : reports) {
     const ReportFacts facts = report_facts(r.report);
-    const std::string id = report_id_of(r, facts);
+    const std::string id = run_id_of(r);
     analysis.reports.push_back(id);
     if (const std::string text = report_oversubscription_text(r.report); !text.empty())
       analysis.warnings.push_back(fmt::format("{}: {}", id, text));
@@ -387,6 +386,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                        "(repetitions) may decide them\n",
                        undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
                        options.decide_from * 100);
+  for (const std::string& line : analysis.repeated) out += line + "\n";
   int dropped = 0;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) dropped += s.race_dropped;

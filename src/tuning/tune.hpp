@@ -85,17 +85,26 @@ struct KeyChoices {
   std::vector<SizeChoice> sizes;
 };
 
-// The choices per rule key. Throws InputError when the reports mix
-// libraries, versions or platforms, hold no library default to compare
-// with, or several datatypes/ops/modes at one size.
+// The choices per rule key, each run counted once however often given.
+// Throws InputError when the reports mix libraries, versions or platforms,
+// hold no library default to compare with, or several datatypes/ops/modes at
+// one size, when two reports of one run differ, or when a report is no
+// evidence of `kind` (tuning/run_evidence.hpp: a sweep with a profile loaded,
+// a run that measured nothing).
 struct TuneAnalysis {
   ProfileLibrary library;
   std::string platform;
-  std::vector<std::string> reports;  // report ids
+  std::vector<std::string> reports;  // run ids, each once
+  std::vector<std::string> repeated;  // a line per run given more than once (tuning/run_evidence.hpp)
   std::vector<std::string> warnings;  // "ID: oversubscribed (...)" per report whose ranks outnumbered cores
   std::vector<KeyChoices> keys;
 };
-TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options);
+// What a set of reports is evidence of: a sweep (the library's default
+// measured as it comes, no profile loaded) or runs made with a profile loaded
+// (tune --check's tuned side).
+enum class EvidenceKind { sweep, tuned };
+TuneAnalysis analyse_reports(const std::vector<LoadedReport>& reports, const TuneOptions& options,
+                             EvidenceKind kind = EvidenceKind::sweep);
 
 // InputError (WHERE `where`) when no size measured anything but the default:
 // `pico tune` on a report without a sweep has nothing to choose from.

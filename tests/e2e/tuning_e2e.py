@@ -20,6 +20,9 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
   survives, a dropped candidate says why, survivors ran every round, the
   launch keeps to its budget, refinement skips only sizes whose neighbours
   agree, and pico tune reads the result.
+- evidence: one run given as DIR and DIR/report.json, or 40 times, is one run
+  (said so); a run with a profile loaded is no sweep, a run whose every case
+  failed no evidence, and tune --check refuses a run of another profile.
 - bad_input: mixed libraries, a profile for another library, and exports the
   library would ignore exit 2 with what is wrong.
 """
@@ -362,6 +365,59 @@ def test_bad_input(tmp):
         backends: [{library: mpi, algorithms: [ring]}]
         """, "--profile", profile_path)
     expect(forced.returncode == 2 and "measures the library's default" in forced.stderr, forced.stderr)
+
+
+def test_evidence(tmp):
+    sweep_yaml = """\
+        collectives: [allreduce]
+        sizes: [8B, 64KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: all}]
+        """
+    sweep_dir = results_dir(run(tmp, "sweep.yaml", sweep_yaml))
+    run_id = os.path.basename(sweep_dir)
+    profile_path, twice = tune(tmp, sweep_dir, os.path.join(sweep_dir, "report.json"))
+    expect(f"{run_id}: given 2 times ({sweep_dir}, {sweep_dir}/report.json): one run, counted once" in twice, twice)
+    copies = [sweep_dir]
+    for i in range(39):
+        copies.append(os.path.join(tmp, f"copy{i}"))
+        shutil.copytree(sweep_dir, copies[-1])
+    _, many = tune(tmp, *copies)
+    expect(f"{run_id}: given 40 times" in many, many)
+    expect(load(profile_path)["reports"] == [run_id], str(load(profile_path)["reports"]))
+
+    tuned_yaml = sweep_yaml.replace("algorithms: all", "algorithms: [default]")
+    tuned = run(tmp, "tuned.yaml", tuned_yaml, "--profile", profile_path)
+    expect(tuned.returncode == 0, tuned.stderr[-2000:])
+    as_sweep = pico("tune", results_dir(tuned), cwd=tmp)
+    expect(as_sweep.returncode == 2 and f"ran with the profile {profile_path} loaded" in as_sweep.stderr,
+           as_sweep.stderr)
+    # The same profile's bytes at another path are the same profile; a changed one is not.
+    same = os.path.join(tmp, "same.json")
+    shutil.copy(profile_path, same)
+    check = pico("tune", "--check", sweep_dir, results_dir(tuned), "--profile", same, cwd=tmp)
+    expect(check.returncode in (0, 1) and "allreduce" in check.stdout, check.stdout + check.stderr)
+    other = load(profile_path)
+    other["created"] = "2000-01-01T00:00:00Z"
+    other_path = os.path.join(tmp, "other.json")
+    with open(other_path, "w", encoding="utf-8") as f:
+        json.dump(other, f)
+    wrong = pico("tune", "--check", sweep_dir, results_dir(tuned), "--profile", other_path, cwd=tmp)
+    expect(wrong.returncode == 2 and f"ran with the profile {profile_path}" in wrong.stderr
+           and f"not {other_path}" in wrong.stderr, wrong.stderr)
+
+    # Every case fails: Open MPI aborts on a rules file naming an algorithm id past the last.
+    bad_rules = write(tmp, "bad-rules.txt", "1\n2\n1\n2 1\n0 99 0 0\n")
+    platform = write(tmp, "bad-platform.yaml", f"""\
+        name: badrules
+        scheduler: local
+        launcher: {{kind: mpirun, command: mpirun, args: []}}
+        env: {{OMPI_MCA_coll_tuned_dynamic_rules_filename: {bad_rules}, OMPI_MCA_coll_tuned_use_dynamic_rules: 1}}
+        """)
+    failed = run(tmp, "failing.yaml", tuned_yaml, "-p", platform)
+    expect(failed.returncode == 1, f"exit {failed.returncode}\n{failed.stderr[-2000:]}")
+    none = pico("tune", sweep_dir, results_dir(failed), cwd=tmp)
+    expect(none.returncode == 2 and "measured none of its cases (2 failed" in none.stderr, none.stderr)
 
 
 def test_race(tmp):

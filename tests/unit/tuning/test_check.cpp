@@ -13,6 +13,9 @@ using nlohmann::json;
 
 namespace {
 
+// The hash the tuned runs record of p.json, the profile they loaded.
+constexpr const char* kHash = "00112233aabbccdd";
+
 CaseResult timed(const std::string& algorithm, std::uint64_t bytes, double seconds, const std::string& actual = "") {
   CaseResult r = test::allreduce_record(algorithm, bytes);
   r.timing = compute_stats(std::vector<double>(20, seconds));
@@ -30,7 +33,7 @@ LoadedReport report_of(const std::string& run, const std::vector<CaseResult>& ca
             {"run", {{"results_dir", "results/local/" + run}}},
             {"provenance", {{"mpi", {{"library", "openmpi"}, {"version", "4.1.4"}}}}},
             {"cases", json::array()}};
-  if (with_profile) j["provenance"]["profile"] = {{"path", "p.json"}};
+  if (with_profile) j["provenance"]["profile"] = {{"path", "p.json"}, {"hash", kHash}};
   for (const CaseResult& c : cases) j["cases"].push_back(to_json(c));
   return {"results/local/" + run, j};
 }
@@ -62,7 +65,7 @@ TEST_CASE("check: tuned default against the sweep's best and old default, and wh
                                          timed("default", 4096, 3e-6), timed("ring", 4096, 2.9e-6)}, false);
   const auto tuned = report_of("tuned", {timed("default", 8, 1.05e-6, "recursive_doubling"),
                                          timed("default", 4096, 3.5e-6, "ring")}, true);
-  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  const CheckResult r = check_profile_against(profile(), "p.json", kHash, {sweep, tuned}, {});
   REQUIRE(r.rows.size() == 2);
   CHECK(r.rows[0].profile_choice == "recursive_doubling");
   CHECK(r.rows[0].tuned_s == Approx(1.05e-6));
@@ -86,7 +89,7 @@ TEST_CASE("check: tuned default against the sweep's best and old default, and wh
 TEST_CASE("check: a profile that changes nothing says there is nothing to check, and fills ran (issue 65)") {
   const auto sweep = report_of("sweep", {timed("default", 4096, 3e-6), timed("ring", 4096, 2.9e-6)}, false);
   const auto tuned = report_of("tuned", {timed("default", 4096, 3.1e-6)}, true);
-  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  const CheckResult r = check_profile_against(profile(), "p.json", kHash, {sweep, tuned}, {});
   REQUIRE(r.rows.size() == 1);
   const std::string text = render_check(r, {});
   CHECK_THAT(text, !Catch::Matchers::Contains("0 of 0"));
@@ -98,21 +101,21 @@ TEST_CASE("check: a profile that changes nothing says there is nothing to check,
   // A changed size whose reports do not say what ran reads "not seen", not a blank.
   const auto unseen = report_of("tuned", {timed("default", 8, 1.05e-6)}, true);
   const auto sweep8 = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
-  CHECK_THAT(render_check(check_profile_against(profile(), "p.json", {sweep8, unseen}, {}), {}),
+  CHECK_THAT(render_check(check_profile_against(profile(), "p.json", kHash, {sweep8, unseen}, {}), {}),
              Catch::Matchers::Contains("  not seen\n"));
 }
 
 TEST_CASE("check: the library ran something else than the profile's algorithm") {
   const auto sweep = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
   const auto tuned = report_of("tuned", {timed("default", 8, 2e-6, "ring")}, true);
-  const CheckResult r = check_profile_against(profile(), "p.json", {sweep, tuned}, {});
+  const CheckResult r = check_profile_against(profile(), "p.json", kHash, {sweep, tuned}, {});
   REQUIRE(r.rows.size() == 1);
   CHECK(r.rows[0].ran == "no: ran ring");
 }
 
 TEST_CASE("check: needs runs with and without a profile") {
   const auto sweep = report_of("sweep", {timed("default", 8, 2e-6)}, false);
-  CHECK_THROWS_WITH(check_profile_against(profile(), "p.json", {sweep}, {}),
+  CHECK_THROWS_WITH(check_profile_against(profile(), "p.json", kHash, {sweep}, {}),
                     Catch::Matchers::Contains("no report ran with a profile loaded"));
 }
 
@@ -125,7 +128,7 @@ TEST_CASE("check: a miss the intervals cannot confirm is within noise, not SLOWE
   noisy.samples_s = spread;
   const auto sweep = report_of("sweep", {timed("default", 4096, 3e-6), timed("ring", 4096, 3.1e-6)}, false);
   const CheckResult within =
-      check_profile_against(profile("ring"), "p.json", {sweep, report_of("t", {noisy}, true)}, {});
+      check_profile_against(profile("ring"), "p.json", kHash, {sweep, report_of("t", {noisy}, true)}, {});
   REQUIRE(within.rows.size() == 1);
   CHECK(within.rows[0].vs_default.estimate < 1 / 1.05);  // the estimate misses the bound...
   CHECK(within.rows[0].vs_default.high > 1 / 1.05);      // ...which the interval does not rule out
@@ -133,7 +136,7 @@ TEST_CASE("check: a miss the intervals cannot confirm is within noise, not SLOWE
   CHECK(within.failed == 0);
   CHECK_THAT(render_check(within, {}), Catch::Matchers::Contains("repetitions:"));
   // Every sample of the tuned run 2x the old default's: confidently slower.
-  const CheckResult slower = check_profile_against(profile("ring"), "p.json",
+  const CheckResult slower = check_profile_against(profile("ring"), "p.json", kHash,
                                                    {sweep, report_of("t", {timed("default", 4096, 6e-6)}, true)}, {});
   CHECK(slower.rows[0].verdict == "SLOWER");
   CHECK(slower.failed == 1);
@@ -157,7 +160,7 @@ TEST_CASE("check: run-to-run drift measured where nothing changed separates nois
   sweep_cases.push_back(timed("recursive_doubling", 512, 1.9e-6));
   tuned_cases.push_back(timed("default", 8, 2.6e-6));   // 1.3x the old default: drift-sized
   tuned_cases.push_back(timed("default", 512, 6e-6));   // 3x: beyond any drift measured
-  const CheckResult r = check_profile_against(profile(), "p.json",
+  const CheckResult r = check_profile_against(profile(), "p.json", kHash,
                                               {report_of("sweep", sweep_cases, false), report_of("t", tuned_cases, true)}, {});
   REQUIRE(r.drift.has_value());
   CHECK(r.drift->sizes == 8);
@@ -177,12 +180,12 @@ TEST_CASE("check: the profile's choice is the sweep's best and ran: tuned agains
   // the sweep's ring: the same algorithm in two runs, not a choice far from the best.
   const auto sweep = report_of("sweep", {timed("default", 4096, 4e-6), timed("ring", 4096, 2e-6)}, false);
   const auto tuned = report_of("t", {timed("default", 4096, 2.8e-6, "ring")}, true);
-  const CheckResult r = check_profile_against(profile("ring"), "p.json", {sweep, tuned}, {});
+  const CheckResult r = check_profile_against(profile("ring"), "p.json", kHash, {sweep, tuned}, {});
   REQUIRE(r.rows.size() == 1);
   CHECK(r.rows[0].best == "ring");
   CHECK(r.rows[0].ran == "yes");
   CHECK(r.rows[0].verdict == "within noise");
   // Where the library ran something else, the same times are FAR.
   const auto other = report_of("t", {timed("default", 4096, 2.8e-6, "recursive_doubling")}, true);
-  CHECK(check_profile_against(profile("ring"), "p.json", {sweep, other}, {}).rows[0].verdict == "FAR");
+  CHECK(check_profile_against(profile("ring"), "p.json", kHash, {sweep, other}, {}).rows[0].verdict == "FAR");
 }
