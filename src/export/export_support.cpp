@@ -2,6 +2,7 @@
 #include "export/export_support.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -90,6 +91,36 @@ const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile
                   catalog.library, profile.library.version, name(rule.collective),
                   e ? fmt::format(" (it exists in versions {})", e->versions) : ""),
       have.empty() ? "this library has no algorithm choice for it" : "the version has: " + have);
+}
+
+void require_placement(const Catalog& catalog, const ProfileRule& rule, const ProfileRange& range,
+                       const AlgorithmEntry& entry) {
+  std::int64_t pow2 = 1;
+  while (pow2 * 2 <= rule.comm_size) pow2 *= 2;
+  ConstraintVariables vars{{"np", rule.comm_size}, {"np_pow2", pow2}};
+  if (rule.nodes > 0 && rule.ppn > 0) {  // 0: a report without placement
+    vars["nodes"] = rule.nodes;
+    vars["ppn"] = rule.ppn;
+    vars["ppn_balanced"] = static_cast<std::int64_t>(rule.nodes) * rule.ppn == rule.comm_size ? 1 : 0;
+  }
+  const std::vector<AlgorithmConstraint> none;
+  const auto component = catalog.components.find(entry.component);
+  for (const auto* list : {component == catalog.components.end() ? &none : &component->second.constraints,
+                           &entry.constraints})
+    for (const AlgorithmConstraint& k : *list) {
+      bool holds = true;
+      try {
+        holds = k.require.holds(vars);
+      } catch (const std::invalid_argument&) {
+        continue;  // it depends on the call (count, operation, rank order), which a rule does not fix
+      }
+      if (!holds)
+        throw ExportRefusal(fmt::format("{} from {} B chooses {}, which the catalogue rules out on that "
+                                        "placement (nodes x ranks per node): {} (requires {})",
+                                        describe(rule), range.min_bytes, entry.name, k.reason,
+                                        k.require.expression()),
+                            "tune on the placement you run (pico tune skips what the catalogue rules out there)");
+    }
 }
 
 bool chooses_component(const TunedProfile& profile) {

@@ -54,6 +54,15 @@ void require_covering(const ProfileRule& rule);
 const AlgorithmEntry& catalogue_entry(const Catalog& catalog, const TunedProfile& profile, const ProfileRule& rule,
                                       const ProfileRange& range);
 
+// ExportRefusal where the rule's placement (its comm size, nodes and ranks per
+// node, where the profile knows them) breaks a constraint of the range's
+// component or of its catalogue entry (han on one node or with one rank per
+// node, MPICH's ch4_gamma on two nodes, a node-aware composition at ppn 1):
+// the library would not run it there as itself, so no file should say it. A
+// constraint on the call (count, operation) is left to the run.
+void require_placement(const Catalog& catalog, const ProfileRule& rule, const ProfileRange& range,
+                       const AlgorithmEntry& entry);
+
 // Whether any range of the profile chooses an algorithm of another component
 // than the catalogue's own (Open MPI's han, MPICH's ch4 compositions).
 bool chooses_component(const TunedProfile& profile);

@@ -62,6 +62,7 @@ nlohmann::ordered_json range_target(const Catalog& catalog, const TunedProfile& 
                                     const MpichDefaults& defaults) {
   if (range.algorithm == "default") return default_intra;
   const AlgorithmEntry& entry = catalogue_entry(catalog, profile, rule, range);
+  require_placement(catalog, rule, range, entry);
   if (entry.component.empty())  // an MPIR algorithm: mpich-json chooses it once ch4 hands over the whole call
     return composition(rule, flat_composition(catalog, profile, rule).name, defaults);
   nlohmann::ordered_json target = nlohmann::ordered_json::object();
@@ -108,8 +109,31 @@ bool has_compositions(const Catalog& catalog, const TunedProfile& profile, Colle
   return false;
 }
 
+// ExportRefusal unless the catalogue has ch4 compositions on the profile's version: without them the tree
+// would be MPICH's own, every tuned choice dropped.
+void require_compositions(const Catalog& catalog, const TunedProfile& profile) {
+  for (const auto& [collective, entries] : catalog.collectives)
+    if (has_compositions(catalog, profile, collective)) return;
+  std::string versions;
+  for (const auto& [collective, entries] : catalog.collectives)
+    for (const AlgorithmEntry& e : entries.algorithms)
+      if (!e.component.empty() && versions.find(e.versions) == std::string::npos)
+        versions += (versions.empty() ? "" : ", ") + e.versions;
+  throw ExportRefusal(fmt::format("the catalogue ({}) has no ch4 compositions for MPICH {} (it has them for {}), so "
+                                  "the file would be MPICH's own tree with every tuned choice dropped",
+                                  catalog.source_path, profile.library.version,
+                                  versions.empty() ? "no version" : versions),
+                      "tune on an MPICH the catalogue's compositions cover, or export --format mpich-json alone");
+}
+
 std::string write(const TunedProfile& profile, const FormatArgs& args) {
   const Catalog& catalog = catalog_for("mpich");
+  require_compositions(catalog, profile);
+  // Every choice names an algorithm of the profile's version (catalogue_entry refuses the others), also in the
+  // collectives the ch4 tree leaves to MPIR: mpich-json refuses the same profile.
+  for (const ProfileRule& rule : profile.rules)
+    for (const ProfileRange& range : rule.ranges)
+      if (range.algorithm != "default") catalogue_entry(catalog, profile, rule, range);
   MpichDefaults defaults = load_mpich_defaults(args.text("mpich-ch4-defaults"), args.text("mpich-library"),
                                                MpichTree::ch4);
   auto rules = rules_by_collective(profile);

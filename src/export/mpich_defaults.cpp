@@ -21,6 +21,10 @@ constexpr std::array kLibraryPlaces{
     "/usr/lib/x86_64-linux-gnu/libmpich.so.12", "/usr/lib/aarch64-linux-gnu/libmpich.so.12",
     "/usr/lib64/libmpich.so.12", "/usr/local/lib/libmpich.so.12", "/usr/lib/libmpich.so.12"};
 
+// How each tree's leaves start: MPIR algorithms, ch4 compositions.
+constexpr const char* kMpirLeaf = "algorithm=MPIR_";
+constexpr const char* kCh4Leaf = "composition=MPIDI_";
+
 // A tree file is some KiB and libmpich some MiB: anything past this, or a FIFO or device, is not one.
 constexpr std::uintmax_t kMaxMpichFileBytes = 256 * kMiB;
 
@@ -38,7 +42,7 @@ std::string read_bytes(const std::string& path) {
 
 nlohmann::ordered_json embedded_tree(const std::string& bytes, MpichTree which, const std::string& library) {
   const std::string start = "{\"collective=";
-  const std::string leaf = which == MpichTree::mpir ? "\"algorithm=MPIR_" : "\"composition=MPIDI_";
+  const std::string leaf = std::string("\"") + (which == MpichTree::mpir ? kMpirLeaf : kCh4Leaf);
   for (std::size_t at = bytes.find(start); at != std::string::npos; at = bytes.find(start, at + 1)) {
     if (at > 0 && bytes[at - 1] != '\0') continue;  // inside another string
     const std::size_t end = bytes.find('\0', at);
@@ -66,6 +70,20 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
       throw ExportRefusal(fmt::format("{} is not an MPICH collective selection tree", defaults_file),
                           fmt::format("give MPICH's {} of your release, or leave the file out to read the "
                                       "installed libmpich", tree_file));
+    // The MPIR tree's leaves name MPIR_ algorithms, the ch4 tree's MPIDI_ compositions: the other tree in its
+    // place would load, and MPICH would abort at MPI_Init on leaves of the wrong level.
+    const std::string text = tree.dump();
+    const bool has_mpir = text.find(std::string("\"") + kMpirLeaf) != std::string::npos;
+    const bool has_ch4 = text.find(std::string("\"") + kCh4Leaf) != std::string::npos;
+    if (which == MpichTree::mpir ? has_ch4 || !has_mpir : has_mpir || !has_ch4)
+      throw ExportRefusal(
+          fmt::format("{} is {} where MPICH's {} tree is expected (its leaves are {}, not {})", defaults_file,
+                      has_ch4 ? "the ch4 device's composition tree" : has_mpir ? "the MPIR algorithm tree"
+                                                                              : "a tree with no algorithm leaves",
+                      which == MpichTree::mpir ? "MPIR" : "ch4", has_ch4 ? kCh4Leaf : has_mpir ? kMpirLeaf : "none",
+                      which == MpichTree::mpir ? kMpirLeaf : kCh4Leaf),
+          fmt::format("give MPICH's {} of your release ({})", tree_file,
+                      which == MpichTree::mpir ? "--mpich-defaults" : "--mpich-ch4-defaults"));
     d.tree = std::move(tree);
     d.source = defaults_file;
     return d;

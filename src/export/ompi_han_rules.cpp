@@ -20,6 +20,7 @@
 #include "config/catalog.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
+#include "export/ompi_sizes.hpp"
 
 namespace pico {
 
@@ -85,16 +86,28 @@ ExportOutput write(const TunedProfile& profile, const std::string&, const Format
                           tuned_name(c));
       continue;
     }
-    // The first configuration must be size 1: smaller communicators take the first rule, as pico's profile reads.
-    body += fmt::format("{}  # configurations\n", rules.size());
-    for (std::size_t k = 0; k < rules.size(); ++k) {
-      const ProfileRule& rule = *rules[k];
+    // The configurations follow tuned's comm-size blocks (ompi_comm_size_blocks), so that han and tuned apply
+    // the same rule at every communicator size: a default block names tuned (its rules then run tuned's own
+    // decision). Consecutive blocks of one rule are one configuration (han compares pico's bytes, unscaled).
+    // The first configuration must be size 1: smaller communicators take the first block, as Open MPI reads.
+    std::vector<OmpiCommSizeBlock> configurations;
+    for (const OmpiCommSizeBlock& block : ompi_comm_size_blocks(rules))
+      if (configurations.empty() || configurations.back().rule != block.rule) configurations.push_back(block);
+    body += fmt::format("{}  # configurations\n", configurations.size());
+    for (std::size_t k = 0; k < configurations.size(); ++k) {
+      const int from = k == 0 ? 1 : configurations[k].comm_size;
+      if (configurations[k].rule == nullptr) {
+        body += fmt::format("{} 1  # communicator size from {}: no rule tuned for it\n0 {}\n", from, from,
+                            tuned_name(c));
+        continue;
+      }
+      const ProfileRule& rule = *configurations[k].rule;
       require_covering(rule);
-      body += fmt::format("{} {}  # communicator size from {}, message rules\n", k == 0 ? 1 : rule.comm_size,
-                          rule.ranges.size(), k == 0 ? 1 : rule.comm_size);
+      body += fmt::format("{} {}  # communicator size from {}, message rules\n", from, rule.ranges.size(), from);
       for (const ProfileRange& range : rule.ranges) {
         const std::string component = component_of(catalog, profile, rule, range);
         if (component == "adapt") refuse_adapt(rule, range);
+        if (!component.empty()) require_placement(catalog, rule, range, catalogue_entry(catalog, profile, rule, range));
         body += fmt::format("{} {}  # {}\n", range.min_bytes, component.empty() ? tuned_name(c) : component,
                             range.algorithm);
       }

@@ -14,11 +14,10 @@
 // communicator up to the next block, and the first block to every smaller
 // one. Such a rule is written as one block per communicator size it drives,
 // each scaled by that size: from the rule's own size up to twice it (at most
-// kMoreCommSizes more) or the next rule's, whichever comes first. Past
-// that, and below the smallest rule, a default block (algorithm 0, tuned's
-// fixed decision) keeps Open MPI from applying bounds scaled for another size.
-#include <algorithm>
-#include <climits>
+// 64 more) or the next rule's, whichever comes first. Past that, and below
+// the smallest rule, a default block (algorithm 0, tuned's fixed decision)
+// keeps Open MPI from applying bounds scaled for another size. The blocks are
+// ompi_comm_size_blocks', which pico predict reads too (exported_choice.hpp).
 #include <vector>
 
 #include <fmt/format.h>
@@ -32,44 +31,8 @@ namespace pico {
 
 namespace {
 
-constexpr int kMoreCommSizes = 64;
-
 bool has_version_2_header(const std::string& version) {
   return !version.empty() && version_in_range(version, ">=5.0.7");
-}
-
-// One comm-size block of the file: a rule's ranges scaled by comm_size, or
-// (rule == nullptr) one default rule.
-struct CommSizeBlock {
-  int comm_size;
-  const ProfileRule* rule;
-};
-
-bool fits_at(const ProfileRule& rule, std::uint64_t factor) {
-  return std::all_of(rule.ranges.begin(), rule.ranges.end(),
-                     [&](const ProfileRange& r) { return library_range_within(r, factor).has_value(); });
-}
-
-// The blocks of one collective's rules (ascending comm size), as the header says.
-std::vector<CommSizeBlock> comm_size_blocks(const std::vector<const ProfileRule*>& rules) {
-  std::vector<CommSizeBlock> blocks;
-  if (spec_for(rules.front()->collective).names.ompi_size != SizeBasis::comm_total) {
-    for (const ProfileRule* rule : rules) blocks.push_back({rule->comm_size, rule});
-    return blocks;
-  }
-  if (rules.front()->comm_size > 1) blocks.push_back({1, nullptr});
-  for (std::size_t k = 0; k < rules.size(); ++k) {
-    const ProfileRule& rule = *rules[k];
-    const long long n = rule.comm_size;
-    const long long next = k + 1 < rules.size() ? rules[k + 1]->comm_size : static_cast<long long>(INT_MAX) + 1;
-    const long long end = std::min({next, 2 * n, n + kMoreCommSizes + 1});
-    long long p = n;
-    blocks.push_back({rule.comm_size, &rule});  // its own size: a range that does not fit is refused when written
-    for (++p; p < end && fits_at(rule, static_cast<std::uint64_t>(p)); ++p)
-      blocks.push_back({static_cast<int>(p), &rule});
-    if (p < next) blocks.push_back({static_cast<int>(p), nullptr});
-  }
-  return blocks;
 }
 
 std::string write(const TunedProfile& profile, const FormatArgs&) {
@@ -88,9 +51,9 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
       of_collective.push_back(rules[i]);
     }
     ++collectives;
-    const std::vector<CommSizeBlock> blocks = comm_size_blocks(of_collective);
+    const std::vector<OmpiCommSizeBlock> blocks = ompi_comm_size_blocks(of_collective);
     body += fmt::format("{}  # collective {}\n{}  # comm-size blocks\n", id, name(c), blocks.size());
-    for (const CommSizeBlock& block : blocks) {
+    for (const OmpiCommSizeBlock& block : blocks) {
       if (block.rule == nullptr) {
         body += fmt::format("{} 1  # comm size, message rules: no rule tuned for this size\n0 0 0 0{}  # default\n",
                             block.comm_size, fifth);

@@ -9,10 +9,12 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
   records the profile; `pico tune --check` compares. A rules file with an
   algorithm id Open MPI lacks aborts the case, which shows the variables pico
   sets make Open MPI read the file (a release build never says so).
-- comm_sizes: Open MPI runs the algorithm the profile chooses on 2, 3 and 4
+- comm_sizes: Open MPI runs the algorithm the profile chooses on 2 to 5
   ranks for each collective whose rules compare the block times the
-  communicator size, from rules tuned on 2 and 4 ranks (3 takes the rule for
-  2, in a block the export scales for 3).
+  communicator size, from rules tuned on 3 and 5 ranks (4 takes the rule for
+  3, in a block the export scales for 4; 2, below the smallest rule, runs
+  Open MPI's own decision, as without the profile), and pico predict
+  --profile names that same choice at each.
 - mpich: the exported JSON (the library's whole default tree with the tuned
   subtree swapped in) loads at np 2, every other collective still works, and
   a trap rule shows the boundary takes effect at exactly its byte.
@@ -218,30 +220,44 @@ def test_comm_sizes(tmp):
         r["ranges"] = [low, high]
         return r
     for coll, (a, b) in SCALED.items():
-        profile["rules"] += [rule(coll, 2, a, b), rule(coll, 4, b, a)]
+        profile["rules"] += [rule(coll, 3, a, b), rule(coll, 5, b, a)]
     path = os.path.join(tmp, "scaled.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(profile, f)
     tuning_formats.parse_ompi_rules(export(tmp, path, "ompi-rules")[0])
-    proc = run(tmp, "scaled.yaml", f"""\
+    sweep = f"""\
         collectives: [{", ".join(SCALED)}]
         sizes: [800B, 1200B]
-        processes: [2, 3, 4]
+        processes: [2, 3, 4, 5]
         backends: [{{library: mpi, algorithms: [default]}}]
-        """, "--profile", path)
+        """
+    proc = run(tmp, "scaled.yaml", sweep, "--profile", path)
     report = checked_report(proc)
+    # What Open MPI's own decision runs, without the profile: below the smallest rule (np 2) the exported file
+    # holds a default block, so the profiled run must run the same (issue 66: predict said the rule for 3 ran).
+    own = {(c["collective"], c["np"], c["bytes"]): c.get("selection", {}).get("actual", {}).get("algorithm")
+           for c in checked_report(run(tmp, "own.yaml", sweep.replace("[2, 3, 4, 5]", "[2]")))["cases"]}
     seen = 0
     for case in report["cases"]:
         a, b = SCALED[case["collective"]]
-        rule_for = 2 if case["np"] < 4 else 4  # the rule of the largest comm size <= np
+        rule_for = 3 if case["np"] < 5 else 5  # the rule of the largest comm size <= np; np 2 is below both
         small = case["bytes"] < boundary
-        want = (a if small else b) if rule_for == 2 else (b if small else a)
+        want = "default" if case["np"] < 3 else (a if small else b) if rule_for == 3 else (b if small else a)
         got = case.get("selection", {}).get("actual", {}).get("algorithm")
-        expect(case["status"] == "ok" and got == want,
-               f"{case['collective']} np {case['np']} {case['bytes']} B: ran {got}, the profile chooses {want}\n"
+        ran = own[(case["collective"], case["np"], case["bytes"])] if want == "default" else want
+        expect(case["status"] == "ok" and ran and got == ran,
+               f"{case['collective']} np {case['np']} {case['bytes']} B: ran {got}, the profile chooses {want} "
+               f"(Open MPI's own decision there: {ran})\n"
                + json.dumps(case.get("selection"))[:600] + "\n" + str(case.get('reason')))
+        # pico predict --profile names what the loaded file made Open MPI run (issue 66, finding 7).
+        said = pico("predict", case["collective"], "--size", f"{case['bytes']}B", "--np", str(case["np"]),
+                    "--profile", path, cwd=tmp)
+        picks = said.stdout.split(" picks ", 1)[-1].split()[0].rstrip(":") if " picks " in said.stdout else None
+        expect(said.returncode == 0 and picks == want,
+               f"predict {case['collective']} np {case['np']} {case['bytes']} B picks {picks}; Open MPI ran {got} "
+               f"({want})\n{said.stdout[-600:]}{said.stderr[-600:]}")
         seen += 1
-    expect(seen == len(SCALED) * 2 * 3, f"{seen} cases")
+    expect(seen == len(SCALED) * 2 * 4, f"{seen} cases")
 
 
 def trap_profile(template, boundary):

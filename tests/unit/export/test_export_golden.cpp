@@ -15,8 +15,10 @@
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
+#include "export/exported_choice.hpp"
 #include "export/mpich_defaults.hpp"
 #include "export/ompi_han_rules.hpp"
+#include "export/ompi_sizes.hpp"
 #include "simulation/simulator_exports.hpp"
 
 using namespace pico;
@@ -372,4 +374,71 @@ TEST_CASE("ompi-rules: Open MPI runs pico's choice or its own default at every c
       if (driven) CHECK(ran == chosen->algorithm);
       else CHECK(ran == "default");
     }
+}
+
+// Issue 66, finding 7: pico predict --profile said "picks bruck" at np 2 where the exported file holds a default
+// block and Open MPI runs its own decision. predict reads exported_rule, which is checked here against what Open
+// MPI reads from the written file at every communicator size, below the smallest rule and past a rule's reach.
+TEST_CASE("exported_rule is what Open MPI reads from the ompi-rules file at every communicator size") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  ProfileRule four;
+  for (const ProfileRule& rule : p.rules)
+    if (rule.collective == Collective::allgather) four = rule;
+  std::erase_if(p.rules, [](const ProfileRule& r) { return r.collective == Collective::allgather; });
+  four.comm_size = 4;  // np 1-3 lie below it; the golden's allreduce (4 and 8) and others keep one rank's bytes
+  four.ranges[0].algorithm = "bruck";
+  ProfileRule big = four;
+  big.comm_size = 40;
+  p.rules.push_back(four);
+  p.rules.push_back(big);
+  const RulesFile file(export_profile(p, "p.json", export_format("ompi-rules"), {}).files.front().second);
+  int compared = 0, below = 0;
+  for (const ProfileRule& of : p.rules) {
+    const Collective c = of.collective;
+    for (int np = 1; np <= 100; ++np)
+      for (std::uint64_t bytes : {0ULL, 8ULL, 1023ULL, 1024ULL, 5000ULL, 65536ULL, 1ULL << 30}) {
+        const unsigned __int128 key = static_cast<unsigned __int128>(bytes) * ompi_rule_size_factor(of, np);
+        if (key > kMaxLibraryBytes) continue;
+        const std::string ran = file.runs(ompi_collective_id(c), np, static_cast<long long>(key));
+        const ExportedRule applied = exported_rule(p, c, np);
+        const std::string predicted = applied.rule ? applied.rule->range_for(bytes)->algorithm : "default";
+        INFO(name(c) << " np " << np << ", " << bytes << " B: the file runs " << ran << ", exported_rule says "
+                     << predicted << " " << applied.why);
+        CHECK(ran == predicted);
+        CHECK(applied.why.empty() == (applied.rule != nullptr));
+        ++compared;
+        if (c == Collective::allgather && np < 4) {
+          ++below;
+          CHECK(applied.rule == nullptr);
+          CHECK_THAT(applied.why, Catch::Contains("below its smallest rule (np 4)"));
+        }
+      }
+  }
+  CHECK(below > 0);
+  CHECK(compared > 1000);
+}
+
+// The same blocks in han's rules: below allgather's smallest rule han hands the call to tuned, whose default
+// block then runs Open MPI's own decision; before, han's first configuration applied the rule for 4 there.
+TEST_CASE("ompi-han-rules follows tuned's comm-size blocks below the smallest rule and past a rule's reach") {
+  TunedProfile p = load_profile(kDir + "openmpi-4.1.4-han.profile.json");
+  ProfileRule allgather = p.rules.front();
+  allgather.collective = Collective::allgather;
+  allgather.comm_size = 4;
+  allgather.nodes = 2;
+  allgather.ppn = 2;
+  ProfileRange all;
+  all.algorithm = "han";
+  allgather.ranges = {all};
+  p.rules.push_back(allgather);
+  const std::string text = export_profile(p, "p.json", export_format("ompi-han-rules"), {}).files.front().second;
+  const std::string of_allgather = text.substr(text.find("# collective allgather"));
+  CHECK_THAT(of_allgather, Catch::StartsWith("# collective allgather\n1  # topological levels\n2  # the user's "
+                                             "communicator\n3  # configurations\n"
+                                             "1 1  # communicator size from 1: no rule tuned for it\n0 tuned\n"
+                                             "4 1  # communicator size from 4, message rules\n0 han  # han\n"
+                                             "8 1  # communicator size from 8: no rule tuned for it\n0 tuned\n"));
+  CHECK(exported_rule(p, Collective::allgather, 3).rule == nullptr);
+  CHECK(exported_rule(p, Collective::allgather, 7).rule != nullptr);
+  CHECK(exported_rule(p, Collective::allgather, 8).rule == nullptr);
 }
