@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analysis/reproducibility.hpp"
 #include "cli/read_report.hpp"
@@ -24,17 +25,22 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     std::fputs(warnings_text(plan).c_str(), stderr);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
+    worker_path(request.platform, target.mpi_library);
     const std::string profile = !request.profile.empty() ? request.profile : request.platform.tuning_profile;
     std::string loads;
+    // The launch commands shown carry what the real launch sets, the profile's variables included.
+    Platform platform = request.platform;
     if (!profile.empty()) {
       const ProfileLoad load = prepare_profile_load(profile, request.profile.empty() ? "tuning.profile" : "--profile",
                                                     target, plan);
       apply_launch_env(load, plan);
-      std::string files;
-      for (const LoadedFile& f : load.files) files += (files.empty() ? "RESULTS_DIR/" : ", RESULTS_DIR/") + f.file_name;
-      loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(), files);
+      std::vector<std::string> files;
+      for (const LoadedFile& f : load.files) files.push_back("RESULTS_DIR/" + f.file_name);
+      for (const auto& [k, v] : profile_variables(load, files)) platform.env[k] = v;
+      loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(),
+                          fmt::join(files, ", "));
     }
-    fmt::print("{}{}", dry_run_text(plan, request.platform, target,
+    fmt::print("{}{}", dry_run_text(plan, platform, target,
                                     request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
                                     request.experiment.name),
                loads);

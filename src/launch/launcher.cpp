@@ -146,11 +146,20 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
 std::string worker_path(const Platform& platform, const std::string& mpi_library) {
   if (!platform.worker.empty()) return platform.worker;
   const std::string name = mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
-  if (const auto dir = this_program_dir(); !dir.empty()) {
-    std::error_code ec;
-    if (std::filesystem::exists(dir / name, ec)) return (dir / name).string();
-  }
-  return name;
+  const std::filesystem::path dir = this_program_dir();
+  if (!dir.empty() && is_executable_file(dir / name)) return (dir / name).string();
+  // The bare name would make mpirun search PATH: whatever program of that name is found there would run as the
+  // worker, and each case would fail after it.
+  throw InputError(platform_file(platform), 0, 0,
+                   fmt::format("no {} beside pico ({}) for {}: pico runs the worker built with it, never one found on "
+                               "PATH",
+                               name, dir.empty() ? std::string("its directory unreadable") : dir.string(), mpi_library),
+                   mpi_library == "mpich"
+                       ? "build it with MPICH installed (cmake -DPICO_WITH_MPICH=ON finds it by pkg-config and builds "
+                         "pico-worker-mpich), or "
+                         "give the platform's `worker:` its path"
+                       : "build it (cmake --build BUILD --target pico-worker), or give the platform's `worker:` its "
+                         "path");
 }
 
 std::string shell_quote(const std::string& s) {

@@ -123,19 +123,24 @@ std::string ProfileLoad::formats() const {
   return out;
 }
 
+std::map<std::string, std::string> profile_variables(const ProfileLoad& load, const std::vector<std::string>& files) {
+  const LibraryLoading how = loading_for(load.profile, load.path);
+  std::map<std::string, std::string> env = how.switches;
+  env[how.file_variable] = files.front();
+  if (!how.component_format.empty())  // han's rules (read where han's priority puts it above tuned), ch4's tree
+    for (const auto& [variable, value] : component_variables(load.profile, files.back())) env[variable] = value;
+  return env;
+}
+
 std::map<std::string, std::string> install_profile(const ProfileLoad& load, const std::string& dir,
                                                    nlohmann::json& run) {
-  nlohmann::json files = nlohmann::json::array();
+  std::vector<std::string> files;
   for (const LoadedFile& f : load.files) {
     files.push_back(fs::absolute(fs::path(dir) / f.file_name).string());
     write_results_file(files.back(), f.text);
   }
   const std::string file = files.front();
-  const LibraryLoading how = loading_for(load.profile, load.path);
-  std::map<std::string, std::string> env = how.switches;
-  env[how.file_variable] = file;
-  if (!how.component_format.empty())  // han's rules (read where han's priority puts it above tuned), ch4's tree
-    for (const auto& [variable, value] : component_variables(load.profile, files.back())) env[variable] = value;
+  const std::map<std::string, std::string> env = profile_variables(load, files);
   run["front_end"]["profile"] = {{"path", fs::absolute(load.path).string()},
                                  {"source", load.source},
                                  {"hash", load.hash},

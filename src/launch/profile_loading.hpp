@@ -55,6 +55,11 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
 // catalogue's variables (a run's plan.json then keeps them for a resume).
 void apply_launch_env(const ProfileLoad& load, Plan& plan);
 
+// The variables that load the profile's exported files from `files` (one
+// path per load.files, in order): what install_profile sets on every launch,
+// and what a dry run shows with the results directory still a placeholder.
+std::map<std::string, std::string> profile_variables(const ProfileLoad& load, const std::vector<std::string>& files);
+
 // Writes the exported file into dir, records it in run["front_end"]["profile"]
 // and returns the variables that load it, for every launch of the run.
 std::map<std::string, std::string> install_profile(const ProfileLoad& load, const std::string& dir,

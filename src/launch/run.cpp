@@ -118,6 +118,8 @@ RunResult run_experiment(const RunRequest& request) {
   std::fputs(warnings_text(plan).c_str(), stderr);
   // A process count the platform cannot start is bad input now, not a failed job later.
   check_launches_fit(request.platform, process_counts(plan));
+  // A worker pico cannot find is bad input now, not a failure in every case (nor a program found on PATH).
+  worker_path(request.platform, target.mpi_library);
   // An emulated cluster that is not up is bad input now, before a results directory exists.
   std::optional<EmulatedCluster> emulated;
   if (!request.platform.emulated.empty()) emulated = read_emulated_cluster(request.platform.emulated);
@@ -178,6 +180,7 @@ ResumeInputs read_resume_inputs(const std::string& dir, const nlohmann::json& ru
   // The platform file in DIR may have been edited, or its launcher removed, since the run: what a
   // run refuses at planning, a resume refuses too, before it starts anything.
   check_launches_fit(in.platform, process_counts(in.rest));
+  worker_path(in.platform, in.target.mpi_library);
   return in;
 }
 

@@ -541,3 +541,26 @@ def test_mpi_mismatch(tmp):
     planned = provenance["mpi_planned"]
     expect(planned["library"] == "mpich" and planned["launcher"]["library"] == "openmpi", str(planned))
     expect(report["run"]["launches"] == 1, "one launch, not relaunched")
+
+
+def test_worker_missing(tmp):
+    # A pico with no pico-worker-mpich beside it refuses an MPICH run up front (exit 2, no results directory), dry
+    # run and resume alike, instead of handing mpirun the bare name: a planted one on PATH never runs.
+    alone = os.path.join(tmp, "bin")
+    os.makedirs(alone)
+    shutil.copy(PICO, alone)
+    shutil.copy(os.path.join(os.path.dirname(PICO), "pico-worker"), alone)
+    planted = os.path.join(tmp, "path")
+    os.makedirs(planted)
+    marker = os.path.join(tmp, "PLANTED-RAN")
+    write(planted, "pico-worker-mpich", f"#!/bin/sh\ntouch {marker}\n")
+    os.chmod(os.path.join(planted, "pico-worker-mpich"), 0o755)
+    env = {"PATH": planted + os.pathsep + os.environ["PATH"]}
+    path = write(tmp, "experiment.yaml", "collectives: [allreduce]\nsizes: [8B]\nprocesses: [2]\n")
+    for extra in (["--dry-run"], ["-o", os.path.join(tmp, "results")]):
+        proc = subprocess.run([os.path.join(alone, "pico"), "run", path, "-p", MPICH_PLATFORM, *extra],
+                              capture_output=True, text=True, cwd=tmp, env=dict(os.environ, **env), timeout=120)
+        expect(proc.returncode == 2 and f"no pico-worker-mpich beside pico ({alone})" in proc.stderr
+               and "never one found on PATH" in proc.stderr, f"{extra}: exit {proc.returncode}\n{proc.stderr}")
+    expect(not os.path.exists(marker), "the planted pico-worker-mpich ran")
+    expect(not os.path.exists(os.path.join(tmp, "results")), "refused before a results directory existed")

@@ -22,6 +22,7 @@ from e2e import (
     check_schema,
     checked_report,
     expect,
+    FAST_TIMING,
     expect_bad_input,
     load,
     nccl_status,
@@ -103,6 +104,9 @@ def test_repetitions(tmp):
         """)
     report = checked_report(proc)
     expect(report["run"]["launches"] == 3, f"one launch per repetition, got {report['run']['launches']}")
+    # How the run was repeated is in the report (issue 69: experiment.parsed left it out).
+    parsed = report["experiment"]["parsed"]
+    expect(parsed.get("repetitions") == 3 and parsed.get("repetition_seed") == 5, str(parsed))
     by_id = {}
     for c in report["cases"]:
         expect(c["status"] == "ok", c["reason"])
@@ -254,6 +258,26 @@ def test_dry_run(tmp):
     expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
            or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")
+
+
+def test_dry_run_profile(tmp):
+    # --dry-run --profile shows the variables the real launch sets (it showed none of the 9 a han profile sets).
+    profile = os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json")
+    exp = write(tmp, "tuned.yaml", """\
+        collectives: [allreduce]
+        sizes: [8B]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default]}]
+        """ + FAST_TIMING)
+    dry = pico("run", exp, "--profile", profile, "--dry-run", cwd=tmp)
+    expect(dry.returncode == 0, dry.stderr)
+    line = next((ln for ln in dry.stdout.splitlines() if "mpirun" in ln), "")
+    real = pico("run", exp, "--profile", profile, "-o", os.path.join(tmp, "results"), "-q", cwd=tmp)
+    env = checked_report(real)["provenance"]["profile"]["env"]
+    expect(env, "the real run records the profile's variables")
+    for key, value in env.items():
+        shown = value.replace(os.path.dirname(report_path(real)), "RESULTS_DIR")
+        expect(f"{key}={shown} " in line, f"{key}={shown} not in the dry run's launch:\n{line}")
 
 
 def test_resume(tmp):

@@ -32,6 +32,7 @@ slurm:
 launcher: {kind: srun, cpu_bind: cores}
 mpi: {library: openmpi, version: "4.1.6"}
 env: {UCX_TLS: "rc,sm"}
+worker: /opt/pico/bin/pico-worker
 )";
 
 using test::platform_error;
