@@ -16,6 +16,7 @@
 #include "config/env_names.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace pico {
@@ -63,15 +64,37 @@ void check_versions(const Value& v) {
 }
 
 // A data file named relative to the catalogue's own (MPICH's ch4 selection
-// files), as the absolute path the library is given at launch; it must exist.
+// files), as the absolute path the library is given at launch: a regular
+// file inside the catalogue's directory, once links are followed (a `..` or a
+// link out would hand the library any file of the machine), and of a JSON
+// file's size (kMaxSmallJsonFileBytes), since the library reads it whole.
 std::string file_beside(const Value& v, const std::string& catalogue_file) {
   const fs::path relative = v.as_nonempty_string("file");
   if (relative.is_absolute()) v.fail("a component's 'file' is named relative to the catalogue", "drop the leading '/'");
   std::error_code ec;
-  const fs::path file = fs::absolute(fs::path(catalogue_file).parent_path() / relative, ec).lexically_normal();
-  if (ec || !fs::is_regular_file(file, ec))
+  const fs::path dir = fs::absolute(fs::path(catalogue_file).parent_path(), ec).lexically_normal();
+  const fs::path file = (dir / relative).lexically_normal();
+  const auto inside = [](const fs::path& path, const fs::path& root) {
+    const fs::path rel = path.lexically_relative(root);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  const char* kHint = "name a file in the catalogue's directory or below it, e.g. mpich/ch4-composition-alpha.json";
+  if (ec || !inside(file, dir))
+    v.fail(fmt::format("'{}' lies outside the catalogue's directory ({})", relative.string(), dir.string()), kHint);
+  if (!fs::is_regular_file(file, ec))
     v.fail(fmt::format("no file '{}' beside the catalogue (looked for {})", relative.string(), file.string()),
            "reinstall pico");
+  const fs::path real = fs::canonical(file, ec);
+  const fs::path real_dir = ec ? fs::path() : fs::canonical(dir, ec);
+  if (ec || !inside(real, real_dir))
+    v.fail(fmt::format("'{}' is a link to {}, outside the catalogue's directory ({})", relative.string(),
+                       real.string(), real_dir.string()),
+           kHint);
+  const std::uintmax_t size = fs::file_size(real, ec);
+  if (ec || size > kMaxSmallJsonFileBytes)
+    v.fail(fmt::format("'{}' is {} bytes, more than the {} a component's file may hold", relative.string(),
+                       ec ? std::string("an unknown number of") : std::to_string(size), kMaxSmallJsonFileBytes),
+           "a composition file is a small JSON tree (pico's are under 1 KiB)");
   return file.string();
 }
 

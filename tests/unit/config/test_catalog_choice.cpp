@@ -3,7 +3,11 @@
 // algorithm is selected on a version of the library, or why it cannot run.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "config/catalog_choice.hpp"
+#include "scratch_dir.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;
@@ -133,6 +137,27 @@ TEST_CASE("catalogue: a component's file is named beside the catalogue and must 
   CHECK_THROWS_WITH(parse_catalog(head + "{variable: F, value: v, file: x.json}" + tail, "/tmp/x.yaml"),
                     Contains("not both"));
   CHECK_THROWS_WITH(parse_catalog(head + "{variable: F}" + tail, "/tmp/x.yaml"), Contains("needs the 'value'"));
+  // Inside the catalogue's directory, links followed, of a small file's size (issue 66: ../.., a link to
+  // /etc/shadow and a 2 GiB file were handed to the library).
+  const test::ScratchDir scratch("catalog-file");
+  const std::filesystem::path dir = scratch.path() / "catalog";
+  std::filesystem::create_directories(dir / "sub");
+  const std::string catalogue = (dir / "x.yaml").string();
+  const auto with_file = [&](const std::string& name) {
+    return parse_catalog(head + "{variable: F, file: " + name + "}" + tail, catalogue);
+  };
+  std::ofstream(dir / "sub" / "ok.json") << "{}";
+  std::ofstream(scratch.path() / "outside.json") << "{}";
+  CHECK(with_file("sub/ok.json").components.at("c").value == (dir / "sub" / "ok.json").string());
+  CHECK_THROWS_WITH(with_file("../outside.json"), Contains("lies outside the catalogue's directory"));
+  CHECK_THROWS_WITH(with_file("sub/../../outside.json"), Contains("lies outside the catalogue's directory"));
+  std::filesystem::create_symlink(scratch.path() / "outside.json", dir / "link.json");
+  CHECK_THROWS_WITH(with_file("link.json"), Contains("is a link to " + (scratch.path() / "outside.json").string()));
+  std::filesystem::create_directory_symlink(scratch.path(), dir / "up");
+  CHECK_THROWS_WITH(with_file("up/outside.json"), Contains("outside the catalogue's directory"));
+  std::ofstream(dir / "huge.json").close();
+  std::filesystem::resize_file(dir / "huge.json", std::uintmax_t{2} << 30);  // sparse: no 2 GiB written
+  CHECK_THROWS_WITH(with_file("huge.json"), Contains("is 2147483648 bytes, more than the 16777216"));
   const Catalog& mpich = catalog_for("mpich");
   const ComponentSelection& beta = mpich.components.at("ch4_beta");
   CHECK(beta.file == "mpich/ch4-composition-beta.json");
