@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -136,8 +137,8 @@ CountPattern parse_count_pattern(std::string_view text) {
     const bool integral = v == std::floor(v);
     if (p.kind == CountPatternKind::random && key == "seed" && integral && v >= 0 && v < 1.8e19) {
       p.seed = static_cast<std::uint64_t>(v);
-    } else if (p.kind == CountPatternKind::hot && key == "rank" && integral && v >= 0 && v < 1e9) {
-      p.rank = static_cast<int>(v);
+    } else if (p.kind == CountPatternKind::hot && key == "rank" && integral && v >= 0 && v <= INT_MAX) {
+      p.rank = static_cast<int>(v);  // any int, as the experiment parser takes it (config/count_patterns.cpp)
     } else if (p.kind == CountPatternKind::hot && key == "factor" && v > 0) {
       p.factor = v;
     } else if (p.kind == CountPatternKind::powerlaw && key == "alpha" && v >= 0) {

@@ -40,7 +40,7 @@ void add_compare(CLI::App& app, int& exit_code) {
                   "start time)");
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
-    emit_or_complain("compare", opts->output, [&]() -> std::string {
+    emit_or_complain(opts->output, [&]() -> std::string {
       if (!opts->labels.empty() && opts->candidate.empty() && !opts->best)
         throw InputError("--label", "names reports, and one report compared with itself is not named",
                          "give a candidate report or --best, or leave --label out");

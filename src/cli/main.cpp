@@ -11,11 +11,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
-#include "core/file_io.hpp"
 #include "core/build_info.hpp"
-#include "launch/command_output.hpp"
 
 namespace {
 
@@ -62,7 +61,10 @@ int main(int argc, char** argv) {
   pico::cli::add_fit(app, exit_code);
   pico::cli::add_predict(app, exit_code);
   pico::cli::add_replay(app, exit_code);
-  for (CLI::App* verb : app.get_subcommands({})) verb->set_version_flag("--version", std::string(app.version()));
+  for (CLI::App* verb : app.get_subcommands({})) {
+    verb->set_version_flag("--version", std::string(app.version()));
+    verb->parse_complete_callback([name = verb->get_name()] { pico::cli::throw_if_test_internal_error(name); });
+  }
   try {
     // CLI11 would call an unknown verb "a subcommand is required"; name it and the nearest verb instead.
     if (argc > 1 && argv[1][0] != '-') {
@@ -80,24 +82,18 @@ int main(int argc, char** argv) {
     const std::string verb = verbs.empty() ? "pico" : "pico " + verbs.back()->get_name();
     if (const auto converted = conversion_error(e, verbs.empty() ? &app : verbs.back(), verb)) {
       std::cerr << converted->what() << "\n";
-      return 2;
+      return pico::cli::kBadInputExitCode;
     }
     std::cerr << pico::render_error(verb, e.what(), fmt::format("see '{} --help'", verb)) << "\n";
-    return 2;
-  } catch (const pico::InputError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const pico::Interrupted& e) {
-    std::cerr << pico::render_error("pico", e.what()) << "\n";
-    return pico::kInterruptedExitCode;
-  } catch (const pico::WriteError& e) {
-    std::cerr << pico::render_error("could not write results", e.what()) << "\n";
-    return pico::kWriteErrorExitCode;
-  } catch (const std::exception& e) {
-    // Named after the verb that failed ("pico predict: LogGOPSim failed ..."), not "pico: error: pico: ...".
+    return pico::cli::kBadInputExitCode;
+  } catch (...) {
+    // By cause (cli/exit_codes.hpp): bad input 2, an unwritable output 3, an outside program 4, a signal
+    // 130, and anything else a bug in pico (70); named after the verb that failed ("pico predict: ...").
     const auto verbs = app.get_subcommands();
-    std::cerr << pico::render_error(verbs.empty() ? "pico" : "pico " + verbs.back()->get_name(), e.what()) << "\n";
-    return 2;
+    const auto failure =
+        pico::cli::failure_of(std::current_exception(), verbs.empty() ? "pico" : "pico " + verbs.back()->get_name());
+    std::cerr << failure.message << "\n";
+    return failure.exit_code;
   }
   return exit_code;
 }

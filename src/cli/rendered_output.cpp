@@ -2,11 +2,11 @@
 #include "cli/rendered_output.hpp"
 
 #include <cstdio>
-#include <exception>
 #include <iostream>
 
 #include <fmt/format.h>
 
+#include "cli/exit_codes.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "core/terminal.hpp"
@@ -22,19 +22,13 @@ void add_output_options(CLI::App* cmd, RenderedOutput& out, const std::vector<st
   cmd->add_option("-o,--output", out.path, "Write to FILE instead of standard output");
 }
 
-void emit_or_complain(const char* verb, const RenderedOutput& out, const std::function<std::string()>& make_text,
-                      int& exit_code) {
+void emit_or_complain(const RenderedOutput& out, const std::function<std::string()>& make_text, int& exit_code) {
   std::string text;
   try {
     text = make_text();
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";
-    exit_code = 2;
-    return;
-  } catch (const std::exception& e) {
-    // A reader's own failure, still in the one format and naming the verb.
-    std::cerr << render_error(fmt::format("pico {}", verb), e.what()) << "\n";
-    exit_code = 2;
+    exit_code = kBadInputExitCode;
     return;
   }
   emit(out, text);

@@ -2,11 +2,13 @@
 // pico replay --format goal (the default): one GOAL program (LogGOPSim's
 // input, src/simulation/replay.hpp); with --simulate, it and the baseline
 // (ATLAHS's fixed algorithms) simulated and compared.
+#include <cerrno>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "cli/replay_format.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "core/size_text.hpp"
 
@@ -31,7 +33,7 @@ double write_goal_file(const Replayed& r, const std::vector<std::string>& algori
   if (estimate / static_cast<std::uint64_t>(std::max(1, r.ranks)) >= kStreamedRankBytes) streamed.threads = 1;
   r.write(algorithms, streamed, out);
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("{}: write failed", path));
+  if (!out) throw WriteError(path, errno != 0 ? errno : EIO);  // exit 3, the reason when the system gave one
   return seconds_since(start);
 }
 

@@ -39,7 +39,7 @@ void add_report(CLI::App& app, int& exit_code) {
                   "experiment, platform, library and start time)");
   add_output_options(cmd, opts->output, {"table", "csv", "json", "html", "term", "sweep"});
   cmd->callback([opts, &exit_code] {
-    emit_or_complain("report", opts->output, [&]() -> std::string {
+    emit_or_complain(opts->output, [&]() -> std::string {
       if (!opts->labels.empty() && opts->output.format != "html")
         throw InputError("--label", "names reports on an HTML page", "add --format html, or leave --label out");
       if (opts->labels.size() > opts->results.size())

@@ -3,14 +3,19 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "core/external_error.hpp"
 #include "launch/executor.hpp"
 
 namespace pico {
@@ -22,7 +27,8 @@ class TempFile {
   TempFile() {
     std::string pattern = (std::filesystem::temp_directory_path() / "pico-cmd-XXXXXX").string();
     const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file in " + pattern);
+    if (fd < 0)
+      throw ExternalError(fmt::format("cannot create a temporary file in {}: {}", pattern, std::strerror(errno)));
     ::close(fd);
     path_ = pattern;
   }

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "core/external_error.hpp"
 #include "core/results_file.hpp"
 
 extern char** environ;
@@ -69,7 +70,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
     ::_exit(127);
   }
   const int fork_errno = errno;
-  if (pid_ < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(fork_errno)));
+  if (pid_ < 0) throw ExternalError(fmt::format("fork failed: {}", std::strerror(fork_errno)));
   ::setpgid(pid_, pid_);  // also from the parent, so a kill right away reaches the group
   try {
     death_guard_.emplace(pid_, kGroupGraceS);
@@ -113,7 +114,7 @@ namespace {
 
 GroupDeathGuard::GroupDeathGuard(pid_t group, double grace_s) {
   int ends[2];
-  if (::pipe2(ends, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  if (::pipe2(ends, O_CLOEXEC) != 0) throw ExternalError(fmt::format("pipe failed: {}", std::strerror(errno)));
   helper_ = ::fork();
   if (helper_ == 0) guard_group_until_eof(ends[0], group, grace_s);
   const int fork_errno = errno;
@@ -121,7 +122,7 @@ GroupDeathGuard::GroupDeathGuard(pid_t group, double grace_s) {
   pipe_write_end_ = ends[1];
   if (helper_ < 0) {
     ::close(pipe_write_end_);
-    throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(fork_errno)));
+    throw ExternalError(fmt::format("fork failed: {}", std::strerror(fork_errno)));
   }
 }
 

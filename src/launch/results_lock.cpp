@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/external_error.hpp"
 #include "core/input_error.hpp"
 #include "core/results_file.hpp"
 
@@ -38,7 +39,7 @@ ResultsDirLock::ResultsDirLock(const std::string& dir) : fd_(open_results_file(l
   if (::flock(fd_.get(), LOCK_EX | LOCK_NB) != 0) {
     const int lock_errno = errno;
     if (lock_errno != EWOULDBLOCK)
-      throw std::runtime_error(fmt::format("cannot lock {}: {}", path, std::strerror(lock_errno)));
+      throw ExternalError(fmt::format("cannot lock {}: {}", path, std::strerror(lock_errno)));
     throw InputError(dir, 0, 0, fmt::format("the results directory is in use by another pico (pid {})", holder_pid(path)),
                       "wait for that pico to finish, or stop it (kill PID: it stops its launches and writes the "
                       "report), then try again");

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/external_error.hpp"
 #include "launch/command_output.hpp"
 #include "launch/executor.hpp"
 #include "launch/progress.hpp"
@@ -87,10 +88,10 @@ std::string job_id_from_sbatch(const std::string& output) {
 std::string submit_job(const std::string& script_path) {
   const CommandOutput out = run_command({"sbatch", "--parsable", script_path});
   if (!out.started)
-    throw std::runtime_error("sbatch not found: run pico on a Slurm login node, or install slurm-client");
+    throw ExternalError("sbatch not found: run pico on a Slurm login node, or install slurm-client");
   const std::string id = job_id_from_sbatch(out.output);
   if (!out.exit.ok() || id.empty())
-    throw std::runtime_error(
+    throw ExternalError(
         fmt::format("sbatch {} failed ({}):\n{}{}", script_path, out.exit.describe(), out.output, slurm_hint(out.output)));
   return id;
 }

@@ -326,9 +326,7 @@ ChakraReplayOutput write_chakra_replay(const TraceProgram& t, const std::vector<
   } catch (const std::filesystem::filesystem_error& e) {
     throw InputError(e.path1().string(), fmt::format("cannot create the directory: {}", e.code().message()),
                      "check the directory of -o exists and is writable");
-  } catch (const std::runtime_error& e) {
-    throw InputError(prefix, e.what(), "check the directory of -o exists and is writable");
-  }
+  }  // a trace that cannot be opened is an InputError, one cut short a WriteError (chakra_writer.cpp)
   std::string table;
   for (std::size_t i = 0; i < t.collectives.size(); ++i) {
     switch (plan.form[i]) {

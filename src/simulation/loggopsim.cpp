@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 
 #include "collectives/schedule_export.hpp"
+#include "core/external_error.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "launch/command_output.hpp"
 #include "core/executable_search.hpp"
@@ -52,7 +54,7 @@ std::uint64_t simulate_goal(const LogGOPSimTools& tools, const fs::path& goal, c
   bin += ".bin";
   const CommandOutput conv = run_command({tools.txt2bin, "-i", goal.string(), "-o", bin.string()}, timeout_s);
   if (!conv.started || !conv.exit.ok() || !fs::exists(bin))
-    throw std::runtime_error(fmt::format("txt2bin rejected {} ({}): {}", goal.string(), conv.exit.describe(),
+    throw ExternalError(fmt::format("txt2bin rejected {} ({}): {}", goal.string(), conv.exit.describe(),
                                          tail(conv.output)));
   for (std::int64_t v : {p.L, p.o, p.g, p.G, p.O, p.S})
     if (v < 0 || v > kMaxLogGOPSimParameter) throw std::logic_error(fmt::format("LogGOPSim parameter {} is outside [0, 2^31)", v));
@@ -63,14 +65,14 @@ std::uint64_t simulate_goal(const LogGOPSimTools& tools, const fs::path& goal, c
   std::error_code ignored;
   fs::remove(bin, ignored);
   if (!sim.started || !sim.exit.ok())
-    throw std::runtime_error(fmt::format("LogGOPSim failed on {} ({}): {}", goal.string(), sim.exit.describe(),
+    throw ExternalError(fmt::format("LogGOPSim failed on {} ({}): {}", goal.string(), sim.exit.describe(),
                                          tail(sim.output)));
   if (sim.output.find("unexpected queue") != std::string::npos || sim.output.find("receive queue") != std::string::npos)
     throw std::runtime_error(fmt::format("LogGOPSim left operations of {} unmatched: {}", goal.string(),
                                          tail(sim.output)));
   const auto time = finishing_time(sim.output);
   if (!time)
-    throw std::runtime_error(fmt::format("LogGOPSim printed no finishing time for {} (or one past 2^64 ps): {}",
+    throw ExternalError(fmt::format("LogGOPSim printed no finishing time for {} (or one past 2^64 ps): {}",
                                          goal.string(), printable(tail(sim.output).substr(0, 2000))));
   return *time;
 }
@@ -104,7 +106,7 @@ std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::Sch
     std::ofstream out(goal, std::ios::binary);
     write_goal(req, out, 1,
                GoalOptions{.reduce_ps_per_byte = p.reduce_ps_per_byte, .exchange_factor = p.exchange_factor, .tag_base = 0});
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", goal.string()));
+    if (!out) throw WriteError(goal.string(), errno != 0 ? errno : EIO);
   }
   return simulate_goal(tools, goal, params_for(req, p));
 }

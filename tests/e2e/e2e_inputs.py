@@ -136,6 +136,22 @@ def test_one_error_format(tmp):
     expect(ok.returncode == 0 and ": ok (experiment" in ok.stdout, ok.stdout + ok.stderr)
 
 
+def test_internal_error(tmp):
+    # Issue 69: a logic_error inside a verb (thrown on purpose where PICO_TEST_INTERNAL_ERROR names the verb) is
+    # a bug in pico: exit 70, not 2, said as a bug with where to report it; the one error format still.
+    example = os.path.join(SRC, "tests", "data", "report-example.json")
+    for args in (["report", example], ["validate", os.path.join(SRC, "configs", "quickstart.yaml")]):
+        proc = pico(*args, env={"PICO_TEST_INTERNAL_ERROR": args[0]})
+        expect(proc.returncode == 70, f"{args}: exit {proc.returncode}, want 70\n{proc.stderr}")
+        expect(ERROR_FORMAT.match(proc.stderr), f"{args}: not in the one error format: {proc.stderr!r}")
+        expect(re.search(rf"^pico: error: pico {args[0]}: internal error: .*logic_error.*\n  hint: this is a bug in "
+                         r"pico, not a problem with your input: please report it .*README\.md, 'Reporting a bug'",
+                         proc.stderr), proc.stderr)
+        # The same verb without the variable works: the code is the error's, not the verb's.
+        fine = pico(*args)
+        expect(fine.returncode == 0, f"{args}: exit {fine.returncode}\n{fine.stderr}")
+
+
 def test_results_dir_attacks(tmp):
     # Issue 35, findings 1 and 5: --resume never opens a file of the results directory through a link
     # planted there (exit 2, the target untouched); a launch record left empty by a full disk is a
@@ -300,8 +316,11 @@ def test_hardened_inputs(tmp):
     for tool in ("LogGOPSim", "txt2bin"):
         write(fake, tool, "#!/bin/sh\necho broken >&2\nexit 3\n")
         os.chmod(os.path.join(fake, tool), 0o755)
-    expect_bad_input(r"^pico: error: pico predict: txt2bin rejected", "predict", "allreduce", "--np", "4", "--size",
-                     "1KiB", env={"PICO_LOGGOPSIM_DIR": fake})
+    # A broken peer tool is neither bad input nor a bug in pico: exit 4 (issue 69).
+    broken_tool = pico("predict", "allreduce", "--np", "4", "--size", "1KiB", env={"PICO_LOGGOPSIM_DIR": fake})
+    expect(broken_tool.returncode == 4 and ERROR_FORMAT.match(broken_tool.stderr)
+           and re.search(r"^pico: error: pico predict: txt2bin rejected", broken_tool.stderr)
+           and "bug" not in broken_tool.stderr, f"exit {broken_tool.returncode}\n{broken_tool.stderr}")
     # bench -f -2 wrapped to 2^64-2 and planned one size.
     expect_bad_input(r"^pico: error: -f: the step factor must be 2 or more, got -2", "bench", "allreduce", "-b", "8",
                      "-e", "64", "-f", "-2", "--dry-run")
