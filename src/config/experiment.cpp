@@ -507,6 +507,10 @@ void check_graph_backends(const Value& graph, const std::vector<BackendSpec>& ba
 
 }  // namespace
 
+const std::vector<std::string>& experiment_keys() { return kExperimentKeys; }
+const std::vector<std::string>& timing_keys() { return kTimingKeys; }
+const std::vector<std::string>& instrumentation_keys() { return kInstrumentationKeys; }
+
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages) {
   const Value doc = Value::parse_document(yaml_text, file_for_messages);
   const Map top = doc.as_map("the experiment", kExperimentKeys);

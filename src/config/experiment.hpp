@@ -106,6 +106,13 @@ struct Experiment {
   std::string source_text;  // the file as given, kept for provenance
 };
 
+// The keys the parser takes at an experiment's top level, in its timing and
+// in its instrumentation: what report.json's experiment must record
+// (config/to_json.hpp; tests/unit/config/test_experiment_json.cpp holds it to them).
+const std::vector<std::string>& experiment_keys();
+const std::vector<std::string>& timing_keys();
+const std::vector<std::string>& instrumentation_keys();
+
 // Throws InputError naming file, line and column.
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_for_messages);
 Experiment load_experiment(const std::string& path);

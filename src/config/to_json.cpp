@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "config/to_json.hpp"
 
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
 #include "core/case.hpp"
 
 namespace pico {
@@ -9,6 +14,19 @@ template <class Range>
 nlohmann::json names(const Range& values) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& v : values) out.push_back(name(v));
+  return out;
+}
+
+// A name experiment_to_json wrote, read back; std::invalid_argument for one no pico knows.
+template <class E, class Parse>
+E parsed_name(const std::string& text, Parse parse, const char* what) {
+  if (const std::optional<E> v = parse(text)) return *v;
+  throw std::invalid_argument(fmt::format("unknown {} '{}'", what, text));
+}
+template <class E, class Parse>
+std::vector<E> parsed_names(const nlohmann::json& j, Parse parse, const char* what) {
+  std::vector<E> out;
+  for (const auto& text : j.get<std::vector<std::string>>()) out.push_back(parsed_name<E>(text, parse, what));
   return out;
 }
 
@@ -44,13 +62,47 @@ nlohmann::json experiment_to_json(const Experiment& e) {
           {"backends", backends},
           {"timing", timing_to_json(e.timing)},
           {"instrumentation", instrumentation_to_json(e.instrumentation)},
-          {"validation", e.validation}};
+          {"validation", e.validation},
+          {"repetitions", e.repetitions},
+          {"repetition_seed", e.repetition_seed}};
   if (!e.sizes_by_collective.empty()) {
     nlohmann::json by = nlohmann::json::object();
     for (const auto& [c, sizes] : e.sizes_by_collective) by[std::string(name(c))] = sizes;
     j["sizes_by_collective"] = by;
   }
   return j;
+}
+
+Experiment experiment_from_json(const nlohmann::json& j) {
+  Experiment e;
+  e.name = j.at("name").get<std::string>();
+  e.description = j.at("description").get<std::string>();
+  e.collectives = parsed_names<Collective>(j.at("collectives"), parse_collective, "collective");
+  e.sizes = j.at("sizes").get<std::vector<std::uint64_t>>();
+  e.counts = j.at("counts").get<std::vector<std::uint64_t>>();
+  e.dtypes = parsed_names<Dtype>(j.at("dtypes"), parse_dtype, "dtype");
+  e.ops = parsed_names<Op>(j.at("ops"), parse_op, "op");
+  e.processes = j.at("processes").get<std::vector<int>>();
+  e.in_place = j.at("in_place").get<std::vector<bool>>();
+  e.backends.clear();
+  for (const auto& b : j.at("backends")) {
+    BackendSpec spec{b.at("library").get<std::string>(), b.at("algorithms").get<std::vector<std::string>>(),
+                     b.at("params").get<std::map<std::string, std::vector<double>>>(), {}};
+    if (b.contains("options")) spec.options = b.at("options").get<std::map<std::string, std::string>>();
+    e.backends.push_back(std::move(spec));
+  }
+  e.timing = timing_from_json(j.at("timing"));
+  e.validation = j.at("validation").get<bool>();
+  // Keys reports gained later: an older report's experiment had what the parser gives when they are left out.
+  if (j.contains("instrumentation")) e.instrumentation = instrumentation_from_json(j.at("instrumentation"));
+  if (j.contains("count_matrix")) e.count_patterns = j.at("count_matrix").get<std::vector<std::string>>();
+  if (j.contains("sizes_by_collective"))
+    for (const auto& [c, sizes] : j.at("sizes_by_collective").items())
+      e.sizes_by_collective[parsed_name<Collective>(c, parse_collective, "collective")] =
+          sizes.get<std::vector<std::uint64_t>>();
+  e.repetitions = j.value("repetitions", 1);
+  e.repetition_seed = j.value("repetition_seed", std::uint64_t{1});
+  return e;
 }
 
 nlohmann::json platform_to_json(const Platform& p) {
