@@ -45,6 +45,22 @@ void bcast_scatter_allgather(T& t, const CallArgs& a) {
     t.sendrecv(right, part.block(a.recv, mod(v - k, p)), left, part.block(a.recv, mod(v - k - 1, p)), 1 + k);
 }
 
+// Linear (Open MPI coll_base_bcast_intra_basic_linear): the root sends the
+// whole message to every other rank in turn; its one link carries p-1 copies,
+// which is why a tree or a pipeline beats it from a few KiB on p > 2.
+// Cost: (p-1) (alpha + n beta) at the root.
+template <transport::Transport T>
+void bcast_linear(T& t, const CallArgs& a) {
+  const int p = t.size(), r = t.rank();
+  if (a.count == 0 || p == 1) return;
+  const Block whole{a.recv, 0, a.count};
+  if (r != a.root) {
+    t.recv(a.root, whole, 0);
+    return;
+  }
+  for (int i = 1; i < p; ++i) t.send(mod(a.root + i, p), whole, 0);
+}
+
 // Pipelined chain (Open MPI coll_base_bcast_intra_chain with fanout 1): the
 // message moves root -> root+1 -> ... in segments of a.segment elements, each
 // rank forwarding segment j while its predecessor sends j+1.

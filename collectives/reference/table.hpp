@@ -66,6 +66,7 @@ inline constexpr AlgorithmEntry<T> kAlgorithms[] = {
     {{Collective::bcast, "binomial", scratch::none, false}, bcast_binomial<T>},
     {{Collective::bcast, "scatter_allgather", scratch::none, false}, bcast_scatter_allgather<T>},
     {{Collective::bcast, "chain", scratch::none, true}, bcast_chain<T>},
+    {{Collective::bcast, "linear", scratch::none, false}, bcast_linear<T>},
     {{Collective::reduce, "binomial", scratch::two, false}, reduce_binomial<T>},
     {{Collective::reduce, "rabenseifner", scratch::two, false}, reduce_rabenseifner<T>},
     {{Collective::allgather, "ring", scratch::none, false}, allgather_ring<T>},

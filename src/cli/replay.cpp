@@ -34,7 +34,7 @@ namespace pico::cli {
 namespace {
 
 struct ReplayCliOptions {
-  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format, unmatched_waits = "refuse";
+  std::string workload, output, model, loggopsim, profile, unknown = "refuse", max_output = "16GiB", bucket = "25MB", compute = "1s", segment = "64KiB", trace_mpi = "auto", format, unmatched_waits = "refuse", baseline = "atlahs";
   double compute_scale = 1;
   std::vector<std::string> algorithms;
   bool simulate = false;
@@ -207,9 +207,20 @@ void run(ReplayCliOptions& o) {
                        "build it (docs/simulation.md#loggopsim) and give --loggopsim DIR or set PICO_LOGGOPSIM_DIR");
   }
   AlgorithmChoice base = atlahs_choice();
+  s.baseline = atlahs_choice();
+  s.baseline_label = "ATLAHS's fixed algorithms";
+  if (o.baseline == "default" && o.profile.empty())
+    throw InputError("--baseline", "'default' is the library default a profile recorded, and no --profile was given",
+                     "give --profile profile.json, or leave out --baseline (ATLAHS's fixed algorithms)");
   if (!o.profile.empty()) {
     const TunedProfile profile = cli::read_profile(o.profile);
-    base = profile_choice(profile, load_reference_equivalents(profile.library.name, o.profile), o.profile, base);
+    const ReferenceEquivalents eq = load_reference_equivalents(profile.library.name, o.profile);
+    base = profile_choice(profile, eq, o.profile, base);
+    if (o.baseline == "default") {
+      // Like for like: the profile against what the library's default ran in the profile's sweep.
+      s.baseline = profile_default_choice(profile, eq, o.profile, s.baseline);
+      s.baseline_label = "the library default as the profile's sweep saw it run, ATLAHS's where it did not say";
+    }
   }
   s.chosen = fixed_choice(parse_algorithms(o.algorithms), base);
   s.from_profile = !o.profile.empty();
@@ -257,6 +268,11 @@ void add_replay(CLI::App& app, int& exit_code) {
   cmd->add_option("--algorithm", o->algorithms, "COLLECTIVE=ALGORITHM: a reference algorithm for every call of it "
                                                 "(over the profile; others: ATLAHS's fixed choice)");
   cmd->add_flag("--simulate", o->simulate, "Simulate it and the baseline in LogGOPSim and print both times");
+  cmd->add_option("--baseline", o->baseline,
+                  "What --simulate compares with: atlahs (ATLAHS's fixed algorithms) or default (what the library's "
+                  "default ran in the --profile's sweep, as the profile records it)")
+      ->check(CLI::IsMember({"atlahs", "default"}))
+      ->capture_default_str();
   cmd->add_option("--model", o->model, "Model from pico fit (default: ATLAHS's AI parameters)");
   cmd->add_option("--loggopsim", o->loggopsim, "Directory holding txt2bin and LogGOPSim");
   cmd->add_option("--max-output", o->max_output, "Refuse to write a GOAL file larger than this")->capture_default_str();

@@ -45,6 +45,8 @@ struct ReplaySettings {
   std::optional<std::uint64_t> cap;    // --max-output
   AlgorithmChoice chosen;              // the profile's and --algorithm's choice over ATLAHS's
   bool from_profile = false;           // a --profile chose
+  AlgorithmChoice baseline;            // what --simulate compares against (--baseline)
+  std::string baseline_label;          // the baseline in words
   double compute_scale = 1;
   std::optional<LogGOPSimTools> simulator;  // --simulate
 };

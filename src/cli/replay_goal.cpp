@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico replay --format goal (the default): one GOAL program (LogGOPSim's
 // input, src/simulation/replay.hpp); with --simulate, it and the baseline
-// (ATLAHS's fixed algorithms) simulated and compared.
+// (ATLAHS's fixed algorithms, or the default the profile recorded) simulated
+// and compared.
 #include <cerrno>
 #include <fstream>
 
@@ -48,7 +49,7 @@ void write_goal(const Replayed& w, const ReplaySettings& s) {
     fmt::print("  traced: {:.6f} s (the slowest rank's last time minus its first){}\n", *w.traced_s,
                s.compute_scale == 1 ? "" : fmt::format("; compute scaled by {}", s.compute_scale));
   if (s.simulator)
-    variants.push_back({"baseline (ATLAHS's fixed algorithms)", s.output + ".baseline.goal", w.choose(atlahs_choice())});
+    variants.push_back({"baseline (" + s.baseline_label + ")", s.output + ".baseline.goal", w.choose(s.baseline)});
   std::vector<double> times;
   for (const Variant& v : variants) {
     const double generation = write_goal_file(w, v.algorithms, s.options, v.path, s.cap);

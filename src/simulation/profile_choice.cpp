@@ -55,6 +55,23 @@ std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, c
   return "";
 }
 
+namespace {
+
+// The reference algorithm standing for `library` (the algorithm range says ran
+// or chose at these bytes); InputError where there is none.
+std::string reference_for(const ReferenceEquivalents& eq, const std::string& where, Collective c, int np,
+                          std::uint64_t bytes, const std::string& library, bool default_ran) {
+  std::string ref = reference_equivalent(eq, c, library);
+  if (ref.empty())
+    throw InputError(where, fmt::format("the profile {} {} {} for {} bytes on {} ranks, which has no reference "
+                                        "equivalent", default_ran ? "says the library's default ran" : "chooses",
+                                        name(c), library, bytes, np),
+                     "add it to configs/simulation/reference-equivalents.yaml");
+  return ref;
+}
+
+}  // namespace
+
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                AlgorithmChoice fallback) {
   return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback)](
@@ -62,14 +79,18 @@ AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, s
     const ProfileRange* range = p.choose(c, np, bytes);
     const std::string library = range ? range->algorithm_at(bytes) : "default";
     if (library == "default") return fallback(c, np, bytes);
-    std::string ref = reference_equivalent(eq, c, library);
-    if (ref.empty())
-      throw InputError(where, fmt::format("the profile {} {} {} for {} bytes on {} ranks, which has no reference "
-                                          "equivalent", range->algorithm == "default" ? "says the library's default ran"
-                                                                                       : "chooses",
-                                          name(c), library, bytes, np),
-                       "add it to configs/simulation/reference-equivalents.yaml");
-    return ref;
+    return reference_for(eq, where, c, np, bytes, library, range->algorithm == "default");
+  };
+}
+
+AlgorithmChoice profile_default_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
+                                       AlgorithmChoice fallback) {
+  return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback)](
+             Collective c, int np, std::uint64_t bytes) -> std::string {
+    const ProfileRange* range = p.choose(c, np, bytes);
+    const std::string ran = range ? range->default_ran_at(bytes) : "";
+    if (ran.empty() || ran == "default") return fallback(c, np, bytes);
+    return reference_for(eq, where, c, np, bytes, ran, true);
   };
 }
 

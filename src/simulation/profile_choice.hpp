@@ -37,4 +37,11 @@ std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, c
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                AlgorithmChoice fallback);
 
+// The library default's choice as the profile's sweep saw it run
+// (ProfileRange::default_ran_at) as a reference algorithm: a like-for-like
+// baseline for the profile's own choice. `fallback`'s where the profile has
+// no rule or did not record the default; InputError as profile_choice.
+AlgorithmChoice profile_default_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
+                                       AlgorithmChoice fallback);
+
 }  // namespace pico

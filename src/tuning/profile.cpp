@@ -249,11 +249,16 @@ std::uint64_t range_boundary(std::uint64_t lower, std::uint64_t upper) {
   return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(mid), lower + 1, upper);
 }
 
-std::string ProfileRange::algorithm_at(std::uint64_t bytes) const {
-  if (algorithm != "default" || default_ran.empty()) return algorithm;
+std::string ProfileRange::default_ran_at(std::uint64_t bytes) const {
+  if (default_ran.empty()) return "";
   std::size_t k = 0;
   while (k + 1 < default_ran.size() && bytes >= range_boundary(default_ran[k].bytes, default_ran[k + 1].bytes)) ++k;
   return default_ran[k].algorithm;
+}
+
+std::string ProfileRange::algorithm_at(std::uint64_t bytes) const {
+  if (algorithm != "default" || default_ran.empty()) return algorithm;
+  return default_ran_at(bytes);
 }
 
 std::string ProfileRange::choice_at(std::uint64_t bytes) const {

@@ -89,6 +89,10 @@ struct ProfileRange {
   // share of the range holds `bytes` (boundaries as pico tune draws them:
   // range_boundary); "default" where the reports did not say.
   std::string algorithm_at(std::uint64_t bytes) const;
+  // What the library default ran at the measured size whose share of the
+  // range holds `bytes` (whatever the range chose); "" where the reports did
+  // not say.
+  std::string default_ran_at(std::uint64_t bytes) const;
   // The same in words: "ring", or "default (ran ring)" where the library's
   // default ran it, or "default" where the reports did not say.
   std::string choice_at(std::uint64_t bytes) const;

@@ -335,6 +335,19 @@ def test_replay(tools, tmp):
     expect("allreduce 4KiB on 4 ranks: reduce_bcast" in proc.stdout, proc.stdout)
     expect("bcast 100KiB on 2 ranks: binomial" in proc.stdout, proc.stdout)
     expect("profile vs baseline" in proc.stdout, proc.stdout)
+    # Like for like (--baseline default): the baseline runs what the profile recorded the default ran, so a
+    # profile choosing what the default ran predicts no change, where ATLAHS's recursive doubling differs.
+    recorded = os.path.join(tmp, "recorded-profile.json")
+    json.dump(profile("openmpi", [{"min_bytes": 0, "max_bytes": None, "algorithm": "ring",
+                                   "default_ran": [{"bytes": 4096, "algorithm": "ring"}]}]), open(recorded, "w"))
+    proc = replay(workload, "-o", out, "--profile", recorded, "--simulate", "--baseline", "default")
+    expect(proc.returncode == 0 and "baseline (the library default as the profile's sweep saw it run" in proc.stdout,
+           proc.stdout + proc.stderr)
+    times = re.search(r"profile vs baseline: ([0-9.]+) s vs ([0-9.]+) s", proc.stdout)
+    expect(times and times.group(1) == times.group(2), f"the default's own choice predicts no change: {proc.stdout}")
+    proc = replay(workload, "-o", out, "--profile", recorded, "--simulate")
+    times = re.search(r"profile vs baseline: ([0-9.]+) s vs ([0-9.]+) s", proc.stdout)
+    expect(times and times.group(1) != times.group(2), f"ATLAHS's baseline differs: {proc.stdout}")
     pred = subprocess.run([PICO, "predict", "allreduce", "--size", "4KiB", "--np", "4", "--profile", tuned],
                           capture_output=True, text=True, timeout=120, env=env)
     expect(pred.returncode == 0 and "picks nonoverlapping (simulated as reference reduce_bcast)" in pred.stdout,
@@ -374,6 +387,7 @@ def test_replay(tools, tmp):
                           ([workload, "-o", out, "--algorithm", "allreduc=ring"], "COLLECTIVE=ALGORITHM"),
                           ([os.path.join(tmp, "absent.yaml"), "-o", out], "cannot open the workload"),
                           ([workload, "-o", out, "--profile", other], "a profile for nccl"),
+                          ([workload, "-o", out, "--simulate", "--baseline", "default"], "no --profile was given"),
                           ([workload, "-o", out, "--profile", unmapped], "no reference equivalent")):
         proc = replay(*args)
         expect(proc.returncode == 2 and message in proc.stderr, f"{args}: exit {proc.returncode}: {proc.stderr}")

@@ -74,6 +74,7 @@ U expected_elements(Collective c, const std::string& alg, int p, U n, int r, int
     case Collective::bcast:
       if (alg == "binomial") return static_cast<U>(children(p, v)) * n;
       if (alg == "chain") return v + 1 < p ? n : 0;
+      if (alg == "linear") return v == 0 ? (P - 1) * n : 0;
       if (alg == "scatter_allgather") {
         U s = 0;
         for (int m = 1; (v == 0 || m < (v & -v)) && v + m < p; m <<= 1)
