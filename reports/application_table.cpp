@@ -2,6 +2,7 @@
 #include "reports/application_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -123,6 +124,18 @@ std::string application_table(const json& report) {
                            "of the default's run)\n",
                            v["variant"].get<std::string>(), v["predicted"]["speedup"].get<double>(),
                            v["predicted"]["saved_s"].get<double>());
+      if (v.contains("realized_saving")) {
+        const json& r = v["realized_saving"];
+        const double outside = r["outside_collectives_s"].get<double>(), run = r["run_s"].get<double>();
+        out += fmt::format("{}: realized {:.3g} s saved per launch (median), {:.3g} s of it in collectives and {:.3g} s "
+                           "outside them{}\n",
+                           v["variant"].get<std::string>(), run, r["in_collectives_s"].get<double>(), outside,
+                           std::abs(outside) > 0.5 * std::abs(run) && std::abs(run) > 0
+                               ? ": time outside the collectives changed with the variant, which no prediction "
+                                 "from calls sees (ranks sharing cores, where a rank waiting in a collective takes "
+                                 "CPU from ranks computing, or the application's own imbalance)"
+                               : "");
+      }
       for (const auto& f : v["failures"])
         out += fmt::format("{}: launch {} (round {}) failed: {}\n", v["variant"].get<std::string>(),
                            f["launch"].get<int>(), f["round"].get<int>(), f["reason"].get<std::string>());

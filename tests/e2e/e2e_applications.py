@@ -100,6 +100,13 @@ def test_application_variants(tmp):
         s = v["speedup"]
         expect(s["low"] <= s["estimate"] <= s["high"] and s["paired_rounds"] == 3, f"{v['variant']}: {s}")
         expect(v["verdict"] in ("faster", "slower", "undecided"), v["verdict"])
+        # Where the realized saving went: inside the collectives (the counter) and outside them, adding up.
+        r = v["realized_saving"]
+        expect(abs(r["in_collectives_s"] + r["outside_collectives_s"] - r["run_s"]) < 1e-9, f"{v['variant']}: {r}")
+        expect(abs(r["run_s"] - (default["run_s"] - v["run_s"])) < 1e-9, f"{v['variant']}: {r} vs the run times")
+        expect(re.search(rf"^{v['variant']}: realized -?[0-9.e+-]+ s saved per launch \(median\), ", proc.stdout, re.M),
+               proc.stdout)
+    expect("realized_saving" not in default, "the baseline saves nothing against itself")
     expect(re.search(r"^tuned: the profile chose an algorithm for 20 call\(s\) per launch, taken at 20", proc.stdout,
                      re.M), proc.stdout)
     # trace: true: each default launch wrote a liballprof-format trace that pico replay reads (the others none).
