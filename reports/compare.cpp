@@ -13,6 +13,7 @@
 #include "core/bootstrap.hpp"
 #include "core/case_result.hpp"
 #include "core/input_error.hpp"
+#include "core/printable_json.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
@@ -118,7 +119,8 @@ void to_json(json& out, const BestRow& row) {
 }
 
 std::vector<ComparedPair> compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
-  const std::vector<CaseResult> baseline_cases = case_results_of(baseline);
+  // Names shown in terminals (compare's table, report A B): a report's escape sequences escaped, not sent.
+  const std::vector<CaseResult> baseline_cases = case_results_of(printable_strings(baseline));
   std::map<std::string, std::vector<const CaseResult*>> baseline_by_size;
   std::map<std::string, const CaseResult*> baseline_by_id;
   for (const CaseResult& r : baseline_cases) {
@@ -129,7 +131,7 @@ std::vector<ComparedPair> compare_reports(const json& baseline, const json* cand
   std::vector<CaseResult> candidate_cases;
   std::vector<Pair> pairs;
   if (candidate != nullptr) {
-    candidate_cases = case_results_of(*candidate);
+    candidate_cases = case_results_of(printable_strings(*candidate));
     for (const CaseResult& r : candidate_cases) {
       if (!r.measured()) continue;
       const CaseResult* base = nullptr;

@@ -18,6 +18,7 @@
 #include "collectives/count_matrix.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "core/printable_json.hpp"
 #include "core/report_facts.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
@@ -269,7 +270,8 @@ std::vector<std::string> csv_values(const CaseResult& r) {
 
 }  // namespace
 
-std::string render_table(const json& report, TableStyle style, bool colour) {
+std::string render_table(const json& given, TableStyle style, bool colour) {
+  const json report = printable_strings(given);  // a report's escape sequences must not reach the terminal
   const std::vector<CaseResult> cases = case_results_of(report);
   if (style == TableStyle::nccl_tests)
     return render_nccl_tests_table(cases) + sampling_lines(cases) + placement_line(report) +
@@ -298,7 +300,8 @@ std::string render_table(const json& report, TableStyle style, bool colour) {
 
 std::string render_csv(const json& report) {
   std::string out = csv_record(csv_header());
-  for (const auto& r : case_results_of(report)) out += csv_record(csv_values(r));
+  // CSV is read in terminals and spreadsheets alike: control characters escaped, line breaks kept (quoted).
+  for (const auto& r : case_results_of(printable_strings(report, LineBreaks::keep))) out += csv_record(csv_values(r));
   return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
+#include "core/printable_json.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/html_data.hpp"
 #include "reports/render.hpp"
@@ -313,7 +314,8 @@ std::string over_fastest(const std::vector<CaseResult>& results, std::size_t wid
 
 }  // namespace
 
-std::string render_terminal(const nlohmann::json& report, std::size_t width, bool colour) {
+std::string render_terminal(const nlohmann::json& given, std::size_t width, bool colour) {
+  const nlohmann::json report = printable_strings(given);  // a report's escape sequences must not reach the terminal
   width = std::max(width, kMinWidth);
   const std::vector<CaseResult> results = case_results_of(report);
   const std::string label = report_label(report, 1);

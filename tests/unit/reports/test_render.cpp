@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/render.hpp"
+#include "reports/terminal_view.hpp"
 
 using nlohmann::json;
 
@@ -178,4 +179,23 @@ TEST_CASE("non-blocking cases add OSU's overlap table under the cases", "[render
           "      50.0");
     CHECK(lines[4].rfind("overlap = max(0, 100 - (overall - compute) / pure comm x 100)", 0) == 0);
   }
+}
+
+TEST_CASE("table, terminal view and CSV escape a report's control characters instead of sending them", "[render]") {
+  // issue 66: a reason or platform name holding a terminal title sequence and "clear screen" was printed raw.
+  json report = load_example_report();
+  const std::string hostile = "\x1b]0;PWNED\x07\x1b[2J\xc2\x9b" "6n";
+  report["platform"]["name"] = hostile;
+  report["experiment"]["name"] = hostile;
+  report["cases"][0]["status"] = "failed";
+  report["cases"][0]["reason"] = hostile;
+  for (const std::string& text : {pico::render_table(report), pico::render_csv(report),
+                                  pico::render_terminal(report, 120, false)}) {
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\x07') == std::string::npos);
+    CHECK(text.find("\xc2\x9b") == std::string::npos);
+  }
+  CHECK_THAT(pico::render_csv(report), Catch::Matchers::Contains("\\x1b]0;PWNED\\x07\\x1b[2J\\u009b6n"));
+  CHECK_THAT(pico::render_table(report), Catch::Matchers::Contains("\\x1b]0;PWNED"));
+  CHECK_THAT(pico::render_terminal(report, 120, false), Catch::Matchers::Contains("\\x1b]0;PWNED"));
 }
