@@ -54,11 +54,21 @@ std::string component_of(const Catalog& catalog, const TunedProfile& profile, co
 }
 
 // The variables one component range needs: its entry's launch values and its parameters' variables.
-std::map<std::string, std::string> range_variables(const AlgorithmEntry& entry, const ProfileRange& range) {
+// A parameter the algorithm has no variable for is refused: dropped, the export would load another choice.
+std::map<std::string, std::string> range_variables(const AlgorithmEntry& entry, const ProfileRange& range,
+                                                   const std::string& where) {
   std::map<std::string, std::string> out = entry.env;
-  for (const auto& [parameter, value] : range.params)
-    if (const auto it = entry.parameter_variables.find(parameter); it != entry.parameter_variables.end())
-      out[it->second] = param_text(value);
+  for (const auto& [parameter, value] : range.params) {
+    const auto it = entry.parameter_variables.find(parameter);
+    if (it == entry.parameter_variables.end()) {
+      std::string takes;
+      for (const auto& [name, variable] : entry.parameter_variables) takes += (takes.empty() ? "" : ", ") + name;
+      throw ExportRefusal(fmt::format("{}: {} takes no parameter '{}'", where, entry.name, parameter),
+                          takes.empty() ? fmt::format("{} takes no parameters: drop its params", entry.name)
+                                        : fmt::format("{} takes {}", entry.name, takes));
+    }
+    out[it->second] = param_text(value);
+  }
   return out;
 }
 
@@ -156,7 +166,7 @@ std::map<std::string, std::string> han_rules_variables(const TunedProfile& profi
       if (component_of(catalog, profile, rule, range).empty()) continue;
       const AlgorithmEntry& entry = catalogue_entry(catalog, profile, rule, range);
       const std::string where = fmt::format("{} from {} B ({})", describe(rule), range.min_bytes, range.algorithm);
-      for (const auto& [variable, value] : range_variables(entry, range)) {
+      for (const auto& [variable, value] : range_variables(entry, range, where)) {
         if (const auto it = vars.find(variable); it != vars.end() && it->second != value)
           throw ExportRefusal(fmt::format("{} needs {}={}, but {} needs {}: Open MPI holds one value per collective",
                                           where, variable, value, set_by[variable], it->second),

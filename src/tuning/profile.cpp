@@ -26,8 +26,9 @@ constexpr const char* kHint = "pico reads the profiles `pico tune` writes (docs/
 
 // The values each parameter an export carries may take: Open MPI's segment
 // size and fan-outs are C ints of its MCA variables (0: the library's own
-// choice), NCCL's channel count is 1 to MAXCHANNELS (64). A value outside
-// these would be written as given (-1, or 1e300 cast to a negative long).
+// choice), coll/han 4.1's module of a level is 0 or 1 (up: libnbc, adapt;
+// low: tuned, sm), NCCL's channel count is 1 to MAXCHANNELS (64). A value
+// outside these would be written as given (-1, or 1e300 cast to a negative long).
 struct ParameterBounds {
   const char* name;
   double lo, hi;
@@ -35,6 +36,8 @@ struct ParameterBounds {
 constexpr ParameterBounds kParameterBounds[] = {{"segment_size", 0, 2147483647},
                                                 {"chain_fanout", 0, 2147483647},
                                                 {"tree_fanout", 0, 2147483647},
+                                                {"up_module", 0, 1},
+                                                {"low_module", 0, 1},
                                                 {"channels", 1, 64}};
 
 json range_json(const ProfileRange& r) {
