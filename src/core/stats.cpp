@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace pico {
@@ -102,19 +104,39 @@ nlohmann::json stats_to_json(const TimingStats& s) {
   };
 }
 
+namespace {
+
+// One statistic of a timing record: a number where present. A null (or any
+// other value) is named with what was expected, not as nlohmann's "type must
+// be number, but is null": a case that was not measured has "timing": null.
+double statistic(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) return 0.0;
+  if (!it->is_number()) {
+    std::string value = it->dump();
+    if (value.size() > 40) value = value.substr(0, 40) + "...";
+    throw std::runtime_error(std::string(key) + " is " + value +
+                             ": each statistic of a measured case's timing is a number of seconds (a case not "
+                             "measured has \"timing\": null)");
+  }
+  return it->get<double>();
+}
+
+}  // namespace
+
 TimingStats stats_from_json(const nlohmann::json& j) {
   TimingStats s;
-  s.min_s = json_field_or(j, "min_s", 0.0);
-  s.median_s = json_field_or(j, "median_s", 0.0);
-  s.mean_s = json_field_or(j, "mean_s", 0.0);
-  s.max_s = json_field_or(j, "max_s", 0.0);
-  s.p5_s = json_field_or(j, "p5_s", 0.0);
-  s.p95_s = json_field_or(j, "p95_s", 0.0);
-  s.p99_s = json_field_or(j, "p99_s", 0.0);
-  s.stddev_s = json_field_or(j, "stddev_s", 0.0);
-  s.cv = json_field_or(j, "cv", 0.0);
-  s.ci95_low_s = json_field_or(j, "ci95_low_s", 0.0);
-  s.ci95_high_s = json_field_or(j, "ci95_high_s", 0.0);
+  s.min_s = statistic(j, "min_s");
+  s.median_s = statistic(j, "median_s");
+  s.mean_s = statistic(j, "mean_s");
+  s.max_s = statistic(j, "max_s");
+  s.p5_s = statistic(j, "p5_s");
+  s.p95_s = statistic(j, "p95_s");
+  s.p99_s = statistic(j, "p99_s");
+  s.stddev_s = statistic(j, "stddev_s");
+  s.cv = statistic(j, "cv");
+  s.ci95_low_s = statistic(j, "ci95_low_s");
+  s.ci95_high_s = statistic(j, "ci95_high_s");
   return s;
 }
 

@@ -165,7 +165,13 @@ TEST_CASE("JSON errors name the file, the place and the field", "[json]") {
   record["mode"] = "latency";
   record["timing"] = {{"median_s", "slow"}};
   REQUIRE_THROWS_WITH(pico::case_result_from_json(record),
-                      Catch::Contains("malformed case record c1: timing.median_s: type must be number, but is string"));
+                      Catch::Contains("malformed case record c1: timing.median_s is \"slow\": each statistic of a "
+                                      "measured case's timing is a number of seconds"));
+  // A null median reads so too, not as nlohmann's "type must be number, but is null" (issue 66).
+  record["timing"] = {{"median_s", nullptr}};
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record),
+                      Catch::Contains("timing.median_s is null: each statistic") &&
+                          !Catch::Contains("type must be"));
   record.erase("timing");
   record["rounds"] = {{"median_s", {1.0}}, {"samples", {"five"}}};
   REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("rounds.samples: type must be number"));
