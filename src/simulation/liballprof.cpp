@@ -199,21 +199,31 @@ class LineReader {
     return v;
   }
   // A handle or address: liballprof prints %lu, so MPICH's negative handles arrive as 20 digits.
-  std::uint64_t address(const Field& f, const char* what) const {
+  std::uint64_t address(const Field& f, const char* what) const { return handle(f.text, f, what); }
+  std::uint64_t handle(std::string_view s, const Field& f, const char* what) const {
     std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(f.text.data(), f.text.data() + f.text.size(), v);
-    if (ec == std::errc() && end == f.text.data() + f.text.size()) return v;
-    return static_cast<std::uint64_t>(integer(f, what, INT64_MIN, INT64_MAX));
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size()) return v;
+    return static_cast<std::uint64_t>(integer(s, f, what, INT64_MIN, INT64_MAX));
   }
-  // `code,size[,extent]`: the size in bytes.
+  // `code,size[,extent]`: the size in bytes. Each part a number, no fourth
+  // part, the extent not negative: liballprof prints nothing else.
   std::uint64_t type_size(const Field& f) const {
-    const auto comma = f.text.find(',');
-    if (comma == std::string_view::npos) fail(f, fmt::format("datatype '{}' is not code,size,extent", f.text));
-    std::string_view size = f.text.substr(comma + 1);
-    size = size.substr(0, size.find(','));
+    std::array<std::string_view, 3> part;
+    std::size_t parts = 0;
+    for (std::string_view rest = f.text;;) {
+      const auto comma = rest.find(',');
+      if (parts == part.size()) fail(f, fmt::format("datatype '{}' is not code,size,extent", f.text));
+      part[parts++] = rest.substr(0, comma);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    if (parts < 2) fail(f, fmt::format("datatype '{}' is not code,size,extent", f.text));
+    handle(part[0], f, "datatype code");
+    if (parts == 3) integer(part[2], f, "datatype extent", 0, INT64_MAX);
     // 0: an empty type (MPI_DATATYPE_NULL beside a count of 0, as Quantum ESPRESSO's MPI_Gatherv passes it);
     // derived types are large (HPCC's PTRANS sends one struct of 1.28 MB): the call's bytes are bounded instead.
-    return static_cast<std::uint64_t>(integer(size, f, "datatype size", 0, static_cast<std::int64_t>(kMaxCallBytes)));
+    return static_cast<std::uint64_t>(integer(part[1], f, "datatype size", 0, static_cast<std::int64_t>(kMaxCallBytes)));
   }
   std::uint64_t bytes(const Field& count, const Field& type) const {
     return times_size(static_cast<std::uint64_t>(integer(count, "count", 0, INT64_MAX)), type_size(type), count);

@@ -94,6 +94,13 @@ TEST_CASE("liballprof lines: what is refused, at its column", "[trace]") {
   CHECK(column_of("MPI_Send:1:2:3:13,1,1:1:91,0,2:4") == 1);   // five arguments
   CHECK(column_of("MPI_Allreduce:1:2:3:2199023255553:8,4,4:3:91,0,2:4") > 0);  // beyond 1 TiB
   CHECK(column_of("MPI_Barrier:5:91,0,2:4") > 0);             // ends before it starts
+  // A datatype is code,size,extent: a fourth part, a negative extent or a code that is no number is refused
+  // at the datatype's column (issue 66: docs said so, the reader took them).
+  CHECK(column_of("MPI_Bcast:3.0:5648928:12:10,8,8,8:0:5641280,0,4:4.0") == 26);
+  CHECK(column_of("MPI_Bcast:3.0:5648928:12:10,8,-1:0:5641280,0,4:4.0") == 26);
+  CHECK(column_of("MPI_Bcast:3.0:5648928:12:x,8,8:0:5641280,0,4:4.0") == 26);
+  CHECK(column_of("MPI_Bcast:3.0:5648928:12:10,8,8x:0:5641280,0,4:4.0") == 26);
+  CHECK(line("MPI_Bcast:3.0:5648928:12:10,8:0:5641280,0,4:4.0").bytes == 96);  // no extent: as before
 }
 
 TEST_CASE("traced program: non-blocking point to point, matched, with its requests", "[trace]") {
