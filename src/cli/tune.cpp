@@ -10,8 +10,10 @@
 #include "analysis/reproducibility.hpp"
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
+#include "cli/tune_for_application.hpp"
 #include "core/build_info.hpp"
 #include "core/file_io.hpp"
+#include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
@@ -48,7 +50,7 @@ void add_tune(CLI::App& app, int& exit_code) {
       "tune", "Pick per size the algorithm that beats the library default with confidence: a tuned profile");
   struct Options {
     std::vector<std::string> results;
-    std::string output, objective = "median", min_gain = "5%", decide_from = "80%", profile;
+    std::string output, objective = "median", min_gain = "5%", decide_from = "80%", profile, application, min_saving;
     std::vector<int> predict_np;
     bool check = false, quiet = false;
   };
@@ -68,6 +70,12 @@ void add_tune(CLI::App& app, int& exit_code) {
   cmd->add_option("--predict-np", opts->predict_np,
                   "Also fill in rules for these communicator sizes from the measured ones, marked predicted "
                   "(docs/tuning.md#communicator-sizes-not-measured)");
+  cmd->add_option("--for-application", opts->application,
+                  "An application run (pico run APP.yaml): weigh each choice by what the application's default spent "
+                  "at its sizes, and say what the profile saves it per launch (docs/applications.md)");
+  cmd->add_option("--min-saving", opts->min_saving,
+                  "With --for-application: keep at the default every choice that saves the application less than "
+                  "this per launch (e.g. 1ms), sizes it never calls included");
   cmd->add_flag("-q,--quiet", opts->quiet, "No summary");
   cmd->callback([opts, &exit_code] {
     TuneOptions options;
@@ -109,6 +117,21 @@ void add_tune(CLI::App& app, int& exit_code) {
     TunedProfile profile = profile_from_analysis(analysis, options);
     for (const std::string& note : add_predicted_rules(profile, opts->predict_np))
       if (!opts->quiet) std::cout << note << "\n";
+    if (!opts->min_saving.empty() && opts->application.empty())
+      throw InputError("--min-saving", "--min-saving weighs choices by an application's calls, and none was given",
+                       "add --for-application APP_RUN");
+    if (!opts->application.empty()) {
+      const nlohmann::json application = application_for_tuning(opts->application);
+      if (!opts->min_saving.empty()) {
+        std::string why;
+        const auto min_saving = parse_duration_s(opts->min_saving, &why);
+        if (!min_saving)
+          throw InputError("--min-saving", fmt::format("bad duration '{}': {}", opts->min_saving, why), "e.g. 1ms");
+        for (const std::string& line : keep_choices_that_pay(profile, application, *min_saving))
+          if (!opts->quiet) std::cout << line << "\n";
+      }
+      if (!opts->quiet) std::cout << application_weights_text(profile, application, opts->application);
+    }
     profile.created = utc_timestamp_iso();
     profile.pico_version = std::string(build::version);
     check_profile(profile, "pico tune");

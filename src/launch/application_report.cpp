@@ -15,6 +15,7 @@
 #include "core/speedup.hpp"
 #include "core/stats.hpp"
 #include "instrumentation/interposer_probe.hpp"
+#include "tuning/call_site_saving.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
@@ -220,10 +221,9 @@ CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std:
       if (chooses) {
         out.chosen_calls += at.calls;
         if (range->speedup) row["profile_speedup"] = range->speedup->estimate;  // what its sweep measured
-        // The sweep's speedup at this size, applied to the default's time at this call site, where the
-        // choice is not what the application's default ran there already (the sweep's default may differ).
-        if (d != base_calls.end() && range->speedup && range->speedup->estimate > 0 && choice != default_ran)
-          out.predicted_saving_s += d->second.seconds * (1 - 1 / range->speedup->estimate);
+        if (d != base_calls.end())
+          out.predicted_saving_s +=
+              predicted_saving_at(range, {*c, key.comm_size, key.bytes, d->second.calls, d->second.seconds, default_ran});
         const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
         out.taken_calls += taken;
         row["taken"] = taken >= at.calls;

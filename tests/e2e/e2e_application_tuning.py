@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests, one journey (run through e2e.py TEST).
+
+Tuning for an application (docs/applications.md): pico's own small MPI
+program run as an application experiment, the sweep of its call sites
+(pico report --format sweep) run for real, and pico tune --for-application
+weighing each choice by what the application's default spent at its sizes;
+--min-saving putting back what does not pay.
+"""
+
+import json
+import os
+import re
+
+from e2e import expect, expect_bad_input, pico, write
+from e2e_applications import experiment
+
+
+def test_application_tuning(tmp):
+    app = pico("run", experiment(tmp, "{name: again, env: {PICO_E2E_AGAIN: '1'}}", rounds=1), "-q",
+               "--dir", os.path.join(tmp, "app"), cwd=tmp)
+    expect(app.returncode == 0, f"exit {app.returncode}\n{app.stdout}\n{app.stderr[-3000:]}")
+    app_dir = os.path.join(tmp, "app")
+    sweep = pico("report", app_dir, "--format", "sweep")
+    expect(sweep.returncode == 0, sweep.stderr)
+    # Its 256 KiB allreduce at np 2, every algorithm, briefly (nothing here is timed against a bound).
+    text = sweep.stdout.replace("time_budget: 100ms", "time_budget: 20ms").replace("min_iterations: 30",
+                                                                                   "min_iterations: 10")
+    run = pico("run", write(tmp, "sweep.yaml", text), "-q", "--dir", os.path.join(tmp, "sweep"), cwd=tmp)
+    expect(run.returncode == 0, f"the sweep ran: {run.stdout}{run.stderr[-2000:]}")
+    sweep_dir = os.path.join(tmp, "sweep")
+
+    tuned = pico("tune", sweep_dir, "--for-application", app_dir, "-o", os.path.join(tmp, "p.json"))
+    expect(tuned.returncode == 0, tuned.stdout + tuned.stderr)
+    expect(re.search(r"^for application '\S+' \(.*\), np 2: the profile at its default's call sites",
+                     tuned.stdout, re.M), tuned.stdout)
+    # The allreduce the application calls 20 times per launch is a row, with its calls and the default's time.
+    row = re.search(r"^allreduce\s+2\s+256KiB\s+20\s+(\S+)\s+([0-9.e+-]+)\s+(.+?)\s{2,}(\S+)\s+(\S+)$",
+                    tuned.stdout, re.M)
+    expect(row and float(row.group(2)) > 0, f"the 256 KiB allreduce row: {tuned.stdout}")
+    expect(re.search(r"^predicted: [0-9.e+-]+ s saved of the default's [0-9.e+-]+ s in collectives", tuned.stdout,
+                     re.M), tuned.stdout)
+
+    # A bar no choice clears: every chosen range is put back, the profile written changes nothing.
+    strict = pico("tune", sweep_dir, "--for-application", app_dir, "--min-saving", "1000s",
+                  "-o", os.path.join(tmp, "strict.json"))
+    expect(strict.returncode == 0, strict.stdout + strict.stderr)
+    profile = json.load(open(os.path.join(tmp, "strict.json"), encoding="utf-8"))
+    chosen = [r["algorithm"] for rule in profile["rules"] for r in rule["ranges"] if r["algorithm"] != "default"]
+    expect(chosen == [], f"nothing clears 1000 s per launch: {chosen}")
+    loose = json.load(open(os.path.join(tmp, "p.json"), encoding="utf-8"))
+    before = [r for rule in loose["rules"] for r in rule["ranges"] if r["algorithm"] != "default"]
+    expect(len(re.findall(r"kept at the default: saves the application", strict.stdout)) == len(before),
+           f"one line per range put back ({len(before)}): {strict.stdout}")
+
+    expect_bad_input(r"--min-saving: --min-saving weighs choices by an application's calls, and none was given",
+                     "tune", sweep_dir, "--min-saving", "1ms")
+    expect_bad_input(r"--min-saving: bad duration 'soon'", "tune", sweep_dir, "--for-application", app_dir,
+                     "--min-saving", "soon")
+    expect_bad_input(r": not an application run", "tune", sweep_dir, "--for-application", sweep_dir)

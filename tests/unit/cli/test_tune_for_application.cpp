@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// pico tune --for-application: a profile's choices weighed by an
+// application's call sites, and --min-saving putting back what does not pay.
+#include <catch2/catch.hpp>
+
+#include "cli/tune_for_application.hpp"
+#include "tuning_fixtures.hpp"
+
+using namespace pico;
+using nlohmann::json;
+
+namespace {
+
+// bcast pipeline (2x) from 32 KiB, allreduce ring (1.1x) from 0, at 4 ranks; alltoall pairwise at 2 ranks.
+TunedProfile profile() {
+  TunedProfile p;
+  p.library = {"mpi", "openmpi", "4.1.4"};
+  ProfileRule bcast;
+  bcast.collective = Collective::bcast;
+  bcast.comm_size = 4;
+  bcast.ranges = {test::profile_range(0, 32767, "default"), test::profile_range(32768, std::nullopt, "pipeline")};
+  bcast.ranges[1].speedup = SpeedupInterval{2.0, 1.8, 2.2};
+  ProfileRule allreduce;
+  allreduce.collective = Collective::allreduce;
+  allreduce.comm_size = 4;
+  allreduce.ranges = {test::profile_range(0, std::nullopt, "ring")};
+  allreduce.ranges[0].speedup = SpeedupInterval{1.1, 1.05, 1.15};
+  ProfileRule alltoall;
+  alltoall.collective = Collective::alltoall;
+  alltoall.comm_size = 2;
+  alltoall.ranges = {test::profile_range(0, std::nullopt, "pairwise")};
+  alltoall.ranges[0].speedup = SpeedupInterval{1.5, 1.2, 1.8};
+  p.rules = {bcast, allreduce, alltoall};
+  return p;
+}
+
+// The application report's default variant at np 4: 0.4 s in 781 KiB bcasts, 0.011 s in 8 B allreduces.
+json application() {
+  json calls = json::array();
+  calls.push_back({{"collective", "bcast"}, {"comm_size", 4}, {"bytes", 800000}, {"calls", 38},
+                   {"seconds", 0.4}, {"default_ran", "basic_linear"}});
+  calls.push_back({{"collective", "allreduce"}, {"comm_size", 4}, {"bytes", 8}, {"calls", 28},
+                   {"seconds", 0.011}, {"default_ran", "recursive_doubling"}});
+  return {{"name", "pw"},
+          {"processes", json::array({{{"np", 4},
+                                      {"variants", json::array({{{"variant", "default"}, {"run_s", 7.6},
+                                                                 {"calls", calls}}})}}})}};
+}
+
+}  // namespace
+
+TEST_CASE("tune --for-application: choices that save less than the bar go back to the default", "[tuning]") {
+  TunedProfile p = profile();
+  // The bcast saves 0.2 s, the allreduce 0.001 s, the alltoall nothing (the application never calls it).
+  const std::vector<std::string> lines = cli::keep_choices_that_pay(p, application(), 0.01);
+  REQUIRE(lines.size() == 2);
+  CHECK_THAT(lines[0], Catch::Matchers::Contains("allreduce np 4") && Catch::Matchers::Contains("ring kept at the default"));
+  CHECK_THAT(lines[1], Catch::Matchers::Contains("alltoall np 2") && Catch::Matchers::Contains("saves the application 0 s"));
+  CHECK(p.rules[0].ranges[1].algorithm == "pipeline");
+  CHECK(p.rules[1].ranges[0].algorithm == "default");
+  CHECK_FALSE(p.rules[1].ranges[0].speedup);
+  CHECK(p.rules[2].ranges[0].algorithm == "default");
+  // A bar of zero keeps every choice the application calls, and drops nothing it calls.
+  TunedProfile q = profile();
+  CHECK(cli::keep_choices_that_pay(q, application(), 0).empty());
+}
+
+TEST_CASE("tune --for-application: the table weighs each call site, the largest saving first", "[tuning]") {
+  const std::string text = cli::application_weights_text(profile(), application(), "run");
+  CHECK_THAT(text, Catch::Matchers::Contains("for application 'pw' (run), np 4"));
+  const auto bcast = text.find("bcast          4"), allreduce = text.find("allreduce      4");
+  REQUIRE(bcast != std::string::npos);
+  REQUIRE(allreduce != std::string::npos);
+  CHECK(bcast < allreduce);
+  // 0.2 + 0.001 s saved of 7.6 s: 1.027x.
+  CHECK_THAT(text, Catch::Matchers::Contains("predicted: 0.201 s saved of the default's 0.411 s in collectives and "
+                                             "7.6 s run, 1.027x"));
+}
