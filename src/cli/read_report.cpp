@@ -8,6 +8,7 @@
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
 #include "launch/application_run.hpp"
+#include "tuning/default_ran_check.hpp"
 
 namespace pico::cli {
 
@@ -33,6 +34,8 @@ std::optional<nlohmann::json> application_report_at(const std::string& path) {
 
 TunedProfile read_profile(const std::string& path, std::string* text) {
   TunedProfile profile = load_profile(path, text);
+  // What predict, replay and the simulator exports stand for "default": a name the library has.
+  check_default_ran(profile, path);
   for (const std::string& w : profile.warnings) fmt::print(stderr, "pico: warning: {}: {}\n", path, w);
   return profile;
 }

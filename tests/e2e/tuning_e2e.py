@@ -25,6 +25,8 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
 - evidence: one run given as DIR and DIR/report.json, or 40 times, is one run
   (said so); a run with a profile loaded is no sweep, a run whose every case
   failed no evidence, and tune --check refuses a run of another profile.
+- default_ran: a profile's default_ran names the catalogue lacks (no_such_alg,
+  ../../x) are refused by predict and the simulator exports, exit 2.
 - bad_input: mixed libraries, a profile for another library, and exports the
   library would ignore exit 2 with what is wrong.
 """
@@ -434,6 +436,30 @@ def test_evidence(tmp):
     expect(failed.returncode == 1, f"exit {failed.returncode}\n{failed.stderr[-2000:]}")
     none = pico("tune", sweep_dir, results_dir(failed), cwd=tmp)
     expect(none.returncode == 2 and "measured none of its cases (2 failed" in none.stderr, none.stderr)
+
+
+def test_default_ran(tmp):
+    golden = load(os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"))
+    for ran, refused in (("ring", False), ("no_such_alg", True), ("../../x", True)):
+        p = copy.deepcopy(golden)
+        rng = next(r for r in p["rules"][0]["ranges"] if r["algorithm"] == "default")
+        rng["measured_bytes"] = [rng["min_bytes"] + 10]
+        rng["default_ran"] = [{"bytes": rng["min_bytes"] + 10, "algorithm": ran}]
+        path = os.path.join(tmp, "ran.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(p, f)
+        for verb in (["export", path, "--format", "astra-sim", "-o", os.path.join(tmp, "astra")],
+                     ["export", path, "--format", "schedgen2", "-o", os.path.join(tmp, "schedgen2.json")],
+                     ["predict", "allreduce", "--profile", path, "--np", "4", "--size", "4KiB"]):
+            if verb[0] == "predict" and not refused:
+                continue  # predict needs LogGOPSim; the refusal comes before it is looked for
+            proc = pico(*verb, cwd=tmp)
+            if refused:
+                expect(proc.returncode == 2 and f"default_ran/0/algorithm: '{ran}' is no allreduce algorithm of "
+                       "openmpi 4.1.4" in proc.stderr, f"{verb[:3]}: exit {proc.returncode}\n{proc.stderr}")
+            else:
+                expect(proc.returncode == 0, f"{verb[:3]}: exit {proc.returncode}\n{proc.stderr}")
+            shutil.rmtree(os.path.join(tmp, "astra"), ignore_errors=True)
 
 
 def test_race(tmp):
