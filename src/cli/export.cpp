@@ -15,6 +15,7 @@
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
+#include "launch/launcher.hpp"
 #include "simulation/simulator_exports.hpp"
 
 namespace pico::cli {
@@ -35,7 +36,8 @@ const std::vector<const ExportFormat*>& all_formats() {
 void emit(const ExportFormat& format, const TunedProfile& profile, const FormatArgs& args, const ExportOutput& out,
           const std::string& output) {
   for (const std::string& note : out.notes) std::cerr << note << "\n";
-  const std::string how = format.how_to_load(profile, args, output);
+  // The lines are commands to paste: the path in them quoted as a shell word (a space or `$(...)` in -o stays a name).
+  const std::string how = format.how_to_load(profile, args, output.empty() ? output : shell_quote(output));
   if (!format.directory) {
     const std::string& text = out.files.front().second;
     if (output.empty()) {

@@ -27,6 +27,7 @@ usage: tuning_e2e.py TEST   (PICO, PICO_SOURCE_DIR as for e2e.py)
   failed no evidence, and tune --check refuses a run of another profile.
 - default_ran: a profile's default_ran names the catalogue lacks (no_such_alg,
   ../../x) are refused by predict and the simulator exports, exit 2.
+- export_paths: the "how to load" lines quote the output path as a shell word.
 - bad_input: mixed libraries, a profile for another library, and exports the
   library would ignore exit 2 with what is wrong.
 """
@@ -34,6 +35,7 @@ import copy
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -460,6 +462,22 @@ def test_default_ran(tmp):
             else:
                 expect(proc.returncode == 0, f"{verb[:3]}: exit {proc.returncode}\n{proc.stderr}")
             shutil.rmtree(os.path.join(tmp, "astra"), ignore_errors=True)
+
+
+def test_export_paths(tmp):
+    golden = os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json")
+    odd = os.path.join(tmp, "a dir", "$(touch PWNED) 'x'.rules")
+    os.makedirs(os.path.dirname(odd))
+    quoted = "'" + odd.replace("'", "'\\''") + "'"
+    for fmt, line in (("ompi-rules", "coll_tuned_dynamic_rules_filename " + quoted),
+                      ("schedgen2", "--ptrn-config " + quoted)):
+        proc = pico("export", golden, "--format", fmt, "-o", odd, cwd=tmp)
+        expect(proc.returncode == 0 and line in proc.stdout, f"{fmt}: exit {proc.returncode}\n{proc.stdout}{proc.stderr}")
+    # Pasted into a shell, the quoted path is the file written, and nothing runs.
+    printed = next(ln for ln in proc.stdout.splitlines() if "--ptrn-config" in ln)
+    word = printed.split("--ptrn-config ", 1)[1]
+    shown = subprocess.run(["sh", "-c", "printf %s " + word], capture_output=True, text=True, cwd=tmp).stdout
+    expect(shown == odd and not os.path.exists(os.path.join(tmp, "PWNED")), f"{shown!r} != {odd!r}")
 
 
 def test_race(tmp):
