@@ -2,7 +2,9 @@
 // An application report (launch/application_report.hpp) as text: per process
 // count, each variant's time, speedup over the default with its interval and
 // verdict, then the calls it changed, what the profile chose and whether it
-// was taken (docs/applications.md#the-report).
+// was taken (docs/applications.md#the-report). With colour (pico report
+// --format term on a terminal), the verdicts and what the profile did not
+// take are coloured; the figures are the same.
 #pragma once
 
 #include <string>
@@ -11,6 +13,6 @@
 
 namespace pico {
 
-std::string application_table(const nlohmann::json& report);
+std::string application_table(const nlohmann::json& report, bool colour = false);
 
 }  // namespace pico

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/build_info.hpp"
+#include "reports/application_html.hpp"
 #include "reports/html_assets.hpp"
 
 namespace pico {
@@ -74,14 +75,13 @@ std::string fill_template(std::string_view page, const std::map<std::string_view
   return out;
 }
 
-}  // namespace
-
-std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library) {
-  std::string title = "pico report";
-  for (std::size_t i = 0; i < reports.size(); ++i) title += (i == 0 ? ": " : "; ") + reports[i].label;
-  const std::string data = script_safe_json(html_page_data(reports));
+// The template filled: the title escaped, the data made script-safe, the scripts inlined.
+std::string page(const std::string& title, const nlohmann::json& page_data, std::string_view application_script,
+                 const VegaLibrary& library) {
+  const std::string data = script_safe_json(page_data);
   const std::string generator = fmt::format("pico {} ({})", build::version, build::git_hash);
   const std::string escaped_title = html_escaped(title), escaped_generator = html_escaped(generator);
+  const std::string application(application_script);
   return fill_template(html_assets::page_template,
                        {{"TITLE", escaped_title},
                         {"GENERATOR", escaped_generator},
@@ -89,7 +89,21 @@ std::string render_html(const std::vector<LabelledReport>& reports, const VegaLi
                         {"VEGA_LITE", checked_script(library.vega_lite, "vega-lite.min.js")},
                         {"VEGA_EMBED", checked_script(library.vega_embed, "vega-embed.min.js")},
                         {"DATA", data},
+                        {"APPLICATION", checked_script(application, "application.js")},
                         {"CHARTS", html_assets::charts_script}});
+}
+
+}  // namespace
+
+std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library) {
+  std::string title = "pico report";
+  for (std::size_t i = 0; i < reports.size(); ++i) title += (i == 0 ? ": " : "; ") + reports[i].label;
+  return page(title, html_page_data(reports), "", library);
+}
+
+std::string render_application_html(const LabelledReport& report, const VegaLibrary& library) {
+  return page("pico report: " + report.label, application_page_data(report), html_assets::application_script,
+              library);
 }
 
 }  // namespace pico

@@ -15,6 +15,10 @@ namespace pico {
 
 std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library);
 
+// The page of one application run's report (reports/application_html.hpp): the same template,
+// libraries and escaping, drawn by reports/html/application.js.
+std::string render_application_html(const LabelledReport& report, const VegaLibrary& library);
+
 // Text safe inside an HTML element or a quoted attribute.
 std::string html_escaped(std::string_view text);
 

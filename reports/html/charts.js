@@ -16,6 +16,24 @@
 
   const data = JSON.parse(document.getElementById('pico-data').textContent);
 
+  const main = document.getElementById('pico-report');
+  const nav = document.getElementById('pico-nav');
+  const charts = [];
+
+  // Colours distinct within a panel: Vega's tableau10, tableau20 past ten lines, and past twenty
+  // hues spread round the circle (no named scheme has more, and a repeated colour names two lines).
+  const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+  const TABLEAU20 = ['#4c78a8', '#9ecae9', '#f58518', '#ffbf79', '#54a24b', '#88d27a', '#b79a20', '#f2cf5b', '#439894', '#83bcb6',
+    '#e45756', '#ff9d98', '#79706e', '#bab0ac', '#d67195', '#fcbfd2', '#b279a2', '#d6a5c9', '#9e765f', '#d8b5a5'];
+
+  // An application run's report (reports/html/application.js draws it) shares the page's parts: the
+  // sections, the charts and how they are drawn and checked.
+  if (data.kind === 'application') {
+    window.picoApplicationPage({ data, main, section, chart, logAxis });
+    drawCharts();
+    return;
+  }
+
   // Rows of arrays to objects; string columns hold indices into data.strings.
   function decode(table) {
     const isString = new Set(table.strings);
@@ -71,11 +89,6 @@
     for (const r of rows) r.line = r.algorithm + (fields.length ? ' · ' + fields.map((f) => r[f]).join(' ') : '');
   }
 
-  // Colours distinct within a panel: Vega's tableau10, tableau20 past ten lines, and past twenty
-  // hues spread round the circle (no named scheme has more, and a repeated colour names two lines).
-  const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
-  const TABLEAU20 = ['#4c78a8', '#9ecae9', '#f58518', '#ffbf79', '#54a24b', '#88d27a', '#b79a20', '#f2cf5b', '#439894', '#83bcb6',
-    '#e45756', '#ff9d98', '#79706e', '#bab0ac', '#d67195', '#fcbfd2', '#b279a2', '#d6a5c9', '#9e765f', '#d8b5a5'];
   function palette(n) {
     if (n <= 10) return TABLEAU10;
     if (n <= 20) return TABLEAU20;
@@ -166,9 +179,6 @@
     b.reference_us = b.reference_median_s === null ? null : b.reference_median_s * 1e6;
   }
 
-  const main = document.getElementById('pico-report');
-  const nav = document.getElementById('pico-nav');
-  const charts = [];
 
   function section(id, title) {
     const h = document.createElement('h2');
@@ -704,8 +714,10 @@
     main.append(h, counts, table);
   }
 
+  drawCharts();
+
   // One chart after the other: a failing spec is reported and the rest still draw.
-  (async () => {
+  async function drawCharts() {
     for (const c of charts) {
       try {
         c.view = (await vegaEmbed(c.div, c.spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } })).view;
@@ -768,5 +780,5 @@
     const cut = [...document.querySelectorAll('.pico-chart g.role-legend-label text')].filter((t) => /entries/.test(t.textContent));
     document.body.dataset.picoTruncatedLegends = String(cut.length);
     document.body.dataset.picoDone = 'true';
-  })();
+  }
 })();

@@ -11,6 +11,7 @@
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
 #include "core/input_error.hpp"
+#include "reports/application_html.hpp"
 #include "reports/application_sweep.hpp"
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
@@ -47,6 +48,15 @@ void add_report(CLI::App& app, int& exit_code) {
                          "give at most one --label per report, in the order of the reports");
       if (opts->output.format == "html") {
         const VegaLibrary library = load_vega_library();  // first: a missing library fails before any reading
+        for (const auto& path : opts->results) {
+          const auto app = application_report_at(path);
+          if (!app) continue;
+          if (opts->results.size() != 1)
+            throw InputError(path, "is an application run, and its page shows that one run",
+                             "give it alone: pico report DIR --format html (its variants are compared within it)");
+          return render_application_html(
+              {application_label(*app, opts->labels.empty() ? "" : opts->labels.front()), path, *app}, library);
+        }
         std::vector<LabelledReport> reports;
         for (const auto& path : opts->results) {
           nlohmann::json report = read_report(path);
@@ -73,11 +83,13 @@ void add_report(CLI::App& app, int& exit_code) {
       }
       if (const auto app = application_report_at(opts->results.front())) {
         if (opts->output.format == "json") return app->dump(1) + "\n";
-        if (opts->output.format == "table" || opts->output.format == "term") return application_table(*app);
+        if (opts->output.format == "table") return application_table(*app);
+        if (opts->output.format == "term") return application_table(*app, opts->output.colour());
         if (opts->output.format == "sweep") return application_sweep_experiment(*app);
         throw InputError("--format " + opts->output.format,
-                         "an application run's report is shown as a table or JSON, or written as the sweep it needs",
-                         "use --format table (or term), json or sweep");
+                         "an application run's report is shown as a table, a terminal view, JSON or an HTML page, or "
+                         "written as the sweep it needs",
+                         "use --format table, term, json, html or sweep");
       }
       if (opts->output.format == "sweep") {
         throw InputError("--format sweep", "writes the sweep an application run needs, and this is a sweep's report",

@@ -210,3 +210,119 @@ def test_application_bad_input(tmp):
                      "--dir", out, cwd=tmp)
     records = [json.loads(line) for line in open(os.path.join(out, "launches.jsonl"), encoding="utf-8")]
     expect(len(records) == 1 and records[0]["status"] == "failed", f"the launch is recorded: {records}")
+
+
+def pty_output(*args):
+    """pico ARGS with its stdout a terminal (colour allowed), what it printed."""
+    import pty
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen([os.environ["PICO"], *args], stdout=child_fd, stderr=subprocess.PIPE,
+                            env=dict(os.environ, COLUMNS="200"))
+    os.close(child_fd)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(main_fd)
+    expect(proc.returncode == 0, proc.stderr.read().decode())
+    return out.decode().replace("\r\n", "\n")
+
+
+def test_application_html(tmp):
+    # An application run's report as the HTML page, drawn by headless chromium: every chart drawn, the tables'
+    # cells the text table's, and the command line and a failure's output (untrusted) shown as text, never run.
+    from e2e_html import chart_divs, chromium_dump, skip_without_browser
+    skip_without_browser("application_html")
+    profile_forcing(tmp, "basic_linear", 1024)
+    hostile = "</script><img src=x onerror=document.body.dataset.injected=1>"
+    path = experiment(tmp, "default\n{name: tuned, profile: profile.json}",
+                      command=f"[{APP}, '262144', '1024', '20', '{hostile}']")
+    proc = pico("run", path, "-o", os.path.join(tmp, "results"), cwd=tmp)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    run_dir = os.path.dirname(report_path(proc))
+    # A failed launch whose output tail is markup (planted in the run's report.json: the page reads that file).
+    report = load(report_path(proc))
+    tuned = variant_of(report, "tuned")
+    tuned["failures"].append({"launch": 99, "round": 1, "reason": "exit code 3 <b>bold</b>", "exit_code": 3,
+                              "signal": None, "output_tail": "</pre></details><script>document.body.dataset.injected=2"
+                                                             "</script><img src=y onerror=document.body.dataset.injected=3>"})
+    with open(report_path(proc), "w", encoding="utf-8") as f:
+        json.dump(report, f)
+    table = pico("report", run_dir)
+    expect(table.returncode == 0, table.stderr)
+
+    page = os.path.join(tmp, "app.html")
+    made = pico("report", run_dir, "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    html = open(page, encoding="utf-8").read()
+    expect(hostile not in html and "<img src=y" not in html, "the hostile strings are not in the page as markup")
+    expect_bad_input(r"is an application run, and its page shows that one run", "report", run_dir, run_dir,
+                     "--format", "html", "-o", os.path.join(tmp, "two.html"))
+
+    dom, log = chromium_dump(page, "--dump-dom")
+    console_errors = [line for line in log.splitlines() if "CONSOLE" in line and ("rror" in line or "arn" in line)]
+    expect(not console_errors, "console errors:\n" + "\n".join(console_errors))
+    expect('data-pico-done="true"' in dom, "the page finished drawing")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "no drawing error: " + dom[dom.find("pico-errors"):][:600])
+    # What the page drew (the inlined libraries hold "<img" in their own code).
+    drawn_page = dom[dom.find('<main id="pico-report">'):dom.find("</main>")]
+    expect("data-injected" not in dom and "<img" not in drawn_page and "<b>" not in drawn_page, "nothing injected")
+    expect("&lt;/script&gt;&lt;img src=x onerror=" in dom, "the command line shown as text")
+    expect("&lt;/pre&gt;&lt;/details&gt;&lt;script&gt;" in dom, "the output tail shown as text")
+    charts = chart_divs(dom)
+    kinds = [k for k, *_ in charts]
+    expect(kinds == ["app-speedup", "app-rounds", "app-shares", "app-saving"], f"charts: {kinds}")
+    for kind, title, rendered, inner in charts:
+        expect(rendered == "true" and "<svg" in inner, f"{title}: not drawn")
+        expect(len(re.findall(r'role="graphics-symbol"', inner)) > 0, f"{title}: no marks")
+    expect(int(re.search(r'data-pico-label-overlaps="(\d+)"', dom).group(1)) == 0, "no axis labels over each other")
+
+    # The summary's cells are the text table's row, figure for figure.
+    rows = re.findall(r"^(default|tuned) +(\d.*)$", table.stdout, re.M)
+    expect(len(rows) == 2, table.stdout)
+    summary = dom[dom.find('class="summary application-summary"'):]
+    summary = summary[:summary.find("</table>")]
+    for name, rest in rows:
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", summary[summary.find(f"<td>{name}</td>"):])[:9]
+        expect(cells == [name] + re.split(r"  +", rest.strip()), f"{name}: page {cells}, table {rest}")
+    # The speedup drawn beside its point is the table's, the verdict's colour on the cells.
+    speedup = re.split(r"  +", dict(rows)["tuned"].strip())[3]
+    drawn = next(inner for kind, _, _, inner in charts if kind == "app-speedup")
+    expect(re.search(rf"<text[^>]*>{re.escape(speedup)}</text>", drawn), f"{speedup} not drawn")
+    verdict = tuned["verdict"]
+    cls = {"faster": "faster", "slower": "loses"}.get(verdict)
+    expect((f'class="{cls}">{verdict}<' in summary) if cls else f"<td>{verdict}</td>" in summary, f"verdict {verdict}")
+    # Every round's value drawn (the points' tooltips), the prediction where the profile gave one.
+    rounds = next(inner for kind, _, _, inner in charts if kind == "app-rounds")
+    expect(len(re.findall(r"measured round: \d", rounds)) == 6, "3 rounds of 2 variants drawn")
+    expect("predicted: " in drawn and "predicted" in tuned, "the prediction drawn")
+    # The call-site table: the profile's choice taken at the 256 KiB allreduce, numbers without exponents.
+    calls = dom[dom.find('class="summary application-calls"'):]
+    calls = calls[:calls.find("</table>")]
+    for header in ("collective", "comm", "bytes", "calls/launch", "default ran", "ran", "s/launch", "vs default",
+                   "profile chose", "taken", "sweep said"):
+        expect(f">{header}</th>" in calls, f"call table lacks {header}")
+    expect(re.search(r"<td>allreduce</td><td[^>]*>2</td><td[^>]*>256KiB</td><td[^>]*>20</td>.*?<td>basic_linear</td>"
+                     r"<td>yes</td><td[^>]*>1\.20x</td>", calls), calls[:3000])
+    expect(not re.search(r"\d[eE][+-]\d", summary + calls), "no exponents in the tables")
+    # A hostile failure reason is text in its note too.
+    expect("exit code 3 &lt;b&gt;bold&lt;/b&gt;" in dom, "the failure's reason as text")
+
+    # --format term: the same figures; on a terminal the verdict in its colour (never an undecided's in green).
+    term = pico("report", run_dir, "--format", "term")
+    expect(term.returncode == 0 and term.stdout == table.stdout and "\033[" not in term.stdout, "term into a pipe")
+    coloured = pty_output("report", run_dir, "--format", "term")
+    line = next(l for l in coloured.splitlines() if l.startswith("tuned "))
+    if verdict == "faster":
+        expect("\033[1;32m" in line, repr(line))
+    elif verdict == "slower":
+        expect("\033[1;31m" in line, repr(line))
+    else:
+        expect("\033[" not in line, f"an undecided verdict is not coloured: {line!r}")
+    expect(re.sub(r"\033\[[0-9;]*m", "", coloured) == table.stdout, "the terminal view's figures are the table's")
