@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "analysis/report_builder.hpp"
+#include "analysis/guidelines_check.hpp"
 #include "analysis/reproducibility.hpp"
 
 #include <unistd.h>
@@ -218,14 +219,21 @@ nlohmann::json build_report(const std::string& dir_string) {
     for (const char* section : {"experiment", "platform", "run"})
       if (!run.at(section).is_object()) throw std::runtime_error(fmt::format("\"{}\" is not an object", section));
     const auto launches = static_cast<int>(json_int(run.at("run").at("launches"), 0, kMaxLaunches));
-    return {{"schema", kReportSchema},
-            {"pico", run.at("pico")},
-            {"experiment", run.at("experiment")},
-            {"platform", run.at("platform")},
-            {"provenance", provenance(run, launch_infos(dir, launches))},
-            {"run", run.at("run")},
-            {"cases", cases},
-            {"reproducibility", to_json(split_half_agreement(recorded))}};
+    nlohmann::json prov = provenance(run, launch_infos(dir, launches));
+    nlohmann::json report = {{"schema", kReportSchema},
+                             {"pico", run.at("pico")},
+                             {"experiment", run.at("experiment")},
+                             {"platform", run.at("platform")},
+                             {"provenance", prov},
+                             {"run", run.at("run")},
+                             {"cases", cases},
+                             {"reproducibility", to_json(split_half_agreement(recorded))}};
+    // Only where the experiment ran mock-ups (docs/report.md#guidelines).
+    const nlohmann::json& mpi = prov.at("mpi");
+    if (nlohmann::json g = guidelines_to_json(check_guidelines(recorded, mpi.value("library", ""), mpi.value("version", "")));
+        !g.is_null())
+      report["guidelines"] = std::move(g);
+    return report;
   });
 }
 

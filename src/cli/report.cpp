@@ -16,6 +16,7 @@
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
 #include "reports/compare.hpp"
+#include "reports/guidelines_table.hpp"
 #include "reports/html_data.hpp"
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
@@ -100,8 +101,10 @@ void add_report(CLI::App& app, int& exit_code) {
       if (opts->output.format == "json") return report.dump(1) + "\n";
       if (opts->output.format == "term")  // a file gets 120 columns and no colour
         return render_terminal(report, opts->output.path.empty() ? terminal_width(stdout, 120) : 120,
-                               opts->output.colour());
-      return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report);
+                               opts->output.colour()) +
+               render_guidelines(report);
+      return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report) +
+             render_guidelines(report);
     }, exit_code);
   });
 }

@@ -9,6 +9,7 @@
 #include "config/backend_options.hpp"
 #include "config/catalog.hpp"
 #include "core/gpu_support.hpp"
+#include "core/guidelines.hpp"
 
 namespace pico {
 namespace {
@@ -34,11 +35,18 @@ BackendDescriptor with_catalog_names(BackendDescriptor d) {
   return d;
 }
 
+// The mock-ups join the algorithm names an experiment may give.
+BackendDescriptor with_guidelines(BackendDescriptor d) {
+  d.has_guidelines = true;
+  for (const Guideline& g : guidelines()) add_unique(d.algorithms, std::string(g.algorithm));
+  return d;
+}
+
 }  // namespace
 
 std::span<const BackendDescriptor> known_backends() {
   static const std::vector<BackendDescriptor> backends{
-      with_catalog_names({
+      with_guidelines(with_catalog_names({
           .kind = BackendKind::mpi,
           .name = "mpi",
           .description = "the platform's MPI library collectives (MPI_Allreduce, ...), with its algorithms forced",
@@ -46,7 +54,7 @@ std::span<const BackendDescriptor> known_backends() {
           .tunable = true,
           .catalog_source = CatalogSource::platform_mpi,
           .options = mpi_backend_options(),
-      }),
+      })),
       with_catalog_names({
           .kind = BackendKind::reference,
           .name = "reference",
@@ -88,8 +96,8 @@ std::span<const BackendDescriptor> known_backends() {
           .kind = BackendKind::fault,
           .name = "fault",
           .description = "test-only: the MPI library's collective with an injected fault (one wrong element, a "
-                         "crash, a hang)",
-          .algorithms = {"corrupt", "crash", "hang"},
+                         "crash, a hang, the last rank arriving late or leaving late)",
+          .algorithms = {"corrupt", "crash", "hang", "late", "slow"},
           .has_default = false,
           .catalog_source = CatalogSource::platform_mpi,
           .rides_on_library_default = true,

@@ -59,6 +59,9 @@ struct BackendDescriptor {
   // Its algorithm names say what it does around the library's call (the fault
   // kinds), not which algorithm runs: the plan selects the library's default.
   bool rides_on_library_default = false;
+  // Its entry takes `guidelines: true`, and its algorithms include the
+  // performance-guideline mock-ups (core/guidelines.hpp): the library's own collectives composed.
+  bool has_guidelines = false;
   // Its calls can be captured in a CUDA graph (timing: {graph: N}).
   bool cuda_graphs = false;
   BackendOptions options{};

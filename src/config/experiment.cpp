@@ -36,6 +36,8 @@ const std::vector<std::string> kInstrumentationKeys{"phases", "papi", "calls"};
 const std::vector<std::string> kRangeKeys{"from", "to", "factor"};
 // The keys every backends entry may hold; a backend adds its own (BackendDescriptor::options).
 const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
+// The key of backends whose descriptor has_guidelines (BackendSpec::guidelines).
+constexpr const char* kGuidelinesKey = "guidelines";
 const std::vector<std::string> kTimingKeys{"mode",         "warmup",       "min_iterations",   "max_iterations",
                                            "time_budget",  "target_ci",    "case_timeout",     "keep_samples",
                                            "calls_per_sample", "graph",        "race",        "rounds"};
@@ -337,6 +339,7 @@ bool takes_option(const BackendDescriptor& backend, const std::string& key) {
 // own, so an unknown key is reported with the full list.
 std::vector<std::string> backend_entry_keys() {
   std::vector<std::string> keys = kBackendKeys;
+  keys.emplace_back(kGuidelinesKey);
   for (const auto& b : known_backends())
     for (const auto& key : b.options.keys)
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
@@ -377,8 +380,15 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     const Value library_node = m.require("library");
     const BackendDescriptor& backend = find_library(library_node);
     reject_other_backends_options(m, backend);
-    BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node), {}, {}};
+    BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node), {}, {}, false};
     if (auto params = m.get("params")) spec.params = parse_params(*params, backend);
+    if (auto g = m.get(kGuidelinesKey)) {
+      if (!backend.has_guidelines)
+        g->fail(fmt::format("'{}' applies to backend 'mpi' only: mock-ups compose an MPI library's own collectives",
+                            kGuidelinesKey),
+                "move it to the backends entry of library: mpi");
+      spec.guidelines = g->as_bool(kGuidelinesKey);
+    }
     if (backend.options.parse != nullptr) spec.options = backend.options.parse(m);
     // A library may be listed once per set of its options (mpi, and mpi with
     // call: persistent), so that both are measured in one run.

@@ -21,6 +21,9 @@ struct BackendSpec {
   bool sweeps_all() const { return !algorithms.empty() && algorithms.front() == "all"; }
   std::map<std::string, std::vector<double>> params;  // e.g. segment_size: [0, 65536], topk_ratio: [0.01]
   std::map<std::string, std::string> options;  // the backend's own keys, as its option parser read them
+  // `guidelines: true`: beside its algorithms, each collective's performance-guideline mock-ups
+  // (core/guidelines.hpp), expanded by the plan. Backends whose descriptor has_guidelines.
+  bool guidelines = false;
 };
 
 // Per-phase measurements, taken in a separate instrumented pass after the

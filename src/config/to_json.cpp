@@ -46,6 +46,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   for (const auto& b : e.backends) {
     backends.push_back({{"library", b.library}, {"algorithms", b.algorithms}, {"params", param_lists(b.params)}});
     if (!b.options.empty()) backends.back()["options"] = b.options;
+    if (b.guidelines) backends.back()["guidelines"] = true;
   }
   nlohmann::json in_place = nlohmann::json::array();
   for (bool v : e.in_place) in_place.push_back(v);
@@ -87,8 +88,9 @@ Experiment experiment_from_json(const nlohmann::json& j) {
   e.backends.clear();
   for (const auto& b : j.at("backends")) {
     BackendSpec spec{b.at("library").get<std::string>(), b.at("algorithms").get<std::vector<std::string>>(),
-                     b.at("params").get<std::map<std::string, std::vector<double>>>(), {}};
+                     b.at("params").get<std::map<std::string, std::vector<double>>>(), {}, false};
     if (b.contains("options")) spec.options = b.at("options").get<std::map<std::string, std::string>>();
+    spec.guidelines = b.value("guidelines", false);
     e.backends.push_back(std::move(spec));
   }
   e.timing = timing_from_json(j.at("timing"));

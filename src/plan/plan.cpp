@@ -14,6 +14,7 @@
 #include "collectives/spec.hpp"
 #include "core/checked_math.hpp"
 #include "core/counted.hpp"
+#include "core/guidelines.hpp"
 #include "core/json_file.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
@@ -184,8 +185,9 @@ struct PlanBuilder {
                      const std::string& algorithm) {
     base.algorithm = algorithm;
     const CallForm form = call_form(backend.options);
-    const ResolvedAlgorithm r =
-        resolve(cat, base.collective, descriptor.rides_on_library_default ? "default" : algorithm, form, target);
+    // A mock-up runs the library's default for each call it makes (core/guidelines.hpp).
+    const bool on_default = descriptor.rides_on_library_default || is_guideline(algorithm);
+    const ResolvedAlgorithm r = resolve(cat, base.collective, on_default ? "default" : algorithm, form, target);
     for (const auto& combo : parameter_combinations(r.entry, backend, cat)) {
       base.params = combo;
       base.options = backend.options;
@@ -248,6 +250,8 @@ struct PlanBuilder {
   }
 
   std::string violation(const ResolvedAlgorithm& r, const Case& c) const {
+    if (is_guideline(c.algorithm))
+      if (std::string why = guideline_skip_reason(c); !why.empty()) return why;
     return r.cat == nullptr ? "" : constraint_violation(*r.cat, r.entry, c, target.placement);
   }
 
@@ -270,6 +274,15 @@ struct PlanBuilder {
   }
 
   std::vector<std::string> algorithms_for(const BackendSpec& backend, const Catalog* cat, Collective coll) const {
+    std::vector<std::string> names = library_algorithms_for(backend, cat, coll);
+    if (backend.guidelines)  // the collective's mock-ups beside them (an experiment may name some too)
+      for (const Guideline& g : guidelines_of(coll))
+        if (std::find(names.begin(), names.end(), g.algorithm) == names.end()) names.emplace_back(g.algorithm);
+    return names;
+  }
+
+  std::vector<std::string> library_algorithms_for(const BackendSpec& backend, const Catalog* cat,
+                                                  Collective coll) const {
     if (!backend.sweeps_all()) return backend.algorithms;
     if (cat == nullptr) return {"default"};
     // One case that resolve() records skipped with the catalogue's reason, where

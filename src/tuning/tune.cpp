@@ -14,6 +14,7 @@
 #include "config/backends.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "core/guidelines.hpp"
 #include "core/input_error.hpp"
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
@@ -197,6 +198,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
   for (const LoadedReport& r : reports) require_evidence(r, kind);
   std::string first_identity, first_path;
   std::map<KeyTuple, std::map<std::uint64_t, SizeData>> grouped;
+  std::size_t mock_ups = 0;
   for (const LoadedReport& r : reports) {
     const ReportFacts facts = report_facts(r.report);
     const std::string id = run_id_of(r);
@@ -208,6 +210,10 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
       if (!is_library_backend(cr.c.backend) || !cr.measured() || call_form(cr.c) != CallForm::blocking) continue;
       if (const std::string counts = counts_option(cr.c); !counts.empty() && counts != "uniform") continue;
+      if (is_guideline(cr.c.algorithm)) {  // no library can be made to run a mock-up as its algorithm
+        ++mock_ups;
+        continue;
+      }
       const ProfileLibrary lib = library_of(facts, cr.c.backend);
       const std::string& platform = facts.platform;
       const std::string identity =
@@ -253,6 +259,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
                                                                               : cr.selection->actual->algorithm);
     }
   }
+  analysis.mock_ups_left_out = mock_ups;
   if (grouped.empty())
     throw InputError(reports.front().path, "no measured case of an MPI library or NCCL",
                      "tune reads sweeps of backend mpi (or nccl): algorithms: all, with default");
@@ -387,6 +394,11 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                        undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
                        options.decide_from * 100);
   for (const std::string& line : analysis.repeated) out += line + "\n";
+  if (analysis.mock_ups_left_out > 0)
+    out += fmt::format("{} left out: a guideline's mock-up composes the library's own collectives, and no library can "
+                       "be made to run one as its algorithm (pico report's guidelines section compares them with the "
+                       "default)\n",
+                       counted(analysis.mock_ups_left_out, "mock-up case"));
   int dropped = 0;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) dropped += s.race_dropped;

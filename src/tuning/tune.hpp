@@ -97,6 +97,8 @@ struct TuneAnalysis {
   std::vector<std::string> reports;  // run ids, each once
   std::vector<std::string> repeated;  // a line per run given more than once (tuning/run_evidence.hpp)
   std::vector<std::string> warnings;  // "ID: oversubscribed (...)" per report whose ranks outnumbered cores
+  // Measured guideline mock-ups (core/guidelines.hpp) left out: no library can be made to run one.
+  std::size_t mock_ups_left_out = 0;
   std::vector<KeyChoices> keys;
 };
 // What a set of reports is evidence of: a sweep (the library's default

@@ -161,6 +161,49 @@ def test_reference_backend(tmp):
         expect(c["selection"]["mechanism"] == "builtin" and c["selection"]["verified"], str(c["selection"]))
 
 
+def test_guidelines(tmp):
+    # Performance guidelines (issue 67): each mock-up composes the library's own collectives, validates like the
+    # collective it stands in for, and the report pairs it with the default of the same choice.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast, reduce, allgather, gather, reduce_scatter, scan]
+        sizes: [64B, 4KiB]
+        processes: [4]
+        backends:
+          - {library: mpi, algorithms: [default], guidelines: true}
+        """)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    report = load(report_path(proc))
+    check_schema(report_path(proc))
+    cases = {c["case_id"]: c for c in report["cases"]}
+    mock_ups = [c for c in report["cases"] if c["algorithm"].startswith("guideline:")]
+    expect(len({c["algorithm"] for c in mock_ups}) >= 8, f"the standard set: {sorted({c['algorithm'] for c in mock_ups})}")
+    for c in mock_ups:
+        expect(c["status"] == "ok" and c["validation"]["status"] == "passed",
+               f"{c['collective']} {c['algorithm']} {c['bytes']}: {c['status']} {c['reason']}")
+    g = report["guidelines"]
+    expect(g["checked"] == len(mock_ups) == len(g["checks"]), f"every mock-up checked once: {g['checked']}, {len(mock_ups)}")
+    expect(g["unchecked"] == [] and g["skipped"] == 0, str(g["unchecked"]))
+    expect(g["violated"] == sum(k["verdict"] == "violated" for k in g["checks"]), "violated counts the verdicts")
+    order = [{"violated": 0, "undecided": 1, "holds": 2}[k["verdict"]] for k in g["checks"]]
+    expect(order == sorted(order), f"violations first: {order}")
+    paired = set()
+    for k in g["checks"]:
+        expect(len(k["default_cases"]) == 1 and len(k["mock_up_cases"]) == 1, str(k))
+        d, m = cases[k["default_cases"][0]], cases[k["mock_up_cases"][0]]
+        expect(d["algorithm"] == "default" and m["algorithm"] == k["guideline"], f"{d['algorithm']} / {m['algorithm']}")
+        for field in ("collective", "bytes", "np", "dtype", "op", "in_place"):
+            expect(d[field] == m[field] == k.get(field, d[field]), f"{field}: {d[field]} / {m[field]}")
+        expect(k["ratio"] > 0 and k["ratio"] < float("inf"), f"ratio {k['ratio']}")
+        if k["ratio_low"] is not None:
+            expect(k["ratio_low"] <= k["ratio"] <= k["ratio_high"], f"interval holds its estimate: {k}")
+        expect("Open MPI" in k["text"] and f"default {k['collective']}" in k["text"], k["text"])
+        paired.add((k["collective"], k["guideline"], k["bytes"]))
+    expect(len(paired) == len(g["checks"]), "one check per mock-up, size and collective")
+    shown = pico("report", os.path.dirname(report_path(proc)))
+    expect(shown.returncode == 0 and f"performance guidelines: {g['checked']} checked" in shown.stdout,
+           shown.stdout[-2000:])
+
+
 def test_emulated_network(tmp):
     # The namespace recipe from scripts/emulated-net.sh, under a name of the test's own.
     if os.geteuid() != 0 or not shutil.which("ip"):

@@ -97,7 +97,7 @@ TEST_CASE("another backend's key is refused, naming the backends that take it", 
   const auto unknown = test::experiment_error(base + "  - {library: mpi, colour: red}\n");
   CHECK(unknown.message == "unknown key 'colour' in a backends entry");
   CHECK(unknown.hint ==
-        "allowed keys: library, algorithms, params, call, inputs, bias_calls, threads, gpus_per_process, "
+        "allowed keys: library, algorithms, params, guidelines, call, inputs, bias_calls, threads, gpus_per_process, "
         "rotate_buffers");
 }
 
