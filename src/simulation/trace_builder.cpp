@@ -817,6 +817,14 @@ class Builder {
                "the traces of one run hold a send for every receive");
         matched_[*best] = 1;
         const Posted& send = sends_[*best];
+        // A v-collective's two sides name one message by their own counts: MPI requires them to agree, and a
+        // replay of either would move bytes the other never sent or took.
+        if (recv.tag == kVCollectiveTag && send.bytes != recv.bytes)
+          fail(d, recv.line,
+               fmt::format("this rank's counts take {} B from rank {}, whose counts send it {} B in the same "
+                           "v-collective call (its line {})",
+                           recv.bytes, send.rank, send.bytes, send.line),
+               "the sender's and the receiver's counts of a v-collective must agree, as MPI requires");
         const std::size_t m = out_.messages.size();
         out_.messages.push_back(TraceMessage{send.rank, d, send.bytes});
         rank_out(d).ops[recv.op].index = m;

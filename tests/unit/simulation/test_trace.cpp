@@ -176,6 +176,15 @@ TEST_CASE("traced program: refusals name the rank's file and line", "[trace]") {
   b.push_back(rank_records({"MPI_Comm_split:1:91,0,2:0:0:7:2"}));
   b.push_back(rank_records({"MPI_Barrier:1:91,1,2:2"}));
   CHECK_THAT(refused(std::move(b)), Catch::Contains("never made by rank(s) 1"));
+  // Gatherv whose root's counts take 3 doubles from rank 1, which sends 2 (issue 66: it replayed silently).
+  const auto gatherv = [&](const std::string& sent_by_1) {
+    std::vector<RankRecords> g;
+    g.push_back(rank_records({"MPI_Gatherv:1:100:2:10,8,8:200:300:2,3:400:0,2:10,8,8:0:91,0,2:2"}));
+    g.push_back(rank_records({"MPI_Gatherv:1:100:" + sent_by_1 + ":10,8,8:200:300:2,3:400:0,2:10,8,8:0:91,1,2:2"}));
+    return refused(std::move(g));
+  };
+  CHECK_THAT(gatherv("2"), Catch::Contains("this rank's counts take 24 B from rank 1, whose counts send it 16 B"));
+  CHECK(gatherv("3").empty());
 }
 
 TEST_CASE("liballprof lines: count arrays, freed variables, cancels, split types (real lines)", "[trace]") {
