@@ -42,7 +42,7 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     }
     fmt::print("{}{}", dry_run_text(plan, platform, target,
                                     request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
-                                    request.experiment.name),
+                                    request.experiment.name, 0, request.output_base),
                loads);
     return 0;
   }

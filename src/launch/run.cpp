@@ -20,6 +20,7 @@
 #include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/profile_loading.hpp"
+#include "launch/estimate_history.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
@@ -149,6 +150,10 @@ RunResult run_experiment(const RunRequest& request) {
   write_run_record(dir, run);
   // A race spends a budget rather than measuring every case: say how much before it starts.
   if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
+  if (request.progress && !plan.timing.race && request.output_dir.empty())
+    if (const std::string history = history_estimate_text(plan, request.output_base, request.platform.name);
+        !history.empty())
+      fmt::print(stderr, "{}\n", history);
   return run_in_dir(dir, plan, request.experiment, platform, target, std::move(run), request.progress,
                     request.wait, 0);
 }
@@ -231,11 +236,15 @@ std::string resume_dry_run_text(const std::string& dir) {
 
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name,
-                         int first_launch) {
+                         int first_launch, const std::string& results_base) {
   std::string out = fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
                                 counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(), platform.name,
                                 target.mpi_library, target.mpi_version);
-  out += plan_duration_text(plan) + "\n\n";
+  out += plan_duration_text(plan) + "\n";
+  if (!results_base.empty())
+    if (const std::string history = history_estimate_text(plan, results_base, platform.name); !history.empty())
+      out += history + "\n";
+  out += "\n";
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
                      "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
   for (const auto& c : plan.cases) {

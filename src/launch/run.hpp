@@ -50,9 +50,10 @@ std::string resume_dry_run_text(const std::string& dir);
 RunResult report_run(const std::string& dir);
 
 // What --dry-run prints: every case and the exact launch commands (or, on
-// Slurm, the job script).
+// Slurm, the job script); with `results_base`, the wall time earlier runs
+// there predict (launch/estimate_history.hpp).
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name = "",
-                         int first_launch = 0);
+                         int first_launch = 0, const std::string& results_base = "");
 
 }  // namespace pico
