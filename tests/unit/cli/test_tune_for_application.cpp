@@ -13,24 +13,13 @@ namespace {
 
 // bcast pipeline (2x) from 32 KiB, allreduce ring (1.1x) from 0, at 4 ranks; alltoall pairwise at 2 ranks.
 TunedProfile profile() {
-  TunedProfile p;
-  p.library = {"mpi", "openmpi", "4.1.4"};
-  ProfileRule bcast;
-  bcast.collective = Collective::bcast;
-  bcast.comm_size = 4;
-  bcast.ranges = {test::profile_range(0, 32767, "default"), test::profile_range(32768, std::nullopt, "pipeline")};
-  bcast.ranges[1].speedup = SpeedupInterval{2.0, 1.8, 2.2};
-  ProfileRule allreduce;
-  allreduce.collective = Collective::allreduce;
-  allreduce.comm_size = 4;
-  allreduce.ranges = {test::profile_range(0, std::nullopt, "ring")};
-  allreduce.ranges[0].speedup = SpeedupInterval{1.1, 1.05, 1.15};
-  ProfileRule alltoall;
-  alltoall.collective = Collective::alltoall;
-  alltoall.comm_size = 2;
-  alltoall.ranges = {test::profile_range(0, std::nullopt, "pairwise")};
-  alltoall.ranges[0].speedup = SpeedupInterval{1.5, 1.2, 1.8};
-  p.rules = {bcast, allreduce, alltoall};
+  TunedProfile p = test::openmpi_profile_of(
+      {test::bcast_pipeline_rule(),
+       test::profile_rule(Collective::allreduce, 4, {test::profile_range(0, std::nullopt, "ring")}),
+       test::profile_rule(Collective::alltoall, 2, {test::profile_range(0, std::nullopt, "pairwise")})});
+  p.rules[0].ranges[1].speedup = SpeedupInterval{2.0, 1.8, 2.2};
+  p.rules[1].ranges[0].speedup = SpeedupInterval{1.1, 1.05, 1.15};
+  p.rules[2].ranges[0].speedup = SpeedupInterval{1.5, 1.2, 1.8};
   return p;
 }
 

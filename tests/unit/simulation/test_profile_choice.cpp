@@ -15,15 +15,9 @@ namespace {
 // Open MPI at 4 ranks: bcast pipeline from 32 KiB, where the sweep saw the
 // default run binary_tree at 1 KiB and basic_linear at 800 KB.
 TunedProfile bcast_profile() {
-  TunedProfile p;
-  p.library = {"mpi", "openmpi", "4.1.4"};
-  ProfileRule rule;
-  rule.collective = Collective::bcast;
-  rule.comm_size = 4;
-  rule.ranges = {test::profile_range(0, 32767, "default"), test::profile_range(32768, std::nullopt, "pipeline")};
-  rule.ranges[0].default_ran = {{1024, "binary_tree"}};
-  rule.ranges[1].default_ran = {{800000, "basic_linear"}};
-  p.rules = {rule};
+  TunedProfile p = test::openmpi_profile_of({test::bcast_pipeline_rule()});
+  p.rules[0].ranges[0].default_ran = {{1024, "binary_tree"}};
+  p.rules[0].ranges[1].default_ran = {{800000, "basic_linear"}};
   return p;
 }
 

@@ -12,14 +12,8 @@ namespace {
 
 // bcast at 4 ranks: default below 32 KiB, pipeline (2x in the sweep) from 32 KiB.
 TunedProfile bcast_profile() {
-  TunedProfile p;
-  p.library = {"mpi", "openmpi", "4.1.4"};
-  ProfileRule rule;
-  rule.collective = Collective::bcast;
-  rule.comm_size = 4;
-  rule.ranges = {test::profile_range(0, 32767, "default"), test::profile_range(32768, std::nullopt, "pipeline")};
-  rule.ranges[1].speedup = SpeedupInterval{2.0, 1.8, 2.2};
-  p.rules = {rule};
+  TunedProfile p = test::openmpi_profile_of({test::bcast_pipeline_rule()});
+  p.rules[0].ranges[1].speedup = SpeedupInterval{2.0, 1.8, 2.2};
   return p;
 }
 
