@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <regex>
+
+#include <fmt/format.h>
 
 #include "core/json_file.hpp"
 #include "core/results_file.hpp"
@@ -56,12 +59,34 @@ std::vector<nlohmann::json> read_json_lines(const std::string& path) {
   return out;
 }
 
+namespace {
+
+// nlohmann's type name with its article, as a sentence says it ("null" stands alone).
+std::string with_article(const std::string& type) {
+  if (type == "null") return "null";
+  return (type == "object" || type == "array" ? "an " : "a ") + type;
+}
+
+}  // namespace
+
 std::string json_error_text(const std::exception& e) {
   std::string text = e.what();
-  if (text.rfind("[json.exception.", 0) == 0) {
-    const auto end = text.find("] ");
-    if (end != std::string::npos) text.erase(0, end + 2);
+  if (text.rfind("[json.exception.", 0) != 0) return text;
+  const auto end = text.find("] ");
+  if (end != std::string::npos) text.erase(0, end + 2);
+  // nlohmann's own phrases ("type must be number, but is object") reworded as what the value is and should be.
+  static const std::regex type_must(R"(^type must be (\w+), but is (\w+)$)");
+  static const std::regex cannot_use(R"(^cannot use (at\(\)|operator\[\]( with a (string|numeric) argument)?) with (\w+)$)");
+  static const std::regex key_missing(R"(^key '(.*)' not found$)");
+  static const std::regex index_out(R"(^array index (\d+) is out of range$)");
+  std::smatch m;
+  if (std::regex_match(text, m, type_must)) return fmt::format("is {}, not {}", with_article(m[2]), with_article(m[1]));
+  if (std::regex_match(text, m, cannot_use)) {
+    const std::string wanted = m[3] == "string" ? "an object" : m[3] == "numeric" ? "an array" : "an object or array";
+    return fmt::format("is {}, not {}", with_article(m[4]), wanted);
   }
+  if (std::regex_match(text, m, key_missing)) return fmt::format("the key '{}' is missing", m[1].str());
+  if (std::regex_match(text, m, index_out)) return fmt::format("has no item {}", m[1].str());
   return text;
 }
 

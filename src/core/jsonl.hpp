@@ -33,7 +33,10 @@ class JsonLinesFile {
 std::vector<nlohmann::json> read_json_lines(const std::string& path);
 
 // An exception's message without nlohmann's "[json.exception.type_error.302] "
-// tag, which means nothing to a user reading why a file was refused.
+// tag, which means nothing to a user reading why a file was refused, and
+// nlohmann's phrases in a reader's words: "type must be number, but is
+// object" is "is an object, not a number"; "key 'x' not found" is "the key
+// 'x' is missing".
 std::string json_error_text(const std::exception& e);
 
 }  // namespace pico

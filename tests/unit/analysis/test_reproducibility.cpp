@@ -83,8 +83,8 @@ TEST_CASE("reproducibility: a damaged record is refused naming its field") {
     INFO(key << " = " << value.dump());
     CHECK_THROWS_WITH(reproducibility_from_json(j), Catch::Matchers::Contains(message));
   };
-  refused("near_best", nullptr, "near_best: type must be number, but is null");
-  refused("split", 5, "split: type must be string, but is number");
+  refused("near_best", nullptr, "near_best: is null, not a number");
+  refused("split", 5, "split: is a number, not a string");
   refused("split", "halves", "split: unknown value 'halves'");
   refused("same_best", 10, "same_best 10 <= near_best 9 <= choices 10 does not hold");
   refused("choices", -1, "does not hold");

@@ -153,10 +153,10 @@ TEST_CASE("JSON errors name the file, the place and the field", "[json]") {
       "collective": "bcast", "mode": "latency", "dtype": "int8", "op": "none", "count": 8, "bytes": 8, "np": 2,
       "in_place": false, "status": 5})");
   REQUIRE_THROWS_WITH(pico::case_result_from_json(record),
-                      Catch::Contains("malformed case record c1: status: type must be string, but is number"));
+                      Catch::Contains("malformed case record c1: status: is a number, not a string"));
   record["status"] = "ok";
   record["bytes"] = "eight";
-  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("bytes: type must be number"));
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("bytes: is a string, not a number"));
   record.erase("bytes");
   REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("bytes: missing"));
   record["bytes"] = 8;
@@ -174,5 +174,5 @@ TEST_CASE("JSON errors name the file, the place and the field", "[json]") {
                           !Catch::Contains("type must be"));
   record.erase("timing");
   record["rounds"] = {{"median_s", {1.0}}, {"samples", {"five"}}};
-  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("rounds.samples: type must be number"));
+  REQUIRE_THROWS_WITH(pico::case_result_from_json(record), Catch::Contains("rounds.samples: is a string, not a number"));
 }
