@@ -178,8 +178,9 @@ ResumeInputs read_resume_inputs(const std::string& dir, const nlohmann::json& ru
   in.target = PlanTarget{planned.library, planned.version};
   // The profile the run loaded (exported into DIR when it started) loads again.
   const auto profile = reading_file((fs::path(dir) / "run.json").string(), [&] { return profile_env(run); });
-  // Every file here may have been edited since the run: what starts processes is checked as a new run's is.
-  check_resumed_launches(dir, in.platform, in.rest, profile);
+  // Every file here may have been edited since the run: what starts processes is checked as a new run's is,
+  // every launch group of the plan, not just those left (a tampered directory is refused even when complete).
+  check_resumed_launches(dir, in.platform, in.plan, profile);
   for (const auto& [k, v] : profile) in.platform.env[k] = v;
   if (in.rest.cases.empty()) return in;
   // The platform file in DIR may have been edited, or its launcher removed, since the run: what a

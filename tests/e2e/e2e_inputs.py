@@ -274,6 +274,14 @@ def test_results_dir_attacks(tmp):
         for extra in ([], ["--dry-run"]):
             expect_bad_input(pattern, "run", "--resume", results, "-q", *extra)
         expect(sorted(os.listdir(results)) == before, f"{name}: a refused resume wrote {sorted(os.listdir(results))}")
+    # A tampered directory whose every case is done is refused too (the fuzz of issue 66: only the launch groups
+    # left to run were checked, so the resume rebuilt the report from it, exit 0).
+    complete = os.path.join(tmp, "complete-ld")
+    shutil.rmtree(complete, ignore_errors=True)
+    shutil.copytree(base, complete)
+    plan_env(complete, {"LD_PRELOAD": planted})
+    for extra in ([], ["--dry-run"]):
+        expect_bad_input(r"plan\.json: it sets LD_PRELOAD: a resume", "run", "--resume", complete, "-q", *extra)
     # --resume --dry-run: the case left and the exact command, nothing written, nothing run.
     results = tampered("dry", lambda d: None)
     before = {f: open(os.path.join(results, f), "rb").read() for f in os.listdir(results)}
