@@ -1,26 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "backends/backend.hpp"
 
+#include <stdexcept>
+
+#include "backends/host_sampling.hpp"
 #include "core/case_result.hpp"
-#include "harness/harness.hpp"
 
 namespace pico {
-namespace {
-
-// The hot loop: nothing but the calls and two clock reads per sample (and,
-// with barrier_each, an untimed barrier on the harness communicator before each).
-template <bool kBarrierBeforeSample>
-void host_timed_calls(Backend& backend, MPI_Comm harness, double* out, std::int64_t n, std::int64_t calls) {
-  const double per_call = 1.0 / static_cast<double>(calls);
-  for (std::int64_t i = 0; i < n; ++i) {
-    if constexpr (kBarrierBeforeSample) harness::barrier(harness);
-    const double start = MPI_Wtime();
-    for (std::int64_t j = 0; j < calls; ++j) backend.run_once();
-    out[i] = (MPI_Wtime() - start) * per_call;
-  }
-}
-
-}  // namespace
 
 std::string_view method_name(const Pacing& p) {
   if (p.graph) return timing_method::kGraph;
@@ -28,11 +14,14 @@ std::string_view method_name(const Pacing& p) {
   return p.barrier_each ? timing_method::kBarrierEach : timing_method::kBackToBack;
 }
 
+void Backend::time_calls_on_host(double* out, SampleClock clock, std::int64_t n, Pacing pacing, MPI_Comm harness) {
+  host_samples(*this, harness, out, clock, n, pacing, [] {});
+}
+
 void Backend::time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) {
-  if (pacing.barrier_each)
-    host_timed_calls<true>(*this, harness, out, n, pacing.calls_per_sample);
-  else
-    host_timed_calls<false>(*this, harness, out, n, pacing.calls_per_sample);
+  (void)out, (void)n, (void)pacing, (void)harness;
+  // The timing loop calls time_calls only where times_on_host() is false, which a device backend overrides with it.
+  throw std::logic_error("a host-timed backend is timed through time_calls_on_host");
 }
 
 }  // namespace pico

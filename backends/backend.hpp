@@ -33,6 +33,13 @@ struct Pacing {
 // The report's timing_method for p (core/case_result.hpp).
 std::string_view method_name(const Pacing& p);
 
+// Where a host-timed sample's entry and exit go: entry_s[i] and exit_s[i]
+// beside out[i], this rank's MPI_Wtime before its first call and after its last.
+struct SampleClock {
+  double* entry_s = nullptr;
+  double* exit_s = nullptr;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -41,10 +48,16 @@ class Backend {
   // One call of the collective: the only thing timed.
   virtual void run_once() = 0;
   // Takes n samples, each the seconds per call of pacing.calls_per_sample
-  // calls, into out[0..n). The default reads the host clock (MPI_Wtime) around
-  // them; a backend whose calls return before the work is done (NCCL enqueues
-  // on a CUDA stream) times on the device. Only backends whose descriptor says
+  // calls, into out[0..n), and each sample's entry and exit on this rank's
+  // host clock (MPI_Wtime) into clock (per-rank timing,
+  // docs/methodology.md#per-rank-timing). The default reads the host clock
+  // around the calls (backends/host_sampling.hpp).
+  virtual void time_calls_on_host(double* out, SampleClock clock, std::int64_t n, Pacing pacing, MPI_Comm harness);
+  // False for a backend whose calls return before the work is done (NCCL
+  // enqueues on a CUDA stream): it times on the device, through time_calls,
+  // and has no per-rank entry and exit. Only backends whose descriptor says
   // cuda_graphs are given pacing.graph.
+  virtual bool times_on_host() const { return true; }
   virtual void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness);
   // The call in its two halves, for the overlap measurement (worker/overlap.hpp):
   // start_call returns once the operation is started, wait_call completes it.

@@ -22,6 +22,7 @@
 #include "core/report_facts.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
+#include "reports/stragglers.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -283,7 +284,8 @@ std::string render_table(const json& given, TableStyle style, bool colour) {
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
   const std::string footer =
       (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
-      sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) + summary_line(cases);
+      sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
+      stragglers_text(find_stragglers(report)) + summary_line(cases);
   if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;

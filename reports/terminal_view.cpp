@@ -16,6 +16,7 @@
 #include "core/printable_json.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/html_data.hpp"
+#include "reports/stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -325,6 +326,13 @@ std::string render_terminal(const nlohmann::json& given, std::size_t width, bool
   out += "\n" + wrapped("summary: per size, the fastest and the default's time over it", width);
   out += summary(results, width, colour);
   out += over_fastest(results, width, colour);
+  if (const std::string stragglers = stragglers_text(find_stragglers(report)); !stragglers.empty()) {
+    out += "\n";
+    for (std::size_t at = 0, end; at < stragglers.size(); at = end + 1) {  // each line wrapped on its own
+      end = stragglers.find('\n', at);
+      out += wrapped(stragglers.substr(at, end - at), width);
+    }
+  }
   return out + "\n" + summary_line(results);
 }
 

@@ -12,6 +12,8 @@ class FaultBackend : public MpiBackend {
   explicit FaultBackend(std::string fault);
   void prepare(const Case& c, MPI_Comm comm) override;
   std::uint64_t validate() override;
+  void run_once() override;
+  void time_calls_on_host(double* out, SampleClock clock, std::int64_t n, Pacing pacing, MPI_Comm harness) override;
 
  private:
   std::string fault_;

@@ -25,6 +25,7 @@ class NcclBackend final : public Backend {
   ~NcclBackend() override { free_slots(); }
   void prepare(const Case& c, MPI_Comm comm) override;
   void run_once() override { note(launch()); }
+  bool times_on_host() const override { return false; }  // timed on the device
   void time_calls(double* out, std::int64_t n, Pacing pacing, MPI_Comm harness) override;
   std::uint64_t validate() override;
   void release() override;

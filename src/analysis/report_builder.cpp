@@ -148,8 +148,11 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   }
   // Each np has its own placement; keep them all.
   nlohmann::json per_launch = nlohmann::json::array();
-  for (const auto& info : infos)
+  for (const auto& info : infos) {
     per_launch.push_back({{"launch", info.value("launch", -1)}, {"hosts", info.at("hosts")}, {"ranks", info.at("ranks")}});
+    // Per-rank timing's clock offsets (docs/report.md#per-rank-timing); absent from launches before pico took them.
+    if (info.contains("clock_sync") && !info.at("clock_sync").is_null()) per_launch.back()["clock_sync"] = info.at("clock_sync");
+  }
   p["launches"] = per_launch;
   // The library the front end planned for beside `mpi`, the one the worker met
   // (a launch whose worker met another failed its cases, core/mpi_identity.hpp).

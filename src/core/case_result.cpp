@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/json_file.hpp"
+#include "core/rank_timing.hpp"
 #include "core/jsonl.hpp"
 
 namespace pico {
@@ -208,6 +209,8 @@ json to_json(const CaseResult& r) {
   if (r.overlap) j["overlap"] = overlap_json(*r.overlap);
   if (r.race) j["race"] = race_json(*r.race);
   if (r.rounds) j["rounds"] = rounds_json(*r.rounds);
+  if (r.rank_timing) j["rank_timing"] = *r.rank_timing;
+  if (r.rank_samples) j["rank_samples"] = *r.rank_samples;
   return j;
 }
 
@@ -251,6 +254,9 @@ CaseResult case_result_from_json(const json& j) {
     r.overlap = json_section("overlap", [&] { return overlap_from_json(j); });
     r.race = json_section("race", [&] { return race_from_json(j); });
     r.rounds = json_section("rounds", [&] { return rounds_from_json(j); });
+    r.rank_timing = optional_member(j, "rank_timing");
+    if (r.rank_timing) json_section("rank_timing", [&] { return rank_timing_from_json(*r.rank_timing); });
+    r.rank_samples = optional_member(j, "rank_samples");
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

@@ -147,6 +147,11 @@ struct CaseResult {
   std::optional<Overlap> overlap;  // non-blocking calls (the mpi backend's call: nonblocking)
   std::optional<RaceRecord> race;  // timing.race
   std::optional<RoundsRecord> rounds;  // timing.rounds > 1 or timing.race
+  // Per-rank timing (core/rank_timing.hpp, core/rank_samples.hpp), as the
+  // worker wrote them: the summary always, where the samples were host-timed;
+  // every rank's arrivals and exits with timing.keep_samples.
+  std::optional<nlohmann::json> rank_timing;
+  std::optional<nlohmann::json> rank_samples;
 
   bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
   // Sets status failed with the reason.

@@ -11,6 +11,7 @@ constexpr int kBarrierTag = 101;
 constexpr int kReduceTag = 102;
 constexpr int kBcastTag = 103;
 constexpr int kGatherTag = 104;
+constexpr int kClockTag = 105;
 
 int rank_of(MPI_Comm comm) {
   int r = 0;
@@ -117,6 +118,43 @@ std::string broadcast_string(MPI_Comm comm, const std::string& value, int root) 
   s.resize(static_cast<std::size_t>(length));
   binomial_bcast_bytes(comm, s.data(), length);
   return s;
+}
+
+std::vector<double> gather_doubles(MPI_Comm comm, const double* mine, int n) {
+  const int rank = rank_of(comm), size = size_of(comm);
+  if (rank != 0) {
+    MPI_Send(mine, n, MPI_DOUBLE, 0, kGatherTag, comm);
+    return {};
+  }
+  std::vector<double> all(static_cast<std::size_t>(size) * static_cast<std::size_t>(n));
+  std::copy(mine, mine + n, all.begin());
+  for (int source = 1; source < size; ++source)
+    MPI_Recv(all.data() + static_cast<std::size_t>(source) * static_cast<std::size_t>(n), n, MPI_DOUBLE, source,
+             kGatherTag, comm, MPI_STATUS_IGNORE);
+  return all;
+}
+
+std::vector<PingPong> clock_ping_pong(MPI_Comm comm, int rounds) {
+  const int rank = rank_of(comm), size = size_of(comm);
+  std::vector<PingPong> out;
+  if (rank == 0) {
+    for (int peer = 1; peer < size; ++peer)
+      for (int k = 0; k < rounds; ++k) {
+        MPI_Recv(nullptr, 0, MPI_BYTE, peer, kClockTag, comm, MPI_STATUS_IGNORE);
+        const double now = MPI_Wtime();
+        MPI_Send(&now, 1, MPI_DOUBLE, peer, kClockTag, comm);
+      }
+  } else {
+    out.resize(static_cast<std::size_t>(rounds));
+    for (auto& round : out) {
+      round.sent_s = MPI_Wtime();
+      MPI_Send(nullptr, 0, MPI_BYTE, 0, kClockTag, comm);
+      MPI_Recv(&round.reference_s, 1, MPI_DOUBLE, 0, kClockTag, comm, MPI_STATUS_IGNORE);
+      round.received_s = MPI_Wtime();
+    }
+  }
+  barrier(comm);
+  return out;
 }
 
 }  // namespace pico::harness

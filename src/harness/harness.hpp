@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include "core/clock_offset.hpp"
+
 namespace pico::harness {
 
 enum class Reduction { max, min, sum };
@@ -29,5 +31,14 @@ void allreduce(MPI_Comm comm, unsigned long long* values, int n, Reduction r);
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine);
 // Root's string on every rank.
 std::string broadcast_string(MPI_Comm comm, const std::string& value, int root);
+
+// Rank 0 gets every rank's n values, in rank order (size x n); other ranks get nothing.
+std::vector<double> gather_doubles(MPI_Comm comm, const double* mine, int n);
+
+// Clock ping-pong with rank 0 (core/clock_offset.hpp): on rank r > 0,
+// `rounds` rounds; on rank 0, none. Rank 0 answers one rank's rounds at a
+// time: a rank's first round may wait behind the previous rank's, and the
+// estimate's shortest round discards it.
+std::vector<PingPong> clock_ping_pong(MPI_Comm comm, int rounds);
 
 }  // namespace pico::harness

@@ -13,6 +13,7 @@
 #include "core/ran_algorithm.hpp"
 #include "instrumentation/interposer_probe.hpp"
 #include "instrumentation/papi_counters.hpp"
+#include "worker/clock_sync.hpp"
 
 namespace pico {
 
@@ -34,6 +35,10 @@ struct CaseContext {
   const AlgorithmFunctions* algorithm_functions = nullptr;
   InterposerProbe* interposer = nullptr;
   std::string interposer_missing;
+  // Per-rank timing: the launch's clock offsets (null: none taken) and, on
+  // rank 0, each rank's host.
+  const LaunchClock* clock = nullptr;
+  const std::vector<std::string>* rank_hosts = nullptr;
 };
 
 // Collective over both communicators. Returns the case's result (meaningful

@@ -31,6 +31,7 @@
 #include "worker/interposer_preload.hpp"
 #include "worker/race_runner.hpp"
 #include "worker/launch_info.hpp"
+#include "worker/clock_sync.hpp"
 #include "harness/mpi_handles.hpp"
 
 namespace {
@@ -98,7 +99,10 @@ int run(const Args& args, const std::string& preload_status) {
 
   const MpiLibrary library = detect_mpi_library();
   nlohmann::json info = collect_launch_info(harness.get(), args.out_dir, library);
+  const LaunchClock clock = synchronise_clocks(harness.get());
+  const std::vector<std::string> hosts = rank_hosts(info);
   if (rank == 0) {
+    info["clock_sync"] = clock.record;
     info["launch"] = request.launch;
     write_results_file(fmt::format("{}/launch-{}.info.json", args.out_dir, request.launch), info.dump(1) + "\n");
   }
@@ -132,7 +136,9 @@ int run(const Args& args, const std::string& preload_status) {
                         .ran_algorithm = &request.ran_algorithm,
                         .algorithm_functions = &request.algorithm_functions,
                         .interposer = interposer ? &*interposer : nullptr,
-                        .interposer_missing = interposer_missing};
+                        .interposer_missing = interposer_missing,
+                        .clock = &clock,
+                        .rank_hosts = &hosts};
   auto started = [&](const Case& c, std::optional<int> race_round) {
     if (rank != 0) return;
     nlohmann::json event{{"event", "start"}, {"case_id", c.case_id}, {"launch", request.launch}};

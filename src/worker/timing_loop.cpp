@@ -29,12 +29,20 @@ Pacing pacing_of(const TimingSpec& spec) {
 
 TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harness) {
   const Pacing pacing = pacing_of(spec);
-  auto batch = [&](double* out, std::int64_t n) { backend.time_calls(out, n, pacing, harness); };
   const auto max_n = spec.max_iterations;
   // One slot past the last sample carries the loop's elapsed time through the
   // batch allreduce; the warm-up's times land here too, and may be more
   // (`bench -n 2` with 5 warm-ups wrote past the end and aborted the worker).
-  std::vector<double> samples(static_cast<std::size_t>(std::max<std::int64_t>(max_n + 1, spec.warmup)));
+  const auto slots = static_cast<std::size_t>(std::max<std::int64_t>(max_n + 1, spec.warmup));
+  std::vector<double> samples(slots);
+  // Each rank's own entry and exit, sized before the first sample: the hot loop allocates nothing.
+  const bool on_host = backend.times_on_host();
+  std::vector<double> entry(on_host ? slots : 0), exit(on_host ? slots : 0);
+  auto batch = [&](double* out, std::int64_t n) {
+    if (!on_host) return backend.time_calls(out, n, pacing, harness);
+    const auto at = out - samples.data();
+    backend.time_calls_on_host(out, SampleClock{entry.data() + at, exit.data() + at}, n, pacing, harness);
+  };
   std::vector<double> scratch;
   scratch.reserve(static_cast<std::size_t>(max_n));
 
@@ -74,6 +82,12 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   }
   samples.resize(static_cast<std::size_t>(done));
   result.samples_s = std::move(samples);
+  if (on_host) {
+    entry.resize(static_cast<std::size_t>(done));
+    exit.resize(static_cast<std::size_t>(done));
+    result.entry_s = std::move(entry);
+    result.exit_s = std::move(exit);
+  }
   result.calls = (spec.warmup + done) * pacing.calls_per_sample;
   return result;
 }

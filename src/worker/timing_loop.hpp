@@ -17,6 +17,10 @@ struct TimedSamples {
   std::vector<double> samples_s;  // per iteration, the slowest rank's time
   std::string stop_reason;        // target_ci | time_budget | max_iterations
   std::int64_t calls = 0;         // library calls made, warm-up included (what the interposer counts)
+  // This rank's own entry and exit of each sample on its MPI_Wtime (per-rank
+  // timing); empty for a backend timed on the device.
+  std::vector<double> entry_s;
+  std::vector<double> exit_s;
 };
 
 // How spec's samples are taken (mode, calls_per_sample, graph).

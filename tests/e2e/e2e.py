@@ -131,7 +131,7 @@ def run_named(tests, name, prefix, prepare=None):
 # The journeys, one file each (each under 600 lines); their test_* functions
 # are the tests CTest names (tests/CMakeLists.txt: e2e.py NAME).
 JOURNEYS = ["e2e_runs", "e2e_failures", "e2e_libraries", "e2e_node_aware", "e2e_gpu_compressed", "e2e_inputs",
-            "e2e_html", "e2e_applications", "e2e_application_tuning"]
+            "e2e_html", "e2e_applications", "e2e_application_tuning", "e2e_stragglers"]
 
 
 def main():

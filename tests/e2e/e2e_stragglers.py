@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests, one journey (run through e2e.py TEST).
+
+Per-rank timing and stragglers named (docs/methodology.md#per-rank-timing):
+the fault backend's last rank arriving late, or leaving late after arriving on
+time, named by the report as what it did; a uniform run naming nobody.
+"""
+
+import base64
+import struct
+
+from e2e import TEST_BACKENDS, cases_by, checked_report, expect, pico, report_path, run_experiment
+
+# 30 samples or more per case, one round (the record then holds them all): a
+# share of 80% of 30 calls is named with its 95% bound above half.
+STRAGGLER_TIMING = ("timing: {warmup: 1, min_iterations: 30, max_iterations: 60, time_budget: 80ms, "
+                    "case_timeout: 60s, rounds: 1, keep_samples: true}\n")
+
+
+def named(case):
+    return [(s["rank"], s["kind"]) for s in case["rank_timing"]["stragglers"]]
+
+
+def test_stragglers(tmp):
+    # 2 ranks: no more than the test machine's cores (an oversubscribed launch is not judged).
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast]
+        sizes: [64B]
+        processes: [2]
+        backends:
+          - {library: fault, algorithms: [late, slow]}
+        """, env=TEST_BACKENDS, timing=STRAGGLER_TIMING)
+    report = checked_report(proc)
+    clock = report["provenance"]["launches"][0]["clock_sync"]
+    expect(clock["method"].startswith("ping-pong with rank 0") and len(clock["offsets_s"]) == 2, str(clock))
+    expect(0 <= clock["max_residual_s"] < 1e-3 and clock["offsets_s"][0] == 0, str(clock))
+    late = cases_by(report, collective="allreduce", algorithm="late")[0]
+    expect(named(late) == [(1, "late_arrival")], f"the late rank named for arriving late: {late['rank_timing']}")
+    expect(late["rank_timing"]["stragglers"][0]["excess_s"] > 1e-3, "by about the 2 ms injected")
+    slow = cases_by(report, collective="allreduce", algorithm="slow")[0]
+    expect(named(slow) == [(1, "slow_progress")], f"the slow rank named for leaving late: {slow['rank_timing']}")
+    expect(slow["rank_timing"]["slowest_rank"]["rank"] == 1, "the slow rank is the slowest most often")
+    bcast_late = cases_by(report, collective="bcast", algorithm="late")[0]
+    expect(named(bcast_late) == [(1, "late_arrival")], str(bcast_late["rank_timing"]))
+    # A bcast's ranks leave apart by its own order: slow progress is not judged there.
+    bcast_slow = cases_by(report, collective="bcast", algorithm="slow")[0]
+    expect(bcast_slow["rank_timing"]["judged"] == {"late_arrival": True, "slow_progress": False},
+           str(bcast_slow["rank_timing"]["judged"]))
+    # keep_samples: every rank's arrival and exit of every sample, compact; arrivals on one clock.
+    samples = late["rank_samples"]
+    n = samples["ranks"] * samples["samples"]
+    expect(samples["samples"] == late["iterations"], "one arrival per sample and rank")
+    arrival = struct.unpack(f"<{n}f", base64.b64decode(samples["arrival_s"]))
+    late_by = [arrival[samples["samples"] + i] - arrival[i] for i in range(samples["samples"])]
+    expect(sorted(late_by)[len(late_by) // 2] > 1.5e-3, f"rank 1 enters about 2 ms after rank 0: {late_by[:5]}")
+
+    for fmt in ("table", "term"):
+        out = pico("report", report_path(proc), "--format", fmt)
+        expect(out.returncode == 0, out.stderr)
+        text = " ".join(out.stdout.split())  # the terminal view wraps lines
+        expect("stragglers (4 case(s) with per-rank timing)" in text, f"{fmt}: {out.stdout}")
+        expect("rank 1 arrives late and leaves late after arriving on time in 3 of 4 case(s)" in text,
+               f"{fmt}: one entry for the rank, both kinds: {out.stdout}")
+        expect("allreduce 64B slow, 2 ranks (slow progress" in text, out.stdout)
+        expect("rank 0" not in text, f"{fmt}: rank 0 named: {out.stdout}")
+
+
+def test_no_false_stragglers(tmp):
+    # Three uniform runs of collectives whose ranks leave together and of rooted ones, small and larger.
+    for run in range(3):
+        proc = run_experiment(f"{tmp}", f"""\
+            name: uniform-{run}
+            collectives: [allreduce, allgather, alltoall, bcast, reduce, gather, scatter, scan]
+            sizes: [8B, 4KiB, 64KiB]
+            processes: [2]
+            backends:
+              - {{library: mpi}}
+            """, timing=STRAGGLER_TIMING.replace(", keep_samples: true", ""))
+        report = checked_report(proc)
+        for c in report["cases"]:
+            expect(c["rank_timing"]["stragglers"] == [],
+                   f"run {run}: {c['collective']} {c['bytes']} B named {c['rank_timing']['stragglers']}")
+        out = pico("report", report_path(proc))
+        expect("stragglers: none in 24 case(s) with per-rank timing" in out.stdout, out.stdout)
