@@ -174,7 +174,8 @@
   for (const b of best) if (b.reference_median_s !== null) referenceMedian.set(sizeKey(b), b.reference_median_s);
   for (const b of best) {
     b.ratio = b.reference_median_s === null ? null : b.reference_median_s / b.best_median_s;
-    b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x';  // as the summary and the heatmap print it
+    // As the summary and the heatmap print it; '?' where the size's measurement cannot support it (b.noise says why).
+    b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x' + (b.noise ? '?' : '');
     b.best_us = b.best_median_s * 1e6;
     b.reference_us = b.reference_median_s === null ? null : b.reference_median_s * 1e6;
   }
@@ -406,7 +407,7 @@
       }
       return row;
     };
-    const loses = (b) => (b.ratio !== null && b.ratio >= 1.05 ? 'loses' : '');
+    const loses = (b) => (b.ratio !== null && b.ratio >= 1.05 && !b.noise ? 'loses' : '');  // a noisy size's loss is not shown as one
     for (const collective of collectives) {
       const rows = best.filter((b) => b.collective === collective);
       const fields = varying(rows, ['dtype', 'op', 'in_place', 'mode']);
@@ -418,6 +419,7 @@
             [b.reference_ran === null ? '-' : b.reference_ran], [b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]]);
           row.dataset.bestS = b.best_median_s;
           if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
+          if (b.noise) row.title = 'measured too noisily to support a verdict: ' + b.noise;
         }
         continue;
       }
