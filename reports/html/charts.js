@@ -219,8 +219,17 @@
     charts.push({ div, spec, title });
   }
 
-  const sizeAxis = { field: 'bytes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'size (bytes per rank block)',
-    axis: { labelOverlap: 'greedy', labelSeparation: 4, labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + 'GiB' : datum.value >= 1048576 ? datum.value / 1048576 + 'MiB' : datum.value >= 1024 ? datum.value / 1024 + 'KiB' : datum.value + 'B'" } };
+  // The size axis of rows (logarithmic): a tick at each measured size and only there, labelled as pico
+  // writes sizes (1KiB, 4MiB: the rows' size text, core/size_text.hpp), the domain a third of an octave
+  // beyond the smallest and the largest so that no point or interval sits on the frame.
+  function sizeAxis(rows) {
+    const sizes = [...new Map(rows.map((r) => [r.bytes, r.size])).entries()].sort((a, b) => a[0] - b[0]);
+    const labelExpr = sizes.reduceRight((rest, [bytes, text]) => 'datum.value === ' + bytes + ' ? ' + JSON.stringify(text) + ' : ' + rest, "''");
+    const margin = Math.pow(2, 1 / 3);
+    return { field: 'bytes', type: 'quantitative', title: 'size (bytes per rank block)',
+      scale: { type: 'log', base: 2, domain: [sizes[0][0] / margin, sizes[sizes.length - 1][0] * margin], nice: false },
+      axis: { values: sizes.map(([bytes]) => bytes), labelExpr, labelOverlap: 'greedy', labelSeparation: 4 } };
+  }
   const sizeOrdinal = { field: 'size', type: 'ordinal', sort: { field: 'bytes', op: 'min' }, title: 'size' };
   // A log axis fitted to the data (a little margin, not rounded out to whole decades) with its
   // ticks at the decades inside it, else at 1-2-5 steps, else (a ratio axis spanning less than
@@ -240,8 +249,42 @@
     };
     const decades = within([1]), steps = within([1, 2, 5]);
     const ticks = decades.length >= 2 ? decades : steps.length >= 3 ? steps : within([1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8]);
-    return { scale: { type: 'log', domain: [lo, hi], nice: false }, axis: { values: ticks, format: '~g', labelOverlap: 'greedy' }, title };
+    return { scale: { type: 'log', domain: [lo, hi], nice: false }, axis: { values: ticks, format: '~r', labelOverlap: 'greedy' }, title };
   }
+
+  // An interval drawn within its axis: the axis spans the centres (medians, speedups) and their
+  // intervals up to `reach` times beyond them; an end past that is drawn at the axis' end
+  // (FIELD_drawn) and marked there by a triangle (FIELD_clamped), its true value in the tooltip.
+  // Returns what logAxis needs to span: the centres and the drawn ends.
+  function clampIntervals(rows, centre, low, high, reach) {
+    const centres = rows.map((r) => r[centre]).filter((v) => v !== null && v > 0);
+    const lowest = Math.min(...centres) / reach, highest = Math.max(...centres) * reach;
+    const clamp = (v) => Math.min(Math.max(v, lowest), highest);
+    for (const r of rows) {
+      const bounded = r[low] !== null && r[high] !== null && r[centre] !== null;
+      r[low + '_drawn'] = bounded ? clamp(r[low]) : null;
+      r[high + '_drawn'] = bounded ? clamp(r[high]) : null;
+      r[low + '_clamped'] = bounded && r[low] < lowest;
+      r[high + '_clamped'] = bounded && r[high] > highest;
+    }
+    return [centre, low + '_drawn', high + '_drawn'];
+  }
+
+  // The layers of clamped intervals (clampIntervals): the bar between the drawn ends, and a triangle at
+  // each end the axis cut, pointing the way the interval goes on. y: the axis (logAxis) the centres use.
+  function intervalLayers(x, y, low, high, color, tooltip) {
+    const at = (field) => Object.assign({ field, type: 'quantitative' }, y);
+    const end = (field, shape) => ({ name: 'pico_clamped_' + (shape === 'triangle-up' ? 'high' : 'low'), transform: [{ filter: 'datum.' + field + '_clamped' }],
+      // Its apex at the cut end, its body over the bar: inside the frame however wide the axis.
+      mark: { type: 'point', shape, filled: true, size: 70, opacity: 1, yOffset: shape === 'triangle-up' ? 4 : -4 }, encoding: { x, y: at(field + '_drawn'), color, tooltip } });
+    return [
+      { name: 'pico_interval', transform: [{ filter: 'datum.' + low + '_drawn !== null' }], mark: { type: 'rule' },
+        encoding: { x, y: at(low + '_drawn'), y2: { field: high + '_drawn' }, color, tooltip } },
+      end(high, 'triangle-up'),
+      end(low, 'triangle-down'),
+    ];
+  }
+  const CLAMPED_HOW = ' An interval reaching past three times the extreme values is cut at the axis and marked there by a triangle; hover it for its whole.';
 
   // A symlog axis for errors (0 is exact, drawn at the bottom): a tick at 0 and at each decade
   // from the smallest error to the largest, so that nothing between 0 and 0.1 goes unlabelled.
@@ -270,6 +313,14 @@
       out = { data: { values: rows }, facet, spec };
     }
     return Object.assign(out, top || {});
+  }
+
+  // A table's number in fixed notation to `digits` significant digits (20250, 1.560, 0.00321), never
+  // in exponent notation (2.025e+4), which a reader scanning a column misreads.
+  function readable(v, digits) {
+    if (v === 0 || !Number.isFinite(v)) return String(v);
+    const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(v))));
+    return v.toFixed(Math.min(decimals, 100));
   }
 
   // Every line by name and number: per panel (report, process count) one row per line (each variant,
@@ -331,7 +382,7 @@
           td.dataset.bytes = bytes;
           td.dataset.ratio = ratio;
           td.textContent = ratio.toFixed(2);
-          td.title = r.median_us.toPrecision(4) + ' µs' + (r.ci_low_us === null ? '' : ' (95% CI ' + r.ci_low_us.toPrecision(4) + '–' + r.ci_high_us.toPrecision(4) + ' µs)');
+          td.title = readable(r.median_us, 4) + ' µs' + (r.ci_low_us === null ? '' : ' (95% CI ' + readable(r.ci_low_us, 4) + '–' + readable(r.ci_high_us, 4) + ' µs)');
           if (ratio === 1) td.classList.add('fastest');
           else td.style.background = 'rgba(230, 85, 13, ' + Math.min(0.6, Math.log(ratio) / Math.log(4) * 0.6).toFixed(3) + ')';
         }
@@ -341,7 +392,7 @@
         if (errors.size > 0) {
           const error = tr.insertCell();
           error.className = 'num';
-          error.textContent = errors.has(line) ? errors.get(line).toExponential(2) : '-';
+          error.textContent = errors.has(line) ? readable(errors.get(line), 3) : '-';
         }
       }
       wrap.appendChild(table);
@@ -350,7 +401,7 @@
   }
 
   const collectives = [...new Set(cases.map((c) => c.collective))];
-  const us = (s) => (s === null || s === undefined ? '-' : (s * 1e6).toPrecision(4));
+  const us = (s) => (s === null || s === undefined ? '-' : readable(s * 1e6, 4));
 
   // The answer first: per collective, process count and size, the fastest
   // algorithm, the default, how much the default loses and what the library
@@ -370,7 +421,7 @@
   const speedupText = (r) => r.speedup.toFixed(3) + 'x' + (r.speedup_low === null ? '' : ' [' + r.speedup_low.toFixed(3) + ', ' + r.speedup_high.toFixed(3) + ']') + ' ' + r.verdict;
   const verdictClass = (r) => (r.verdict === 'faster' ? 'faster' : r.verdict === 'slower' ? 'loses' : '');
   const baselineLabel = data.reports[0].label;
-  const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + b.best_rel_l2_error.toExponential(2) + ')');
+  const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + readable(b.best_rel_l2_error, 3) + ')');
 
   section('summary', 'summary');
   {
@@ -416,7 +467,7 @@
         for (const b of rows) {
           const row = addRow(b, [[b.collective], [variantOf(b)], [b.np], [b.size], [b.best], [us(b.best_median_s)],
             [b.reference === null ? '-' : b.reference], [us(b.reference_median_s)], [b.ratio === null ? '-' : b.ratio_text, loses(b)],
-            [b.reference_ran === null ? '-' : b.reference_ran], [b.best_rel_l2_error === null ? '-' : b.best_rel_l2_error.toExponential(2)]]);
+            [b.reference_ran === null ? '-' : b.reference_ran], [b.best_rel_l2_error === null ? '-' : readable(b.best_rel_l2_error, 3)]]);
           row.dataset.bestS = b.best_median_s;
           if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
           if (b.noise) row.title = 'measured too noisily to support a verdict: ' + b.noise;
@@ -472,12 +523,12 @@
       lineRows(pairs);
       const views = variantViews(pairs, (c) => c.median_s);
       const color = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
-      // The axis spans the ratios and their intervals up to three times beyond them: a far wider
-      // interval (a noisy case) is cut at the frame, and its whole in the tooltip.
-      const lowest = pairs.reduce((m, c) => Math.min(m, c.speedup), Infinity) / 3;
-      const highest = pairs.reduce((m, c) => Math.max(m, c.speedup), 0) * 3;
-      const near = (v, fallback) => (v === null ? fallback : Math.min(Math.max(v, lowest), highest));
-      const axis = logAxis(pairs.map((c) => ({ speedup: c.speedup, low: near(c.speedup_low, c.speedup), high: near(c.speedup_high, c.speedup) })), ['speedup', 'low', 'high'], 'speedup (baseline time / this time)');
+      // The axis spans the ratios, 1 (the dashed line) and their intervals up to three times beyond
+      // them: a far wider interval (a noisy case) is cut at the axis and marked there.
+      const spanned = clampIntervals(pairs, 'speedup', 'speedup_low', 'speedup_high', 3);
+      const axis = logAxis(pairs.concat([{ speedup: 1 }]), spanned, 'speedup (baseline time / this time)');
+      const x = sizeAxis(pairs);
+      const tooltip = [{ field: 'series' }, { field: 'report' }, { field: 'size' }, { field: 'np' }, { field: 'speedup', title: 'speedup', format: '.3f' }, { field: 'speedup_low', title: 'interval low', format: '.3f' }, { field: 'speedup_high', title: 'interval high', format: '.3f' }, { field: 'verdict' }, { field: 'interval', title: 'interval from' }];
       const nps = new Set(pairs.map((c) => c.np)).size;
       const candidates = new Set(pairs.map((c) => c.report)).size;
       const facet = {};
@@ -488,14 +539,13 @@
         height: 260,
         layer: [
           { mark: { type: 'rule', strokeDash: [4, 3], color: '#888' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
-          { mark: { type: 'rule', clip: true }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup_low', type: 'quantitative' }, axis), y2: { field: 'speedup_high' }, color } },
-          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color } },
-          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color,
-            tooltip: [{ field: 'series' }, { field: 'report' }, { field: 'size' }, { field: 'np' }, { field: 'speedup', title: 'speedup', format: '.3f' }, { field: 'speedup_low', title: 'interval low', format: '.3f' }, { field: 'speedup_high', title: 'interval high', format: '.3f' }, { field: 'verdict' }, { field: 'interval', title: 'interval from' }] } },
+          ...intervalLayers(x, axis, 'speedup_low', 'speedup_high', color, tooltip),
+          { mark: { type: 'line' }, encoding: { x, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color } },
+          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x, y: Object.assign({ field: 'speedup', type: 'quantitative' }, axis), color, tooltip } },
         ],
       };
       const title = collective + ': ' + (candidates > 1 ? 'later reports' : data.reports.find((r) => r.label !== baselineLabel && pairs[0].report === r.label).label) + ' over the baseline';
-      chart('reports', title, 'Each measured case against the same case (algorithm, datatype, op, processes, size) of report 1, the baseline: its speedup, above 1 (the dashed line) faster there (' + SPEEDUP_DEFINITION + '). The vertical bar is that interval; one across 1 is undecided, a difference the data cannot show. Logarithmic axes.' + (views.views > 1 ? VARIANT_VIEWS_HOW : ''),
+      chart('reports', title, 'Each measured case against the same case (algorithm, datatype, op, processes, size) of report 1, the baseline: its speedup, above 1 (the dashed line) faster there (' + SPEEDUP_DEFINITION + '). The vertical bar is that interval; one across 1 is undecided, a difference the data cannot show. Logarithmic axes.' + CLAMPED_HOW + (views.views > 1 ? VARIANT_VIEWS_HOW : ''),
         Object.keys(facet).length > 0 ? { data: { values: pairs }, facet, spec, params: views.params, transform: views.transform }
           : Object.assign({ data: { values: pairs }, params: views.params, transform: views.transform }, spec));
     }
@@ -547,14 +597,15 @@
     const series = { field: 'line', type: 'nominal', title: 'algorithm', scale: { range: views.colours } };
     const top = { params: views.params, transform: views.transform };
     const viewsHow = views.views > 1 ? VARIANT_VIEWS_HOW : '';
-    const timeAxis = logAxis(measured, ['median_us', 'ci_low_us', 'ci_high_us'], 'median time (µs)');
-    chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.' + viewsHow + (views.views > 1 ? ' The table below names every variant in full.' : ''),
+    const timeAxis = logAxis(measured, clampIntervals(measured, 'median_us', 'ci_low_us', 'ci_high_us', 3), 'median time (µs)');
+    const x = sizeAxis(measured);
+    const timeTooltip = [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~r' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~r' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~r' }];
+    chart('time', collective + ': time vs size', 'Median time per call (the slowest rank of each iteration) against size, one line per algorithm, both axes logarithmic; the vertical bar at each point is the 95% confidence interval of the median. Lower is better.' + CLAMPED_HOW + viewsHow + (views.views > 1 ? ' The table below names every variant in full.' : ''),
       facetByNp(measured, {
         layer: [
-          { mark: { type: 'rule' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'ci_low_us', type: 'quantitative' }, timeAxis), y2: { field: 'ci_high_us' }, color: series } },
-          { mark: { type: 'line' }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series } },
-          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x: sizeAxis, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series,
-            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }, { field: 'ci_low_us', title: 'CI low (µs)', format: '.4~g' }, { field: 'ci_high_us', title: 'CI high (µs)', format: '.4~g' }] } },
+          ...intervalLayers(x, timeAxis, 'ci_low_us', 'ci_high_us', series, timeTooltip),
+          { mark: { type: 'line' }, encoding: { x, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series } },
+          { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { x, y: Object.assign({ field: 'median_us', type: 'quantitative' }, timeAxis), color: series, tooltip: timeTooltip } },
         ],
       }, top));
     overFastestTables(collective, measured);
@@ -562,11 +613,11 @@
     if (measured.some((c) => c.busbw_GBps > 0)) {
       chart('busbw', collective + ': bus bandwidth vs size', 'Bus bandwidth (GB/s, 10^9 bytes) from the median time, the collective\'s algbw times its bus factor: comparable across process counts; higher is better. Size axis logarithmic.' + viewsHow,
         facetByNp(measured, {
-          encoding: { x: sizeAxis, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' } },
+          encoding: { x, y: { field: 'busbw_GBps', type: 'quantitative', title: 'bus bandwidth (GB/s)' } },
           layer: [
             { mark: { type: 'line' }, encoding: { color: series } },
             { mark: { type: 'point', size: 50, filled: true, opacity: 1 }, encoding: { color: series,
-              tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~g' }] } },
+              tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'busbw_GBps', title: 'busbw (GB/s)', format: '.4~r' }] } },
           ],
         }, top));
     }
@@ -586,9 +637,10 @@
         width: { step },
         height: { step: 40 },  // room for the two lines of each cell
         layer: [
-          { mark: 'rect', encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', title: 'processes', sort: 'descending' },
+          // Cells are at least 48 px wide: the size reads level under each.
+          { mark: 'rect', encoding: { x: Object.assign({ axis: { labelAngle: 0 } }, sizeOrdinal), y: { field: 'np', type: 'ordinal', title: 'processes', sort: 'descending' },
             color: { field: 'ratio', type: 'quantitative', title: 'default / best', scale: { scheme: 'oranges', domain: [1, worst] }, legend: { orient: 'bottom', direction: 'horizontal', gradientLength: 240 } },
-            tooltip: [{ field: 'size' }, { field: 'np' }, { field: 'best', title: 'best' }, { field: 'best_us', title: 'best (µs)', format: '.4~g' }, { field: 'reference', title: 'default' }, { field: 'reference_us', title: 'default (µs)', format: '.4~g' }, { field: 'ratio', title: 'default / best', format: '.3f' }] } },
+            tooltip: [{ field: 'size' }, { field: 'np' }, { field: 'best', title: 'best' }, { field: 'best_us', title: 'best (µs)', format: '.4~r' }, { field: 'reference', title: 'default' }, { field: 'reference_us', title: 'default (µs)', format: '.4~r' }, { field: 'ratio', title: 'default / best', format: '.3f' }] } },
           { mark: { type: 'text', fontSize: 10, dy: -6, limit: step - 4 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'best' }, color: cellText } },
           { mark: { type: 'text', fontSize: 11, fontWeight: 'bold', dy: 7 }, encoding: { x: sizeOrdinal, y: { field: 'np', type: 'ordinal', sort: 'descending' }, text: { field: 'ratio_text' }, color: cellText } },
         ],
@@ -613,7 +665,7 @@
             x: { field: 'vs_default', type: 'quantitative', title: 'time / default\'s time' },
             row: new Set(normalised.map((r) => r.np)).size > 1 ? { field: 'np', type: 'ordinal', title: 'processes' } : undefined,
             color: { condition: { test: 'datum.vs_default < 1', value: '#59a14f' }, value: '#e15759' },
-            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'vs_default', title: 'time / default', format: '.3f' }, { field: 'median_us', title: 'median (µs)', format: '.4~g' }],
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'np' }, { field: 'vs_default', title: 'time / default', format: '.3f' }, { field: 'median_us', title: 'median (µs)', format: '.4~r' }],
           },
         });
       }
@@ -624,16 +676,19 @@
     const phaseRows = phases.filter((p) => p.collective === collective);
     if (phaseRows.length > 0) {
       labelRows(phaseRows, varying(phaseRows, VARIANT_FIELDS.concat(['np'])).map((f) => f));
-      chart('phases', collective + ': phase breakdown', 'Where the time of one call goes, per instrumented algorithm and size: each bar stacks its phases (the median over the instrumented calls, the slowest rank). Compressed algorithms split into compress, communicate and decompress.', {
+      const phaseSizes = new Set(phaseRows.map((p) => p.bytes)).size;
+      chart('phases', collective + ': phase breakdown', 'Where the time of one call goes, per instrumented algorithm and size: each bar stacks its phases (the median over the instrumented calls, the slowest rank). Compressed algorithms split into compress, communicate and decompress.' + (phaseSizes > 1 ? ' Each size has its own time axis: sizes apart by orders of magnitude would leave the small ones\' bars invisible on one.' : ''), {
         data: { values: phaseRows },
+        width: 420,
         mark: 'bar',
+        resolve: phaseSizes > 1 ? { scale: { x: 'independent' } } : undefined,
         encoding: {
           // Bars across, one row of them per size: algorithm names stay horizontal and whole.
           row: sizeOrdinal,
           y: { field: 'series', type: 'nominal', title: null, axis: { labelLimit: 400 } },
           x: { field: 'time_us', type: 'quantitative', aggregate: 'sum', title: 'time (µs)' },
           color: { field: 'phase', type: 'nominal' },
-          tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'phase' }, { field: 'time_us', aggregate: 'sum', title: 'time (µs)', format: '.4~g' }],
+          tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'phase' }, { field: 'time_us', aggregate: 'sum', title: 'time (µs)', format: '.4~r' }],
         },
       });
     }
@@ -644,8 +699,8 @@
       chart('overlap', collective + ': overlap of the non-blocking call with computation', 'OSU 7.4\'s overlap: computation as long as the pure communication time put between start and wait; overlap = max(0, 100 − (overall − compute) / pure comm × 100). 100% means the computation hid the whole communication, 0% that none of it progressed meanwhile.',
         facetByNp(overlapRows, {
           mark: { type: 'line', point: true },
-          encoding: { x: sizeAxis, y: { field: 'overlap_percent', type: 'quantitative', scale: { domain: [0, 100] }, title: 'overlap (%)' }, color: seriesColour(overlapRows),
-            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'overlap_percent', title: 'overlap (%)', format: '.1f' }, { field: 'pure_comm_us', title: 'pure comm (µs)', format: '.4~g' }, { field: 'overall_us', title: 'overall (µs)', format: '.4~g' }, { field: 'compute_us', title: 'compute (µs)', format: '.4~g' }] },
+          encoding: { x: sizeAxis(overlapRows), y: { field: 'overlap_percent', type: 'quantitative', scale: { domain: [0, 100] }, title: 'overlap (%)' }, color: seriesColour(overlapRows),
+            tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'overlap_percent', title: 'overlap (%)', format: '.1f' }, { field: 'pure_comm_us', title: 'pure comm (µs)', format: '.4~r' }, { field: 'overall_us', title: 'overall (µs)', format: '.4~r' }, { field: 'compute_us', title: 'compute (µs)', format: '.4~r' }] },
         }));
     }
 
@@ -655,7 +710,7 @@
       chart('compression', collective + ': compression error vs size', 'Relative L2 error of the compressed result against the exact one, per algorithm (dense is exact: 0, drawn at the bottom); hover for bits per element on the wire.',
         facetByNp(errorRows, {
           mark: { type: 'line', point: true },
-          encoding: { x: sizeAxis, y: errorAxis(errorRows, 'rel_l2_error', 'relative L2 error'), color: seriesColour(errorRows),
+          encoding: { x: sizeAxis(errorRows), y: errorAxis(errorRows, 'rel_l2_error', 'relative L2 error'), color: seriesColour(errorRows),
             tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'rel_l2_error', format: '.3e' }, { field: 'bits_per_element', format: '.3~g' }] },
         }));
 
@@ -751,6 +806,25 @@
           }
         }
     }
+    // Interval marks (intervalLayers) against the frame of the plot they are drawn in, and how many
+    // ends the axis cut (their triangles).
+    let outside = 0;
+    const outsideExamples = [];
+    const intervalMarks = document.querySelectorAll('.pico-chart g.pico_interval_marks > *, .pico-chart g.pico_clamped_high_marks > *, .pico-chart g.pico_clamped_low_marks > *');
+    for (const mark of intervalMarks) {
+      // The plot (a facet's cell) it is drawn in: the nearest group item with a background.
+      let cell = mark.parentElement;
+      while (!cell.querySelector(':scope > path.background')) cell = cell.parentElement;
+      const frame = cell.querySelector(':scope > path.background');
+      const m = mark.getBoundingClientRect(), f = frame.getBoundingClientRect();
+      if (m.top < f.top - 0.5 || m.bottom > f.bottom + 0.5 || m.left < f.left - 0.5 || m.right > f.right + 0.5) {
+        if (++outside <= 5) outsideExamples.push(mark.closest('.pico-chart').dataset.title + ': ' + mark.getAttribute('aria-label'));
+      }
+    }
+    document.body.dataset.picoIntervalMarks = String(intervalMarks.length);
+    document.body.dataset.picoIntervalsOutside = String(outside);
+    document.body.dataset.picoIntervalsOutsideExamples = outsideExamples.join('; ');
+    document.body.dataset.picoClampedEnds = String(document.querySelectorAll('.pico-chart g.pico_clamped_high_marks > *, .pico-chart g.pico_clamped_low_marks > *').length);
     document.body.dataset.picoLabelOverlaps = String(overlaps);
     document.body.dataset.picoLabelOverlapExamples = examples.join('; ');
     // Two lines of one panel in one colour, in any view a chart's menu offers (the colour scale maps
