@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/build_info.hpp"
+#include "core/report_facts.hpp"
 #include "reports/application_html.hpp"
 #include "reports/html_assets.hpp"
 
@@ -95,10 +96,17 @@ std::string page(const std::string& title, const nlohmann::json& page_data, std:
 
 }  // namespace
 
-std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library) {
+std::string html_title(const std::vector<LabelledReport>& reports, const std::vector<std::string>& user_labels) {
   std::string title = "pico report";
+  if (reports.size() == 1)  // one run: no number to tell it from another
+    return title + ": " + (user_labels.empty() ? report_facts(reports.front().report).experiment.name : user_labels.front());
   for (std::size_t i = 0; i < reports.size(); ++i) title += (i == 0 ? ": " : "; ") + reports[i].label;
-  return page(title, html_page_data(reports), "", library);
+  return title;
+}
+
+std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library,
+                        const std::vector<std::string>& user_labels) {
+  return page(html_title(reports, user_labels), html_page_data(reports), "", library);
 }
 
 std::string render_application_html(const LabelledReport& report, const VegaLibrary& library) {

@@ -13,7 +13,13 @@
 
 namespace pico {
 
-std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library);
+// user_labels: what --label gave, in the order of the reports (html_title).
+std::string render_html(const std::vector<LabelledReport>& reports, const VegaLibrary& library,
+                        const std::vector<std::string>& user_labels = {});
+
+// The page's title: "pico report: EXPERIMENT" for one report (the label the user gave it, if any), the
+// reports' labels where several are compared ("pico report: 1: run A; 2: run B").
+std::string html_title(const std::vector<LabelledReport>& reports, const std::vector<std::string>& user_labels);
 
 // The page of one application run's report (reports/application_html.hpp): the same template,
 // libraries and escaping, drawn by reports/html/application.js.

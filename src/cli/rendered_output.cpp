@@ -9,6 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "core/size_text.hpp"
 #include "core/terminal.hpp"
 
 namespace pico::cli {
@@ -37,8 +38,10 @@ void emit_or_complain(const RenderedOutput& out, const std::function<std::string
 void emit(const RenderedOutput& out, const std::string& text) {
   if (out.path.empty())
     fmt::print("{}", text);
-  else
+  else {
     write_text_file(out.path, text);  // a failed write is a WriteError: exit 3 naming the file
+    fmt::print("wrote {} ({}, {})\n", out.path, out.described.empty() ? out.format : out.described, size_text(text.size()));
+  }
 }
 
 }  // namespace pico::cli

@@ -55,6 +55,7 @@ void add_report(CLI::App& app, int& exit_code) {
           if (opts->results.size() != 1)
             throw InputError(path, "is an application run, and its page shows that one run",
                              "give it alone: pico report DIR --format html (its variants are compared within it)");
+          opts->output.described = "HTML page of an application run";
           return render_application_html(
               {application_label(*app, opts->labels.empty() ? "" : opts->labels.front()), path, *app}, library);
         }
@@ -65,7 +66,8 @@ void add_report(CLI::App& app, int& exit_code) {
           reports.push_back({report_label(report, i + 1, i < opts->labels.size() ? opts->labels[i] : ""), path,
                              std::move(report)});
         }
-        return render_html(reports, library);
+        opts->output.described = fmt::format("HTML page of {} report{}", reports.size(), reports.size() == 1 ? "" : "s");
+        return render_html(reports, library, opts->labels);
       }
       const bool two_as_text = opts->results.size() == 2 && (opts->output.format == "table" || opts->output.format == "term");
       if (opts->results.size() != 1 && !two_as_text)

@@ -127,6 +127,18 @@ TEST_CASE("html: the page inlines the libraries, the data and the charts once", 
   CHECK_THROWS(render_html({}, VegaLibrary{"x</script>", "", ""}));
 }
 
+TEST_CASE("html: the title names one run by its experiment, several by their labels", "[html]") {
+  const json report = example_report();
+  const LabelledReport one{report_label(report, 1), "r.json", report};
+  CHECK(html_title({one}, {}) == "pico report: example");  // no "1:" where nothing else is numbered
+  CHECK(html_title({{report_label(report, 1, "before"), "r.json", report}}, {"before"}) == "pico report: before");
+  CHECK(html_title({one, {report_label(report, 2), "s.json", report}}, {}) ==
+        "pico report: 1: example on local, openmpi 4.1.4, 2024-05-01 10:00; "
+        "2: example on local, openmpi 4.1.4, 2024-05-01 10:00");
+  const std::string page = render_html({one}, VegaLibrary{"", "", ""});
+  CHECK_THAT(page, Contains("<title>pico report: example</title>"));
+}
+
 TEST_CASE("html: a missing plotting library names the file and how to install it", "[html]") {
   test::ScratchDir dir("html");
   ::setenv("PICO_VEGA_DIR", dir.path().c_str(), 1);
