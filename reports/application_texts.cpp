@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace pico {
 
@@ -24,6 +25,19 @@ std::string application_metric_text(const json& report) {
                      f["better"].get<std::string>());
 }
 
+namespace {
+
+// "pooled from 3 runs of the experiment, their rounds one after the other: A, B, C"; "" for one run.
+std::string pooled_text(const json& report) {
+  if (!report.contains("pooled_from")) return "";
+  std::vector<std::string> dirs;
+  for (const auto& d : report["pooled_from"]) dirs.push_back(d.get<std::string>());
+  return fmt::format("pooled from {} runs of the experiment, their rounds one after the other: {}\n", dirs.size(),
+                     fmt::join(dirs, ", "));
+}
+
+}  // namespace
+
 std::string application_heading(const json& report) {
   return fmt::format("application '{}': {}\non {} ({} {}), {} round(s) x {} repetition(s); {} of {} launches run, {} "
                      "failed\n{}\n",
@@ -32,7 +46,8 @@ std::string application_heading(const json& report) {
                      report["mpi"]["version"].get<std::string>(), report["rounds"].get<int>(),
                      report["repetitions"].get<int>(), report["launches_run"].get<int>(),
                      report["launches_planned"].get<int>(), report["failed_launches"].get<int>(),
-                     application_metric_text(report));
+                     application_metric_text(report)) +
+         pooled_text(report);
 }
 
 std::string number_text(double v) {

@@ -23,13 +23,36 @@ nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_by
   return report;
 }
 
-std::optional<nlohmann::json> application_report_at(const std::string& path) {
+namespace {
+
+// The results directory a path names: itself, or the directory of the report.json given.
+std::string run_dir_of(const std::string& path) {
   std::error_code ec;
   const std::filesystem::path p(path);
-  const std::filesystem::path dir = std::filesystem::is_directory(p, ec) ? p : p.parent_path();
-  if (!is_application_run(dir.string())) return std::nullopt;
-  return read_json_file(dir / "report.json", "an application run writes report.json when its launches end; "
-                                             "pico run --resume DIR finishes one that stopped");
+  return (std::filesystem::is_directory(p, ec) ? p : p.parent_path()).string();
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> application_report_at(const std::string& path) {
+  const std::string dir = run_dir_of(path);
+  if (!is_application_run(dir)) return std::nullopt;
+  return read_json_file(std::filesystem::path(dir) / "report.json",
+                        "an application run writes report.json when its launches end; "
+                        "pico run --resume DIR finishes one that stopped");
+}
+
+std::optional<nlohmann::json> application_report_of(const std::vector<std::string>& paths) {
+  if (paths.empty() || !is_application_run(run_dir_of(paths.front()))) return std::nullopt;
+  if (paths.size() == 1) return application_report_at(paths.front());
+  std::vector<std::string> dirs;
+  for (const std::string& path : paths) {
+    if (!is_application_run(run_dir_of(path)))
+      throw InputError(path, "is no application run, and the first report given is one",
+                       "give runs of one application experiment, whose rounds are pooled, or one report at a time");
+    dirs.push_back(run_dir_of(path));
+  }
+  return pooled_application_report(dirs);
 }
 
 TunedProfile read_profile(const std::string& path, std::string* text) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,10 @@ nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_by
 // An application run's report (docs/applications.md#the-report) where PATH
 // (a results directory or its report.json) holds one; nullopt for a sweep's.
 std::optional<nlohmann::json> application_report_at(const std::string& path);
+// The application report of `paths` when the first is an application run: its report.json, or with
+// several runs of the same experiment their rounds pooled (launch/application_run.hpp); InputError where
+// the first is an application run and another is not. nullopt where the first is no application run.
+std::optional<nlohmann::json> application_report_of(const std::vector<std::string>& paths);
 
 // A profile as the verbs read one: loaded (load_profile), its warnings (evidence from oversubscribed runs)
 // said on stderr as "pico: warning: PATH: ...". `text`, when given, receives the file's bytes (profile_hash.hpp).

@@ -49,12 +49,9 @@ void add_report(CLI::App& app, int& exit_code) {
                          "give at most one --label per report, in the order of the reports");
       if (opts->output.format == "html") {
         const VegaLibrary library = load_vega_library();  // first: a missing library fails before any reading
-        for (const auto& path : opts->results) {
-          const auto app = application_report_at(path);
-          if (!app) continue;
-          if (opts->results.size() != 1)
-            throw InputError(path, "is an application run, and its page shows that one run",
-                             "give it alone: pico report DIR --format html (its variants are compared within it)");
+        // Several runs of one application experiment make one page, their rounds pooled.
+        if (const auto app = application_report_of(opts->results)) {
+          const std::string& path = opts->results.front();
           opts->output.described = "HTML page of an application run";
           return render_application_html(
               {application_label(*app, opts->labels.empty() ? "" : opts->labels.front()), path, *app}, library);
@@ -68,6 +65,16 @@ void add_report(CLI::App& app, int& exit_code) {
         }
         opts->output.described = fmt::format("HTML page of {} report{}", reports.size(), reports.size() == 1 ? "" : "s");
         return render_html(reports, library, opts->labels);
+      }
+      if (const auto app = application_report_of(opts->results)) {
+        if (opts->output.format == "json") return app->dump(1) + "\n";
+        if (opts->output.format == "table") return application_table(*app);
+        if (opts->output.format == "term") return application_table(*app, opts->output.colour());
+        if (opts->output.format == "sweep") return application_sweep_experiment(*app);
+        throw InputError("--format " + opts->output.format,
+                         "an application run's report is shown as a table, a terminal view, JSON or an HTML page, or "
+                         "written as the sweep it needs",
+                         "use --format table, term, json, html or sweep");
       }
       const bool two_as_text = opts->results.size() == 2 && (opts->output.format == "table" || opts->output.format == "term");
       if (opts->results.size() != 1 && !two_as_text)
@@ -83,16 +90,6 @@ void add_report(CLI::App& app, int& exit_code) {
                                                 opts->results[0], report_label(baseline, 1), opts->results[1],
                                                 report_label(candidate, 2));
         return heading + (opts->output.format == "term" ? render_compare_summary(rows) : render_compare_table(rows));
-      }
-      if (const auto app = application_report_at(opts->results.front())) {
-        if (opts->output.format == "json") return app->dump(1) + "\n";
-        if (opts->output.format == "table") return application_table(*app);
-        if (opts->output.format == "term") return application_table(*app, opts->output.colour());
-        if (opts->output.format == "sweep") return application_sweep_experiment(*app);
-        throw InputError("--format " + opts->output.format,
-                         "an application run's report is shown as a table, a terminal view, JSON or an HTML page, or "
-                         "written as the sweep it needs",
-                         "use --format table, term, json, html or sweep");
       }
       if (opts->output.format == "sweep") {
         throw InputError("--format sweep", "writes the sweep an application run needs, and this is a sweep's report",

@@ -421,6 +421,73 @@ ApplicationRunResult report_application(const std::string& dir) {
   return result;
 }
 
+namespace {
+
+// What must agree for runs to be pooled, and what may differ (paths, times, seeds, rounds).
+nlohmann::json pooling_identity(const nlohmann::json& run) {
+  const nlohmann::json& e = run["experiment"];
+  nlohmann::json variants = nlohmann::json::array();
+  for (const auto& v : run["variants"])
+    variants.push_back({{"name", v["name"]},
+                        {"algorithms", v.value("algorithms", nlohmann::json::object())},
+                        {"env_given", v.value("env_given", nlohmann::json::object())},
+                        {"profile_hash", v["profile"].is_object() ? v["profile"].value("hash", "") : ""}});
+  return {{"command", e["command"]},
+          {"processes", e["processes"]},
+          {"figure of merit", e.value("figure_of_merit", nlohmann::json())},
+          {"repetitions", e["repetitions"]},
+          {"platform", run["platform"]},
+          {"MPI library", run["mpi"]},
+          {"variants", variants}};
+}
+
+}  // namespace
+
+nlohmann::json pooled_application_report(const std::vector<std::string>& dirs) {
+  if (dirs.empty()) throw std::logic_error("pooled_application_report: no runs");
+  nlohmann::json first;
+  nlohmann::json identity;
+  std::vector<nlohmann::json> launches;
+  int rounds = 0, launch_offset = 0;
+  std::set<fs::path> seen;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    if (!seen.insert(fs::weakly_canonical(dir, ec)).second)
+      throw InputError(dir, "is given twice: a run's rounds count once", "give each run once");
+    const auto text = read_results_file((fs::path(dir) / kApplicationFile).string());
+    if (!text)
+      throw InputError(dir, "not an application run (no application.json)", "give the directories pico run printed");
+    nlohmann::json run = nlohmann::json::parse(*text, nullptr, false);
+    if (!run.is_object() || !run.contains("experiment") || !run.contains("variants"))
+      throw InputError(dir + "/" + kApplicationFile, "not an application run's record",
+                       "give the directories pico run printed");
+    const nlohmann::json id = pooling_identity(run);
+    if (first.is_null()) {
+      first = run, identity = id;
+    } else {
+      for (const auto& [key, value] : identity.items())
+        if (id[key] != value)
+          throw InputError(dir, fmt::format("is not a run of the same experiment as {}: they differ in {}",
+                                            dirs.front(), key),
+                           "pool only runs of one application experiment file, unchanged between them");
+    }
+    int most_round = -1, most_launch = -1;
+    for (nlohmann::json l : read_json_lines((fs::path(dir) / kLaunchesFile).string())) {
+      most_round = std::max(most_round, l["round"].get<int>());
+      most_launch = std::max(most_launch, l["launch"].get<int>());
+      l["round"] = l["round"].get<int>() + rounds;
+      l["launch"] = l["launch"].get<int>() + launch_offset;
+      launches.push_back(std::move(l));
+    }
+    rounds += std::max(run["experiment"]["rounds"].get<int>(), most_round + 1);
+    launch_offset += most_launch + 1;
+  }
+  first["experiment"]["rounds"] = rounds;
+  nlohmann::json report = build_application_report(first, launches);
+  if (dirs.size() > 1) report["pooled_from"] = dirs;
+  return report;
+}
+
 ApplicationRunResult run_application(const ApplicationRunRequest& request) {
   const ApplicationExperiment& e = request.experiment;
   if (request.platform.scheduler == "slurm")

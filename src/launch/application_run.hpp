@@ -57,6 +57,16 @@ bool is_application_run(const std::string& dir);
 // report.json of DIR from what it holds now.
 ApplicationRunResult report_application(const std::string& dir);
 
+// The report of several runs of one application experiment taken together:
+// run k's round r becomes round r plus the rounds of the runs before it, so
+// the paired-round speedup and its interval rest on every round (more rounds,
+// a narrower interval, the same rule). InputError, naming the first run and
+// what differs, where the runs are not of the same experiment: command,
+// process counts, figure of merit, repetitions, platform, MPI library and
+// version, and the variants (names, algorithms, environment, profile hash).
+// Writes nothing.
+nlohmann::json pooled_application_report(const std::vector<std::string>& dirs);
+
 // What --dry-run prints: the launches and the exact command of each variant.
 std::string application_dry_run_text(const ApplicationRunRequest& request);
 

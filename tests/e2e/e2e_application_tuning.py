@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """End-to-end tests, one journey (run through e2e.py TEST).
 
-Tuning for an application (docs/applications.md): pico's own small MPI
+Several runs of one application experiment pooled into one report. Tuning for an application (docs/applications.md): pico's own small MPI
 program run as an application experiment, the sweep of its call sites
 (pico report --format sweep) run for real, and pico tune --for-application
 weighing each choice by what the application's default spent at its sizes;
@@ -59,3 +59,36 @@ def test_application_tuning(tmp):
     expect_bad_input(r"--min-saving: bad duration 'soon'", "tune", sweep_dir, "--for-application", app_dir,
                      "--min-saving", "soon")
     expect_bad_input(r": not an application run", "tune", sweep_dir, "--for-application", sweep_dir)
+
+
+def test_application_pooled(tmp):
+    # Two runs of one experiment, 2 rounds each: one report of 4 paired rounds, the same verdict rule.
+    path = experiment(tmp, "{name: again, env: {PICO_E2E_AGAIN: '1'}}", rounds=2)
+    dirs = []
+    for k in range(2):
+        d = os.path.join(tmp, f"run{k}")
+        proc = pico("run", path, "-q", "--dir", d, cwd=tmp)
+        expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}")
+        dirs.append(d)
+    pooled = pico("report", *dirs, "--format", "json")
+    expect(pooled.returncode == 0, pooled.stderr)
+    report = json.loads(pooled.stdout)
+    expect(report["rounds"] == 4 and report["launches_run"] == 8 and report["pooled_from"] == dirs,
+           f"rounds {report['rounds']}, launches {report['launches_run']}, from {report.get('pooled_from')}")
+    again = next(v for v in report["processes"][0]["variants"] if v["variant"] == "again")
+    expect(again["speedup"]["paired_rounds"] == 4 and len(again["value_by_round"]) == 4, again["speedup"])
+    # Each run's own rounds are the pooled report's, in order: the first run's, then the second's.
+    singles = [json.loads(pico("report", d, "--format", "json").stdout) for d in dirs]
+    values = [x for s in singles for x in next(v for v in s["processes"][0]["variants"]
+                                               if v["variant"] == "again")["value_by_round"]]
+    expect(values == again["value_by_round"], f"{values} vs {again['value_by_round']}")
+    table = pico("report", *dirs)
+    expect(table.returncode == 0 and "4 round(s)" in table.stdout
+           and "pooled from 2 runs of the experiment" in table.stdout, table.stdout)
+    # Another experiment's run is refused, naming what differs; so is a sweep's report beside them.
+    other = experiment(tmp, "{name: forced, algorithms: {allreduce: ring}}", rounds=2)
+    d = os.path.join(tmp, "other")
+    expect(pico("run", other, "-q", "--dir", d, cwd=tmp).returncode == 0, "the other experiment ran")
+    expect_bad_input(r"other: is not a run of the same experiment as \S+run0: they differ in variants", "report",
+                     dirs[0], d)
+    expect_bad_input(r": is no application run, and the first report given is one", "report", dirs[0], tmp)

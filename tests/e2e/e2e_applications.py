@@ -262,7 +262,7 @@ def test_application_html(tmp):
     expect(made.returncode == 0, made.stderr)
     html = open(page, encoding="utf-8").read()
     expect(hostile not in html and "<img src=y" not in html, "the hostile strings are not in the page as markup")
-    expect_bad_input(r"is an application run, and its page shows that one run", "report", run_dir, run_dir,
+    expect_bad_input(r"is given twice: a run's rounds count once", "report", run_dir, run_dir,
                      "--format", "html", "-o", os.path.join(tmp, "two.html"))
 
     dom, log = chromium_dump(page, "--dump-dom")
