@@ -5,6 +5,7 @@
 The HTML report rendered by a real browser (chromium, headless).
 """
 
+import json
 import os
 import re
 import shutil
@@ -87,6 +88,8 @@ def test_html_report(tmp):
     # The same run twice stands for two machines: the page compares them.
     made = pico("report", results, report_path(proc), "--format", "html", "-o", page)
     expect(made.returncode == 0, made.stderr)
+    expect(re.fullmatch(rf"wrote {re.escape(page)} \(HTML page of 2 reports, [0-9.]+KiB\)\n", made.stdout),
+           f"-o says what it wrote: {made.stdout!r}")
     html = open(page, encoding="utf-8").read()
     expect(not re.search(r"<script[^>]+src=|<link[^>]+href=", html), "self-contained: no external script or style")
     missing = pico("report", results, "--format", "html", "-o", os.path.join(tmp, "x.html"),
@@ -134,6 +137,7 @@ def test_html_report(tmp):
     for d in drawn:
         expect(any(abs(d - round(m, 1)) < 0.051 for m in measured), f"{d}% drawn, not an overlap of the report")
     check_readable(dom, charts)
+    check_drawn_axes(dom, charts, report)
     # The summary table answers first, with the report's numbers (issue 36).
     summary = summary_rows(dom)
     expect(dom.find('id="pico-summary"') < dom.find('class="pico-chart'), "the summary comes before the charts")
@@ -160,6 +164,12 @@ def test_html_report(tmp):
     provenance = dom[dom.find('class="provenance"'):]
     expect("<details>" in provenance and " lines: " in provenance, "the environment folds")
     expect(not re.search(r"GPU devices</th><td>\[", provenance), "GPU devices as names")
+    # One run alone is titled by its experiment: no "1:" where nothing else is numbered (issue 65).
+    alone = os.path.join(tmp, "alone.html")
+    expect(pico("report", results, "--format", "html", "-o", alone).returncode == 0, "one report drawn")
+    title = re.search(r"<title>([^<]*)</title>", open(alone, encoding="utf-8").read()).group(1)
+    expect(title == "pico report: " + report["experiment"]["name"], f"title {title!r}")
+    check_clamped_interval(tmp, report)
     shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
     chromium_dump(page, f"--screenshot={shot}")
     expect(os.path.getsize(shot) > 10000, "screenshot written")
@@ -216,6 +226,83 @@ def check_readable(dom, charts):
                f"{title}: no SVG/PNG export")
 
 
+def size_text(n):
+    """A byte count as pico writes it (core/size_text.hpp): 2B, 1KiB, 64KiB, 1.5MiB."""
+    units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    unit, value = 0, float(n)
+    while unit + 1 < len(units) and value >= 1024:
+        value /= 1024
+        unit += 1
+    return f"{value:.4g}{units[unit]}"
+
+
+def axes(inner, title):
+    """Per axis of a chart titled `title`: (its ARIA label, the tick labels drawn, those shown)."""
+    out = []
+    for m in re.finditer(r'<g class="mark-group role-axis"[^>]*aria-label="([^"]*titled \'' + re.escape(title)
+                         + r'\'[^"]*)"', inner):
+        end = inner.find('class="mark-group role-axis"', m.end())
+        group = inner[m.end():end if end > 0 else len(inner)]
+        labels = group[group.find("role-axis-label"):]
+        labels = labels[:labels.find("</g>")]
+        texts = re.findall(r"<text([^>]*)>([^<]*)</text>", labels)
+        out.append((m.group(1), [t for _, t in texts], [t for a, t in texts if 'opacity="0"' not in a]))
+    return out
+
+
+def check_drawn_axes(dom, charts, report):
+    """What the browser drew of issue 65's complaints: the size axis ticked at the measured sizes alone,
+    in pico's size text; interval marks inside their plots; the phase chart's sizes on their own time
+    axes; tables without exponent notation."""
+    measured = {size_text(c["bytes"]) for c in report["cases"] if c["status"] == "ok"}
+    time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
+    size_axes = axes(time_chart, "size (bytes per rank block)")
+    expect(size_axes, "the time chart has a size axis")
+    for label, drawn, shown in size_axes:
+        expect(set(drawn) == measured and len(drawn) == len(measured), f"size ticks {drawn}, measured {sorted(measured)}")
+    marks = int(re.search(r'data-pico-interval-marks="(\d+)"', dom).group(1))
+    outside = int(re.search(r'data-pico-intervals-outside="(\d+)"', dom).group(1))
+    examples = re.search(r'data-pico-intervals-outside-examples="([^"]*)"', dom).group(1)
+    expect(marks > 0 and outside == 0, f"{outside} of {marks} interval marks beyond their plot: {examples}")
+    phases = next(inner for kind, _, _, inner in charts if kind == "phases")
+    phase_sizes = {c["bytes"] for c in report["cases"] if c["status"] == "ok" and c.get("phases")}
+    time_axes = [label for label, _, _ in axes(phases, "time (µs)")]
+    expect(len(phase_sizes) > 1 and len(time_axes) == len(phase_sizes) and len(set(time_axes)) == len(time_axes),
+           f"{len(phase_sizes)} sizes with phases, their time axes: {time_axes}")
+    cells = re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", dom)
+    exponents = [c for c in cells if re.search(r"\d[eE][+-]?\d", c)]
+    expect(cells and not exponents, f"table cells in exponent notation: {exponents[:10]}")
+
+
+def check_clamped_interval(tmp, report):
+    """A case whose interval reaches far past every median (one slow round's worth) is cut at the
+    time axis, a triangle at each cut end, inside the plot, its tooltip the true bounds."""
+    wide = json.loads(json.dumps(report))
+    ok = [c for c in wide["cases"] if c["status"] == "ok" and c["np"] == 2]
+    longest = max(c["timing"]["median_s"] for c in ok)
+    shortest = min(c["timing"]["median_s"] for c in ok)
+    ok[0]["timing"]["ci95_high_s"] = longest * 1000
+    ok[1]["timing"]["ci95_low_s"] = shortest / 1000
+    os.makedirs(os.path.join(tmp, "wide"))
+    with open(os.path.join(tmp, "wide", "report.json"), "w", encoding="utf-8") as f:
+        json.dump(wide, f)
+    page = os.path.join(tmp, "wide.html")
+    made = pico("report", os.path.join(tmp, "wide"), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "the page with a wide interval drawn without error")
+    outside = int(re.search(r'data-pico-intervals-outside="(\d+)"', dom).group(1))
+    expect(outside == 0, f"{outside} interval marks beyond their plot")
+    time_chart = next(inner for kind, _, _, inner in chart_divs(dom) if kind == "time")
+    for layer, bound, value in (("high", "CI high", ok[0]["timing"]["ci95_high_s"]), ("low", "CI low", ok[1]["timing"]["ci95_low_s"])):
+        group = re.search(r'class="mark-symbol role-mark pico_clamped_' + layer + r'_marks"[^>]*>(.*?)</g>', time_chart, re.S)
+        labels = re.findall(r'aria-label="([^"]*)"', group.group(1)) if group else []
+        # The run's own noisy cases may be cut too: the injected one is among them, by its true bound.
+        drawn = [float(re.search(re.escape(bound) + r" \(µs\): ([0-9.,]+)", label).group(1).replace(",", "")) for label in labels]
+        expect(any(abs(d - value * 1e6) <= 1e-3 * value * 1e6 for d in drawn),
+               f"no cut {layer} end marked with its true {bound} {value * 1e6} µs: {labels}")
+
+
 BCAST_VARIANTS = """\
     collectives: [bcast]
     sizes: [8B, 16KiB, 1MiB]
@@ -264,8 +351,12 @@ def test_html_variants(tmp):
     expect(made.returncode == 0, made.stderr)
     dom, _ = chromium_dump(page, "--dump-dom")
     expect('data-pico-done="true"' in dom and re.search(r'<div id="pico-errors" hidden="">', dom), "drawn without error")
+    expect(f"<title>pico report: {report['experiment']['name']}</title>" in dom, "one run titled by its experiment")
     charts = chart_divs(dom)
     check_readable(dom, charts)
+    # 8 B to 1 MiB: a tick at each measured size, in pico's size text, and nothing between.
+    for _, drawn, _ in axes(next(inner for kind, _, _, inner in charts if kind == "time"), "size (bytes per rank block)"):
+        expect(drawn == ["8B", "16KiB", "1MiB"], f"size ticks {drawn}")
     # One legend per chart, its entries the best variant of each of the ten algorithms (a menu for the rest).
     time_chart = next(inner for kind, _, _, inner in charts if kind == "time")
     legends = re.findall(r'class="mark-group role-legend"', time_chart)
