@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/input_error.hpp"
+#include "core/jsonl.hpp"
 
 namespace pico {
 
@@ -90,11 +91,14 @@ T json_field_or(const nlohmann::json& j, const char* key, T fallback) {
 }
 
 // read() of a record's member object `section`: an error in it names the
-// section before the field ("timing.median_s: type must be number, ...").
+// section before the field ("timing.median_s is null: ..."; "rank_timing: the key
+// 'calls' is missing" where the section's reader met nlohmann's own error).
 template <class Read>
 auto json_section(const char* section, Read&& read) -> decltype(read()) {
   try {
     return read();
+  } catch (const nlohmann::json::exception& e) {  // nlohmann's words are reworded (issue 66: "type must be" reached users)
+    throw std::runtime_error(std::string(section) + ": " + json_error_text(e));
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string(section) + "." + e.what());
   }

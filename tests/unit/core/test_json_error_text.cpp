@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
 
 namespace {
@@ -41,4 +42,15 @@ TEST_CASE("json_error_text says what a value is and should be", "[json][issue66]
   // Not nlohmann's: unchanged.
   CHECK(text_of([] { throw std::runtime_error("3 is not a whole number from 0 to 2"); }) ==
         "3 is not a whole number from 0 to 2");
+}
+
+TEST_CASE("json_section names the section before a reworded nlohmann error", "[json][issue66]") {
+  const nlohmann::json doc = nlohmann::json::parse(R"({"calls": "many"})");
+  const std::string text = text_of([&] { pico::json_section("rank_timing", [&] { return doc.at("of").get<int>(); }); });
+  CHECK(text == "rank_timing: the key 'of' is missing");
+  CHECK(text_of([&] { pico::json_section("rank_timing", [&] { return doc.at("calls").get<int>(); }); }) ==
+        "rank_timing: is a string, not a number");
+  // pico's own reasons keep their path form
+  CHECK(text_of([&] { pico::json_section("timing", [] { throw std::runtime_error("median_s is null"); }); }) ==
+        "timing.median_s is null");
 }
