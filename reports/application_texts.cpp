@@ -142,10 +142,19 @@ std::vector<std::string> variant_notes(const json& v) {
     out.push_back(fmt::format("{}: {}", v["verdict"].get<std::string>(), v["verdict_reason"].get<std::string>()));
   if (v.contains("profile_calls")) {
     const json& p = v["profile_calls"];
-    out.push_back(fmt::format("the profile chose an algorithm for {} call(s) per launch, taken at {}; {} left at the "
-                              "default",
-                              number_text(p["chosen"].get<double>()), number_text(p["taken"].get<double>()),
+    out.push_back(fmt::format("the profile chose an algorithm for {} call(s) per launch, {}; {} left at the default",
+                              number_text(p["chosen"].get<double>()),
+                              p["taken"].is_null() ? "whether taken unknown (no interposer)"
+                                                   : "taken at " + number_text(p["taken"].get<double>()),
                               number_text(p["left_at_default"].get<double>())));
+  }
+  if (v.contains("selected_by")) {
+    std::string vars;
+    for (const auto& [k, value] : v["selected_by"].items())
+      vars += (vars.empty() ? "" : " ") + k + "=" + value.get<std::string>();
+    out.push_back(fmt::format("what ran inside the calls is what these variables select (the library has no "
+                              "interposer to show it): {}",
+                              vars));
   }
   if (v.contains("predicted")) {
     MeasuredSpeedup predicted;

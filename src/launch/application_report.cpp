@@ -55,10 +55,12 @@ double median_of(std::vector<double> v) {
   return percentile_sorted(v, 50);
 }
 
+constexpr const char* kNoInterposer = "unknown (no interposer)";
+
 // The algorithm a call ran, from the functions the interposer saw in it.
 std::string ran_in_call(const json& functions, const std::string& collective, const AlgorithmFunctions& catalogue,
                         bool interposer) {
-  if (!interposer) return "unknown (no interposer)";
+  if (!interposer) return kNoInterposer;
   const auto c = parse_collective(collective);
   if (!c) return "unknown (not a collective pico tunes)";
   std::vector<FunctionCalls> seen;
@@ -192,31 +194,37 @@ struct CallComparison {
   double chosen_calls = 0, taken_calls = 0, left_calls = 0;
   double predicted_saving_s = 0;
   bool any_changed = false;
+  bool taken_unknown = false;  // no interposer: what ran inside the chosen calls is not known
 };
 
+// Without the interposer (MPICH) what ran inside a call is unknown: a site counts as changed where the
+// variant's variables select an algorithm for it (`forced`: the collectives its `algorithms` name, or the
+// profile's choice there), and whether a choice was taken is not said.
 CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std::map<CallKey, CallsAt>& base_calls,
-                             const TunedProfile* profile, bool is_baseline) {
+                             const TunedProfile* profile, const std::set<std::string>& forced, bool is_baseline) {
   CallComparison out;
   for (const auto& [key, at] : calls) {
     json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
                 {"calls", at.calls},            {"seconds", at.seconds},      {"ran", at.ran}};
+    const bool seen_inside = !at.ran.empty() && at.ran.begin()->first != kNoInterposer;
+    const auto c = parse_collective(key.collective);
+    const ProfileRange* range = profile != nullptr && c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
+    // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
+    const bool chooses =
+        range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
     const auto d = base_calls.find(key);
     const std::string default_ran = d != base_calls.end() ? d->second.main_algorithm() : "";
     if (d != base_calls.end()) {
       row["default_ran"] = default_ran;
       row["default_seconds"] = d->second.seconds;
       if (at.seconds > 0) row["call_speedup"] = d->second.seconds / at.seconds;  // realized at this site
-      const bool changed = !is_baseline && at.main_algorithm() != default_ran;
+      const bool changed = !is_baseline && (seen_inside ? at.main_algorithm() != default_ran
+                                                        : forced.count(key.collective) > 0 || chooses);
       row["changed"] = changed;
       if (changed) out.changed_default_s += d->second.seconds, out.any_changed = true;
     }
     if (profile != nullptr) {
-      const auto c = parse_collective(key.collective);
-      const ProfileRange* range = c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
       const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
-      // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
-      const bool chooses =
-          range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
       row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
       if (chooses) {
         out.chosen_calls += at.calls;
@@ -224,9 +232,13 @@ CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std:
         if (d != base_calls.end())
           out.predicted_saving_s +=
               predicted_saving_at(range, {*c, key.comm_size, key.bytes, d->second.calls, d->second.seconds, default_ran});
-        const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
-        out.taken_calls += taken;
-        row["taken"] = taken >= at.calls;
+        if (seen_inside) {
+          const double taken = at.ran.count(choice) > 0 ? at.ran.at(choice) : 0.0;
+          out.taken_calls += taken;
+          row["taken"] = taken >= at.calls;
+        } else {
+          out.taken_unknown = true;
+        }
       } else {
         out.left_calls += at.calls;
       }
@@ -345,10 +357,14 @@ json build_application_report(const json& run, const std::vector<json>& launches
 
       const auto calls = calls_of(r.ok, catalogue);
       const std::optional<TunedProfile> profile = profile_of(variant);
-      const CallComparison cmp = compare_calls(calls, base_calls, profile ? &*profile : nullptr, k == 0);
+      std::set<std::string> forced;
+      const json algorithms = variant.value("algorithms", json::object());
+      for (const auto& [collective, algorithm] : algorithms.items()) forced.insert(collective);
+      const CallComparison cmp = compare_calls(calls, base_calls, profile ? &*profile : nullptr, forced, k == 0);
       out["calls"] = cmp.rows;
       if (profile) {
-        out["profile_calls"] = {{"chosen", cmp.chosen_calls}, {"taken", cmp.taken_calls},
+        out["profile_calls"] = {{"chosen", cmp.chosen_calls},
+                                {"taken", cmp.taken_unknown ? json() : json(cmp.taken_calls)},
                                 {"left_at_default", cmp.left_calls}};
         if (base_run > cmp.predicted_saving_s && !base_calls.empty())
           out["predicted"] = {{"speedup", base_run / (base_run - cmp.predicted_saving_s)},
@@ -367,6 +383,9 @@ json build_application_report(const json& run, const std::vector<json>& launches
                                              "MPI_Finalize (slowest rank) and time in collectives (mean over ranks)"}};
       }
       out["changed_share"] = base_run > 0 ? cmp.changed_default_s / base_run : 0.0;
+      // What the library runs where pico cannot see inside its calls: what these variables select.
+      if (library != "openmpi" && k > 0 && !variant.value("env", json::object()).empty())
+        out["selected_by"] = variant["env"];
       out["changes_calls"] = cmp.any_changed;
 
       if (k == 0)

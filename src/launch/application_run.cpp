@@ -45,6 +45,7 @@ constexpr const char* kOutputLog = "output.log";
 constexpr std::size_t kOutputTailBytes = 4000;
 // The libraries preloaded into every rank (instrumentation/app_counter, instrumentation/ompi_interposer).
 constexpr const char* kCounterLibrary = "libpico-app-counter.so";
+constexpr const char* kMpichCounterLibrary = "libpico-app-counter-mpich.so";
 constexpr const char* kInterposerLibrary = "libpico-ompi-interposer.so";
 
 std::string library_beside_pico(const char* name) {
@@ -257,6 +258,14 @@ struct LaunchContext {
   std::string dir;
 };
 
+// What is preloaded into an application of this MPI library: the interposer and the counter for
+// Open MPI, MPICH's counter for MPICH.
+std::vector<const char*> preloaded_libraries(const std::string& mpi_library) {
+  if (mpi_library == "openmpi") return {kInterposerLibrary, kCounterLibrary};
+  if (mpi_library == "mpich") return {kMpichCounterLibrary};
+  return {};
+}
+
 std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaunch& l, const std::string& workdir,
                                      std::map<std::string, std::string>& launcher_env) {
   LaunchCommand cmd = launcher_prefix(ctx.platform, ctx.target.mpi_library, l.np, this_host());
@@ -266,11 +275,11 @@ std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaun
   // only OMPI_* variables to other nodes).
   cmd.argv.insert(cmd.argv.end(), {"env", "--chdir=" + workdir, "--"});
   std::map<std::string, std::string> env = ctx.env.at(l.variant);
-  // Both libraries are built against Open MPI (the counter links its libmpi):
-  // another library's application runs without them, and its report has no counts.
+  // Each library's own counter (it links that libmpi); the interposer, which says what ran inside
+  // the call, is Open MPI's only. Another library's application runs without them, and has no counts.
   std::string preload;
-  if (ctx.target.mpi_library == "openmpi") {
-    for (const char* name : {kInterposerLibrary, kCounterLibrary})
+  if (const std::vector<const char*> libraries = preloaded_libraries(ctx.target.mpi_library); !libraries.empty()) {
+    for (const char* name : libraries)
       if (const std::string p = library_beside_pico(name); !p.empty()) preload += (preload.empty() ? "" : ":") + p;
     env["PICO_APP_COUNTS_DIR"] = workdir;
     // The default's run is the one a replay predicts from (its compute gaps, its calls).
@@ -511,7 +520,8 @@ ApplicationRunResult run_application(const ApplicationRunRequest& request) {
                         {"platform", request.platform.name},
                         {"mpi", {{"library", target.mpi_library}, {"version", target.mpi_version}}},
                         {"started_utc", utc_timestamp_iso()},
-                        {"counter", library_beside_pico(kCounterLibrary)},
+                        {"counter", library_beside_pico(target.mpi_library == "mpich" ? kMpichCounterLibrary
+                                                                                     : kCounterLibrary)},
                         {"interposer", target.mpi_library == "openmpi" ? library_beside_pico(kInterposerLibrary) : ""},
                         {"environment", relevant_environment()},
                         {"variants", nlohmann::json::array()}};

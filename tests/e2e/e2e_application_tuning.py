@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """End-to-end tests, one journey (run through e2e.py TEST).
 
-Several runs of one application experiment pooled into one report. Tuning for an application (docs/applications.md): pico's own small MPI
+An application on MPICH, counted by MPICH's own app counter. Several runs
+of one application experiment pooled into one report. Tuning for an application (docs/applications.md): pico's own small MPI
 program run as an application experiment, the sweep of its call sites
 (pico report --format sweep) run for real, and pico tune --for-application
 weighing each choice by what the application's default spent at its sizes;
@@ -12,9 +13,12 @@ weighing each choice by what the application's default spent at its sizes;
 import json
 import os
 import re
+import sys
 
 from e2e import expect, expect_bad_input, pico, write
 from e2e_applications import experiment
+
+SRC = os.environ["PICO_SOURCE_DIR"]
 
 
 def test_application_tuning(tmp):
@@ -92,3 +96,33 @@ def test_application_pooled(tmp):
     expect_bad_input(r"other: is not a run of the same experiment as \S+run0: they differ in variants", "report",
                      dirs[0], d)
     expect_bad_input(r": is no application run, and the first report given is one", "report", dirs[0], tmp)
+
+
+def test_application_mpich(tmp):
+    # MPICH has no interposer: its counter counts the calls and their time, and what ran inside them is
+    # what the variant's variables select, said as such; a forced collective's sites count as changed.
+    build = os.path.dirname(os.path.abspath(os.environ["PICO"]))
+    app = os.path.join(build, "pico-collective-app-mpich")
+    if not os.path.exists(app) or not os.path.exists(os.path.join(build, "libpico-app-counter-mpich.so")):
+        print("SKIP: no MPICH build of the test application and counter (MPICH not installed)")
+        sys.exit(77)
+    path = experiment(tmp, "{name: rsag, algorithms: {allreduce: reduce_scatter_allgather}}", rounds=2,
+                      command=f'[{app}, "262144", "1024", "20"]')
+    proc = pico("run", path, "-p", os.path.join(SRC, "platforms", "local-mpich.yaml"), "--dir",
+                os.path.join(tmp, "r"), cwd=tmp)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    report = json.load(open(os.path.join(tmp, "r", "report.json"), encoding="utf-8"))
+    expect(report["mpi"]["library"] == "mpich", report["mpi"])
+    variants = {v["variant"]: v for v in report["processes"][0]["variants"]}
+    for name in ("default", "rsag"):
+        rows = [c for c in variants[name]["calls"] if c["collective"] == "allreduce" and c["bytes"] == 262144]
+        expect(len(rows) == 1 and rows[0]["calls"] == 20 and rows[0]["seconds"] > 0, f"{name}: {rows}")
+        expect(list(rows[0]["ran"]) == ["unknown (no interposer)"], rows[0]["ran"])
+    rsag = variants["rsag"]
+    allreduce = next(c for c in rsag["calls"] if c["collective"] == "allreduce")
+    bcast = next(c for c in rsag["calls"] if c["collective"] == "bcast")
+    expect(allreduce["changed"] and not bcast["changed"], f"forced allreduce changed, bcast not: {rsag['calls']}")
+    expect(rsag["changed_share"] > 0 and rsag["selected_by"]["MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM"] ==
+           "reduce_scatter_allgather", rsag.get("selected_by"))
+    expect(re.search(r"^rsag: what ran inside the calls is what these variables select .*"
+                     r"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=reduce_scatter_allgather", proc.stdout, re.M), proc.stdout)
