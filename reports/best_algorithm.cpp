@@ -33,6 +33,15 @@ double BestAtSize::reference_over_best() const {
   return reference->timing->median_s / best->timing->median_s;
 }
 
+std::map<std::string, MeasurementDoubt> doubt_per_size(const nlohmann::json& report,
+                                                       const std::vector<CaseResult>& cases) {
+  const NoiseContext context(report);
+  std::map<std::string, MeasurementDoubt> out;
+  for (const CaseResult& r : cases)
+    if (r.measured()) out[same_size_key(r.c)].merge(context.doubt_of(r));
+  return out;
+}
+
 bool size_order_less(const Case& a, const Case& b) {
   // Enumerators, not names: collectives in the order users know them, sizes by value.
   auto key = [](const Case& c) {

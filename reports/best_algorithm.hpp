@@ -4,10 +4,14 @@
 // one: what `pico compare --best` prints and the HTML report's heatmaps draw.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/case_result.hpp"
+#include "core/noise_guard.hpp"
 
 namespace pico {
 
@@ -36,6 +40,12 @@ struct BestAtSize {
 // dense allreduce compressed cases ran beside (a compressed run's "default /
 // fastest 1.67x" where mpi/default was the fastest said the wrong thing).
 std::vector<BestAtSize> best_per_size(const std::vector<CaseResult>& cases, const std::string& selector);
+
+// Each measured size of `report` (by same_size_key) and its doubt
+// (core/noise_guard.hpp) over all its measured cases: a winner is only as
+// sure as the noisiest of the cases it was picked from.
+std::map<std::string, MeasurementDoubt> doubt_per_size(const nlohmann::json& report,
+                                                       const std::vector<CaseResult>& cases);
 
 // The order above, for anything listed per size.
 bool size_order_less(const Case& a, const Case& b);

@@ -38,7 +38,7 @@ const CaseResult* library_default(const std::vector<const CaseResult*>* same_siz
 }
 
 ComparedPair compare_pair(const CaseResult& base, const CaseResult& cand, const CaseResult* library,
-                          bool one_report) {
+                          bool one_report, MeasurementDoubt doubt) {
   const double b = base.timing->median_s, k = cand.timing->median_s;
   ComparedPair row;
   row.size = SizeFields::of(cand.c);
@@ -48,6 +48,7 @@ ComparedPair compare_pair(const CaseResult& base, const CaseResult& cand, const 
   row.baseline_median_s = b;
   row.candidate_median_s = k;
   row.speedup = speedup_between(base, cand, one_report);
+  row.doubt = std::move(doubt);
   if (cand.phases && cand.phases->is_array())
     for (const json& p : *cand.phases) row.breakdown.push_back({p.value("name", "?"), p.value("time_s", 0.0)});
   row.compression = cand.compression_metrics();
@@ -102,6 +103,7 @@ void to_json(json& out, const ComparedPair& row) {
   out["speedup_ci95"] = row.speedup && row.speedup->has_interval() ? json{row.speedup->low, row.speedup->high} : json(nullptr);
   out["interval"] = row.speedup ? json(row.speedup->method) : json(nullptr);
   out["verdict"] = row.verdict();
+  out["noise"] = row.doubt.any() ? json(row.doubt.reasons()) : json(nullptr);
   out["breakdown"] = json::array();
   for (const PhaseTime& p : row.breakdown) out["breakdown"].push_back({{"name", p.name}, {"time_s", p.time_s}});
   out["compression"] = row.compression_record;
@@ -116,6 +118,7 @@ void to_json(json& out, const BestRow& row) {
   out["measured"] = row.measured;
   out["reference"] = or_null(row.reference), out["reference_median_s"] = or_null(row.reference_median_s);
   out["reference_loss"] = or_null(row.reference_loss);
+  out["noise"] = row.doubt.any() ? json(row.doubt.reasons()) : json(nullptr);
 }
 
 std::vector<ComparedPair> compare_reports(const json& baseline, const json* candidate, const CompareOptions& options) {
@@ -157,12 +160,15 @@ std::vector<ComparedPair> compare_reports(const json& baseline, const json* cand
                      candidate != nullptr ? "compare reports of the same experiment, e.g. one per library or machine"
                                           : "name the baseline with --baseline-case BACKEND:ALGORITHM");
   std::stable_sort(pairs.begin(), pairs.end(), pair_less);
+  const NoiseContext baseline_noise(baseline), candidate_noise(candidate != nullptr ? *candidate : baseline);
   std::vector<ComparedPair> rows;
   for (const auto& [base, cand] : pairs) {
     const auto it = baseline_by_size.find(same_size_key(cand->c));
+    MeasurementDoubt doubt = baseline_noise.doubt_of(*base);
+    doubt.merge(candidate_noise.doubt_of(*cand));
     rows.push_back(compare_pair(*base, *cand,
                                 library_default(it == baseline_by_size.end() ? nullptr : &it->second, *base, *cand),
-                                candidate == nullptr));
+                                candidate == nullptr, std::move(doubt)));
   }
   return rows;
 }
@@ -170,9 +176,11 @@ std::vector<ComparedPair> compare_reports(const json& baseline, const json* cand
 std::vector<BestRow> best_per_size_rows(const json& report, const std::string& report_label,
                                         const CompareOptions& options) {
   const std::vector<CaseResult> cases = case_results_of(report);
+  const std::map<std::string, MeasurementDoubt> doubts = doubt_per_size(report, cases);
   std::vector<BestRow> rows;
   for (const BestAtSize& b : best_per_size(cases, options.baseline)) {
     BestRow row;
+    if (const auto it = doubts.find(same_size_key(b.best->c)); it != doubts.end()) row.doubt = it->second;
     row.size = SizeFields::of(b.best->c);
     row.report = report_label;
     row.best = algorithm_label(b.best->c);
@@ -263,13 +271,31 @@ std::string identical_text(const CompressionMetrics& m, bool csv) {
   return *m.identical_across_ranks ? "yes" : "NO";
 }
 
+// A verdict the two cases' measurement cannot support, marked (core/noise_guard.hpp).
+std::string marked_verdict(const ComparedPair& row) {
+  return row.verdict() + (row.doubt.any() ? std::string(kNoiseMark) : "");
+}
+
+// Under the table: each marked size once, why, and how to measure better.
+std::string noise_lines(const std::vector<ComparedPair>& rows) {
+  std::map<std::string, MeasurementDoubt> per_size;
+  for (const ComparedPair& row : rows) {
+    const SizeFields& s = row.size;
+    per_size[fmt::format("{} {} {} {} {} {} {}", s.collective, s.dtype, s.op, s.in_place, s.mode, s.np, s.bytes)]
+        .merge(row.doubt);
+  }
+  std::vector<MeasurementDoubt> doubts;
+  for (const auto& [key, doubt] : per_size) doubts.push_back(doubt);
+  return noise_legend(doubts, per_size.size());
+}
+
 std::vector<std::string> compare_cells(const ComparedPair& row) {
   const CompressionMetrics& m = row.compression;
   const auto& s = row.speedup;
   std::vector<std::string> cells = size_cells(row.size, false);
   for (std::string cell : {row.baseline, row.candidate, us(row.baseline_median_s), us(row.candidate_median_s),
                            s ? speedup_estimate_text(*s) : std::string("-"),
-                           s ? speedup_interval_text(*s) : std::string("-"), row.verdict(),
+                           s ? speedup_interval_text(*s) : std::string("-"), marked_verdict(row),
                            number(m.bits_per_element, "{:.2f}"), number(m.rel_l2_error, "{:.3e}"),
                            number(m.bias_rel_l2, "{:.3e}"), identical_text(m, false),
                            number(row.library_speedup, "{:.3f}x"), breakdown_text(row.breakdown)})
@@ -313,7 +339,8 @@ std::vector<std::string> best_cells(const BestRow& row, bool csv) {
   std::vector<std::string> cells = {row.report};
   for (std::string& c : size_cells(row.size, csv)) cells.push_back(std::move(c));
   const std::optional<double>& error = row.compression.rel_l2_error;
-  for (std::string c : {row.best, csv ? csv_value(row.best_median_s) : us(row.best_median_s),
+  const std::string mark = !csv && row.doubt.any() ? std::string(kNoiseMark) : "";
+  for (std::string c : {row.best + mark, csv ? csv_value(row.best_median_s) : us(row.best_median_s),
                         csv ? csv_value(error) : number(error, "{:.3e}"),
                         row.reference.value_or(csv ? "" : "-"),
                         csv ? csv_value(row.reference_median_s) : us(row.reference_median_s),
@@ -333,7 +360,7 @@ const std::vector<std::string> kBestCsvHeader = {
 std::string render_compare_table(const std::vector<ComparedPair>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const ComparedPair& row : rows) table.push_back(compare_cells(row));
-  return baseline_line(rows) + aligned_table(kCompareColumns, table);
+  return baseline_line(rows) + aligned_table(kCompareColumns, table) + noise_lines(rows);
 }
 
 std::string render_compare_summary(const std::vector<ComparedPair>& rows) {
@@ -346,9 +373,9 @@ std::string render_compare_summary(const std::vector<ComparedPair>& rows) {
     table.push_back({row.size.collective, fmt::format("{}", row.size.np), size_text(row.size.bytes), row.baseline,
                      row.candidate, us(row.baseline_median_s), us(row.candidate_median_s),
                      s ? speedup_estimate_text(*s) : std::string("-"), s ? speedup_interval_text(*s) : std::string("-"),
-                     row.verdict()});
+                     marked_verdict(row)});
   }
-  return baseline_line(rows) + aligned_table(kColumns, table);
+  return baseline_line(rows) + aligned_table(kColumns, table) + noise_lines(rows);
 }
 
 std::string render_compare_csv(const std::vector<ComparedPair>& rows) {
@@ -360,7 +387,9 @@ std::string render_compare_csv(const std::vector<ComparedPair>& rows) {
 std::string render_best_table(const std::vector<BestRow>& rows) {
   std::vector<std::vector<std::string>> table;
   for (const BestRow& row : rows) table.push_back(best_cells(row, false));
-  return aligned_table(kBestColumns, table);
+  std::vector<MeasurementDoubt> doubts;
+  for (const BestRow& row : rows) doubts.push_back(row.doubt);
+  return aligned_table(kBestColumns, table) + noise_legend(doubts, rows.size());
 }
 
 std::string render_best_csv(const std::vector<BestRow>& rows) {

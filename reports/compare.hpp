@@ -20,6 +20,7 @@
 #include "core/case_result.hpp"
 #include "core/speedup.hpp"
 #include "core/compression_metrics.hpp"
+#include "core/noise_guard.hpp"
 
 namespace pico {
 
@@ -64,6 +65,8 @@ struct ComparedPair {
   // The library's own collective at that size, where it is neither side: its median over the candidate's.
   std::optional<std::string> library;
   std::optional<double> library_speedup;
+  // The two cases' measurement doubt (core/noise_guard.hpp): where any, the verdict is printed marked.
+  MeasurementDoubt doubt;
   std::string verdict() const { return speedup ? std::string(speedup->verdict()) : "unmeasured"; }
 };
 
@@ -79,6 +82,7 @@ struct BestRow {
   std::optional<std::string> reference;
   std::optional<double> reference_median_s;
   std::optional<double> reference_loss;  // reference / best - 1
+  MeasurementDoubt doubt;                // the size's (core/noise_guard.hpp): where any, the best is printed marked
 };
 
 // --format json writes these, one object per row, under the names above.

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/case_result.hpp"
+#include "core/noise_guard.hpp"
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
@@ -156,8 +157,9 @@ std::string report_label(const json& report, std::size_t number, const std::stri
 json html_page_data(const std::vector<LabelledReport>& reports) {
   StringTable strings;
   Table cases{{"report", "collective", "backend", "algorithm", "dtype", "op", "np", "bytes", "size", "in_place",
-               "mode", "status", "reason", "median_s", "ci95_low_s", "ci95_high_s", "busbw_GBps"},
-              {"report", "collective", "backend", "algorithm", "dtype", "op", "size", "mode", "status", "reason"}};
+               "mode", "status", "reason", "median_s", "ci95_low_s", "ci95_high_s", "busbw_GBps", "noise"},
+              {"report", "collective", "backend", "algorithm", "dtype", "op", "size", "mode", "status", "reason",
+               "noise"}};
   Table phases{{"case", "phase", "time_s"}, {"phase"}};
   Table compression{{"case", "rel_l2_error", "bits_per_element"}, {}};
   Table overlap{{"case", "overlap_percent", "pure_comm_s", "overall_s", "compute_s"}, {}};
@@ -167,9 +169,9 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
   // A later report's rows also carry the speedup of report 1's fastest at that size over this one's.
   Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
               "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error", "speedup",
-              "speedup_low", "speedup_high", "verdict", "interval"},
+              "speedup_low", "speedup_high", "verdict", "interval", "noise"},
              {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran", "verdict",
-              "interval"}};
+              "interval", "noise"}};
   // Each case of a later report against the same case (case_id) of report 1.
   Table compared{{"case", "baseline_case", "speedup", "speedup_low", "speedup_high", "verdict", "interval"},
                  {"verdict", "interval"}};
@@ -185,6 +187,10 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
     if (first) first_results = case_results_of(r.report);
     else later_results = case_results_of(r.report);
     const std::vector<CaseResult>& results = first ? first_results : later_results;
+    // Why a case's or a size's measurement cannot support a verdict (core/noise_guard.hpp), or null; the page marks it.
+    const NoiseContext noise(r.report);
+    const std::map<std::string, MeasurementDoubt> doubts = doubt_per_size(r.report, results);
+    const auto noise_field = [&](const MeasurementDoubt& d) { return d.any() ? json(strings.index(d.text())) : json(nullptr); };
     std::map<std::string, std::size_t> counts;
     for (const CaseResult& result : results) {
       const Case& c = result.c;
@@ -198,7 +204,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                             result.timing ? json(result.timing->median_s) : json(nullptr),
                             result.timing ? json(result.timing->ci95_low_s) : json(nullptr),
                             result.timing ? json(result.timing->ci95_high_s) : json(nullptr),
-                            optional_number(result.busbw_GBps)});
+                            optional_number(result.busbw_GBps), noise_field(noise.doubt_of(result))});
       if (first && comparable(result)) first_rows[c.case_id] = {row, &result};
       if (!first && comparable(result))
         if (const auto it = first_rows.find(c.case_id); it != first_rows.end()) {
@@ -235,10 +241,16 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
       else if (const auto it = first_best.find(same_size_key(c)); it != first_best.end())
         over_first = speedup_between(*it->second, *b.best, false);
       for (json& f : speedup_fields(over_first, strings)) row.push_back(std::move(f));
+      const auto doubt = doubts.find(same_size_key(c));
+      row.push_back(noise_field(doubt != doubts.end() ? doubt->second : MeasurementDoubt{}));
       best.rows.push_back(std::move(row));
     }
     json warnings = json::array();
     if (const std::string text = report_oversubscription_text(r.report); !text.empty()) warnings.push_back(text);
+    std::vector<MeasurementDoubt> per_size;
+    for (const auto& [key, doubt] : doubts) per_size.push_back(doubt);
+    if (const std::string legend = noise_legend(per_size, doubts.size()); !legend.empty())
+      warnings.push_back(legend.substr(0, legend.size() - 1));  // its lines in one warning
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
                          {"provenance", provenance_rows(r)}, {"warnings", warnings}});
   }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -18,8 +19,10 @@
 #include "collectives/count_matrix.hpp"
 #include "core/case_result.hpp"
 #include "core/counted.hpp"
+#include "core/noise_guard.hpp"
 #include "core/printable_json.hpp"
 #include "core/report_facts.hpp"
+#include "reports/best_algorithm.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
 #include "reports/stragglers.hpp"
@@ -269,6 +272,22 @@ std::vector<std::string> csv_values(const CaseResult& r) {
   return values;
 }
 
+// The median cell of each case at a size whose measurement cannot support a verdict (core/noise_guard.hpp) marked,
+// and the legend under the table; both tables have it at the same column.
+constexpr std::size_t kMedianColumn = 8;
+static_assert(kTableColumns[kMedianColumn].header == "median(us)" && kBenchmarkColumns[kMedianColumn].header == "median(us)");
+
+std::string mark_noisy_sizes(const json& report, const std::vector<CaseResult>& cases, std::vector<Row>* rows) {
+  const std::map<std::string, MeasurementDoubt> doubts = doubt_per_size(report, cases);
+  if (rows != nullptr)
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      if (const auto it = doubts.find(same_size_key(cases[i].c)); cases[i].measured() && it != doubts.end() && it->second.any())
+        (*rows)[i][kMedianColumn] += kNoiseMark;
+  std::vector<MeasurementDoubt> per_size;
+  for (const auto& [key, doubt] : doubts) per_size.push_back(doubt);
+  return noise_legend(per_size, doubts.size());
+}
+
 }  // namespace
 
 std::string render_table(const json& given, TableStyle style, bool colour) {
@@ -276,16 +295,17 @@ std::string render_table(const json& given, TableStyle style, bool colour) {
   const std::vector<CaseResult> cases = case_results_of(report);
   if (style == TableStyle::nccl_tests)
     return render_nccl_tests_table(cases) + sampling_lines(cases) + placement_line(report) +
-           render_overlap_table(cases) + summary_line(cases);
+           render_overlap_table(cases) + mark_noisy_sizes(report, cases, nullptr) + summary_line(cases);
   const bool benchmark = style == TableStyle::benchmark;
   const std::span<const TextColumn> columns =
       benchmark ? std::span<const TextColumn>(kBenchmarkColumns) : std::span<const TextColumn>(kTableColumns);
   std::vector<Row> rows;
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
+  const std::string noise = mark_noisy_sizes(report, cases, &rows);
   const std::string footer =
       (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
       sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
-      stragglers_text(find_stragglers(report)) + summary_line(cases);
+      stragglers_text(find_stragglers(report)) + noise + summary_line(cases);
   if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;

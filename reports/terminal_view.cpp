@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +15,9 @@
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
 #include "core/printable_json.hpp"
+#include "core/noise_guard.hpp"
 #include "reports/best_algorithm.hpp"
+#include "reports/compare.hpp"
 #include "reports/html_data.hpp"
 #include "reports/stragglers.hpp"
 #include "reports/render.hpp"
@@ -124,23 +127,44 @@ std::vector<TextColumn> text_columns(const std::vector<std::string>& headers, st
 // Per size: the fastest, its median, the default's and what it loses. A column with one value
 // throughout (the collective, the variant, the default) is said once above the table; the
 // fastest's name is cut to fit.
-std::string summary(const std::vector<CaseResult>& results, std::size_t width, bool colour) {
+using SizeDoubts = std::map<std::string, MeasurementDoubt>;
+
+bool in_doubt(const SizeDoubts& doubts, const Case& c) {
+  const auto it = doubts.find(same_size_key(c));
+  return it != doubts.end() && it->second.any();
+}
+
+// The default/best cell's colour: green where the default is the fastest; by how much it loses only where the
+// speedup's interval decides it (core/speedup.hpp) and the size's measurement can support that (core/noise_guard.hpp):
+// an undecided 1.54x was as yellow as a decided 1.07x.
+std::string_view loss_colour(const BestAtSize& b, bool doubtful) {
+  if (b.reference == nullptr) return "";
+  if (b.reference == b.best) return "32";
+  if (doubtful) return "";
+  const auto s = speedup_between(*b.reference, *b.best, true);
+  if (!s || s->verdict() != "faster") return "";
+  return b.reference_over_best() < 1.05 ? "32" : ratio_colour(b.reference_over_best(), false);
+}
+
+std::string summary(const std::vector<CaseResult>& results, std::size_t width, bool colour, const SizeDoubts& doubts) {
   enum Column : std::size_t { collective, variant, np, size, fastest, error, fastest_us, dflt, dflt_us, loss, ran, count };
   const std::array<std::string, count> all_headers = {"collective",  "variant", "np",          "size",
                                                       "fastest",     "rel L2",  "us",          "default",
                                                       "default us",  "default/best", "default ran"};
   std::vector<std::array<std::string, count>> full;
-  std::vector<double> ratios;
+  std::vector<std::string_view> loss_colours;
   for (const BestAtSize& b : best_per_size(results, "")) {
     const CaseResult* d = b.reference;
     const std::string ran = d && d->selection && d->selection->actual ? d->selection->actual->algorithm : "";
-    ratios.push_back(b.reference_over_best());
+    const bool doubtful = in_doubt(doubts, b.best->c);
+    const std::string mark = doubtful ? std::string(kNoiseMark) : "";
+    loss_colours.push_back(loss_colour(b, doubtful));
     full.push_back({std::string(name(b.best->c.collective)), variant_text(b.best->c), fmt::format("{}", b.best->c.np),
-                    size_text(b.best->c.bytes), algorithm_label(b.best->c),
+                    size_text(b.best->c.bytes), algorithm_label(b.best->c) + mark,
                     b.best->compression_metrics().rel_l2_error ? fmt::format("{:.2e}", *b.best->compression_metrics().rel_l2_error) : "-",
                     us(b.best->timing->median_s),
                     d ? algorithm_label(d->c) : "-", d ? us(d->timing->median_s) : "-",
-                    d ? fmt::format("{:.2f}x", ratios.back()) : "-", ran.empty() ? "-" : ran});
+                    d ? fmt::format("{:.2f}x{}", b.reference_over_best(), mark) : "-", ran.empty() ? "-" : ran});
   }
   if (full.empty()) return "no case measured\n";
   std::string out;
@@ -189,8 +213,7 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
   drop(dflt_us);
   drop(fastest_us);
   return out + aligned_table(columns, rows, [&](std::size_t row, std::size_t column) -> std::string_view {
-    if (!colour || shown[column] != loss || ratios[row] == 0) return "";
-    return ratios[row] < 1.05 ? "32" : ratio_colour(ratios[row], false);
+    return colour && shown[column] == loss ? loss_colours[row] : std::string_view();
   }) + abbreviations_line(abbreviated, width);
 }
 
@@ -203,7 +226,8 @@ struct Line {
 
 // One group's table: a row per algorithm (by geometric mean), a column per size; the sizes that
 // do not fit beside the names go on to a further block of the same rows.
-std::string over_fastest_table(const std::vector<const CaseResult*>& group, std::size_t width, bool colour) {
+std::string over_fastest_table(const std::vector<const CaseResult*>& group, std::size_t width, bool colour,
+                               const SizeDoubts& doubts) {
   std::map<std::uint64_t, double> fastest;
   for (const CaseResult* r : group) {
     auto [it, added] = fastest.try_emplace(r->c.bytes, r->timing->median_s);
@@ -231,8 +255,14 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
 
   std::vector<std::uint64_t> sizes;
   for (const auto& [bytes, time] : fastest) sizes.push_back(bytes);
+  std::set<std::uint64_t> doubtful;  // sizes whose measurement cannot support a verdict: their heading marked
+  for (const CaseResult* r : group)
+    if (in_doubt(doubts, r->c)) doubtful.insert(r->c.bytes);
+  const auto heading = [&](std::uint64_t bytes) {
+    return size_text(bytes) + (doubtful.contains(bytes) ? std::string(kNoiseMark) : "");
+  };
   const auto column_width = [&](std::uint64_t bytes) {
-    std::size_t w = size_text(bytes).size();
+    std::size_t w = heading(bytes).size();
     for (const Line& line : lines)
       if (const auto it = line.ratio.find(bytes); it != line.ratio.end()) w = std::max(w, fmt::format("{:.2f}", it->second).size());
     return w;
@@ -255,7 +285,7 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
       used += 2 + column_width(sizes[last++]);
     const bool with_mean = last == sizes.size();
     std::vector<std::string> headers = {"algorithm"};
-    for (std::size_t i = first; i < last; ++i) headers.push_back(size_text(sizes[i]));
+    for (std::size_t i = first; i < last; ++i) headers.push_back(heading(sizes[i]));
     if (with_mean) headers.emplace_back("geo.mean");
     if (with_mean && compressed) headers.emplace_back("rel L2 (largest)");
     std::vector<std::vector<std::string>> rows;
@@ -289,7 +319,8 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
 }
 
 // Per collective, variant and process count measured with two or more algorithms, its table.
-std::string over_fastest(const std::vector<CaseResult>& results, std::size_t width, bool colour) {
+std::string over_fastest(const std::vector<CaseResult>& results, std::size_t width, bool colour,
+                         const SizeDoubts& doubts) {
   std::vector<const CaseResult*> measured;
   for (const CaseResult& r : results)
     if (r.measured()) measured.push_back(&r);
@@ -308,14 +339,15 @@ std::string over_fastest(const std::vector<CaseResult>& results, std::size_t wid
     for (const CaseResult* r : group) ++algorithms[algorithm_label(r->c)];
     if (algorithms.size() < 2) continue;
     out += "\n" + wrapped(fmt::format("{}: median / fastest per size", heading), width);
-    out += over_fastest_table(group, width, colour);
+    out += over_fastest_table(group, width, colour, doubts);
   }
   return out;
 }
 
 }  // namespace
 
-std::string render_terminal(const nlohmann::json& given, std::size_t width, bool colour) {
+std::string render_terminal(const nlohmann::json& given, std::size_t width, bool colour,
+                            const std::string& reproducibility) {
   const nlohmann::json report = printable_strings(given);  // a report's escape sequences must not reach the terminal
   width = std::max(width, kMinWidth);
   const std::vector<CaseResult> results = case_results_of(report);
@@ -324,8 +356,22 @@ std::string render_terminal(const nlohmann::json& given, std::size_t width, bool
   if (const std::string text = report_oversubscription_text(report); !text.empty())
     out += colour ? fmt::format("\033[33m{}\033[0m", wrapped("warning: " + text, width)) : wrapped("warning: " + text, width);
   out += "\n" + wrapped("summary: per size, the fastest and the default's time over it", width);
-  out += summary(results, width, colour);
-  out += over_fastest(results, width, colour);
+  const SizeDoubts doubts = doubt_per_size(report, results);
+  out += summary(results, width, colour, doubts);
+  if (colour)
+    out += wrapped("default/best coloured only where the speedup's 95% interval says the fastest is faster (else "
+                   "undecided, uncoloured)", width);
+  out += over_fastest(results, width, colour, doubts);
+  std::vector<MeasurementDoubt> per_size;
+  for (const auto& [key, doubt] : doubts) per_size.push_back(doubt);
+  if (const std::string legend = noise_legend(per_size, doubts.size()); !legend.empty()) {
+    out += "\n";
+    for (std::size_t at = 0, end; at < legend.size(); at = end + 1) {  // each line wrapped on its own
+      end = legend.find('\n', at);
+      out += colour ? fmt::format("\033[33m{}\033[0m", wrapped(legend.substr(at, end - at), width))
+                    : wrapped(legend.substr(at, end - at), width);
+    }
+  }
   if (const std::string stragglers = stragglers_text(find_stragglers(report)); !stragglers.empty()) {
     out += "\n";
     for (std::size_t at = 0, end; at < stragglers.size(); at = end + 1) {  // each line wrapped on its own
@@ -333,7 +379,9 @@ std::string render_terminal(const nlohmann::json& given, std::size_t width, bool
       out += wrapped(stragglers.substr(at, end - at), width);
     }
   }
-  return out + "\n" + summary_line(results);
+  out += "\n" + summary_line(results);
+  if (!reproducibility.empty()) out += wrapped(reproducibility.substr(0, reproducibility.find('\n')), width);
+  return out;
 }
 
 }  // namespace pico

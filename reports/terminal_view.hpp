@@ -15,7 +15,9 @@ namespace pico {
 
 // width: the columns a line may take (at least 40 are used); names longer
 // than their share are cut with "..", and sizes that do not fit beside the
-// names go on to a further block of the same rows.
-std::string render_terminal(const nlohmann::json& report, std::size_t width, bool colour);
+// names go on to a further block of the same rows. `reproducibility`: the
+// report's reproducibility line (analysis/reproducibility.hpp), wrapped to the width.
+std::string render_terminal(const nlohmann::json& report, std::size_t width, bool colour,
+                            const std::string& reproducibility = "");
 
 }  // namespace pico

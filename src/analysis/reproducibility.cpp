@@ -108,8 +108,9 @@ Reproducibility reproducibility_from_json(const nlohmann::json& j) {
 
 std::string describe(const Reproducibility& r) {
   if (r.choices == 0)
-    return "reproducibility not measured: no choice of two or more candidates was measured in two or more rounds "
-           "(timing.rounds) or repetitions";
+    // Said once: the line's own "reproducibility: " names what is not measured.
+    return "not measured, since no choice of two or more candidates was measured in two or more rounds "
+           "(timing.rounds) or repetitions (repetitions) to split in halves";
   const auto percent = [&](int n) { return 100.0 * n / r.choices; };
   return fmt::format("a second measurement would pick the same best at {:.0f}% of {} sizes (one within {:.0f}% of "
                      "its best at {:.0f}%; split-half over {})",

@@ -100,7 +100,7 @@ void add_report(CLI::App& app, int& exit_code) {
       if (opts->output.format == "json") return report.dump(1) + "\n";
       if (opts->output.format == "term")  // a file gets 120 columns and no colour
         return render_terminal(report, opts->output.path.empty() ? terminal_width(stdout, 120) : 120,
-                               opts->output.colour()) +
+                               opts->output.colour(), reproducibility_line(report)) +
                render_guidelines(report);
       return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report) +
              render_guidelines(report);

@@ -9,6 +9,7 @@
 
 #include "analysis/reproducibility.hpp"
 #include "cli/read_report.hpp"
+#include "core/host_load.hpp"
 #include "core/report_facts.hpp"
 #include "core/terminal.hpp"
 #include "launch/launcher.hpp"
@@ -23,6 +24,8 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     const PlanTarget target = plan_target_for(request.platform);
     Plan plan = make_plan(request.experiment, target);
     std::fputs(warnings_text(plan).c_str(), stderr);
+    // Ranks that would wait for cores, said before anything runs (the run says it again as it starts).
+    std::fputs(crowding_warnings(request.platform, process_counts(plan), load_average_1min()).c_str(), stderr);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
     worker_path(request.platform, target.mpi_library);

@@ -61,6 +61,9 @@ ReportFacts report_facts(const nlohmann::json& report) {
   f.finished_utc = text(run, "finished_utc");
   if (const nlohmann::json& w = member(run, "wall_s"); w.is_number()) f.wall_s = w.get<double>();
   if (const nlohmann::json& l = member(run, "launches"); l.is_number_integer()) f.launches = l.get<int>();
+  f.host_load = host_load_from_json(member(run, "host_load"));
+  const nlohmann::json& target = member(member(member(member(report, "experiment"), "parsed"), "timing"), "target_ci");
+  if (target.is_number() && target.get<double>() > 0 && target.get<double>() < 1) f.target_ci = target.get<double>();
   const nlohmann::json& prov = member(report, "provenance");
   const nlohmann::json& mpi = member(prov, "mpi");
   f.mpi_library = mpi.is_object() ? text(mpi, "library", "unknown") : "";
@@ -92,6 +95,9 @@ ReportFacts report_facts(const nlohmann::json& report) {
       const nlohmann::json& hosts = member(l, "hosts");
       if (id.is_number_integer() && hosts.is_array()) f.launch_hosts[id.get<int>()] = hosts.size();
       if (!hosts.is_array() || hosts.empty()) continue;
+      if (id.is_number_integer())
+        for (const nlohmann::json& h : hosts)
+          f.launch_ranks[id.get<int>()][text(h, "name")] += member(h, "ranks").is_array() ? member(h, "ranks").size() : 0;
       std::vector<std::size_t> per_host;
       for (const nlohmann::json& h : hosts)
         per_host.push_back(member(h, "ranks").is_array() ? member(h, "ranks").size() : 0);

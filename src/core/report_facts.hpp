@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/host_load.hpp"
+
 namespace pico {
 
 // A host's hwloc counts (provenance.hosts[].topology).
@@ -49,6 +51,10 @@ struct ReportFacts {
   std::string started_utc, finished_utc;
   std::optional<double> wall_s;
   std::optional<int> launches;
+  // run.host_load: the load beside the run on the front end's host (core/host_load.hpp); none before pico took it
+  std::optional<HostLoad> host_load;
+  // experiment.parsed.timing.target_ci: the interval the timed loops aimed at (the default where not recorded)
+  double target_ci = 0.02;
   // provenance.mpi, as the worker met it
   std::string mpi_library;          // "unknown" where the section names none; "" without provenance.mpi
   std::string mpi_version;
@@ -59,6 +65,8 @@ struct ReportFacts {
   std::optional<nlohmann::json> gpu_devices;
   std::vector<ReportHost> hosts;            // provenance.hosts: the first launch's
   std::map<int, std::size_t> launch_hosts;  // provenance.launches: each launch's host count
+  // provenance.launches: each launch's ranks per host name
+  std::map<int, std::map<std::string, std::size_t>> launch_ranks;
   // Where each process count's ranks ran, from the launches' hosts, in order of
   // np: "np 4: 2 nodes x 2 ranks", "np 3: 2 nodes (2 + 1 ranks)", "np 2: 1 node".
   std::vector<std::string> placements;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "launch/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,9 @@
 #include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "core/file_io.hpp"
+#include "core/host_load.hpp"
+#include "core/noise_guard.hpp"
+#include "core/oversubscription.hpp"
 #include "core/json_file.hpp"
 #include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
@@ -60,6 +64,8 @@ RunResult run_locally(const std::string& dir, const Plan& plan, const Platform& 
                       nlohmann::json run, bool progress, int first_launch) {
   const auto wall_start = std::chrono::steady_clock::now();
   install_interrupt_handlers();
+  // The load beside this session's launches, for the noise guard (core/noise_guard.hpp): taken before any rank runs.
+  const std::optional<double> load_before = load_average_1min();
   std::string write_error;
   ExecutionLog log;
   keep_write_error(write_error, [&] {
@@ -67,6 +73,8 @@ RunResult run_locally(const std::string& dir, const Plan& plan, const Platform& 
   });
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   append_launches(run, log.launch_log, log.launch_commands, log.launches, wall_s);
+  if (load_before)
+    run["run"]["host_load"] = to_json(HostLoad{host_name(), this_host().cores, *load_before, load_average_1min(), wall_s});
   run["run"]["interrupted"] = interrupt_requested();
   keep_write_error(write_error, [&] { write_run_record(dir, run); });
   RunResult result = report_run(dir);
@@ -148,6 +156,8 @@ RunResult run_experiment(const RunRequest& request) {
   if (profile)
     for (const auto& [k, v] : install_profile(*profile, dir, run)) platform.env[k] = v;
   write_run_record(dir, run);
+  if (request.progress)
+    fmt::print(stderr, "{}", crowding_warnings(request.platform, process_counts(plan), load_average_1min()));
   // A race spends a budget rather than measuring every case: say how much before it starts.
   if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
   if (request.progress && !plan.timing.race && request.output_dir.empty())
@@ -233,6 +243,23 @@ std::string resume_dry_run_text(const std::string& dir) {
   return fmt::format("resume of {}: {} of {} case(s) left to run, from launch {} on\n\n", dir,
                      in.rest.cases.size(), in.plan.cases.size(), launches_in(dir)) +
          dry_run_text(in.rest, in.platform, in.target, dir, in.experiment.name, launches_in(dir));
+}
+
+std::string crowding_warnings(const Platform& platform, const std::vector<int>& process_counts,
+                              std::optional<double> load_now) {
+  if (platform.scheduler == "slurm" || !platform.emulated.empty() || process_counts.empty()) return "";
+  const int cores = this_host().cores;
+  const int most = *std::max_element(process_counts.begin(), process_counts.end());
+  std::string out;
+  if (most > cores)
+    out += fmt::format("warning: {}\n",
+                       oversubscription_text({Oversubscription{-1, host_name(), most, cores}}));
+  else if (load_now && load_above_cores(*load_now, most, cores))
+    out += fmt::format("warning: a load of {:.1f} is already on this host's {} cores: {} rank(s) beside it would wait "
+                       "for cores, and the report would mark the sizes measured so as unable to support a verdict; "
+                       "run when the machine is quiet, or with fewer ranks (--np)\n",
+                       *load_now, cores, most);
+  return out;
 }
 
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,

@@ -4,6 +4,7 @@
 // (launch/slurm_run.hpp) that this follows and collects.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,14 @@ std::string resume_dry_run_text(const std::string& dir);
 
 // report.json from what DIR holds now.
 RunResult report_run(const std::string& dir);
+
+// Before anything runs, on a platform whose ranks run on this host (not
+// Slurm, not an emulated cluster): a line per process count whose ranks would
+// outnumber this host's cores, and one where the load already on it leaves
+// them too few (core/noise_guard.hpp: the report would mark those sizes); ""
+// when neither. `load_now`: the host's 1-minute load average, none unknown.
+std::string crowding_warnings(const Platform& platform, const std::vector<int>& process_counts,
+                              std::optional<double> load_now);
 
 // What --dry-run prints: every case and the exact launch commands (or, on
 // Slurm, the job script); with `results_base`, the wall time earlier runs

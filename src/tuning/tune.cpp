@@ -58,6 +58,7 @@ struct SizeData {
   std::map<std::string, Candidate> candidates;  // by candidate_label; "default" is the library default
   std::vector<std::string> default_actual;      // what the library reported it ran for the default's cases
   std::set<std::string> race_dropped;           // candidate keys a race dropped here (in any report or repetition)
+  MeasurementDoubt doubt;                       // its compared cases' (core/noise_guard.hpp)
 };
 
 using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
@@ -138,6 +139,7 @@ SizeChoice choose(std::uint64_t bytes, SizeData& data, const TuneOptions& option
     }
   }
   decide(choice, data, chosen_key, options);
+  choice.doubt = data.doubt;
   choice.evidence = evidence_of(data.candidates.at(candidate_label(choice.algorithm, choice.params)).obs, bytes,
                                 choice.default_time_s, options.objective);
   return choice;
@@ -201,6 +203,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
   std::size_t mock_ups = 0;
   for (const LoadedReport& r : reports) {
     const ReportFacts facts = report_facts(r.report);
+    const NoiseContext noise(r.report);
     const std::string id = run_id_of(r);
     analysis.reports.push_back(id);
     if (const std::string text = report_oversubscription_text(r.report); !text.empty())
@@ -250,6 +253,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
         size.race_dropped.insert(candidate_label(cr.c.algorithm, cr.c.params));
         continue;
       }
+      size.doubt.merge(noise.doubt_of(cr));
       Candidate& cand = size.candidates[candidate_label(cr.c.algorithm, cr.c.params)];
       cand.algorithm = cr.c.algorithm;
       cand.params = cr.c.params;
@@ -356,19 +360,25 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
   };
   std::vector<Row> rows;
   int losses = 0, sizes = 0, undecided = 0;
+  std::vector<MeasurementDoubt> doubts;
   for (const KeyChoices& kc : analysis.keys)
     for (const SizeChoice& s : kc.sizes) {
       ++sizes;
       undecided += s.undecided;
-      if (s.fastest == "default" && !s.undecided) continue;
-      ++losses;
+      doubts.push_back(s.doubt);
+      const bool default_fastest = s.fastest == "default" && !s.undecided;
+      losses += !default_fastest;
+      // A noisy size is shown even where the default was the fastest: that answer is as much in doubt.
+      if (default_fastest && !s.doubt.any()) continue;
+      const std::string mark = s.doubt.any() ? std::string(kNoiseMark) : "";
       const std::string choice =
           s.undecided ? undecided_text(s, options)
+          : default_fastest ? std::string("default (the fastest)")
           : s.algorithm == "default" ? std::string("default (not confident)")
                                      : candidate_label(s.algorithm, s.params);
       rows.push_back({std::string(name(kc.key.collective)), std::to_string(kc.key.comm_size),
                       fmt::format("{}x{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes),
-                      candidate_label(s.fastest, s.fastest_params), speedup_estimate_text(s.fastest_speedup),
+                      candidate_label(s.fastest, s.fastest_params), speedup_estimate_text(s.fastest_speedup) + mark,
                       speedup_interval_text(s.fastest_speedup), s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
     }
   // The fastest column as wide as its longest name: parameters ("binary_tree[segment_size=...]") kept columns
@@ -393,6 +403,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                        "(repetitions) may decide them\n",
                        undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
                        options.decide_from * 100);
+  out += noise_legend(doubts, static_cast<std::size_t>(sizes));
   for (const std::string& line : analysis.repeated) out += line + "\n";
   if (analysis.mock_ups_left_out > 0)
     out += fmt::format("{} left out: a guideline's mock-up composes the library's own collectives, and no library can "

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tuning/profile.hpp"
+#include "core/noise_guard.hpp"
 #include "core/speedup.hpp"
 
 namespace pico {
@@ -77,6 +78,8 @@ struct SizeChoice {
   // The default's and the fastest candidate's observations, for tune --check's intervals.
   std::vector<Observation> default_obs, fastest_obs;
   std::vector<ProfileEvidence> evidence;  // the chosen algorithm's cases (the default's where it stays)
+  // Its candidates' measurement doubt (core/noise_guard.hpp): where any, the row is marked and says so.
+  MeasurementDoubt doubt;
 };
 
 // One rule key and its sizes, ascending.
