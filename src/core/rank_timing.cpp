@@ -55,9 +55,9 @@ Share wilson_share(std::int64_t calls, std::int64_t of) {
   return s;
 }
 
-double lateness_threshold_s(const RankTimingBasis& basis, double span_s) {
+double lateness_threshold_s(const RankTimingBasis& basis, double fastest_s) {
   return std::max({kResidualsPerThreshold * basis.clock_residual_s, kStaggersPerThreshold * basis.barrier_stagger_s,
-                   kThresholdOfSpan * span_s});
+                   kThresholdOfFastest * fastest_s});
 }
 
 RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::string> hosts,
@@ -77,6 +77,7 @@ RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::
   std::vector<double> imbalances, medians;
   imbalances.reserve(static_cast<std::size_t>(t.samples));
   medians.reserve(static_cast<std::size_t>(t.samples));
+  double previous_exit_wait = 0;  // the previous sample's last exit - first exit
   for (std::int64_t i = 0; i < t.samples; ++i) {
     for (int r = 0; r < t.ranks; ++r) {
       const auto k = static_cast<std::size_t>(r);
@@ -92,18 +93,23 @@ RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::
     if (median_duration > 0) imbalances.push_back(duration[slowest] / median_duration);
     const double first_in = *std::min_element(arrival.begin(), arrival.end());
     const double first_out = *std::min_element(exit.begin(), exit.end());
-    const double span = *std::max_element(exit.begin(), exit.end()) - first_in;
-    const double threshold = lateness_threshold_s(basis, span);
+    const double threshold = lateness_threshold_s(basis, *std::min_element(duration.begin(), duration.end()));
+    // A rank that waited long for another wakes up late (on this project's loaded VM by 2-3.5 ms after 10 ms):
+    // entering after waiting for the previous sample's last to leave, or leaving after waiting for this one's
+    // last to enter, is counted only beyond half that wait.
     const std::size_t last_in = argmax(arrival);
-    if (arrival[last_in] - first_in > threshold) {
+    const double arrival_threshold = std::max(threshold, kOfWaitPerThreshold * previous_exit_wait);
+    const double exit_threshold = std::max(threshold, kOfWaitPerThreshold * (arrival[last_in] - first_in));
+    previous_exit_wait = *std::max_element(exit.begin(), exit.end()) - first_out;
+    if (arrival[last_in] - first_in > arrival_threshold) {
       ++s.late_arrival_calls[last_in];
       late_by[last_in].push_back(arrival[last_in] - first_in);
     }
     // Slow progress: the last to leave among those that entered on time.
     std::size_t last_out = ranks;
     for (std::size_t k = 0; k < ranks; ++k)
-      if (arrival[k] - first_in <= threshold && (last_out == ranks || exit[k] > exit[last_out])) last_out = k;
-    if (last_out < ranks && exit[last_out] - first_out > threshold) {
+      if (arrival[k] - first_in <= arrival_threshold && (last_out == ranks || exit[k] > exit[last_out])) last_out = k;
+    if (last_out < ranks && exit[last_out] - first_out > exit_threshold) {
       ++s.slow_progress_calls[last_out];
       slow_by[last_out].push_back(exit[last_out] - first_out);
     }
@@ -153,7 +159,8 @@ json to_json(const RankTimingSummary& s) {
           {"threshold",
            {{"residuals", kResidualsPerThreshold},
             {"barrier_staggers", kStaggersPerThreshold},
-            {"of_span", kThresholdOfSpan},
+            {"of_fastest_call", kThresholdOfFastest},
+            {"of_wait", kOfWaitPerThreshold},
             {"straggler_share_ci95_low", kStragglerShare}}},
           {"median_call_s", s.median_call_s},
           {"imbalance", s.imbalance},

@@ -70,12 +70,18 @@ struct RankTimingBasis {
 // (or left). The call's threshold: several times the clock's residual
 // (arrivals closer than that cannot be told apart), four times the barrier's
 // stagger (ranks leave the barrier before a sample that far apart), and half
-// the call's span, first entry to last exit (noise stays below it; a rank
-// that holds the call up for most of it does not).
+// the fastest rank's time in the call: the call's own cost, which noise only
+// lengthens (a rank late by less than half a call is not holding it up; the
+// call's span would grow with any rank's noise after it, and hide the late
+// rank behind it).
 inline constexpr double kResidualsPerThreshold = 4;
 inline constexpr double kStaggersPerThreshold = 4;
-inline constexpr double kThresholdOfSpan = 0.5;
-double lateness_threshold_s(const RankTimingBasis& basis, double span_s);
+inline constexpr double kThresholdOfFastest = 0.5;
+// And a rank that waited for another is late only beyond half that wait: for
+// arriving, the previous sample's last exit - first exit; for leaving, this
+// sample's last arrival - first (it wakes up late after a long wait).
+inline constexpr double kOfWaitPerThreshold = 0.5;
+double lateness_threshold_s(const RankTimingBasis& basis, double fastest_s);
 
 struct RankTimingSummary {
   int ranks = 0;

@@ -14,7 +14,7 @@ from e2e import TEST_BACKENDS, cases_by, checked_report, expect, pico, report_pa
 
 # 30 samples or more per case, one round (the record then holds them all): a
 # share of 80% of 30 calls is named with its 95% bound above half.
-STRAGGLER_TIMING = ("timing: {warmup: 1, min_iterations: 30, max_iterations: 60, time_budget: 80ms, "
+STRAGGLER_TIMING = ("timing: {warmup: 1, min_iterations: 30, max_iterations: 60, time_budget: 100ms, "
                     "case_timeout: 60s, rounds: 1, keep_samples: true}\n")
 
 
@@ -37,7 +37,7 @@ def test_stragglers(tmp):
     expect(0 <= clock["max_residual_s"] < 1e-3 and clock["offsets_s"][0] == 0, str(clock))
     late = cases_by(report, collective="allreduce", algorithm="late")[0]
     expect(named(late) == [(1, "late_arrival")], f"the late rank named for arriving late: {late['rank_timing']}")
-    expect(late["rank_timing"]["stragglers"][0]["excess_s"] > 1e-3, "by about the 2 ms injected")
+    expect(late["rank_timing"]["stragglers"][0]["excess_s"] > 5e-3, "by about the 10 ms injected")
     slow = cases_by(report, collective="allreduce", algorithm="slow")[0]
     expect(named(slow) == [(1, "slow_progress")], f"the slow rank named for leaving late: {slow['rank_timing']}")
     expect(slow["rank_timing"]["slowest_rank"]["rank"] == 1, "the slow rank is the slowest most often")
@@ -53,7 +53,7 @@ def test_stragglers(tmp):
     expect(samples["samples"] == late["iterations"], "one arrival per sample and rank")
     arrival = struct.unpack(f"<{n}f", base64.b64decode(samples["arrival_s"]))
     late_by = [arrival[samples["samples"] + i] - arrival[i] for i in range(samples["samples"])]
-    expect(sorted(late_by)[len(late_by) // 2] > 1.5e-3, f"rank 1 enters about 2 ms after rank 0: {late_by[:5]}")
+    expect(sorted(late_by)[len(late_by) // 2] > 8e-3, f"rank 1 enters about 10 ms after rank 0: {late_by[:5]}")
 
     for fmt in ("table", "term"):
         out = pico("report", report_path(proc), "--format", fmt)

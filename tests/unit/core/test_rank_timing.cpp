@@ -166,6 +166,30 @@ TEST_CASE("rank timing: a rank that leaves late after entering on time is named 
   CHECK(summarize_rank_times(t, {}, rooted).stragglers.empty());
 }
 
+TEST_CASE("rank timing: a rank that waited long and wakes up late is not named", "[rank_timing]") {
+  std::mt19937 rng(12);
+  // Rank 3 enters 10 ms late; rank 0, having waited, leaves 3 ms after the others.
+  RankTimes late = uniform(Run{}, rng);
+  delay_arrival(late, 3, 10e-3, 1.0);
+  for (std::int64_t i = 0; i < late.samples; ++i) late.exit_s[static_cast<std::size_t>(i)] += 3e-3;
+  const RankTimingSummary a = summarize_rank_times(late, {}, kBasis);
+  REQUIRE(a.stragglers.size() == 1);
+  CHECK(a.stragglers.front().rank == 3);
+  CHECK(a.slow_progress_calls[0] == 0);
+  // Rank 2 leaves 10 ms late; rank 1, having waited for it in the barrier, enters the next sample 3 ms late.
+  RankTimes slow = uniform(Run{}, rng);
+  delay_exit(slow, 2, 10e-3);
+  for (std::int64_t i = 1; i < slow.samples; ++i) {  // and the others wait for it in the call
+    slow.arrival_s[static_cast<std::size_t>(slow.samples + i)] += 3e-3;
+    for (int r = 0; r < slow.ranks; ++r) slow.exit_s[static_cast<std::size_t>(r * slow.samples + i)] += 3e-3;
+  }
+  const RankTimingSummary b = summarize_rank_times(slow, {}, kBasis);
+  REQUIRE(b.stragglers.size() == 1);
+  CHECK(b.stragglers.front().rank == 2);
+  CHECK(b.stragglers.front().kind == kSlowProgress);
+  CHECK(b.late_arrival_calls[1] == 0);
+}
+
 TEST_CASE("rank timing: a delay in a minority of calls, or below the threshold, names nobody", "[rank_timing]") {
   std::mt19937 rng(5);
   RankTimes rare = uniform(Run{}, rng);
