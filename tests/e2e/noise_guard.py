@@ -9,7 +9,9 @@ intervals, p95 1.3x the median), at 1 MiB one of them with the issue's tail
 `pico compare` of that report against a second one, `pico tune` and the HTML
 page's data must mark 1 MiB, and only 1 MiB, and say how to measure better;
 table and term both print the reproducibility line, which says "not
-measured" once. No timing is asserted: the figures are the fixture's.
+measured" once; and `pico run --dry-run` with more ranks than this host's
+cores warns before anything runs. No timing is asserted: the figures are
+the fixture's.
 
 Run: PICO=build/pico python3 tests/e2e/noise_guard.py
 """
@@ -148,7 +150,24 @@ def main():
             expect(any(LEGEND in w for w in data["reports"][0]["warnings"]), "the page warns of the noisy size")
         else:
             print("note: no Vega library (scripts/setup-vega.sh): the HTML page is not checked", file=sys.stderr)
+        check_dry_run_warns(tmp)
     print("ok")
+
+
+def check_dry_run_warns(tmp):
+    """`pico run --dry-run` says, before anything runs, that more ranks than this host's cores would wait for them."""
+    experiment = tmp / "crowded.yaml"
+    experiment.write_text("name: crowded\ncollectives: [allreduce]\nsizes: [8B]\nbackends:\n"
+                          "  - library: mpi\n    algorithms: [default]\n")
+    np = (os.cpu_count() or 1) + 1
+    r = subprocess.run([PICO, "run", str(experiment), "-p", "local", "--np", str(np), "--dry-run",
+                        "-o", str(tmp / "results")], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 and "not found on PATH" in r.stderr:
+        print("note: no mpirun: the dry run's warning is not checked", file=sys.stderr)
+        return
+    expect(r.returncode == 0, f"dry run: exit {r.returncode}\n{r.stderr}")
+    expect(f"warning: oversubscribed ({np} ranks on host" in r.stderr, f"dry run, np {np}: no warning\n{r.stderr}")
+    expect(not (tmp / "results").exists(), "a dry run made a results directory")
 
 
 if __name__ == "__main__":
