@@ -223,7 +223,7 @@ TEST_CASE("test-only backends are accepted when enabled", "[config]") {
   CHECK(e.backends[0].library == "mpi");
   CHECK(e.backends[0].algorithms == std::vector<std::string>{"default"});
   CHECK(e.backends[1].library == "fault");
-  CHECK(e.backends[1].algorithms == std::vector<std::string>{"corrupt", "crash", "hang"});
+  CHECK(e.backends[1].algorithms == std::vector<std::string>{"corrupt", "crash", "hang", "late", "slow"});
 }
 
 // ---- experiments: errors point at the offending spot -------------------------
