@@ -57,41 +57,49 @@ std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, c
 
 namespace {
 
-// The reference algorithm standing for `library` (the algorithm range says ran
-// or chose at these bytes); InputError where there is none.
-std::string reference_for(const ReferenceEquivalents& eq, const std::string& where, Collective c, int np,
-                          std::uint64_t bytes, const std::string& library, bool default_ran) {
-  std::string ref = reference_equivalent(eq, c, library);
-  if (ref.empty())
-    throw InputError(where, fmt::format("the profile {} {} {} for {} bytes on {} ranks, which has no reference "
-                                        "equivalent", default_ran ? "says the library's default ran" : "chooses",
-                                        name(c), library, bytes, np),
-                     "add it to configs/simulation/reference-equivalents.yaml");
-  return ref;
+// What a range runs at these bytes, in the library's names, and whether it is what the library's
+// default ran there; "" or "default" where the range says nothing (the fallback decides).
+struct RangeAlgorithm {
+  std::string library;
+  bool default_ran = false;
+};
+using RangeReading = RangeAlgorithm (*)(const ProfileRange& range, std::uint64_t bytes);
+
+// The choice function reading each call's range with `read`, as a reference algorithm; InputError
+// where the library algorithm has no reference equivalent.
+AlgorithmChoice reference_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
+                                 AlgorithmChoice fallback, RangeReading read) {
+  return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback), read](
+             Collective c, int np, std::uint64_t bytes) -> std::string {
+    const ProfileRange* range = p.choose(c, np, bytes);
+    const RangeAlgorithm a = range != nullptr ? read(*range, bytes) : RangeAlgorithm{};
+    if (a.library.empty() || a.library == "default") return fallback(c, np, bytes);
+    std::string ref = reference_equivalent(eq, c, a.library);
+    if (ref.empty())
+      throw InputError(where, fmt::format("the profile {} {} {} for {} bytes on {} ranks, which has no reference "
+                                          "equivalent", a.default_ran ? "says the library's default ran" : "chooses",
+                                          name(c), a.library, bytes, np),
+                       "add it to configs/simulation/reference-equivalents.yaml");
+    return ref;
+  };
 }
 
 }  // namespace
 
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                AlgorithmChoice fallback) {
-  return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback)](
-             Collective c, int np, std::uint64_t bytes) -> std::string {
-    const ProfileRange* range = p.choose(c, np, bytes);
-    const std::string library = range ? range->algorithm_at(bytes) : "default";
-    if (library == "default") return fallback(c, np, bytes);
-    return reference_for(eq, where, c, np, bytes, library, range->algorithm == "default");
-  };
+  return reference_choice(p, std::move(eq), std::move(where), std::move(fallback),
+                          [](const ProfileRange& r, std::uint64_t bytes) {
+                            return RangeAlgorithm{r.algorithm_at(bytes), r.algorithm == "default"};
+                          });
 }
 
 AlgorithmChoice profile_default_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                        AlgorithmChoice fallback) {
-  return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback)](
-             Collective c, int np, std::uint64_t bytes) -> std::string {
-    const ProfileRange* range = p.choose(c, np, bytes);
-    const std::string ran = range ? range->default_ran_at(bytes) : "";
-    if (ran.empty() || ran == "default") return fallback(c, np, bytes);
-    return reference_for(eq, where, c, np, bytes, ran, true);
-  };
+  return reference_choice(p, std::move(eq), std::move(where), std::move(fallback),
+                          [](const ProfileRange& r, std::uint64_t bytes) {
+                            return RangeAlgorithm{r.default_ran_at(bytes), true};
+                          });
 }
 
 }  // namespace pico
