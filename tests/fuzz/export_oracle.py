@@ -169,6 +169,12 @@ def disagreement(profile_text, fmt, text):
         if fmt == "mpich-json":
             tf.check_mpich_tree(json.loads(text))
             return None
+        if fmt == "mpich-ch4-json":  # the ch4 tree's structure and guards (its selection walks keys pico does not set)
+            tf.check_mpich_ch4_tree(json.loads(text))
+            return None
+        if fmt == "ompi-han-rules":  # coll/han's file, by its reader's invariants
+            tf.parse_ompi_han_rules(text)
+            return None
         if fmt == "ucc-tune":
             tokens = tf.parse_ucc_tune(text)
 

@@ -42,9 +42,9 @@ directory without launching MPI, each on its own copy:
     env PATH=/nonexistent pico run --resume DIR -q
                                          (reads everything; with no launcher on PATH it can only
                                           rebuild the report or refuse, never start ranks)
+    pico run --resume DIR --dry-run      (the same checks as the resume; starts nothing)
 
-(`pico run --resume DIR --dry-run` reads DIR with the same checks as the
-resume and starts nothing; it is not among them yet.) collect and run --resume may also exit 1
+collect and run --resume may also exit 1
 (a case of the rebuilt report failed) or 3 (a write failure, in the error
 format); a report either of them writes must then read back with `pico
 report` ("unreadable" otherwise). Rerun a collect or resume finding on a copy
@@ -57,6 +57,18 @@ from its kept directory, not by running the fuzz again.
     tests/fuzz/mutate_inputs.py --pico build/pico --kinds results --count 100   # CI (CTest "fuzz: results")
     tests/fuzz/mutate_inputs.py --pico build/pico --count 10000 --seed 7    # by hand, ~10 minutes on 2 cores
     PICO_FUZZ_COUNT=10000 ctest -R fuzz                                     # the CTest runs, larger
+
+Issue 66: each outcome is judged against what the fuzz knows of its input
+(make_input's expectation): an unmutated seed must be accepted, an edit of
+tests/fuzz/hostile_edits.py refused; a library's own text on stderr
+(RAW_TEXTS) is a finding whatever the exit. Kinds `predict` (generated valid
+profiles: pico predict --profile against the exported ompi-rules file,
+tests/fuzz/predict_oracle.py; --real-launches N runs N of them in real Open
+MPI), `catalog` (a mutated catalogue as PICO_CATALOG_DIR/LIBRARY.yaml, read
+by list algorithms, a dry run and an export) and `tune` (the reports of two
+tiny seed runs mutated, given to tune and tune --check) run only with
+--kinds. The 10,000-input commands and their seeds are in
+docs/configuration.md#errors.
 
 $PICO_FUZZ_COUNT, when set, replaces --count, so CTest's small counts can be raised without editing.
 
@@ -76,13 +88,20 @@ import tempfile
 import time
 from pathlib import Path
 
+import predict_oracle
 from export_oracle import disagreement
+from hostile_edits import catalog_hostile, report_bad_median, results_hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The one error format: a first line naming where and what, then optional hints.
 FIRST_LINE = re.compile(r"^pico: error: \S.*?: \S.*$")
 OTHER_LINE = re.compile(r"^(  hint: .*|  .*|pico: error: \S.*?: \S.*)$")
+# A library's or the runtime's own words, never pico's (nlohmann, yaml-cpp, libstdc++), and pico's internal error.
+RAW_TEXTS = ["type must be", "bad conversion", "std::", "what():", "[json.exception.", "yaml-cpp:",
+             "this is a bug in pico"]
+# The share of inputs of the kinds with an expectation (issue 66) given unmutated: must be accepted.
+UNMUTATED = 0.05
 
 # Values at the edges of what a field may hold, tried in place of a scalar.
 EDGE_VALUES = [
@@ -182,7 +201,45 @@ PROFILE_EDGES = {
     "channels": [0, -5, 1, 64, 65, 1e300, 2.5],
     "version": ["", "4.1.4", "6.0.0", "5.0.7", "x", "4.1.4\n0 9 9 9"],
     "platform": ["local", "a\n# x\n2 1", "a\rb", "\u0085", "\u2028"],
+    "up_module": [0, 1, -1, 7, 0.5, 1e300, 2**63],
+    "low_module": [0, 1, -1, 7, 0.5, 1e300, 2**63],
+    "default_ran": ["no_such_alg", "../../x", "", "ring;x", "default"],
 }
+# Edits no profile may hold (profile.cpp's parameter bounds, default_ran_check.cpp): pico must refuse them.
+PROFILE_BAD = {
+    "segment_size": [-1, 0.5, 1e300, 2**31], "channels": [0, -5, 65, 1e300, 2.5], "comm_size": [0, -1],
+    "up_module": [-1, 7, 0.5, 1e300, 2**63], "low_module": [-1, 7, 0.5, 1e300, 2**63],
+    "default_ran": ["../../x", "", "ring;x"],
+}
+# A default_ran name no catalogue has: bad where pico has the library's catalogue (for others, a name of
+# letters, digits and '_' is accepted: docs/tuning.md).
+CATALOGUED_LIBRARIES = ("openmpi", "mpich", "nccl")
+
+
+def profile_known_bad(doc) -> bool:
+    """Whether the profile holds a value PROFILE_BAD says no profile may (its final state: a later edit
+    may overwrite an earlier one)."""
+    def bad(field, value):
+        return not isinstance(value, bool) and value in PROFILE_BAD.get(field, [])
+    library = doc.get("library") if isinstance(doc, dict) else None
+    catalogued = isinstance(library, dict) and library.get("name") in CATALOGUED_LIBRARIES
+    rules = doc.get("rules") if isinstance(doc, dict) else None
+    for rule in rules if isinstance(rules, list) else []:
+        if not isinstance(rule, dict):
+            continue
+        if "comm_size" in rule and bad("comm_size", rule["comm_size"]):
+            return True
+        for rg in rule.get("ranges") if isinstance(rule.get("ranges"), list) else []:
+            if not isinstance(rg, dict):
+                continue
+            params = rg.get("params") if isinstance(rg.get("params"), dict) else {}
+            if any(bad(k, v) for k, v in params.items() if k in PROFILE_BAD):
+                return True
+            for ran in rg.get("default_ran") if isinstance(rg.get("default_ran"), list) else []:
+                name = ran.get("algorithm") if isinstance(ran, dict) else None
+                if bad("default_ran", name) or (catalogued and name == "no_such_alg"):
+                    return True
+    return False
 
 
 def mutate_profile(doc, rng: random.Random):
@@ -200,10 +257,14 @@ def mutate_profile(doc, rng: random.Random):
             return doc
         if field == "comm_size":
             rule["comm_size"] = value
+            return doc
         elif isinstance(rule.get("ranges"), list) and rule["ranges"]:
             k = rng.randrange(len(rule["ranges"]))
             rng_ = rule["ranges"][k]
             if not isinstance(rng_, dict):
+                return doc
+            if field == "default_ran":  # what the library's default ran: a name it must have
+                rng_["default_ran"] = [{"bytes": rng_.get("min_bytes", 0), "algorithm": value}]
                 return doc
             if field in ("min_bytes", "max_bytes"):
                 rng_[field] = value
@@ -215,6 +276,7 @@ def mutate_profile(doc, rng: random.Random):
                 rng_.setdefault("params", {})
                 if isinstance(rng_["params"], dict):
                     rng_["params"][field] = value
+                    return doc
     return doc
 
 
@@ -222,10 +284,11 @@ def mutate_profile(doc, rng: random.Random):
 PROFILE_FORMATS = {
     "openmpi-4.1.4": "ompi-rules", "openmpi-5.0.7": "ompi-rules", "openmpi-6.0.0": "ompi-json",
     "mpich-4.0.2": "mpich-json", "nccl": "nccl-tuner", "nccl-one-choice": "nccl-env", "ucc": "ucc-tune",
-    "intelmpi": "intel-mpi",
+    "intelmpi": "intel-mpi", "openmpi-4.1.4-han": "ompi-han-rules", "mpich-4.0.2-ch4": "mpich-ch4-json",
 }
 EXPORT_DATA = ROOT / "tests/data/export"
 MPICH_DEFAULTS = EXPORT_DATA / "mpich-4.0.2-defaults.json"
+MPICH_CH4_DEFAULTS = EXPORT_DATA / "mpich-4.0.2-ch4-defaults.json"
 TRACES = ROOT / "tests/data/traces/split4"
 # JSON kinds: mutated as JSON documents most of the time, as text otherwise.
 JSON_KINDS = ("report", "profile", "mpich-defaults", "model")
@@ -246,8 +309,9 @@ NO_LAUNCHER_PATH = "PATH=/nonexistent/pico-fuzz-no-launcher"
 COUNT_MATRIX = "# sender 0 first\n0 1 2 3\n1, 0, 1, 2\n2 1 0 1  # rank 2\n3 2 1 0\n"
 CHAKRA_WORKLOAD = ROOT / "tests/data/chakra/workload.yaml"
 MAX_ARGUMENT = 100_000  # bytes of one argument (Linux takes 128 KiB, then E2BIG)
-# The kinds fuzzed without --kinds: all but results, which needs MPI for its seed.
-OPT_IN_KINDS = ("results",)
+# The kinds fuzzed without --kinds: all but results and tune, which need MPI for their seeds, and predict,
+# catalog (issue 66), which CTest runs on their own.
+OPT_IN_KINDS = ("results", "tune", "predict", "catalog")
 
 
 def seeds():
@@ -272,6 +336,9 @@ def seeds():
         out.append(("count-pattern", pattern, pattern))
     out.append(("chakra-prefix", "app", "app"))
     out.append(("otf2", "traces.otf2", ""))
+    out.append(("predict", "generated", ""))
+    for name in CATALOG_SEEDS:
+        out.append(("catalog", name, (ROOT / "configs/catalog" / name).read_text()))
     return out
 
 
@@ -376,13 +443,36 @@ def mutate_json_lines(text: str, rng: random.Random) -> str:
 
 
 def make_input(index: int, seed: int, corpus):
+    """(kind, name, text, expectation): "valid" (unmutated: must be accepted), "bad" (an edit known to
+    make it invalid: must be refused) or None (a random mutation: either, in the error format)."""
     rng = random.Random(seed * 1_000_003 + index)
     kind, name, text = rng.choice(corpus)
+    if kind == "predict":  # generated valid profiles: the text is the seed of the generator
+        return kind, name, str(rng.randrange(1 << 62)), "valid"
+    if kind in ("catalog", "tune", "results", "profile") and rng.random() < UNMUTATED:
+        return kind, name, text, "valid"
+    if kind == "catalog" and rng.random() < 0.3:
+        edited = catalog_hostile(text, rng)
+        if edited is not None:
+            return kind, name, edited, "bad"
+    if kind == "tune" and rng.random() < 0.15:
+        edited = report_bad_median(text, rng)
+        if edited is not None:
+            return kind, name, edited, "bad"
+    if kind == "results" and rng.random() < 0.25:
+        edited = results_hostile(name, text, rng)
+        if edited is not None:
+            return kind, name, edited, "bad"
     if kind == "profile" and rng.random() < 0.6:
         doc = json.loads(text)
         for _ in range(1 if rng.random() < 0.7 else 2):
             doc = mutate_profile(doc, rng)
-        text = json.dumps(doc)
+        return kind, name, json.dumps(doc), "bad" if profile_known_bad(doc) else None
+    if kind == "tune" and rng.random() < 0.6:
+        doc = json.loads(text)
+        for _ in range(rng.randrange(1, 4)):
+            doc = mutate_json(doc, rng)
+        return kind, name, json.dumps(doc), None
     elif kind == "results" and name.endswith(".json") and rng.random() < 0.6:
         doc = json.loads(text)
         for _ in range(rng.randrange(1, 4)):
@@ -398,12 +488,13 @@ def make_input(index: int, seed: int, corpus):
     else:
         for _ in range(rng.randrange(1, 4)):
             text = mutate_text(text, rng)
-    return kind, name, text
+    return kind, name, text, None
 
 
 def command_for(pico: str, kind: str, name: str, path: Path):
     if kind == "profile":
         extra = {"mpich-json": ["--mpich-defaults", str(MPICH_DEFAULTS)],
+                 "mpich-ch4-json": ["--mpich-ch4-defaults", str(MPICH_CH4_DEFAULTS)],
                  "nccl-tuner": ["--nccl-channels", "8"]}.get(PROFILE_FORMATS[name], [])
         return [pico, "export", "--format", PROFILE_FORMATS[name], *extra, str(path)]
     if kind == "mpich-defaults":
@@ -445,10 +536,26 @@ def bad_format(stderr: str):
     return None
 
 
-def judge(p, writes_report: bool = False):
+def judge(p, writes_report: bool = False, expect=None):
     """(verdict, why) for a finished command: accepted, rejected, or a finding. A verb that
     rebuilds a report (collect, run --resume) exits 1 when a case in it failed, and 3 when it
-    could not write: both fine, the second in the error format."""
+    could not write: both fine, the second in the error format. Whatever the exit, a library's
+    own text (RAW_TEXTS) is a finding ("raw"). With expect "bad" (make_input) an acceptance is a
+    finding ("accepted-bad"), with "valid" a refusal ("refused-valid")."""
+    raw = next((t for t in RAW_TEXTS if t in p.stderr), None)
+    if raw is not None and p.returncode >= 0:
+        at = p.stderr.index(raw)
+        return "raw", f"exit {p.returncode}, {raw!r} in: {p.stderr[max(0, at - 200):at + 200]!r}"
+    verdict, why = judge_exit(p, writes_report)
+    if expect == "bad" and verdict == "accepted":
+        return "accepted-bad", f"exit {p.returncode} on an input known bad: {p.stdout[-300:]!r}"
+    if expect == "valid" and verdict == "rejected":
+        return "refused-valid", f"an input known valid refused: {p.stderr[-400:]!r}"
+    return verdict, why
+
+
+def judge_exit(p, writes_report: bool):
+    """(verdict, why) by the exit code and the error format alone."""
     if p.returncode == 0 or (writes_report and p.returncode == 1 and "report: " in p.stdout):
         return "accepted", None
     if p.returncode == 2 or (writes_report and p.returncode == 3):
@@ -470,29 +577,44 @@ def run_command(cmd, timeout: float):
 
 
 def results_commands(pico: str, path: Path, work: Path, index: int):
-    """(verb, directory it runs on, command, whether it rebuilds report.json) for a results input.
-    report only reads DIR; collect and run --resume write there, so each gets its own copy."""
+    """(verb, directory it runs on, command, whether it rebuilds report.json, whether it must refuse
+    what hostile_edits.results_hostile smuggles in) for a results input. report and the dry run only
+    read DIR; collect and run --resume write there, so each gets its own copy."""
     collect, resume = work / f"in-{index}.collect", work / f"in-{index}.resume"
-    return [("report", path, [pico, "report", str(path), "--format", "table"], False),
-            ("collect", collect, [pico, "collect", str(collect), "--no-wait", "-q"], True),
-            ("resume", resume, ["env", NO_LAUNCHER_PATH, pico, "run", "--resume", str(resume), "-q"], True)]
+    return [("report", path, [pico, "report", str(path), "--format", "table"], False, False),
+            ("collect", collect, [pico, "collect", str(collect), "--no-wait", "-q"], True, False),
+            ("resume", resume, ["env", NO_LAUNCHER_PATH, pico, "run", "--resume", str(resume), "-q"], True, True),
+            ("resume-dry", path, [pico, "run", "--resume", str(path), "--dry-run"], False, True)]
 
 
-def run_results(pico: str, work: Path, timeout: float, index: int, name: str, text: str, seed_dir: Path):
+def copy_keeping_modes(source: Path, target: Path):
+    """copytree, the modes of the directory and its files kept (a permission edit must reach each verb)."""
+    shutil.copytree(source, target)
+    shutil.copymode(source, target)
+
+
+def run_results(pico: str, work: Path, timeout: float, index: int, name: str, text: str, seed_dir: Path,
+                expect=None):
     """A copy of the seed directory with FILE mutated, read by each verb of results_commands.
-    Returns one outcome per verb: (index, kind, verdict, why, input, command, directory it names)."""
+    Returns one outcome per verb: (index, kind, verdict, why, input, command, directory it names).
+    A bad input (expect "bad") is sometimes made by permissions alone: the directory or the file
+    writable by others, which the resumes must refuse."""
     path = work / f"in-{index}"
     shutil.copytree(seed_dir, path)
     (path / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+    rng = random.Random(index)
+    if expect is None and rng.random() < 0.05:
+        expect = "bad"
+        os.chmod(path if rng.random() < 0.5 else path / name, 0o777 if rng.random() < 0.5 else 0o666)
     outcomes = []
-    for verb, target, cmd, writes_report in results_commands(pico, path, work, index):
+    for verb, target, cmd, writes_report, guards in results_commands(pico, path, work, index):
         if target != path:
-            shutil.copytree(path, target)
+            copy_keeping_modes(path, target)
         p = run_command(cmd, timeout)
         if p is None:
             verdict, why = "hang", f"no answer in {timeout} s"
         else:
-            verdict, why = judge(p, writes_report)
+            verdict, why = judge(p, writes_report, expect if guards or expect == "valid" else None)
             if verdict == "accepted" and writes_report and "report: " in p.stdout:
                 # The oracle: a report pico rebuilt from DIR, pico report reads.
                 back = run_command([pico, "report", str(target), "--format", "table"], timeout)
@@ -510,11 +632,17 @@ def run_results(pico: str, work: Path, timeout: float, index: int, name: str, te
     return outcomes
 
 
-def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus, seed_dir=None):
+def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus, made_seeds=None):
     """The outcomes of input INDEX: (index, kind, verdict, why, input, command, path the command names)."""
-    kind, name, text = make_input(index, seed, corpus)
+    kind, name, text, expect = make_input(index, seed, corpus)
     if kind == "results":
-        return run_results(pico, work, timeout, index, name, text, seed_dir)
+        return run_results(pico, work, timeout, index, name, text, made_seeds["results"], expect)
+    if kind == "predict":
+        return run_predict(pico, work, timeout, index, int(text))
+    if kind == "catalog":
+        return run_catalog(pico, work, timeout, index, name, text, expect)
+    if kind == "tune":
+        return run_tune(pico, work, timeout, index, name, text, expect, made_seeds["tune"])
     suffix = ".json" if kind in JSON_KINDS else ".yaml"
     path = work / f"in-{index}{suffix}"
     rng = random.Random(seed * 7_000_003 + index)  # the special kinds' own choices
@@ -561,7 +689,7 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
     p = run_command(cmd, timeout)
     if p is None:
         return [(index, kind, "hang", f"no answer in {timeout} s", path, cmd, path)]
-    verdict, why = judge(p)
+    verdict, why = judge(p, expect=expect if kind == "profile" else None)
     if verdict == "accepted" and kind == "profile":  # the oracle: what pico accepted, its library reads as pico chose
         why = disagreement(text, PROFILE_FORMATS[name], p.stdout)
         if why is not None:
@@ -572,6 +700,137 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
     if verdict in ("accepted", "rejected"):
         shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
     return [(index, kind, verdict, why, path, cmd, path)]
+
+
+def run_predict(pico: str, work: Path, timeout: float, index: int, generator_seed: int):
+    """Kind predict (predict_oracle.py): a generated valid profile, exported as ompi-rules, then
+    predict at PROBES points, each of which must name the exported file's choice."""
+    rng = random.Random(generator_seed)
+    text, coll, sizes = predict_oracle.generate(rng)
+    path = work / f"in-{index}.profile.json"
+    path.write_text(text)
+    cmd = [pico, "export", "--format", "ompi-rules", str(path)]
+    p = run_command(cmd, timeout)
+    if p is None:
+        return [(index, "predict/export", "hang", f"no answer in {timeout} s", path, cmd, path)]
+    verdict, why = judge(p, expect="valid")
+    outcomes = [(index, "predict/export", verdict, why, path, cmd, path)]
+    if verdict == "accepted":
+        for np, nbytes in predict_oracle.probe_points(rng, coll, sizes, text):
+            cmd = predict_oracle.predict_command(pico, coll, np, nbytes, path)
+            q = run_command(cmd, timeout)
+            if q is None:
+                outcomes.append((index, "predict/predict", "hang", f"no answer in {timeout} s", path, cmd, path))
+                continue
+            verdict, why = judge(q, expect="valid")
+            if verdict == "accepted":
+                why = predict_oracle.disagreement(p.stdout, coll, np, nbytes, q.stdout)
+                verdict = "accepted" if why is None else "disagree"
+            outcomes.append((index, "predict/predict", verdict, why, path, cmd, path))
+    if all(o[2] == "accepted" for o in outcomes):
+        path.unlink()
+    return outcomes
+
+
+# Kind catalog: each catalogue given as PICO_CATALOG_DIR/<library>.yaml (the documented opt-in, docs/algorithms.md),
+# read by `pico list algorithms` (every catalogue), a dry run of an experiment of its library and an export of a
+# profile of its library. Each seed and what reads its library.
+CATALOG_SEEDS = {
+    "openmpi.yaml": (["--platform", str(ROOT / "platforms/local.yaml")],
+                     [str(EXPORT_DATA / "openmpi-4.1.4.profile.json"), "--format", "ompi-rules"]),
+    "mpich.yaml": (["--platform", str(ROOT / "platforms/local-mpich.yaml")],
+                   [str(EXPORT_DATA / "mpich-4.0.2.profile.json"), "--format", "mpich-json", "--mpich-defaults",
+                    str(MPICH_DEFAULTS)]),
+}
+CATALOG_EXPERIMENT = """name: fuzz-catalog
+collectives: [allreduce, bcast]
+sizes: [64B, 64KiB]
+processes: [2, 4]
+backends: [{library: mpi, algorithms: all}]
+"""
+
+
+def run_catalog(pico: str, work: Path, timeout: float, index: int, name: str, text: str, expect):
+    """A catalogue directory (the seed's data files beside it) with NAME mutated, sometimes replaced by a
+    FIFO, directory or link to /dev/zero (bad), read by each verb with PICO_CATALOG_DIR set."""
+    path = work / f"in-{index}"
+    path.mkdir()
+    for data in (ROOT / "configs/catalog").iterdir():
+        if data.is_dir():
+            shutil.copytree(data, path / data.name)
+    (path / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+    rng = random.Random(index * 31 + 7)
+    if expect is None and rng.random() < 0.05:
+        special_in_place(path / name, rng)
+        expect = "bad"
+    experiment = work / f"in-{index}.experiment.yaml"  # outside the directory: each YAML file there is a catalogue
+    experiment.write_text(CATALOG_EXPERIMENT)
+    platform, export = CATALOG_SEEDS[name]
+    env = ["env", f"PICO_CATALOG_DIR={path}"]
+    verbs = [("list", env + [pico, "list", "algorithms"]),
+             ("dry-run", env + [pico, "run", str(experiment), *platform, "--dry-run", "--dir", str(path / "out")]),
+             ("export", env + [pico, "export", *export, "-o", str(path / "exported")])]
+    outcomes = []
+    for verb, cmd in verbs:
+        p = run_command(cmd, timeout)
+        if p is None:
+            verdict, why = "hang", f"no answer in {timeout} s"
+        else:
+            verdict, why = judge(p, expect=expect)
+            if verdict == "accepted" and verb == "list" and f"catalogue of {name[:-5]}: {path / name}" not in p.stdout:
+                verdict, why = "unsaid", f"pico list algorithms does not name {path / name} as {name[:-5]}'s catalogue"
+        if why is not None:
+            why = f"{name} mutated: {why}"
+        outcomes.append((index, f"catalog/{verb}", verdict, why, path, cmd, path))
+    if all(o[2] in ("accepted", "rejected") for o in outcomes):
+        shutil.rmtree(path, ignore_errors=True)
+        experiment.unlink()
+    return outcomes
+
+
+def tune_seed(pico: str, work: Path, timeout: float):
+    """({"sweep": report, "tuned": report, "profile": path}, None) or (None, why not): a sweep of three
+    allreduce algorithms on 2 ranks, its profile, and a run of the default with that profile loaded."""
+    sweep = work / "tune-sweep.yaml"
+    sweep.write_text(RESULTS_EXPERIMENT.replace("name: fuzz-results", "name: fuzz-tune")
+                     + "backends: [{library: mpi, algorithms: [default, ring, recursive_doubling]}]\n")
+    profile = work / "tune-profile.json"
+    steps = [[pico, "run", str(sweep), "--dir", str(work / "tune-sweep"), "--np", "2", "-q"],
+             [pico, "tune", str(work / "tune-sweep"), "-o", str(profile), "-q"],
+             [pico, "run", str(work / "seed-experiment.yaml"), "--dir", str(work / "tune-tuned"), "--np", "2", "-q",
+              "--profile", str(profile)]]
+    (work / "seed-experiment.yaml").write_text(RESULTS_EXPERIMENT)
+    for cmd in steps:
+        p = run_command(cmd, timeout)
+        if p is None or p.returncode != 0:
+            return None, f"`{' '.join(cmd)}`: " + ("no answer" if p is None else f"exit {p.returncode}: {p.stderr[-300:]}")
+    return {"sweep": work / "tune-sweep/report.json", "tuned": work / "tune-tuned/report.json",
+            "profile": profile}, None
+
+
+def run_tune(pico: str, work: Path, timeout: float, index: int, name: str, text: str, expect, seed):
+    """The sweep's or the tuned run's report.json mutated, given to `pico tune` (the sweep) and to
+    `pico tune --check SWEEP TUNED --profile P`."""
+    path = work / f"in-{index}.json"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    sweep = path if name == "sweep" else seed["sweep"]
+    tuned = path if name == "tuned" else seed["tuned"]
+    verbs = [("tune", [pico, "tune", str(sweep), "-o", f"{path}.profile", "-q"], name == "sweep"),
+             ("check", [pico, "tune", "--check", str(sweep), str(tuned), "--profile", str(seed["profile"])], True)]
+    outcomes = []
+    for verb, cmd, reads_it in verbs:
+        p = run_command(cmd, timeout)
+        if p is None:
+            verdict, why = "hang", f"no answer in {timeout} s"
+        else:
+            verdict, why = judge(p, expect=expect if reads_it else "valid")
+        if why is not None:
+            why = f"{name} report mutated: {why}"
+        outcomes.append((index, f"tune/{verb}", verdict, why, path, cmd, path))
+    Path(f"{path}.profile").unlink(missing_ok=True)
+    if all(o[2] in ("accepted", "rejected") for o in outcomes):
+        path.unlink()
+    return outcomes
 
 
 def finish_one(index, kind, p, timeout, cmd, path):
@@ -592,13 +851,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--keep", default=None, help="directory for the inputs behind findings")
+    ap.add_argument("--real-launches", type=int, default=0, metavar="N",
+                    help="with kind predict: also run N generated profiles in real Open MPI on 2 to 5 ranks "
+                         "(predict_oracle.real_launch_check)")
     args = ap.parse_args()
     if os.environ.get("PICO_FUZZ_COUNT"):
         args.count = int(os.environ["PICO_FUZZ_COUNT"])
 
     args.pico = str(Path(args.pico).resolve())
     corpus = seeds()
-    wanted = set(args.kinds.split(",")) if args.kinds else {kind for kind, _, _ in corpus}
+    wanted = set(args.kinds.split(",")) if args.kinds else {kind for kind, _, _ in corpus} - set(OPT_IN_KINDS)
     corpus = [seed for seed in corpus if seed[0] in wanted]
     unknown = wanted - {kind for kind, _, _ in corpus} - set(OPT_IN_KINDS)
     if unknown or not wanted:
@@ -609,13 +871,21 @@ def main():
         if OTF2_SEED[0] is None:
             print(f"fuzz: kind otf2 skipped: {OTF2_SEED[1]}")
             corpus = [c for c in corpus if c[0] != "otf2"]
-    seed_dir = None
+    made_seeds = {}  # the seeds made by running pico: kind results' directory, kind tune's reports
     if "results" in wanted:
         seed_dir, why = results_seed(args.pico, work, max(args.timeout, 120.0))
         if seed_dir is None:
             print(f"fuzz: kind results skipped: the seed run failed (no MPI here?): {why}")
         else:
             corpus += results_seeds(seed_dir)
+            made_seeds["results"] = seed_dir
+    if "tune" in wanted:
+        tuned, why = tune_seed(args.pico, work, max(args.timeout, 120.0))
+        if tuned is None:
+            print(f"fuzz: kind tune skipped: a seed run failed (no MPI here?): {why}")
+        else:
+            made_seeds["tune"] = tuned
+            corpus += [("tune", name, tuned[name].read_text()) for name in ("sweep", "tuned")]
     if not corpus:
         shutil.rmtree(work, ignore_errors=True)
         return 77  # only results was asked for, and it was skipped (CTest: SKIP_RETURN_CODE 77)
@@ -623,7 +893,7 @@ def main():
     findings = []
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus, seed_dir)
+        futures = [pool.submit(run_one, args.pico, work, args.timeout, i, args.seed, corpus, made_seeds)
                    for i in range(args.count)]
         try:
             for f in concurrent.futures.as_completed(futures):
@@ -636,6 +906,12 @@ def main():
             pool.shutdown(wait=True, cancel_futures=True)
             shutil.rmtree(work, ignore_errors=True)
             raise
+    if args.real_launches and "predict" in wanted:
+        launched, real_findings = predict_oracle.real_launch_check(args.pico, work, args.real_launches, args.seed,
+                                                                   run_command, max(args.timeout, 300.0))
+        counts.setdefault("predict/open-mpi", {})["accepted" if not real_findings else "disagree"] = launched
+        for why in real_findings:
+            findings.append((-1, "predict/open-mpi", "disagree", why, Path(os.devnull), ["(real launch)"], Path(os.devnull)))
     elapsed = time.monotonic() - started
     print(f"fuzz: {args.count} inputs, seed {args.seed}, {elapsed:.0f} s")
     for kind in sorted(counts):
