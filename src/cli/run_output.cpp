@@ -24,8 +24,6 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     const PlanTarget target = plan_target_for(request.platform);
     Plan plan = make_plan(request.experiment, target);
     std::fputs(warnings_text(plan).c_str(), stderr);
-    // Ranks that would wait for cores, said before anything runs (the run says it again as it starts).
-    std::fputs(crowding_warnings(request.platform, process_counts(plan), load_average_1min()).c_str(), stderr);
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
     worker_path(request.platform, target.mpi_library);
@@ -43,10 +41,13 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
       loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(),
                           fmt::join(files, ", "));
     }
-    fmt::print("{}{}", dry_run_text(plan, platform, target,
-                                    request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
-                                    request.experiment.name, 0, request.output_base),
-               loads);
+    const std::string text = dry_run_text(plan, platform, target,
+                                          request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
+                                          request.experiment.name, 0, request.output_base);
+    // Ranks that would wait for cores, said before anything runs (the run says it again as it starts), and
+    // after every refusal: a warning ahead of an error would break the one error format.
+    std::fputs(crowding_warnings(request.platform, process_counts(plan), load_average_1min()).c_str(), stderr);
+    fmt::print("{}{}", text, loads);
     return 0;
   }
   return print_result(run_experiment(request), quiet, style);
