@@ -458,7 +458,9 @@ def test_bench_osu_flags(tmp):
     expect(re.search(r"min\(us\)\s+median\(us\)\s+avg\(us\)\s+max\(us\)\s+algbw\(GB/s\)\s+busbw\(GB/s\)", header),
            header)
     row = next(line for line in osu.stdout.splitlines() if line.startswith("2KiB"))
-    cells = row.split()
+    # A size measured too noisily (a loaded machine) has its median marked "?", said in a legend (noise guard).
+    expect("?" not in row or "measured too noisily to support a verdict" in osu.stdout, osu.stdout)
+    cells = [c.rstrip("?") for c in row.split()]
     t = report["cases"][1]["timing"]
     expect(all(abs(float(cells[k]) - t[key] * 1e6) < 0.01 for k, key in [(7, "min_s"), (8, "median_s"), (10, "max_s")]),
            f"{row} vs {t}")
