@@ -280,8 +280,10 @@ def check_clamped_interval(tmp, report):
     time axis, a triangle at each cut end, inside the plot, its tooltip the true bounds."""
     wide = json.loads(json.dumps(report))
     ok = [c for c in wide["cases"] if c["status"] == "ok" and c["np"] == 2]
-    longest = max(c["timing"]["median_s"] for c in ok)
-    shortest = min(c["timing"]["median_s"] for c in ok)
+    # Past every median of the page, every process count's: on a loaded machine the oversubscribed np 4
+    # cases take milliseconds and stretch the axis far beyond np 2's longest.
+    measured = [c["timing"]["median_s"] for c in wide["cases"] if c["status"] == "ok"]
+    longest, shortest = max(measured), min(measured)
     ok[0]["timing"]["ci95_high_s"] = longest * 1000
     ok[1]["timing"]["ci95_low_s"] = shortest / 1000
     os.makedirs(os.path.join(tmp, "wide"))
