@@ -69,11 +69,7 @@ std::optional<HistoryEstimate> estimate_from_history(const Plan& plan, const std
     reports.emplace_back(fs::last_write_time(report, ec), report);
   }
   std::sort(reports.begin(), reports.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  // The plan's own figures: budgets (a non-blocking case's overlap loops count twice, as plan_duration_text).
-  double budgets = 0;
-  for (const auto& g : plan.groups)
-    for (const auto& c : g.cases) budgets += call_form(c) == CallForm::nonblocking ? 2 : 1;
-  const double loops = budgets * plan.timing.time_budget_s;
+  const double loops = timed_loops_s(plan);
   const auto launches = static_cast<double>(plan.groups.size());
   HistoryEstimate e;
   for (const auto& [when, path] : reports) {

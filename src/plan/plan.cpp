@@ -375,11 +375,16 @@ std::size_t runnable_cases(const Plan& p) {
   return n;
 }
 
-std::string plan_duration_text(const Plan& p) {
+double timed_loops_s(const Plan& p) {
   // A non-blocking case's overlap loops take up to one more time_budget (worker/overlap.hpp).
   double budgets = 0;
   for (const auto& g : p.groups)
     for (const auto& c : g.cases) budgets += call_form(c) == CallForm::nonblocking ? 2 : 1;
+  return budgets * p.timing.time_budget_s;
+}
+
+std::string plan_duration_text(const Plan& p) {
+  const double loops = timed_loops_s(p);
   const auto n = static_cast<double>(runnable_cases(p));
   if (p.timing.race) {
     const double launches = static_cast<double>(p.groups.size());
@@ -387,11 +392,11 @@ std::string plan_duration_text(const Plan& p) {
         "{} case(s) to race in {} launch(es): about {} of measurement ({} per launch, timing.race; round 0 measures "
         "every candidate whatever the budget), against about {} of timed loops measuring every case to the end",
         runnable_cases(p), p.groups.size(), format_duration(launches * p.timing.race->budget_s),
-        format_duration(p.timing.race->budget_s), format_duration(budgets * p.timing.time_budget_s));
+        format_duration(p.timing.race->budget_s), format_duration(loops));
   }
   return fmt::format("{} case(s) to run: about {} of timed loops (time_budget {} each{}); at most {} (case_timeout {} "
                      "each)",
-                     runnable_cases(p), format_duration(budgets * p.timing.time_budget_s),
+                     runnable_cases(p), format_duration(loops),
                      format_duration(p.timing.time_budget_s),
                      p.timing.rounds > 1
                          ? fmt::format(", the candidates of each choice in {} interleaved rounds", p.timing.rounds)

@@ -70,6 +70,9 @@ struct Plan {
 Plan make_plan(const Experiment& e, const PlanTarget& target = {});
 // The cases a run launches: the plan's, less those skipped at plan time.
 std::size_t runnable_cases(const Plan& p);
+// The seconds of timed loops the plan's cases take: a time_budget each, two
+// for a non-blocking case (its overlap loops take up to one more).
+double timed_loops_s(const Plan& p);
 // How long the plan's cases take: each case's timed loop stops at its time
 // budget (warm-up, set-up and validation come on top), and a case still
 // running at case_timeout is killed, so runnable x case_timeout bounds the run.
