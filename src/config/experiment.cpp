@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "config/backends.hpp"
+#include "config/catalog.hpp"
 #include "config/count_patterns.hpp"
 #include "collectives/spec.hpp"
 #include "core/case.hpp"
@@ -225,8 +226,37 @@ std::vector<bool> parse_in_place(const Value& v) {
   return {flag};
 }
 
+// The names a backend's catalogues know for these collectives (either call
+// form); the backend's whole list where it has no catalogue or none matches.
+std::vector<std::string> algorithms_for(const BackendDescriptor& backend, const std::vector<Collective>& collectives) {
+  std::vector<std::string> names;
+  for (const std::string& library : backend.catalogs)
+    for (Collective c : collectives)
+      for (CallForm form : {CallForm::blocking, CallForm::nonblocking})
+        for (const std::string& a : catalog_for(library).algorithm_names(c, "", form))
+          if (std::find(names.begin(), names.end(), a) == names.end()) names.push_back(a);
+  return names.empty() ? backend.algorithms : names;
+}
+
+// An unknown algorithm's hint: the near names of the experiment's collectives
+// only (a typo listed ~80 names of every library), and where all of them are.
+std::string unknown_algorithm_hint(const std::string& a, const BackendDescriptor& backend,
+                                   const std::vector<Collective>& collectives) {
+  std::vector<std::string> collective_names;
+  for (Collective c : collectives) collective_names.emplace_back(name(c));
+  const std::string where = collectives.size() == 1
+                                ? fmt::format("`pico list algorithms --collective {}` lists them all", collective_names[0])
+                                : std::string("`pico list algorithms --collective COLLECTIVE` lists them all");
+  std::vector<std::string> relevant = algorithms_for(backend, collectives);
+  std::vector<std::string> near = yaml::near_names(a, relevant);
+  if (near.empty()) near = yaml::near_names(a, backend.algorithms);
+  if (near.empty()) return fmt::format("no algorithm of backend '{}' is near that name; {}", backend.name, where);
+  return fmt::format("{}near names for {}: {}; {}", near.size() == 1 ? fmt::format("did you mean '{}'? ", near[0]) : "",
+                     yaml::join(collective_names), yaml::join(near), where);
+}
+
 std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const BackendDescriptor& backend,
-                                          const Value& library_node) {
+                                          const Value& library_node, const std::vector<Collective>& collectives) {
   if (!v) {
     BackendSpec defaults;
     for (const auto& a : defaults.algorithms)
@@ -253,7 +283,7 @@ std::vector<std::string> parse_algorithms(const std::optional<Value>& v, const B
     }
     if (std::find(backend.algorithms.begin(), backend.algorithms.end(), a) == backend.algorithms.end())
       item.fail(fmt::format("backend '{}' has no algorithm '{}'", backend.name, a),
-                yaml::suggest_and_list(a, backend.algorithms, fmt::format("available algorithms for '{}'", backend.name)));
+                unknown_algorithm_hint(a, backend, collectives));
     add_unique(out, a, item, "algorithm", a);
   }
   if (all) {
@@ -372,7 +402,7 @@ void reject_other_backends_options(const Map& entry, const BackendDescriptor& ba
   }
 }
 
-std::vector<BackendSpec> parse_backends(const Value& v) {
+std::vector<BackendSpec> parse_backends(const Value& v, const std::vector<Collective>& collectives) {
   std::vector<BackendSpec> out;
   std::vector<std::string> seen;
   for (const auto& item : nonempty_list(v, "backends")) {
@@ -380,7 +410,7 @@ std::vector<BackendSpec> parse_backends(const Value& v) {
     const Value library_node = m.require("library");
     const BackendDescriptor& backend = find_library(library_node);
     reject_other_backends_options(m, backend);
-    BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node), {}, {}, false};
+    BackendSpec spec{backend.name, parse_algorithms(m.get("algorithms"), backend, library_node, collectives), {}, {}, false};
     if (auto params = m.get("params")) spec.params = parse_params(*params, backend);
     if (auto g = m.get(kGuidelinesKey)) {
       if (!backend.has_guidelines)
@@ -544,7 +574,7 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
               fmt::format("add {} to collectives, or leave count_matrix out",
                           collective_names([](const CollectiveSpec& s) { return s.count_matrix; }, "or")));
   }
-  if (auto v = top.get("backends")) e.backends = parse_backends(*v);
+  if (auto v = top.get("backends")) e.backends = parse_backends(*v, e.collectives);
   if (auto v = top.get("timing")) {
     e.timing = parse_timing(*v);
     if (e.timing.graph) check_graph_backends(*v->as_map("timing", kTimingKeys).get("graph"), e.backends);

@@ -166,6 +166,23 @@ std::optional<std::string> closest(std::string_view word, std::span<const std::s
   return best;
 }
 
+std::vector<std::string> near_names(std::string_view word, std::span<const std::string> candidates,
+                                    std::size_t most) {
+  const std::size_t within = std::max<std::size_t>(2, word.size() / 3);
+  std::vector<std::pair<std::size_t, std::string>> near;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    const bool holds = word.size() >= 4 && c.find(word) != std::string::npos;
+    if ((d <= within && d < word.size()) || holds) near.emplace_back(holds ? std::min(d, within) : d, c);
+  }
+  std::sort(near.begin(), near.end());
+  near.erase(std::unique(near.begin(), near.end()), near.end());
+  std::vector<std::string> out;
+  for (const auto& [d, c] : near)
+    if (out.size() < most) out.push_back(c);
+  return out;
+}
+
 std::string suggest(std::string_view word, std::span<const std::string> candidates, std::string_view label) {
   if (auto c = closest(word, candidates)) return fmt::format("did you mean '{}'?", *c);
   return list_hint(candidates, label);

@@ -20,6 +20,11 @@ namespace pico::yaml {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to word, if it is close enough to be a plausible typo.
 std::optional<std::string> closest(std::string_view word, std::span<const std::string> candidates);
+// The candidates near `word`, nearest first, at most `most`: within a third of
+// its letters' edits (two at least), or holding it whole ("doubling" names
+// every *_doubling). For a list too long to read (a library's ~80 algorithms).
+std::vector<std::string> near_names(std::string_view word, std::span<const std::string> candidates,
+                                    std::size_t most = 6);
 // "did you mean 'x'?" when a candidate is close, else "<label>: a, b, c".
 std::string suggest(std::string_view word, std::span<const std::string> candidates, std::string_view label);
 // Like suggest, but always names the whole set: "did you mean 'x'? <label>: a, b, c".
