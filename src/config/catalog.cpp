@@ -45,7 +45,7 @@ const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "para
                                               "versions", "description", "cost", "env", "function",
                                               "component", "flat", "parameter_variables"};
 const std::vector<std::string> kConstraintKeys{"require", "reason"};
-const std::vector<std::string> kVersionedKeys{"versions", "env"};
+const std::vector<std::string> kVersionedKeys{"versions", "env", "forced_only"};
 
 std::map<std::string, std::string> parse_string_map(const Value& v, std::string_view what) {
   std::map<std::string, std::string> out;
@@ -336,10 +336,10 @@ bool Catalog::has_dtype(Dtype d) const {
   return std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end();
 }
 
-std::map<std::string, std::string> Catalog::launch_env_for(const std::string& version) const {
+std::map<std::string, std::string> Catalog::launch_env_for(const std::string& version, bool forced) const {
   auto env = launch_env;
   for (const auto& v : launch_env_by_version)
-    if (version_in_range(version, v.versions)) env.insert(v.env.begin(), v.env.end());
+    if (version_in_range(version, v.versions) && (forced || !v.forced_only)) env.insert(v.env.begin(), v.env.end());
   return env;
 }
 
@@ -402,8 +402,9 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     for (const auto& item : v->as_list("launch_env_by_version")) {
       const Map m = item.as_map("launch_env_by_version", kVersionedKeys);
       check_versions(m.require("versions"));
-      cat.launch_env_by_version.push_back(
-          {m.require("versions").as_string("versions"), parse_env_map(m.require("env"), "env")});
+      cat.launch_env_by_version.push_back({m.require("versions").as_string("versions"),
+                                           parse_env_map(m.require("env"), "env"),
+                                           m.get("forced_only") ? m.get("forced_only")->as_bool("forced_only") : false});
     }
   }
   std::vector<std::string> names;

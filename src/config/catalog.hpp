@@ -79,6 +79,11 @@ struct CollectiveCatalog {
 struct VersionedEnv {
   std::string versions;
   std::map<std::string, std::string> env;
+  // Set only on launches that force one of the catalogue's own algorithms, never on those
+  // of the library's default (and the mock-ups riding on it) or of a component's algorithm:
+  // Open MPI 5's `coll ^han` keeps han out of a forced tuned algorithm's way, while the
+  // default is measured as users get it, han included.
+  bool forced_only = false;
 };
 
 struct Catalog {
@@ -133,7 +138,8 @@ struct Catalog {
   // Algorithms of a collective available in `version` ("" = any), default first.
   std::vector<std::string> algorithm_names(Collective c, const std::string& version,
                                            CallForm form = CallForm::blocking) const;
-  std::map<std::string, std::string> launch_env_for(const std::string& version) const;
+  // `forced`: a launch of a forced algorithm of the catalogue's main selection (VersionedEnv::forced_only).
+  std::map<std::string, std::string> launch_env_for(const std::string& version, bool forced = true) const;
   // The functions that run the algorithms available in `version`, with what each runs.
   AlgorithmFunctions algorithm_functions(const std::string& version) const;
 };

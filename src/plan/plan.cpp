@@ -168,12 +168,17 @@ struct PlanBuilder {
 
   // The environment a case's launch needs: the catalogue's launch variables,
   // plus the selection itself where it can only be made before MPI_Init.
-  std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s) const {
+  // `forced`: the case forces one of the catalogue's own algorithms (not its default, a mock-up on the
+  // default, or a component's algorithm), where `forced_only` launch variables apply (Open MPI 5's ^han).
+  std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s, bool forced) const {
     // Backends without a library selection share the library's launch, so a
     // mixed experiment still needs one launch per process count.
-    if (cat == nullptr || cat->mechanism == "builtin") cat = platform_mpi_catalog(target);
+    if (cat == nullptr || cat->mechanism == "builtin") {
+      cat = platform_mpi_catalog(target);
+      forced = false;  // the library runs its own default under them
+    }
     if (cat == nullptr) return {};
-    auto env = cat->launch_env_for(target.version_for(*cat));
+    auto env = cat->launch_env_for(target.version_for(*cat), forced);
     if (s.mechanism == "env") {  // an mpi_t catalogue's variables keep their prefix there (OMPI_MCA_)
       if (!s.variable.empty()) env[cat->env_prefix + s.variable] = s.value;
       for (const auto& [k, v] : s.parameters) env[cat->env_prefix + k] = v;
@@ -195,7 +200,9 @@ struct PlanBuilder {
       for (const auto& [p, v] : combo)
         if (const auto it = r.parameter_variables.find(p); it != r.parameter_variables.end())
           base.selection.parameters[it->second] = param_text(v);
-      add_payloads(base, r, launch_env(cat, base.selection));
+      const bool component = r.entry != nullptr && !r.entry->component.empty();
+      const bool forced = algorithm != "default" && !on_default && !component;
+      add_payloads(base, r, launch_env(cat, base.selection, forced));
     }
   }
 

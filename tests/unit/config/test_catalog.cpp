@@ -62,6 +62,9 @@ TEST_CASE("the shipped catalogues load and name a value or a component for every
   CHECK(ompi.collectives.at(Collective::reduce_scatter).variable == "coll_tuned_reduce_scatter_block_algorithm");
   CHECK(ompi.launch_env_for("4.1.4") == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
   CHECK(ompi.launch_env_for("5.0.3").at("OMPI_MCA_coll") == "^han");
+  // The default (and what rides on it) runs with han, as users get it on 5.0 (docs/openmpi5.md).
+  CHECK_FALSE(ompi.launch_env_for("5.0.3", /*forced=*/false).contains("OMPI_MCA_coll"));
+  CHECK(ompi.launch_env_for("5.0.3", false).at("OMPI_MCA_coll_tuned_use_dynamic_rules") == "1");
   const auto names = ompi.algorithm_names(Collective::allreduce, "4.1.4");
   CHECK(names.front() == "default");
   CHECK(std::find(names.begin(), names.end(), "allgather_reduce") == names.end());  // 6.0 only

@@ -316,6 +316,23 @@ TEST_CASE("call: nonblocking sweeps the library's non-blocking algorithms throug
   CHECK_THAT(five.skipped[0].reason, Catch::Matchers::Contains(">=4.1,<5.0"));
 }
 
+TEST_CASE("on Open MPI 5 the default runs with han, forced tuned algorithms without", "[plan][openmpi5]") {
+  const std::string yaml = "collectives: [allreduce]\nsizes: [4KiB]\nprocesses: [4]\n"
+                           "backends: [{library: mpi, algorithms: [default, ring, guideline:reduce+bcast]}]\n";
+  const Plan five = make_plan(parse_experiment(yaml, "t.yaml"), PlanTarget{"openmpi", "5.0.7"});
+  REQUIRE(five.groups.size() == 2);  // one launch as users get the library, one with han kept out
+  for (const LaunchGroup& g : five.groups) {
+    const bool forced = g.env.contains("OMPI_MCA_coll");
+    for (const Case& c : g.cases) {
+      INFO(c.algorithm);
+      CHECK(forced == (c.algorithm == "ring"));
+    }
+    if (forced) CHECK(g.env.at("OMPI_MCA_coll") == "^han");
+  }
+  // 4.1.4 has no han above tuned: one launch for all of them, as before.
+  CHECK(make_plan(parse_experiment(yaml, "t.yaml"), PlanTarget{"openmpi", "4.1.4"}).groups.size() == 1);
+}
+
 TEST_CASE("a non-blocking algorithm libnbc or MPICH would not run as itself is skipped with the reason", "[plan][call]") {
   const Plan ompi = make_plan(parse_experiment("collectives: [allreduce, allgather]\nsizes: [4B, 4KiB]\n"
                                                "processes: [3]\nbackends: [{library: mpi, call: nonblocking, "
