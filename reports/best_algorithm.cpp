@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "collectives/count_matrix.hpp"
+#include "reports/render.hpp"
+#include "core/speedup.hpp"
 
 namespace pico {
 
@@ -29,8 +31,8 @@ const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size
 }
 
 double BestAtSize::reference_over_best() const {
-  if (reference == nullptr || best == nullptr || best->timing->median_s <= 0) return 0;
-  return reference->timing->median_s / best->timing->median_s;
+  if (reference == nullptr || best == nullptr || best_s <= 0) return 0;
+  return reference_s / best_s;
 }
 
 std::map<std::string, MeasurementDoubt> doubt_per_size(const nlohmann::json& report,
@@ -57,15 +59,27 @@ std::vector<BestAtSize> best_per_size(const std::vector<CaseResult>& cases, cons
     if (r.measured()) by_size[same_size_key(r.c)].push_back(&r);
   std::vector<BestAtSize> out;
   for (const auto& [key, group] : by_size) {
+    // Each algorithm's records (its launches) as one candidate, in the order first met.
+    std::vector<std::string> labels;
+    std::map<std::string, std::vector<Observation>> obs;
+    std::map<std::string, const CaseResult*> first;
+    for (const CaseResult* r : group) {
+      const std::string label = algorithm_label(r->c);
+      if (first.emplace(label, r).second) labels.push_back(label);
+      obs[label].push_back(observation_of(*r, ""));
+    }
+    std::vector<const std::vector<Observation>*> candidates;
+    for (const std::string& l : labels) candidates.push_back(&obs.at(l));
+    const auto pooled = [&](const CaseResult* r) { return objective_time(obs.at(algorithm_label(r->c)), Objective::median); };
     BestAtSize entry;
-    entry.best = *std::min_element(group.begin(), group.end(), [](const CaseResult* a, const CaseResult* b) {
-      return a->timing->median_s < b->timing->median_s;
-    });
+    entry.best = first.at(labels[fastest_of(candidates, Objective::median)]);
+    entry.best_s = pooled(entry.best);
     entry.reference = nullptr;
     if (selector.empty())
       for (const char* library : {"mpi:default", "nccl:default"})
         if (!entry.reference) entry.reference = reference_case(group, library);
     if (!entry.reference) entry.reference = reference_case(group, selector);
+    if (entry.reference) entry.reference_s = pooled(entry.reference);
     entry.measured = group.size();
     out.push_back(entry);
   }

@@ -26,8 +26,11 @@ std::string same_size_key(const Case& c);
 const CaseResult* reference_case(const std::vector<const CaseResult*>& same_size, const std::string& selector);
 
 struct BestAtSize {
-  const CaseResult* best = nullptr;       // the smallest median time
+  // The fastest by core/speedup.hpp's fastest_of (pico tune names the same): the least median, each
+  // algorithm's launches (repetitions) pooled; `best` is its first record, best_s the pooled median.
+  const CaseResult* best = nullptr;
   const CaseResult* reference = nullptr;  // null when the size has no reference case
+  double best_s = 0, reference_s = 0;     // pooled medians (objective_time), as the views print them
   std::size_t measured = 0;               // measured cases of this size
   // How much slower the reference is than the best: reference / best median, >= 1; 0 without a reference.
   double reference_over_best() const;

@@ -184,13 +184,13 @@ std::vector<BestRow> best_per_size_rows(const json& report, const std::string& r
     row.size = SizeFields::of(b.best->c);
     row.report = report_label;
     row.best = algorithm_label(b.best->c);
-    row.best_median_s = b.best->timing->median_s;
+    row.best_median_s = b.best_s;
     row.compression = b.best->compression_metrics();
     row.compression_record = b.best->compression ? *b.best->compression : json(nullptr);
     row.measured = b.measured;
     if (b.reference) {
       row.reference = algorithm_label(b.reference->c);
-      row.reference_median_s = b.reference->timing->median_s;
+      row.reference_median_s = b.reference_s;
       row.reference_loss = b.reference_over_best() - 1;
     }
     rows.push_back(std::move(row));

@@ -231,9 +231,9 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
                               strings.index(std::string(name(c.dtype))), strings.index(std::string(name(c.op))),
                               c.in_place ? 1 : 0, strings.index(std::string(name(c.mode))), c.np, c.bytes,
                               strings.index(size_text(c.bytes)), strings.index(algorithm_label(c)),
-                              b.best->timing->median_s,
+                              b.best_s,
                               b.reference ? json(strings.index(algorithm_label(b.reference->c))) : json(nullptr),
-                              b.reference ? json(b.reference->timing->median_s) : json(nullptr),
+                              b.reference ? json(b.reference_s) : json(nullptr),
                               ran_by(b.reference, strings),
                               optional_number(b.best->compression_metrics().rel_l2_error)});
       std::optional<MeasuredSpeedup> over_first;

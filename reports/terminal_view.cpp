@@ -162,8 +162,8 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
     full.push_back({std::string(name(b.best->c.collective)), variant_text(b.best->c), fmt::format("{}", b.best->c.np),
                     size_text(b.best->c.bytes), algorithm_label(b.best->c) + mark,
                     b.best->compression_metrics().rel_l2_error ? fmt::format("{:.2e}", *b.best->compression_metrics().rel_l2_error) : "-",
-                    us(b.best->timing->median_s),
-                    d ? algorithm_label(d->c) : "-", d ? us(d->timing->median_s) : "-",
+                    us(b.best_s),
+                    d ? algorithm_label(d->c) : "-", d ? us(b.reference_s) : "-",
                     d ? fmt::format("{:.2f}x{}", b.reference_over_best(), mark) : "-", ran.empty() ? "-" : ran});
   }
   if (full.empty()) return "no case measured\n";

@@ -63,6 +63,17 @@ MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::
   return holding_estimate(envelope(baseline, candidate, objective));
 }
 
+std::size_t fastest_of(const std::vector<const std::vector<Observation>*>& candidates, Objective objective) {
+  std::size_t best = std::string::npos;
+  double best_time = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (candidates[i] == nullptr || candidates[i]->empty()) continue;
+    const double t = objective_time(*candidates[i], objective);
+    if (best == std::string::npos || t < best_time) best = i, best_time = t;
+  }
+  return best;
+}
+
 std::string speedup_estimate_text(const MeasuredSpeedup& s) { return fmt::format("{:.3f}x", s.estimate); }
 
 std::string speedup_interval_text(const MeasuredSpeedup& s) {

@@ -43,6 +43,16 @@ struct MeasuredSpeedup {
 MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,
                            Objective objective);
 
+// The fastest of one size's candidates, defined once for pico tune's
+// "fastest", pico report's (every format) and compare --best's: the least
+// objective_time (the pooled median, the figure the tables print; p95 for
+// tune --objective p95), ties to the first. Not the largest speedup: where
+// the candidates ran in the same rounds that is a robust mean of round ratios,
+// which can rank two near-equal candidates the other way round from their
+// medians (issue 65: tune said nonoverlapping, the report recursive_doubling).
+// Null entries and empty candidates are never the fastest; npos when none is.
+std::size_t fastest_of(const std::vector<const std::vector<Observation>*>& candidates, Objective objective);
+
 // How every view prints the figure: "1.158x", "[0.912, 1.402]" ("none" without an interval).
 std::string speedup_estimate_text(const MeasuredSpeedup& s);
 std::string speedup_interval_text(const MeasuredSpeedup& s);
