@@ -50,20 +50,6 @@ std::string application_heading(const json& report) {
          pooled_text(report);
 }
 
-std::string number_text(double v) {
-  if (!std::isfinite(v)) return fmt::format("{}", v);
-  if (v == 0) return "0";
-  // Digits after the point for four significant ones; none from 1000 on (a count, a long time).
-  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
-  const int decimals = std::clamp(3 - magnitude, 0, 15);
-  std::string s = fmt::format("{:.{}f}", v, decimals);
-  if (s.find('.') != std::string::npos) {
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.') s.pop_back();
-  }
-  return s == "-0" ? "0" : s;
-}
-
 std::string share_text(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
 MeasuredSpeedup variant_speedup(const json& variant) {

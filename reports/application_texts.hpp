@@ -29,8 +29,6 @@ std::string application_command_text(const nlohmann::json& argv);
 // What "time" is in this report: the launches' wall time or the figure of merit.
 std::string application_metric_text(const nlohmann::json& report);
 
-// A number for a table: four significant digits, never an exponent (20250, not 2.025e+04).
-std::string number_text(double v);
 // A fraction as a percentage, one decimal: "12.5%".
 std::string share_text(double fraction);
 

@@ -12,9 +12,11 @@
 
 #include "core/bootstrap.hpp"
 #include "core/case_result.hpp"
+#include "core/compression_bound.hpp"
 #include "core/input_error.hpp"
 #include "core/printable_json.hpp"
 #include "reports/best_algorithm.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -231,6 +233,9 @@ constexpr TextColumn kCompareColumns[] = {
     {"bias", true},        {"identical", false},  {"vs library", true},  {"breakdown(us)", false},
 };
 
+constexpr std::size_t kCandidateColumn = 8;
+static_assert(kCompareColumns[kCandidateColumn].header == "candidate");
+
 // The rows' distinct values of `field`, in first-seen order, joined by ", ".
 template <class Field>
 std::string distinct(const std::vector<ComparedPair>& rows, Field field) {
@@ -272,8 +277,15 @@ std::string identical_text(const CompressionMetrics& m, bool csv) {
 }
 
 // A verdict the two cases' measurement cannot support, marked (core/noise_guard.hpp).
+// "faster" for a candidate whose answer is mostly error is marked (core/compression_metrics.hpp).
 std::string marked_verdict(const ComparedPair& row) {
-  return row.verdict() + (row.doubt.any() ? std::string(kNoiseMark) : "");
+  return row.verdict() + (beyond_error_bound(row.compression) ? kErrorMark : "") +
+         (row.doubt.any() ? std::string(kNoiseMark) : "");
+}
+
+std::string error_bound_line(const std::vector<ComparedPair>& rows) {
+  const bool any = std::any_of(rows.begin(), rows.end(), [](const ComparedPair& r) { return beyond_error_bound(r.compression); });
+  return any ? std::string(kErrorLegend) + "\n" : std::string();
 }
 
 // Under the table: each marked size once, why, and how to measure better.
@@ -333,6 +345,9 @@ constexpr TextColumn kBestColumns[] = {
     {"best rel L2", true}, {"reference", false}, {"ref(us)", true},  {"ref loss", true},   {"cases", true},
 };
 
+constexpr std::size_t kBestNameColumn = 8;
+static_assert(kBestColumns[kBestNameColumn].header == "best");
+
 std::string loss_text(const std::optional<double>& loss) { return loss ? fmt::format("{:+.1f}%", *loss * 100) : "-"; }
 
 std::vector<std::string> best_cells(const BestRow& row, bool csv) {
@@ -340,7 +355,8 @@ std::vector<std::string> best_cells(const BestRow& row, bool csv) {
   for (std::string& c : size_cells(row.size, csv)) cells.push_back(std::move(c));
   const std::optional<double>& error = row.compression.rel_l2_error;
   const std::string mark = !csv && row.doubt.any() ? std::string(kNoiseMark) : "";
-  for (std::string c : {row.best + mark, csv ? csv_value(row.best_median_s) : us(row.best_median_s),
+  const std::string error_mark = !csv && beyond_error_bound(row.compression) ? kErrorMark : "";
+  for (std::string c : {row.best + error_mark + mark, csv ? csv_value(row.best_median_s) : us(row.best_median_s),
                         csv ? csv_value(error) : number(error, "{:.3e}"),
                         row.reference.value_or(csv ? "" : "-"),
                         csv ? csv_value(row.reference_median_s) : us(row.reference_median_s),
@@ -357,10 +373,11 @@ const std::vector<std::string> kBestCsvHeader = {
 
 }  // namespace
 
-std::string render_compare_table(const std::vector<ComparedPair>& rows) {
+std::string render_compare_table(const std::vector<ComparedPair>& rows, std::size_t width) {
   std::vector<std::vector<std::string>> table;
   for (const ComparedPair& row : rows) table.push_back(compare_cells(row));
-  return baseline_line(rows) + aligned_table(kCompareColumns, table) + noise_lines(rows);
+  return baseline_line(rows) + fitted_table(kCompareColumns, table, width, {}, kCandidateColumn) +
+         error_bound_line(rows) + noise_lines(rows);
 }
 
 std::string render_compare_summary(const std::vector<ComparedPair>& rows) {
@@ -375,7 +392,7 @@ std::string render_compare_summary(const std::vector<ComparedPair>& rows) {
                      s ? speedup_estimate_text(*s) : std::string("-"), s ? speedup_interval_text(*s) : std::string("-"),
                      marked_verdict(row)});
   }
-  return baseline_line(rows) + aligned_table(kColumns, table) + noise_lines(rows);
+  return baseline_line(rows) + aligned_table(kColumns, table) + error_bound_line(rows) + noise_lines(rows);
 }
 
 std::string render_compare_csv(const std::vector<ComparedPair>& rows) {
@@ -384,12 +401,14 @@ std::string render_compare_csv(const std::vector<ComparedPair>& rows) {
   return out;
 }
 
-std::string render_best_table(const std::vector<BestRow>& rows) {
+std::string render_best_table(const std::vector<BestRow>& rows, std::size_t width) {
   std::vector<std::vector<std::string>> table;
   for (const BestRow& row : rows) table.push_back(best_cells(row, false));
   std::vector<MeasurementDoubt> doubts;
   for (const BestRow& row : rows) doubts.push_back(row.doubt);
-  return aligned_table(kBestColumns, table) + noise_legend(doubts, rows.size());
+  const bool beyond = std::any_of(rows.begin(), rows.end(), [](const BestRow& r) { return beyond_error_bound(r.compression); });
+  return fitted_table(kBestColumns, table, width, {}, kBestNameColumn) + (beyond ? std::string(kErrorLegend) + "\n" : "") +
+         noise_legend(doubts, rows.size());
 }
 
 std::string render_best_csv(const std::vector<BestRow>& rows) {

@@ -95,7 +95,9 @@ void to_json(nlohmann::json& out, const BestRow& row);
 std::vector<ComparedPair> compare_reports(const nlohmann::json& baseline, const nlohmann::json* candidate,
                                           const CompareOptions& options);
 
-std::string render_compare_table(const std::vector<ComparedPair>& rows);
+// width: fitted to it (reports/fitted_table.hpp: columns of one value said above, "-" columns left out,
+// candidates' names abbreviated); pico compare gives 100 columns unless --wide.
+std::string render_compare_table(const std::vector<ComparedPair>& rows, std::size_t width = static_cast<std::size_t>(-1));
 // The rows' answer for a terminal (pico report A B --format term): size, the
 // two medians, speedup, interval and verdict as the table prints them.
 std::string render_compare_summary(const std::vector<ComparedPair>& rows);
@@ -108,7 +110,7 @@ std::string render_compare_csv(const std::vector<ComparedPair>& rows);
 // size has none) and what the reference loses against the fastest.
 std::vector<BestRow> best_per_size_rows(const nlohmann::json& report, const std::string& report_label,
                                         const CompareOptions& options);
-std::string render_best_table(const std::vector<BestRow>& rows);
+std::string render_best_table(const std::vector<BestRow>& rows, std::size_t width = static_cast<std::size_t>(-1));
 std::string render_best_csv(const std::vector<BestRow>& rows);
 
 }  // namespace pico

@@ -23,6 +23,7 @@
 #include "core/printable_json.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
 #include "reports/stragglers.hpp"
@@ -113,7 +114,7 @@ constexpr std::array<TextColumn, 13> kTableColumns = {{
     {"validation", false},
 }};
 
-constexpr std::size_t kStatusColumn = 11, kValidationColumn = 12;
+constexpr std::size_t kNameColumn = 1, kStatusColumn = 11, kValidationColumn = 12;
 static_assert(kTableColumns[kStatusColumn].header == "status" && kTableColumns[kValidationColumn].header == "validation");
 
 using Row = std::vector<std::string>;
@@ -164,7 +165,7 @@ constexpr std::array<TextColumn, 14> kBenchmarkColumns = {{
     {"status", false},
 }};
 
-constexpr std::size_t kBenchmarkStatusColumn = 13;
+constexpr std::size_t kBenchmarkNameColumn = 5, kBenchmarkStatusColumn = 13;
 static_assert(kBenchmarkColumns[kBenchmarkStatusColumn].header == "status");
 
 Row benchmark_row(const CaseResult& r) {
@@ -290,7 +291,32 @@ std::string mark_noisy_sizes(const json& report, const std::vector<CaseResult>& 
 
 }  // namespace
 
-std::string render_table(const json& given, TableStyle style, bool colour) {
+// Each failed or skipped case's reason said once under the table, numbered, with how many cases it
+// holds, and its status cell pointing there (issue 65: 117 lines repeating 9 reasons, cut with "...").
+std::string reason_notes(const std::vector<CaseResult>& cases, std::vector<Row>& rows, std::size_t status_column,
+                         std::size_t width) {
+  std::vector<std::pair<std::string, std::size_t>> notes;  // "skipped: REASON", cases
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const CaseResult& r = cases[i];
+    if (r.status == CaseStatus::ok || r.reason.empty()) continue;
+    const std::string note = fmt::format("{}: {}", name(r.status), r.reason.substr(0, r.reason.find_first_of("\r\n")));
+    auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == note; });
+    if (it == notes.end()) it = notes.insert(notes.end(), {note, 0});
+    ++it->second;
+    rows[i][status_column] = fmt::format("{} [{}]", name(r.status), it - notes.begin() + 1);
+  }
+  std::string out;
+  for (std::size_t n = 0; n < notes.size(); ++n) {
+    const std::string& note = notes[n].first;
+    const std::size_t colon = note.find(": ");
+    out += wrapped(fmt::format("[{}] {} {}: {}", n + 1, counted(notes[n].second, "case"), note.substr(0, colon),
+                               note.substr(colon + 2)),
+                   width);
+  }
+  return out;
+}
+
+std::string render_table(const json& given, TableStyle style, bool colour, std::size_t width) {
   const json report = printable_strings(given);  // a report's escape sequences must not reach the terminal
   const std::vector<CaseResult> cases = case_results_of(report);
   if (style == TableStyle::nccl_tests)
@@ -302,14 +328,16 @@ std::string render_table(const json& given, TableStyle style, bool colour) {
   std::vector<Row> rows;
   for (const auto& r : cases) rows.push_back(benchmark ? benchmark_row(r) : table_row(r));
   const std::string noise = mark_noisy_sizes(report, cases, &rows);
-  const std::string footer =
-      (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
-      sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
-      stragglers_text(find_stragglers(report)) + noise + summary_line(cases);
-  if (!colour) return aligned_table(columns, rows) + footer;
   // The benchmark table folds validation into its status column.
   const std::size_t status_column = benchmark ? kBenchmarkStatusColumn : kStatusColumn;
   const std::size_t validation_column = benchmark ? kBenchmarkStatusColumn : kValidationColumn;
+  const std::string notes = table_width(columns, rows) > width ? reason_notes(cases, rows, status_column, width) : "";
+  const std::string footer =
+      notes + (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
+      sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
+      stragglers_text(find_stragglers(report)) + noise + summary_line(cases);
+  const std::size_t names = benchmark ? kBenchmarkNameColumn : kNameColumn;
+  if (!colour) return fitted_table(columns, rows, width, {}, names) + footer;
   const CellColour status_colour = [&](std::size_t row, std::size_t column) -> std::string_view {
     const CaseResult& r = cases[row];
     if (column == validation_column && r.validation.status == "failed") return "31";
@@ -317,7 +345,7 @@ std::string render_table(const json& given, TableStyle style, bool colour) {
     if (column == validation_column) return r.validation.status == "passed" ? "32" : "";
     return "";
   };
-  return aligned_table(columns, rows, status_colour) + footer;
+  return fitted_table(columns, rows, width, status_colour, names) + footer;
 }
 
 std::string render_csv(const json& report) {

@@ -25,7 +25,14 @@ enum class TableStyle { cases, benchmark, nccl_tests };
 // Times are shown in microseconds; null timing or bandwidth shows as "-".
 // colour: status and validation cells in green (ok, passed), red (failed) or
 // yellow (skipped), for a terminal (core/terminal.hpp decides).
-std::string render_table(const nlohmann::json& report, TableStyle style = TableStyle::cases, bool colour = false);
+// width: the table fitted to it (reports/fitted_table.hpp), where wider: a
+// failed or skipped case's reason becomes a note under the table ("skipped
+// [1]" and "[1] 6 cases skipped: REASON", each reason once, said whole), then
+// columns with one value are said once above it and long names abbreviated.
+// pico run, bench, collect and report print 100 columns; --wide (and the
+// default here) every column in full.
+std::string render_table(const nlohmann::json& report, TableStyle style = TableStyle::cases, bool colour = false,
+                         std::size_t width = static_cast<std::size_t>(-1));
 
 // RFC 4180 CSV (CRLF line ends, header row first), one record per case.
 // Null or missing values are empty fields; doubles keep full precision.

@@ -15,12 +15,14 @@
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
 #include "core/printable_json.hpp"
+#include "core/compression_bound.hpp"
 #include "core/noise_guard.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/compare.hpp"
 #include "reports/html_data.hpp"
 #include "reports/stragglers.hpp"
 #include "reports/render.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -36,65 +38,6 @@ std::string_view ratio_colour(double ratio, bool fastest) {
   return ratio < 2 ? "33" : "31";
 }
 
-// Text broken at spaces into lines of at most width columns (a word longer stays whole), each ended.
-std::string wrapped(const std::string& text, std::size_t width) {
-  std::string out, line;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    const std::string word = text.substr(at, end - at);
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out += line + '\n';
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    at = end + 1;
-  }
-  return out + line + '\n';
-}
-
-std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 2) + ".."; }
-
-// An algorithm label in n columns: first its parameters' names by their initials
-// ("mpi/chain[chain_fanout=4;segment_size=0]" as "mpi/chain[cf=4;ss=0]": variants differ there,
-// so their values stay), recorded in `abbreviated` for the line under the table (a name whose
-// initials another already has stays whole: min_ratio and max_ratio); then the algorithm's own
-// name is cut before its parameters, and only a name with no room for them is cut at the end.
-std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
-  if (label.size() <= n) return label;
-  const std::size_t open = label.find('['), close = label.find(']', open);
-  if (open == std::string::npos || close == std::string::npos) return cut(label, n);
-  std::string params;
-  std::size_t at = open + 1;
-  while (at < close) {
-    const std::size_t end = std::min(label.find(';', at), close), equals = label.find('=', at);
-    if (equals < end) {
-      const std::string key = label.substr(at, equals - at);
-      std::string initials;
-      for (std::size_t i = 0; i < key.size(); ++i)
-        if (i == 0 || key[i - 1] == '_') initials += key[i];
-      const auto [it, added] = abbreviated.try_emplace(initials, key);
-      const std::string& shown = added || it->second == key ? initials : key;
-      params += (params.empty() ? "" : ";") + shown + label.substr(equals, end - equals);
-    } else {
-      params += (params.empty() ? "" : ";") + label.substr(at, end - at);
-    }
-    at = end + 1;
-  }
-  const std::string family = label.substr(0, open), tail = "[" + params + label.substr(close);
-  if (family.size() + tail.size() <= n) return family + tail;
-  if (tail.size() + 6 <= n) return cut(family, n - tail.size()) + tail;  // "mpi/split_bin..[ss=8192]"
-  return cut(family + tail, n);
-}
-
-std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width) {
-  if (abbreviated.empty()) return "";
-  std::string out = "parameters:";
-  for (const auto& [initials, key] : abbreviated) out += fmt::format(" {} {},", initials, key);
-  out.pop_back();
-  return wrapped(out, width);
-}
-
 // Besides the process count, what tells two groups of one collective apart.
 std::string variant_text(const Case& c) {
   std::string out(name(c.dtype));
@@ -104,7 +47,8 @@ std::string variant_text(const Case& c) {
   return out;
 }
 
-std::string us(double s) { return fmt::format("{:.4g}", s * 1e6); }
+// Microseconds as every table prints them: no exponent (a 20 ms median read "2.025e+04").
+std::string us(double s) { return number_text(s * 1e6); }
 
 // The widest line a table of these cells would print (two spaces between columns).
 std::size_t table_width(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows) {
@@ -153,14 +97,18 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
                                                       "default us",  "default/best", "default ran"};
   std::vector<std::array<std::string, count>> full;
   std::vector<std::string_view> loss_colours;
+  bool beyond_bound = false;  // a fastest whose answer is mostly error: marked, and said under the table
   for (const BestAtSize& b : best_per_size(results, "")) {
     const CaseResult* d = b.reference;
     const std::string ran = d && d->selection && d->selection->actual ? d->selection->actual->algorithm : "";
     const bool doubtful = in_doubt(doubts, b.best->c);
     const std::string mark = doubtful ? std::string(kNoiseMark) : "";
     loss_colours.push_back(loss_colour(b, doubtful));
+    beyond_bound = beyond_bound || beyond_error_bound(b.best->compression_metrics());
     full.push_back({std::string(name(b.best->c.collective)), variant_text(b.best->c), fmt::format("{}", b.best->c.np),
-                    size_text(b.best->c.bytes), algorithm_label(b.best->c) + mark,
+                    size_text(b.best->c.bytes),
+                    algorithm_label(b.best->c) + (beyond_error_bound(b.best->compression_metrics())
+                                                      ? kErrorMark : "") + mark,
                     b.best->compression_metrics().rel_l2_error ? fmt::format("{:.2e}", *b.best->compression_metrics().rel_l2_error) : "-",
                     us(b.best_s),
                     d ? algorithm_label(d->c) : "-", d ? us(b.reference_s) : "-",
@@ -214,7 +162,8 @@ std::string summary(const std::vector<CaseResult>& results, std::size_t width, b
   drop(fastest_us);
   return out + aligned_table(columns, rows, [&](std::size_t row, std::size_t column) -> std::string_view {
     return colour && shown[column] == loss ? loss_colours[row] : std::string_view();
-  }) + abbreviations_line(abbreviated, width);
+  }) + abbreviations_line(abbreviated, width) +
+         (beyond_bound ? wrapped(kErrorLegend, width) : std::string());
 }
 
 struct Line {
@@ -278,6 +227,7 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
       std::min(longest, std::max({kMinName, width * 2 / 5, width > numbers ? width - numbers : 0}));
   std::string out;
   std::map<std::string, std::string> abbreviated;
+  bool beyond_bound = false;
   for (std::size_t first = 0; first < sizes.size();) {
     std::size_t used = std::max<std::size_t>(name_width, 9), last = first;
     while (last < sizes.size() && (last == first || used + 2 + column_width(sizes[last]) +
@@ -291,12 +241,17 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
     std::vector<std::vector<std::string>> rows;
     std::vector<std::vector<std::string_view>> colours;
     for (const Line& line : lines) {
-      std::vector<std::string> row = {shortened(line.name, name_width, abbreviated)};
+      // A line whose answer is mostly error is no winner: marked, and its 1.00 not coloured as the fastest.
+      const bool useless = line.largest_error && *line.largest_error > kMaxUsefulRelL2;
+      beyond_bound = beyond_bound || useless;
+      const std::string name = useless ? line.name + kErrorMark : line.name;
+      std::vector<std::string> row = {shortened(name, name_width, abbreviated)};
       std::vector<std::string_view> row_colours = {""};
       for (std::size_t i = first; i < last; ++i) {
         const auto it = line.ratio.find(sizes[i]);
         row.push_back(it == line.ratio.end() ? "-" : fmt::format("{:.2f}", it->second));
-        row_colours.push_back(it == line.ratio.end() ? "" : ratio_colour(it->second, it->second == 1.0));
+        row_colours.push_back(it == line.ratio.end() || (useless && it->second == 1.0)
+                                  ? "" : ratio_colour(it->second, it->second == 1.0));
       }
       if (with_mean) {
         row.push_back(fmt::format("{:.2f}", line.geo_mean));
@@ -315,7 +270,8 @@ std::string over_fastest_table(const std::vector<const CaseResult*>& group, std:
     first = last;
     if (first < sizes.size()) out += '\n';
   }
-  return out + abbreviations_line(abbreviated, width);
+  return out + abbreviations_line(abbreviated, width) +
+         (beyond_bound ? wrapped(kErrorLegend, width) : std::string());
 }
 
 // Per collective, variant and process count measured with two or more algorithms, its table.

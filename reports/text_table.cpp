@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,20 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
                        colour ? std::function<std::string_view(std::size_t)>([&](std::size_t c) { return colour(r, c); })
                               : std::function<std::string_view(std::size_t)>());
   return out;
+}
+
+std::string number_text(double v) {
+  if (!std::isfinite(v)) return fmt::format("{}", v);
+  if (v == 0) return "0";
+  // Digits after the point for four significant ones; none from 1000 on (a count, a long time).
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
+  const int decimals = std::clamp(3 - magnitude, 0, 15);
+  std::string s = fmt::format("{:.{}f}", v, decimals);
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+  }
+  return s == "-0" ? "0" : s;
 }
 
 std::string csv_number(double v) { return fmt::format("{:.9g}", v); }

@@ -29,6 +29,10 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
 
 // size_text (core/size_text.hpp) formats the sizes the tables print.
 
+// A number for a table: four significant digits, never an exponent (20250, not 2.025e+04):
+// the application, terminal and text views all print times with it.
+std::string number_text(double v);
+
 // One CSV record: fields quoted where they hold , " CR or LF; CRLF at the end.
 std::string csv_record(const std::vector<std::string>& fields);
 

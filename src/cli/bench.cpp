@@ -51,7 +51,7 @@ struct BenchOptions {
   // Given empty (--call ''), a value still, refused as the YAML refuses `call: ''`.
   std::optional<std::string> call;  // mpi: blocking (default), nonblocking or persistent
   std::optional<std::string> counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
-  bool in_place = false, dry_run = false, quiet = false;
+  bool in_place = false, dry_run = false, quiet = false, wide = false;
   std::string style = "pico";  // the table: pico or nccl-tests
 };
 
@@ -275,6 +275,7 @@ void add_bench(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands, run nothing");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
+  cmd->add_flag("--wide", opts->wide, "Print the table in full width (default: fitted to 100 columns)");
   cmd->callback([opts, factor, &exit_code] {
     // nccl-tests' -o is the reduction operation: `-o sum` would silently make ./sum the results directory.
     if ((parse_op(opts->output) || opts->output == "avg") && !std::filesystem::exists(opts->output))
@@ -302,7 +303,8 @@ void add_bench(CLI::App& app, int& exit_code) {
                        "pico list algorithms shows what each library runs for a collective");
     }
     exit_code = execute_and_print(request, opts->dry_run, opts->quiet,
-                                  opts->style == "nccl-tests" ? TableStyle::nccl_tests : TableStyle::benchmark);
+                                  opts->style == "nccl-tests" ? TableStyle::nccl_tests : TableStyle::benchmark,
+                                  opts->wide ? kUnlimitedWidth : kDefaultTableWidth);
   });
 }
 

@@ -11,6 +11,7 @@
 #include "core/input_error.hpp"
 #include "reports/application_table.hpp"
 #include "reports/compare.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/html_data.hpp"
 
 namespace pico::cli {
@@ -23,7 +24,7 @@ void add_compare(CLI::App& app, int& exit_code) {
     std::string baseline, candidate;
     std::vector<std::string> labels;
     CompareOptions compare;
-    bool best = false;
+    bool best = false, wide = false;
     RenderedOutput output;
   };
   auto opts = std::make_shared<Options>();
@@ -38,8 +39,10 @@ void add_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", opts->labels,
                   "How to name the baseline report, then the candidate (default: experiment, platform, library and "
                   "start time)");
+  cmd->add_flag("--wide", opts->wide, "Print the table in full width (default: fitted to 100 columns)");
   add_output_options(cmd, opts->output);
   cmd->callback([opts, &exit_code] {
+    const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
     emit_or_complain(opts->output, [&]() -> std::string {
       if (!opts->labels.empty() && opts->candidate.empty() && !opts->best)
         throw InputError("--label", "names reports, and one report compared with itself is not named",
@@ -71,7 +74,7 @@ void add_compare(CLI::App& app, int& exit_code) {
             rows.push_back(std::move(row));
         if (opts->output.format == "csv") return render_best_csv(rows);
         if (opts->output.format == "json") return nlohmann::json(rows).dump(1) + "\n";
-        return render_best_table(rows);
+        return render_best_table(rows, width);
       }
       nlohmann::json candidate;
       if (!opts->candidate.empty()) candidate = read_report(opts->candidate);
@@ -85,7 +88,7 @@ void add_compare(CLI::App& app, int& exit_code) {
               ? ""
               : fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n", opts->baseline,
                             label_of(baseline, 1), opts->candidate, label_of(candidate, 2));
-      return reports + render_compare_table(rows);
+      return reports + render_compare_table(rows, width);
     }, exit_code);
   });
 }

@@ -16,6 +16,7 @@
 #include "reports/application_table.hpp"
 #include "core/terminal.hpp"
 #include "reports/compare.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/guidelines_table.hpp"
 #include "reports/html_data.hpp"
 #include "reports/html_report.hpp"
@@ -30,6 +31,7 @@ void add_report(CLI::App& app, int& exit_code) {
     std::vector<std::string> results;
     std::vector<std::string> labels;
     RenderedOutput output;
+    bool wide = false;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("results", opts->results,
@@ -39,6 +41,7 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->add_option("--label", opts->labels,
                   "With --format html: how the page names a report, once per report in the order given (default: "
                   "experiment, platform, library and start time)");
+  cmd->add_flag("--wide", opts->wide, "Tables in full width (default: fitted to 100 columns)");
   add_output_options(cmd, opts->output, {"table", "csv", "json", "html", "term", "sweep"});
   cmd->callback([opts, &exit_code] {
     emit_or_complain(opts->output, [&]() -> std::string {
@@ -89,7 +92,9 @@ void add_report(CLI::App& app, int& exit_code) {
         const std::string heading = fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n",
                                                 opts->results[0], report_label(baseline, 1), opts->results[1],
                                                 report_label(candidate, 2));
-        return heading + (opts->output.format == "term" ? render_compare_summary(rows) : render_compare_table(rows));
+        return heading + (opts->output.format == "term"
+                              ? render_compare_summary(rows)
+                              : render_compare_table(rows, opts->wide ? kUnlimitedWidth : kDefaultTableWidth));
       }
       if (opts->output.format == "sweep") {
         throw InputError("--format sweep", "writes the sweep an application run needs, and this is a sweep's report",
@@ -102,7 +107,8 @@ void add_report(CLI::App& app, int& exit_code) {
         return render_terminal(report, opts->output.path.empty() ? terminal_width(stdout, 120) : 120,
                                opts->output.colour(), reproducibility_line(report)) +
                render_guidelines(report);
-      return render_table(report, TableStyle::cases, opts->output.colour()) + reproducibility_line(report) +
+      return render_table(report, TableStyle::cases, opts->output.colour(),
+                          opts->wide ? kUnlimitedWidth : kDefaultTableWidth) + reproducibility_line(report) +
              render_guidelines(report);
     }, exit_code);
   });

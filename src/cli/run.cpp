@@ -34,7 +34,7 @@ void add_run(CLI::App& app, int& exit_code) {
   struct Options {
     std::string experiment, platform = "local", output = "results", output_dir, resume, profile, race;
     std::vector<int> np;
-    bool dry_run = false, quiet = false, no_wait = false;
+    bool dry_run = false, quiet = false, no_wait = false, wide = false;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("experiment", opts->experiment, "Experiment YAML file (not with --resume)");
@@ -54,7 +54,9 @@ void add_run(CLI::App& app, int& exit_code) {
                   "Load this tuned profile (pico tune) into the library and measure its default with it");
   cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
+  cmd->add_flag("--wide", opts->wide, "Print the table in full width (default: fitted to 100 columns)");
   cmd->callback([opts, platform, race, &exit_code] {
+    const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
     // Before any results directory is made or resumed (core/results_file.hpp).
     keep_results_unwritable_by_others();
     if (!opts->resume.empty()) {
@@ -74,7 +76,7 @@ void add_run(CLI::App& app, int& exit_code) {
         exit_code = print_application_result(resume_application(opts->resume, !opts->quiet), opts->quiet);
         return;
       }
-      exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet);
+      exit_code = print_result(resume_run(opts->resume, !opts->quiet, !opts->no_wait), opts->quiet, TableStyle::cases, width);
       return;
     }
     if (opts->experiment.empty())
@@ -116,7 +118,7 @@ void add_run(CLI::App& app, int& exit_code) {
     request.progress = !opts->quiet;
     request.wait = !opts->no_wait;
     request.profile = opts->profile;
-    exit_code = execute_and_print(request, opts->dry_run, opts->quiet);
+    exit_code = execute_and_print(request, opts->dry_run, opts->quiet, TableStyle::cases, width);
   });
 }
 

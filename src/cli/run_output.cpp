@@ -19,7 +19,7 @@
 
 namespace pico::cli {
 
-int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, TableStyle style) {
+int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, TableStyle style, std::size_t width) {
   if (dry_run) {
     const PlanTarget target = plan_target_for(request.platform);
     Plan plan = make_plan(request.experiment, target);
@@ -50,10 +50,10 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     fmt::print("{}{}", text, loads);
     return 0;
   }
-  return print_result(run_experiment(request), quiet, style);
+  return print_result(run_experiment(request), quiet, style, width);
 }
 
-int print_result(const RunResult& result, bool quiet, TableStyle style) {
+int print_result(const RunResult& result, bool quiet, TableStyle style, std::size_t width) {
   if (result.report.is_null()) {
     fmt::print("job: {} {}\nresults: {}\n", result.job_id, result.job_state, result.dir);
     return 0;
@@ -62,7 +62,7 @@ int print_result(const RunResult& result, bool quiet, TableStyle style) {
   // std::fputs, not fmt::print: a reader that went away (SIGPIPE, handled as an
   // interruption) must not turn a written report into an error exit.
   if (!quiet) {
-    std::fputs(render_table(result.report, style, colour_allowed(stdout)).c_str(), stdout);
+    std::fputs(render_table(result.report, style, colour_allowed(stdout), width).c_str(), stdout);
     std::fputs(reproducibility_line(result.report).c_str(), stdout);
   }
   // What the library ran under: a tuned profile loaded (run --profile, a platform's tuning.profile).

@@ -274,3 +274,22 @@ TEST_CASE("compare: two cases of one launch measured in the same rounds are comp
   const std::vector<ComparedPair> envelope = compare_reports(report_of({base, cand}), nullptr, {});
   CHECK(envelope[0].verdict() == "undecided");
 }
+
+TEST_CASE("compare: a compressed winner whose error is past the bound is marked, never a plain winner", "[compare]") {
+  // Issue 65: a compressed winner with relative L2 error 0.96 was shown as the fastest with nothing flagging it.
+  json s = measured_case("s", "compressed", "sign_majority", 1024, 5e-3, 4.9e-3, 5.1e-3);
+  s["compression"] = {{"rel_l2_error", 0.96}, {"bits_per_element", 1}};
+  json q = measured_case("q", "compressed", "global_qsgd", 2048, 5e-3, 4.9e-3, 5.1e-3);
+  q["compression"] = {{"rel_l2_error", 0.0123}, {"bits_per_element", 8}};
+  const json report = report_of({measured_case("d", "compressed", "dense", 1024, 15e-3, 14.9e-3, 15.1e-3), s,
+                                 measured_case("e", "compressed", "dense", 2048, 15e-3, 14.9e-3, 15.1e-3), q});
+  const std::string best = render_best_table(best_per_size_rows(report, "r1", {}));
+  CHECK_THAT(best, Contains("compressed/sign_majority!"));
+  CHECK_THAT(best, !Contains("compressed/global_qsgd!"));  // within the bound: unmarked
+  CHECK_THAT(best, Contains("!: relative L2 error above 0.5"));
+  const std::vector<ComparedPair> rows = compare_reports(report, nullptr, {});
+  const std::string table = render_compare_table(rows);
+  CHECK_THAT(table, Contains("faster!"));
+  CHECK_THAT(table, Contains("!: relative L2 error above 0.5"));
+  CHECK(std::count(table.begin(), table.end(), '!') == 2);  // sign_majority's verdict and the legend, not qsgd's
+}

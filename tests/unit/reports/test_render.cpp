@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "reports/render.hpp"
@@ -198,4 +199,40 @@ TEST_CASE("table, terminal view and CSV escape a report's control characters ins
   CHECK_THAT(pico::render_csv(report), Catch::Matchers::Contains("\\x1b]0;PWNED\\x07\\x1b[2J\\u009b6n"));
   CHECK_THAT(pico::render_table(report), Catch::Matchers::Contains("\\x1b]0;PWNED"));
   CHECK_THAT(pico::render_terminal(report, 120, false), Catch::Matchers::Contains("\\x1b]0;PWNED"));
+}
+
+TEST_CASE("render_table fitted to 100 columns: reasons as notes with counts, one-value columns said once",
+          "[render][width]") {
+  // Issue 65: a sweep's run table was 220 columns wide, its skip reasons cut with "..." and repeated per case.
+  json report = load_example_report();
+  const json model = report["cases"][0];
+  report["cases"] = json::array();
+  const std::string reason = "Open MPI's segmented ring runs the plain ring unless the segment size is below the "
+                             "message size per rank: measured as ring, so not measured twice";
+  for (int i = 0; i < 6; ++i) {
+    json c = model;
+    c["case_id"] = fmt::format("{:016x}", i + 1);
+    c["algorithm"] = "segmented_ring";
+    c["params"] = {{"segment_size", 8192 * (i + 1)}};
+    if (i % 3 != 0) {
+      c["status"] = "skipped";
+      c["reason"] = i % 3 == 1 ? reason : "not supported by this library version";
+      c["timing"] = nullptr;
+      c["validation"] = {{"status", "skipped"}, {"mismatches", 0}};
+    }
+    report["cases"].push_back(c);
+  }
+  const std::string wide = pico::render_table(report);
+  CHECK_THAT(wide, Catch::Matchers::Contains("skipped: Open MPI's segmented ring"));  // full width: as before
+  const std::string fitted = pico::render_table(report, pico::TableStyle::cases, false, 100);
+  for (const std::string& line : split(fitted, "\n")) CHECK(line.size() <= 100);
+  // Each reason once, whole, with its count; the cells point at it.
+  CHECK_THAT(fitted, Catch::Matchers::Contains("[1] 2 cases skipped: Open MPI's segmented ring runs the plain ring"));
+  CHECK_THAT(fitted, Catch::Matchers::Contains("so not measured twice"));
+  CHECK_THAT(fitted, Catch::Matchers::Contains("[2] 2 cases skipped: not supported by this library version"));
+  CHECK_THAT(fitted, Catch::Matchers::Contains("skipped [1]") && Catch::Matchers::Contains("skipped [2]"));
+  CHECK(fitted.find("...") == std::string::npos);
+  // A column with one value in every row is said above the table.
+  CHECK_THAT(fitted, Catch::Matchers::Contains("collective: allreduce"));
+  CHECK_THAT(fitted, Catch::Matchers::Contains("6 cases: 2 ok, 0 failed, 4 skipped"));
 }

@@ -138,3 +138,28 @@ TEST_CASE("terminal view: compressed lines fit with their error column, and like
   CHECK_THAT(text, Contains("compressed/adapti..[mr=0.1;min_ratio=0.001]"));
   CHECK_THAT(text, Contains("parameters: mr max_ratio\n"));
 }
+
+TEST_CASE("terminal view: a median of tens of milliseconds is digits, never an exponent", "[report][term]") {
+  // Issue 65: a 20 ms median printed "2.025e+04" in the summary's us column.
+  const json report = report_of(kAlgorithms, {1048576}, {{20250}, {12345.6}, {30000}, {40000}});
+  const std::string text = render_terminal(report, 200, false);
+  CHECK_THAT(text, Contains("20250"));
+  CHECK_THAT(text, Contains("12346"));
+  CHECK(text.find("e+0") == std::string::npos);
+}
+
+TEST_CASE("terminal view: a fastest whose answer is mostly error is marked, not coloured the winner", "[report][term]") {
+  // Issue 65: a compressed winner with relative L2 error 0.96 was shown green "1.00" with nothing flagging it.
+  json report = report_of(kAlgorithms, {1048576}, {{200}, {100}, {150}, {400}});
+  for (json& c : report["cases"])
+    if (c["algorithm"] == "ring") c["compression"] = {{"rel_l2_error", 0.96}, {"bits_per_element", 1}};
+  const std::string text = render_terminal(report, 200, true);
+  CHECK_THAT(text, Contains("mpi/ring!"));
+  CHECK_THAT(text, Contains("!: relative L2 error above 0.5"));
+  CHECK(text.find("\033[1;32m1.00") == std::string::npos);  // its 1.00 is not the winner's bold green
+  for (json& c : report["cases"])
+    if (c["algorithm"] == "ring") c["compression"]["rel_l2_error"] = 0.01;
+  const std::string fine = render_terminal(report, 200, true);
+  CHECK(fine.find("mpi/ring!") == std::string::npos);
+  CHECK_THAT(fine, Contains("\033[1;32m1.00"));
+}

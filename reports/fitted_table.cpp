@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "reports/fitted_table.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace pico {
+
+namespace {
+
+constexpr std::size_t kMinName = 24;  // a name cut shorter says nothing ("mpi/default (ran recu.." at 16 did)
+
+}  // namespace
+
+std::string wrapped(const std::string& text, std::size_t width) {
+  std::string out, line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  return out + line + '\n';
+}
+
+std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 2) + ".."; }
+
+std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
+  if (label.size() <= n) return label;
+  const std::size_t open = label.find('['), close = label.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return cut(label, n);
+  std::string params;
+  std::size_t at = open + 1;
+  while (at < close) {
+    const std::size_t end = std::min(label.find(';', at), close), equals = label.find('=', at);
+    if (equals < end) {
+      const std::string key = label.substr(at, equals - at);
+      std::string initials;
+      for (std::size_t i = 0; i < key.size(); ++i)
+        if (i == 0 || key[i - 1] == '_') initials += key[i];
+      const auto [it, added] = abbreviated.try_emplace(initials, key);
+      const std::string& shown = added || it->second == key ? initials : key;
+      params += (params.empty() ? "" : ";") + shown + label.substr(equals, end - equals);
+    } else {
+      params += (params.empty() ? "" : ";") + label.substr(at, end - at);
+    }
+    at = end + 1;
+  }
+  const std::string family = label.substr(0, open), tail = "[" + params + label.substr(close);
+  if (family.size() + tail.size() <= n) return family + tail;
+  if (tail.size() + 6 <= n) return cut(family, n - tail.size()) + tail;  // "mpi/split_bin..[ss=8192]"
+  return cut(family + tail, n);
+}
+
+std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width) {
+  if (abbreviated.empty()) return "";
+  std::string out = "parameters:";
+  for (const auto& [initials, key] : abbreviated) out += fmt::format(" {} {},", initials, key);
+  out.pop_back();
+  return wrapped(out, width);
+}
+
+std::size_t table_width(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows) {
+  std::size_t total = columns.empty() ? 0 : 2 * (columns.size() - 1);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    std::size_t w = columns[c].header.size();
+    for (const auto& row : rows) w = std::max(w, row[c].size());
+    total += w;
+  }
+  return total;
+}
+
+std::string fitted_table(std::span<const TextColumn> given, const std::vector<std::vector<std::string>>& given_rows,
+                         std::size_t width, const CellColour& colour, std::size_t names) {
+  std::vector<TextColumn> columns(given.begin(), given.end());
+  std::vector<std::vector<std::string>> rows = given_rows;
+  std::vector<std::size_t> original(columns.size());  // shown column -> given column, for colour
+  for (std::size_t c = 0; c < original.size(); ++c) original[c] = c;
+  std::string above;
+  const auto fits = [&] { return table_width(columns, rows) <= width; };
+  const auto erase = [&](std::size_t c) {
+    columns.erase(columns.begin() + static_cast<std::ptrdiff_t>(c));
+    original.erase(original.begin() + static_cast<std::ptrdiff_t>(c));
+    for (auto& row : rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+  };
+  const auto one_value = [&](std::size_t c) {
+    return std::all_of(rows.begin(), rows.end(), [&](const auto& row) { return row[c] == rows[0][c]; });
+  };
+  // Columns of "-" only say nothing; a column with one value says it once. The table keeps two columns at least.
+  for (std::size_t c = columns.size(); c-- > 0 && !fits() && !rows.empty() && columns.size() > 2;)
+    if (one_value(c) && rows[0][c] == "-") erase(c);
+  std::vector<std::string> said;
+  for (std::size_t c = 0; c < columns.size() && !fits() && rows.size() >= 2 && columns.size() > 2;) {
+    if (original[c] != names && one_value(c)) {
+      said.push_back(fmt::format("{}: {}", columns[c].header, rows[0][c]));
+      erase(c);
+    } else {
+      ++c;
+    }
+  }
+  if (!said.empty()) {
+    std::string line;
+    for (const std::string& s : said) line += (line.empty() ? "" : ", ") + s;
+    above = wrapped(line, width == kUnlimitedWidth ? line.size() : width);
+  }
+  std::map<std::string, std::string> abbreviated;
+  const auto name_at = std::find(original.begin(), original.end(), names);
+  if (!fits() && name_at != original.end()) {
+    const std::size_t c = static_cast<std::size_t>(name_at - original.begin());
+    const std::size_t over = table_width(columns, rows) - width;
+    std::size_t longest = columns[c].header.size();
+    for (const auto& row : rows) longest = std::max(longest, row[c].size());
+    const std::size_t keep = std::max(kMinName, longest > over ? longest - over : 0);
+    for (auto& row : rows) row[c] = shortened(row[c], keep, abbreviated);
+  }
+  const CellColour shown_colour =
+      colour ? CellColour([&](std::size_t row, std::size_t column) { return colour(row, original[column]); }) : CellColour();
+  return above + aligned_table(columns, rows, shown_colour) + abbreviations_line(abbreviated, width == kUnlimitedWidth ? 100 : width);
+}
+
+}  // namespace pico

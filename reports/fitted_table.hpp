@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Text tables fitted to a width (issue 65: pico run's table was 220 columns
+// wide, pico compare's over 300): what the terminal view does to its own
+// tables, shared with the run, report and compare tables. docs/report.md#width
+// says it for users.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reports/text_table.hpp"
+
+namespace pico {
+
+// The width the run, report and compare tables fit by default; --wide lifts it.
+inline constexpr std::size_t kDefaultTableWidth = 100;
+// A width no table reaches: --wide.
+inline constexpr std::size_t kUnlimitedWidth = static_cast<std::size_t>(-1);
+
+// Text broken at spaces into lines of at most width columns (a word longer stays whole), each ended.
+std::string wrapped(const std::string& text, std::size_t width);
+
+// At most n bytes: the end given up for "..".
+std::string cut(const std::string& s, std::size_t n);
+
+// An algorithm label in n columns: first its parameters' names by their
+// initials ("mpi/chain[chain_fanout=4;segment_size=0]" as
+// "mpi/chain[cf=4;ss=0]": variants differ there, so their values stay),
+// recorded in `abbreviated` for the line under the table (a name whose
+// initials another already has stays whole: min_ratio and max_ratio); then
+// the algorithm's own name is cut before its parameters, and only a name with
+// no room for them is cut at the end.
+std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated);
+
+// "parameters: cf chain_fanout, ss segment_size", wrapped; "" when none was abbreviated.
+std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width);
+
+// The widest line a table of these cells would print (two spaces between columns).
+std::size_t table_width(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows);
+
+// aligned_table fitted to `width`, in steps, each only while the table is
+// still wider: a column whose every cell is "-" is left out; a column with
+// one value in all of two or more rows is said once above the table
+// ("dtype: float32, op: sum"); the `names` column's labels are shortened
+// (above; the abbreviations said under the table). A table that still does
+// not fit is printed whole: nothing else is cut. colour is by the given
+// columns' indices.
+std::string fitted_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
+                         std::size_t width, const CellColour& colour = {},
+                         std::size_t names = static_cast<std::size_t>(-1));
+
+}  // namespace pico
