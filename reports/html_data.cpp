@@ -13,6 +13,7 @@
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/compare.hpp"
+#include "reports/html_stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
 
@@ -252,7 +253,8 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
     if (const std::string legend = noise_legend(per_size, doubts.size()); !legend.empty())
       warnings.push_back(legend.substr(0, legend.size() - 1));  // its lines in one warning
     described.push_back({{"label", r.label}, {"path", r.path}, {"cases", results.size()}, {"counts", counts},
-                         {"provenance", provenance_rows(r)}, {"warnings", warnings}});
+                         {"provenance", provenance_rows(r)}, {"warnings", warnings},
+                         {"stragglers", html_stragglers(r.report)}});
   }
   return {{"strings", strings.strings()},
           {"tables",

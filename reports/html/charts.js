@@ -739,6 +739,76 @@
     }
   }
 
+  // The run's stragglers (reports/html_stragglers.cpp): each host or rank once,
+  // and a ranks x iterations heat map of the cases one was named in, where the
+  // report kept every rank's samples.
+  const withStragglers = data.reports.filter((r) => r.stragglers);
+  if (withStragglers.length > 0) {
+    section('stragglers', 'stragglers');
+    for (const r of withStragglers) {
+      const s = r.stragglers;
+      if (data.reports.length > 1) {
+        const h = document.createElement('h3');
+        h.textContent = r.label;
+        main.appendChild(h);
+      }
+      const text = document.createElement('pre');
+      text.className = 'output-tail stragglers-text';
+      text.textContent = s.text;
+      main.appendChild(text);
+      if (s.named.length > 0) {
+        const table = document.createElement('table');
+        table.className = 'summary stragglers';
+        const head = table.createTHead().insertRow();
+        for (const t of ['straggler', 'how', 'cases', 'share of their calls', '95% interval', 'median lateness']) {
+          const th = document.createElement('th');
+          th.textContent = t;
+          head.appendChild(th);
+        }
+        const body = table.createTBody();
+        for (const n of s.named) {
+          const tr = body.insertRow();
+          const pct = (v) => (v * 100).toFixed(0) + '%';
+          const cells = [n.who, n.kinds.map((k) => k.replace('_', ' ')).join(', '), String(n.cases), pct(n.share),
+            '[' + pct(n.share_low) + ', ' + pct(n.share_high) + ']', readable(n.excess_s * 1e6, 3) + ' µs'];
+          for (const c of cells) tr.insertCell().textContent = c;
+        }
+        main.appendChild(table);
+      }
+      if (s.cases_without_samples > 0) {
+        const p = document.createElement('p');
+        p.className = 'how';
+        p.textContent = s.cases_without_samples + ' case(s) with a straggler have no heat map: the run kept no per-rank samples (timing.keep_samples: true keeps them).';
+        main.appendChild(p);
+      }
+      if (s.cases_left_out > 0) {
+        const p = document.createElement('p');
+        p.className = 'how';
+        p.textContent = s.cases_left_out + ' more case(s) with a straggler are left out of the heat maps, to keep the page small.';
+        main.appendChild(p);
+      }
+      for (const heat of s.heat) {
+        const rows = [];
+        heat.labels.forEach((label, i) => heat.late_us[i].forEach((v, b) => rows.push({ rank: label, iteration: b * heat.bin, late_us: v })));
+        const what = heat.kind === 'late_arrival' ? 'entered' : 'left';
+        const binned = heat.bin > 1 ? ' Iterations in bins of ' + heat.bin + ' (each cell the bin\'s median), ' + heat.samples + ' in all.' : '';
+        const shown = heat.ranks_shown < heat.ranks ? ' The ' + heat.ranks_shown + ' of ' + heat.ranks + ' ranks latest at the median.' : '';
+        chart('stragglers-heat', heat.case + ': lateness per rank and iteration', 'Each cell: how long after the first rank this rank ' + what + ' the call (µs), one row per rank, one column per timed iteration; a straggler is a dark row.' + binned + shown, {
+          data: { values: rows },
+          width: { step: Math.max(3, Math.min(12, Math.floor(900 / Math.max(1, heat.late_us[0].length)))) },
+          height: { step: Math.max(8, Math.min(20, Math.floor(400 / heat.labels.length))) },
+          mark: 'rect',
+          encoding: {
+            x: { field: 'iteration', type: 'ordinal', title: 'iteration', axis: { labelOverlap: 'greedy', labelAngle: 0 } },
+            y: { field: 'rank', type: 'ordinal', title: null, sort: heat.labels },
+            color: { field: 'late_us', type: 'quantitative', title: (heat.kind === 'late_arrival' ? 'entered' : 'left') + ' after the first (µs)', scale: { scheme: 'reds' } },
+            tooltip: [{ field: 'rank' }, { field: 'iteration' }, { field: 'late_us', title: 'late (µs)', format: '.4~r' }],
+          },
+        });
+      }
+    }
+  }
+
   section('provenance', 'provenance');
   for (const r of data.reports) {
     const h = document.createElement('h3');

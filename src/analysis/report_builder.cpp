@@ -24,6 +24,7 @@
 #include "core/jsonl.hpp"
 #include "core/oversubscription.hpp"
 #include "core/results_file.hpp"
+#include "core/run_stragglers.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -236,6 +237,8 @@ nlohmann::json build_report(const std::string& dir_string) {
     if (nlohmann::json g = guidelines_to_json(check_guidelines(recorded, mpi.value("library", ""), mpi.value("version", "")));
         !g.is_null())
       report["guidelines"] = std::move(g);
+    // Only where some case has per-rank timing (docs/report.md#stragglers).
+    if (nlohmann::json s = to_json(find_stragglers(report)); !s.is_null()) report["stragglers"] = std::move(s);
     return report;
   });
 }

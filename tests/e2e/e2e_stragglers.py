@@ -8,9 +8,12 @@ time, named by the report as what it did; a uniform run naming nobody.
 """
 
 import base64
+import os
+import re
 import struct
 
 from e2e import TEST_BACKENDS, cases_by, checked_report, expect, pico, report_path, run_experiment
+from e2e_html import chart_divs, check_readable, chromium_dump, skip_without_browser
 
 # 30 samples or more per case, one round (the record then holds them all): a
 # share of 80% of 30 calls is named with its 95% bound above half.
@@ -55,6 +58,14 @@ def test_stragglers(tmp):
     late_by = [arrival[samples["samples"] + i] - arrival[i] for i in range(samples["samples"])]
     expect(sorted(late_by)[len(late_by) // 2] > 8e-3, f"rank 1 enters about 10 ms after rank 0: {late_by[:5]}")
 
+    # The run's stragglers in report.json: the rank once, over its cases, with its pooled share.
+    run = report["stragglers"]
+    expect(run["judged_cases"] == 4 and len(run["named"]) == 1, str(run))
+    rank1 = run["named"][0]
+    expect(rank1["host"] is None and rank1["ranks"] == [1] and len(rank1["cases"]) == 3, str(rank1))
+    expect(rank1["kinds"] == ["late_arrival", "slow_progress"] and rank1["share"]["ci95_low"] >= 0.5, str(rank1))
+    expect({c["algorithm"] for c in rank1["cases"]} == {"late", "slow"}, str(rank1["cases"]))
+
     for fmt in ("table", "term"):
         out = pico("report", report_path(proc), "--format", fmt)
         expect(out.returncode == 0, out.stderr)
@@ -81,5 +92,55 @@ def test_no_false_stragglers(tmp):
         for c in report["cases"]:
             expect(c["rank_timing"]["stragglers"] == [],
                    f"run {run}: {c['collective']} {c['bytes']} B named {c['rank_timing']['stragglers']}")
+        expect(report["stragglers"] == {"judged_cases": 24, "oversubscribed_cases": 0, "named": []},
+               f"run {run}: {report['stragglers']}")
         out = pico("report", report_path(proc))
         expect("stragglers: none in 24 case(s) with per-rank timing" in out.stdout, out.stdout)
+
+
+def test_html_stragglers(tmp):
+    # The HTML page's stragglers section, drawn by headless chromium: the rank
+    # named once in its table, and a ranks x iterations heat map for each case
+    # it was named in, its row the late one; none for the cases without one.
+    skip_without_browser("html_stragglers")
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B]
+        processes: [2]
+        backends:
+          - {library: fault, algorithms: [late, slow]}
+          - {library: mpi}
+        """, env=TEST_BACKENDS, timing=STRAGGLER_TIMING)
+    report = checked_report(proc)
+    page = os.path.join(tmp, "report.html")
+    made = pico("report", report_path(proc), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect('data-pico-done="true"' in dom, "the page finished drawing")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "no drawing error: " + dom[dom.find("pico-errors"):][:600])
+    expect('<h2 id="stragglers">stragglers</h2>' in dom and 'href="#stragglers"' in dom, "a stragglers section")
+    table = re.search(r'<table class="summary stragglers">(.*?)</table>', dom, re.S)
+    expect(table, "a table of the stragglers")
+    rows = re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
+    expect(len(rows) == 2 and "<td>rank 1</td>" in rows[1], f"rank 1 named once: {rows}")
+    expect("late arrival, slow progress" in rows[1] and "<td>2</td>" in rows[1], rows[1])
+    heats = [(title, inner) for kind, title, rendered, inner in chart_divs(dom) if kind == "stragglers-heat"]
+    titles = {t for t, _ in heats}
+    named_cases = {f"allreduce 64B {c['algorithm']}, 2 ranks: lateness per rank and iteration"
+                   for n in report["stragglers"]["named"] for c in n["cases"]}
+    expect(titles == named_cases and len(heats) == len(titles), f"heat maps of the named cases only: {titles}")
+    expect({"allreduce 64B late, 2 ranks: lateness per rank and iteration",
+            "allreduce 64B slow, 2 ranks: lateness per rank and iteration"} <= titles, str(titles))
+    late = cases_by(report, collective="allreduce", algorithm="late")[0]
+    for title, inner in heats:
+        if " late, " not in title and " slow, " not in title:
+            continue
+        # Each cell's ARIA label: "iteration: 3; rank: rank 1 (host); entered after the first (µs): ...; late (µs): ...".
+        cells = re.findall(r'iteration: (\d+); rank: rank (\d)[^;]*;[^;]*; late \(µs\): ([0-9.,e+-]+)', inner)
+        expect(len(cells) == 2 * late["iterations"] or "slow" in title, f"{title}: one cell per rank and iteration: {len(cells)}")
+        by_rank = {r: sorted(float(v.replace(",", "")) for _, rr, v in cells if rr == r) for r in ("0", "1")}
+        expect(by_rank["0"] and by_rank["1"], f"{title}: both ranks drawn")
+        median = lambda v: v[len(v) // 2]
+        expect(median(by_rank["1"]) > 5000 and median(by_rank["1"]) > 10 * max(median(by_rank["0"]), 1),
+               f"{title}: rank 1's row is the late one: {median(by_rank['0'])} vs {median(by_rank['1'])} us")
+    check_readable(dom, chart_divs(dom))

@@ -12,7 +12,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/rank_samples.hpp"
 #include "core/rank_timing.hpp"
+#include "reports/html_stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/stragglers.hpp"
 
@@ -24,7 +26,7 @@ namespace {
 
 // 4 ranks x 100 samples entering within 1 us, leaving together 20 us later;
 // rank `late` (if any) enters 200 us late in every sample.
-json summary(int late, const std::vector<std::string>& hosts) {
+RankTimes times(int late) {
   std::mt19937 rng(static_cast<unsigned>(late + 10));
   std::uniform_real_distribution<double> jitter(0, 1e-6);
   RankTimes t;
@@ -41,6 +43,11 @@ json summary(int late, const std::vector<std::string>& hosts) {
     }
     for (int r = 0; r < 4; ++r) t.exit_s[static_cast<std::size_t>(r * t.samples + i)] = last + 20e-6 + jitter(rng);
   }
+  return t;
+}
+
+json summary(int late, const std::vector<std::string>& hosts) {
+  const RankTimes t = times(late);
   const RankTimingBasis basis{
       .clock_residual_s = 1e-6, .barrier_stagger_s = 1e-6, .judges_late_arrival = true, .judges_slow_progress = true};
   return to_json(summarize_rank_times(t, hosts, basis));
@@ -91,6 +98,19 @@ TEST_CASE("stragglers: a host slow across collectives is named once, as a host",
   CHECK(n.cases.size() == 3);
   CHECK(n.excess_s == Approx(200e-6).margin(2e-6));
   CHECK(n.share_low > 0.9);
+  // Pooled over its cases: 300 calls, and the interval of all of them.
+  CHECK(n.pooled.of == 300);
+  CHECK(n.pooled.low > 0.95);
+  // report.json's `stragglers` says the same.
+  const json j = to_json(f);
+  CHECK(j["judged_cases"] == 3);
+  REQUIRE(j["named"].size() == 1);
+  CHECK(j["named"][0]["host"] == "n1");
+  CHECK(j["named"][0]["ranks"] == json::array({2}));
+  CHECK(j["named"][0]["share"]["of"] == 300);
+  REQUIRE(j["named"][0]["cases"].size() == 3);
+  CHECK(j["named"][0]["cases"][1]["collective"] == "bcast");
+  CHECK(j["named"][0]["cases"][1]["kind"] == "late_arrival");
   const std::string text = stragglers_text(f);
   CHECK_THAT(text, Contains("host n1 (rank 2) arrives late in 3 of 3 case(s)"));
   CHECK_THAT(text, Contains("at 95% confidence"));
@@ -114,6 +134,8 @@ TEST_CASE("stragglers: none named where no rank held the calls up, nothing said 
   json old = report_with(2, kTwoHosts);
   for (json& c : old["cases"]) c.erase("rank_timing");
   CHECK(stragglers_text(find_stragglers(old)).empty());
+  CHECK(to_json(find_stragglers(old)).is_null());
+  CHECK(html_stragglers(old).is_null());
   CHECK_THAT(render_table(old), !Contains("stragglers"));
 }
 
@@ -122,4 +144,59 @@ TEST_CASE("stragglers: an oversubscribed launch's cases are not judged", "[strag
   CHECK(f.named.empty());
   CHECK(f.oversubscribed_cases == 3);
   CHECK_THAT(stragglers_text(f), Contains("3 case(s) of oversubscribed launches not judged"));
+}
+
+TEST_CASE("stragglers: the HTML page's heat map, of the named cases with samples only", "[stragglers]") {
+  json report = report_with(2, kTwoHosts);
+  json page = html_stragglers(report);
+  CHECK(page["heat"].empty());
+  CHECK(page["cases_without_samples"] == 3);
+  report["cases"][1]["rank_samples"] = compact_rank_samples(times(2));
+  page = html_stragglers(report);
+  CHECK(page["cases_without_samples"] == 2);
+  REQUIRE(page["heat"].size() == 1);
+  const json& heat = page["heat"][0];
+  CHECK(heat["case"].get<std::string>().rfind("bcast", 0) == 0);
+  CHECK(heat["labels"] == json::array({"rank 0 (n0)", "rank 1 (n0)", "rank 2 (n1)", "rank 3 (n1)"}));
+  CHECK(heat["bin"] == 1);
+  REQUIRE(heat["late_us"].size() == 4);
+  REQUIRE(heat["late_us"][2].size() == 100);
+  CHECK(heat["late_us"][2][50].get<double>() == Approx(200).margin(2));
+  CHECK(heat["late_us"][0][50].get<double>() < 2);
+}
+
+TEST_CASE("stragglers: a heat map past its bounds is binned and keeps the named rank", "[stragglers]") {
+  // 100 ranks x 1,000 samples, rank 70 entering 200 us late in each.
+  RankTimes t;
+  t.ranks = 100;
+  t.samples = 1000;
+  t.arrival_s.assign(100 * 1000, 0);
+  t.exit_s.assign(100 * 1000, 0);
+  for (std::int64_t i = 0; i < t.samples; ++i)
+    for (int r = 0; r < t.ranks; ++r) {
+      const auto k = static_cast<std::size_t>(r * t.samples + i);
+      t.arrival_s[k] = static_cast<double>(i) * 1e-3 + (r == 70 ? 200e-6 : 1e-6 * (r % 3));
+      t.exit_s[k] = static_cast<double>(i) * 1e-3 + 220e-6;
+    }
+  const RankTimingBasis basis{
+      .clock_residual_s = 1e-6, .barrier_stagger_s = 1e-6, .judges_late_arrival = true, .judges_slow_progress = true};
+  json report = report_with(-1, {"vm", "vm", "vm", "vm"}, 128);
+  json ranks = json::array();
+  for (int r = 0; r < 100; ++r) ranks.push_back(r);
+  report["provenance"]["launches"][0]["hosts"][0]["ranks"] = ranks;
+  report["cases"] = json::array({report["cases"][0]});
+  report["cases"][0]["rank_timing"] = to_json(summarize_rank_times(t, std::vector<std::string>(100, "vm"), basis));
+  report["cases"][0]["rank_samples"] = compact_rank_samples(t);
+  const json page = html_stragglers(report);
+  REQUIRE(page["heat"].size() == 1);
+  const json& heat = page["heat"][0];
+  CHECK(heat["rank"] == 70);
+  CHECK(heat["ranks"] == 100);
+  CHECK(heat["ranks_shown"] == kHeatRanks);
+  CHECK(heat["bin"] == 10);
+  REQUIRE(heat["late_us"].size() == static_cast<std::size_t>(kHeatRanks));
+  CHECK(heat["late_us"][0].size() == static_cast<std::size_t>(kHeatColumns));
+  bool shown = false;
+  for (const json& l : heat["labels"]) shown = shown || l == "rank 70 (vm)";
+  CHECK(shown);
 }
