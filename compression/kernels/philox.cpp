@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Philox4x32-10: the scalar generator, the portable batch path, the runtime
-// choice of batch path, and the per-element uniforms of kernels.hpp.
+// Philox4x32-10: the scalar generator, the portable batch path, the batch
+// path of kernel_isa(), and the per-element uniforms of kernels.hpp.
 #include <array>
 
+#include "compression/kernels/kernel_isa.hpp"
 #include "compression/kernels/kernels.hpp"
 #include "compression/kernels/philox_batch.hpp"
 
@@ -30,9 +31,12 @@ void philox_words_portable(std::uint64_t seed, std::uint64_t stream, std::uint64
 namespace {
 
 PhiloxWordsFn choose_philox_words() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return philox_words_avx512;
-  return __builtin_cpu_supports("avx2") ? philox_words_avx2 : philox_words_portable;
+  switch (kernel_isa()) {
+    case KernelIsa::avx512: return philox_words_avx512;
+    case KernelIsa::avx2: return philox_words_avx2;
+    case KernelIsa::scalar: break;
+  }
+  return philox_words_portable;
 }
 
 // Resolved on first use; a function-local static is initialised once, thread-safely.
@@ -48,10 +52,7 @@ void philox_words(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_
   philox_words_impl()(seed, stream, first_block, nblocks, words);
 }
 
-const char* philox_words_path() {
-  const PhiloxWordsFn impl = philox_words_impl();
-  return impl == philox_words_avx512 ? "avx512" : impl == philox_words_avx2 ? "avx2" : "portable";
-}
+const char* philox_words_path() { return kernel_isa_name(kernel_isa()); }
 
 const std::uint32_t* words_at(RandomStream rng, std::uint64_t first_index, std::size_t count, std::uint32_t* words) {
   // Whole blocks covering [first_index, first_index + count): at most one

@@ -24,10 +24,10 @@ void philox_words_avx2(std::uint64_t seed, std::uint64_t stream, std::uint64_t f
 // The AVX-512F kernel (16 blocks per step); callable only where the CPU has AVX-512F.
 void philox_words_avx512(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_block, std::size_t nblocks,
                          std::uint32_t* words);
-// The fastest of the above that this CPU runs, chosen once.
+// The one of the above that kernel_isa() names, chosen once.
 void philox_words(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_block, std::size_t nblocks,
                   std::uint32_t* words);
-// Name of the path philox_words dispatches to ("avx512", "avx2" or "portable"), for the benchmark's header.
+// Name of the path philox_words dispatches to ("avx512", "avx2" or "scalar"), for the benchmark's header.
 const char* philox_words_path();
 
 // Elements are processed in chunks of this many: the uniforms of one chunk

@@ -8,7 +8,11 @@
 // each thread count in turn (interleaved, so a burst of load on a shared
 // machine hits all counts alike) and rates are wall time (CPU time adds up
 // over threads); the speedup is the median over repetitions of that
-// repetition's ratio to the first count.
+// repetition's ratio to the first count. With --paths P,P,... (scalar, avx2,
+// avx512: kernel_isa.hpp) it runs memcpy and the standard quantiser's kernels
+// by each path in turn, --reps rounds, and prints each path's best round
+// (CPU time) and its share of memcpy's best round. PICO_KERNEL_ISA chooses
+// the path of every other mode (the header names it).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -21,9 +25,12 @@
 #include <string_view>
 #include <vector>
 
+#include "compression/kernels/kernel_isa.hpp"
 #include "compression/kernels/kernel_threads.hpp"
 #include "compression/kernels/kernels.hpp"
 #include "compression/kernels/philox_batch.hpp"
+#include "compression/kernels/quantize_paths.hpp"
+#include "core/input_error.hpp"
 
 namespace pc = pico::compressed;
 
@@ -34,7 +41,21 @@ struct Options {
   std::vector<std::size_t> sizes{std::size_t{4} << 20, std::size_t{64} << 20};
   bool json = false;
   std::vector<int> threads;  // empty: one thread, CPU and wall time
+  std::vector<pc::KernelIsa> paths;  // --paths
 };
+
+pc::KernelIsa parse_path(std::string_view name) {
+  for (const auto isa : {pc::KernelIsa::scalar, pc::KernelIsa::avx2, pc::KernelIsa::avx512}) {
+    if (name != pc::kernel_isa_name(isa)) continue;
+    if (!pc::cpu_runs(isa)) {
+      fmt::print(stderr, "pico: error: --paths: this CPU cannot run the '{}' kernel path\n", name);
+      std::exit(2);
+    }
+    return isa;
+  }
+  fmt::print(stderr, "pico: error: --paths: unknown kernel path '{}'\n  hint: use scalar, avx2 or avx512\n", name);
+  std::exit(2);
+}
 
 Options parse_options(int argc, char** argv) {
   Options options;
@@ -61,8 +82,17 @@ Options parse_options(int argc, char** argv) {
         }
         p = *end == ',' ? end + 1 : end;
       }
+    } else if (arg == "--paths" && a + 1 < argc) {
+      const std::string_view list = argv[++a];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        options.paths.push_back(parse_path(list.substr(at, comma - at)));
+        at = comma + 1;
+      }
     } else {
-      fmt::print(stderr, "usage: pico-kernel-bench [--reps N] [--sizes N,N,...] [--json] [--threads T,T,...]\n");
+      fmt::print(stderr,
+                 "usage: pico-kernel-bench [--reps N] [--sizes N,N,...] [--json] [--threads T,T,...] "
+                 "[--paths P,P,...]\n");
       std::exit(2);
     }
   }
@@ -230,10 +260,82 @@ int compare_threads(const Options& options) {
   return 0;
 }
 
+// --paths: per size, the standard quantiser's kernels by each path, the paths
+// interleaved in rounds; each path's best round and its share of memcpy's.
+int compare_paths(const Options& options) {
+  const pc::RandomStream rng{42, 7};
+  const int levels8 = pc::standard_levels(8, kRanks);
+  const int levels16 = pc::standard_levels(16, kRanks);
+  namespace d = pc::detail;
+  const auto levels = [](float scale, int l) {
+    return d::StandardLevels{scale, static_cast<float>(l) / scale, static_cast<float>(l)};
+  };
+  fmt::print("GB/s of float32 input (CPU time), best of {} rounds, the paths interleaved in each; "
+             "(% of memcpy's best round); compress+decompress = max_abs + quantise + dequantise, its max_abs "
+             "the default build's clone\n\n",
+             options.reps);
+  for (const std::size_t n : options.sizes) {
+    Buffers b(n);
+    struct Row {
+      std::string name;
+      std::function<void(pc::KernelIsa)> body;
+    };
+    const std::vector<Row> rows{
+        {"quantize_standard int8",
+         [&](pc::KernelIsa isa) { d::quantize_standard_on(isa, b.x.data(), n, levels(5.0f, levels8), rng, 0, b.codes8.data()); }},
+        {"quantize_standard int16",
+         [&](pc::KernelIsa isa) {
+           d::quantize_standard_on(isa, b.x.data(), n, levels(5.0f, levels16), rng, 0, b.codes16.data());
+         }},
+        {"dequantize int8", [&](pc::KernelIsa isa) { d::dequantize_on(isa, b.codes8.data(), n, 0.01f, b.out.data()); }},
+        {"compress+decompress int8",
+         [&](pc::KernelIsa isa) {
+           const float scale = pc::max_abs(b.x);
+           d::quantize_standard_on(isa, b.x.data(), n, levels(scale, levels8), rng, 0, b.codes8.data());
+           d::dequantize_on(isa, b.codes8.data(), n, scale / static_cast<float>(levels8), b.out.data());
+         }},
+    };
+    const auto cpu_time = [](const std::function<void()>& body) {
+      const double start = thread_cpu_seconds();
+      body();
+      return thread_cpu_seconds() - start;
+    };
+    const auto copy = [&b] { std::memcpy(b.out.data(), b.x.data(), b.x.size() * sizeof(float)); };
+    std::vector<std::vector<double>> best(rows.size(), std::vector<double>(options.paths.size(), 1e30));
+    double best_copy = 1e30;
+    for (const Row& row : rows)  // warm-up: pages touched, caches
+      for (const auto isa : options.paths) row.body(isa);
+    for (int r = 0; r < options.reps; ++r) {
+      best_copy = std::min(best_copy, cpu_time(copy));
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        for (std::size_t p = 0; p < options.paths.size(); ++p) {
+          // Alternate the paths' order between rounds.
+          const std::size_t q = r % 2 == 0 ? p : options.paths.size() - 1 - p;
+          best[k][q] = std::min(best[k][q], cpu_time([&] { rows[k].body(options.paths[q]); }));
+        }
+    }
+    const double bytes = static_cast<double>(n * sizeof(float));
+    fmt::print("| kernel, {} Mi floats ({} MiB) |", n >> 20, (n * sizeof(float)) >> 20);
+    for (const auto isa : options.paths) fmt::print(" {} |", pc::kernel_isa_name(isa));
+    fmt::print("\n|---|");
+    for (std::size_t p = 0; p < options.paths.size(); ++p) fmt::print("---:|");
+    fmt::print("\n| memcpy | {:.2f} (all paths) |\n", bytes / best_copy / 1e9);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      fmt::print("| {} |", rows[k].name);
+      for (std::size_t p = 0; p < options.paths.size(); ++p)
+        fmt::print(" {:.2f} ({:.0f}%) |", bytes / best[k][p] / 1e9, 100.0 * best_copy / best[k][p]);
+      fmt::print("\n");
+    }
+    fmt::print("\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const Options options = parse_options(argc, argv);
+  if (!options.paths.empty()) return compare_paths(options);
   if (!options.threads.empty()) return compare_threads(options);
   std::vector<std::string> names;
   std::vector<std::vector<Timing>> timings;  // [kernel][size]
@@ -280,4 +382,7 @@ int main(int argc, char** argv) {
     fmt::print("\n");
   }
   return 0;
+} catch (const pico::InputError& e) {  // PICO_KERNEL_ISA
+  fmt::print(stderr, "{}\n", e.what());
+  return 2;
 }

@@ -2,13 +2,17 @@
 // Philox4x32-10 and the Global-QSGD quantisers (compression/kernels/kernels.hpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <vector>
 
 #include "compression/kernels/kernels.hpp"
+#include "compression/kernels/kernel_isa.hpp"
 #include "compression/kernels/philox_batch.hpp"
+#include "compression/kernels/quantize_paths.hpp"
+#include "core/input_error.hpp"
 
 #if __has_include(<Random123/philox.h>)
 #include <Random123/philox.h>
@@ -136,6 +140,93 @@ TEST_CASE("Philox batch paths equal the scalar generator", "[compressed]") {
         CHECK(words == expected);
       }
     }
+  }
+}
+
+// Every kernel path this CPU runs (kernel_isa.hpp), whatever PICO_KERNEL_ISA says.
+std::vector<pc::KernelIsa> runnable_paths() {
+  std::vector<pc::KernelIsa> paths;
+  for (const auto isa : {pc::KernelIsa::scalar, pc::KernelIsa::avx2, pc::KernelIsa::avx512})
+    if (pc::cpu_runs(isa)) paths.push_back(isa);
+  return paths;
+}
+
+// The definition written out per element, from the scalar Philox (itself
+// tested against Random123 above): what the GPU kernels compute too.
+template <typename Code>
+Code reference_code(float x, float scale, int levels, pc::RandomStream rng, std::uint64_t index) {
+  std::uint32_t words[4];
+  pc::philox4x32(rng.seed, rng.stream, index / 4, words);
+  const float u = static_cast<float>(words[index % 4] >> 8) / 16777216.0f;
+  const float top = static_cast<float>(levels);
+  const float magnitude = std::fabs(x);
+  const float y = magnitude == scale ? top : magnitude * (top / scale);
+  const float floor_y = std::floor(y);
+  const float q = std::min(floor_y + (u < y - floor_y ? 1.0f : 0.0f), top);
+  return static_cast<Code>(x < 0.0f ? -static_cast<int>(q) : static_cast<int>(q));
+}
+
+TEMPLATE_TEST_CASE("every quantiser path gives the reference codes", "[compressed]", std::int8_t, std::int16_t) {
+  const int levels = pc::standard_levels(sizeof(TestType) == 1 ? 8 : 16, 3);
+  const float scale = 2.5f;
+  // Probe values (levels, halfway points, both ends, zeros of both signs)
+  // then a smooth spread, long enough for whole 64-element steps and tails.
+  std::vector<float> x = probe_values(scale, 9);
+  x.push_back(0.0f);
+  x.push_back(-0.0f);
+  x.push_back(scale);
+  x.push_back(-scale);
+  x.push_back(std::nextafter(scale, 0.0f));
+  while (x.size() < 3000) x.push_back(scale * std::sin(0.37f * static_cast<float>(x.size())));
+  const pc::RandomStream rng{0x0123456789ABCDEFull, (std::uint64_t{5} << 32) | 3};
+  const pc::detail::StandardLevels l{scale, static_cast<float>(levels) / scale, static_cast<float>(levels)};
+  // first_index: block-aligned, mid-block, and with the block counter's low word about to carry.
+  for (const std::uint64_t first_index : {0ull, 3ull, 4097ull, 4 * 0xFFFFFFF0ull + 2}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{64}, std::size_t{95},
+                                std::size_t{1027}, x.size()}) {
+      std::vector<TestType> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = reference_code<TestType>(x[i], scale, levels, rng, first_index + i);
+      for (const auto isa : runnable_paths()) {
+        INFO("path " << pc::kernel_isa_name(isa) << ", first_index " << first_index << ", n " << n);
+        std::vector<TestType> codes(n, TestType{99});
+        pc::detail::quantize_standard_on(isa, x.data(), n, l, rng, first_index, codes.data());
+        CHECK(codes == expected);
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("every dequantiser path scales the codes", "[compressed]", std::int8_t, std::int16_t) {
+  std::vector<TestType> sums;
+  for (int v = -127; v <= 127; ++v) sums.push_back(static_cast<TestType>(v * (sizeof(TestType) == 1 ? 1 : 211)));
+  std::vector<float> expected(sums.size());
+  for (std::size_t i = 0; i < sums.size(); ++i) expected[i] = static_cast<float>(sums[i]) * 0.37f;
+  for (const auto isa : runnable_paths()) {
+    INFO("path " << pc::kernel_isa_name(isa));
+    std::vector<float> out(sums.size(), -1.0f);
+    pc::detail::dequantize_on(isa, sums.data(), sums.size(), 0.37f, out.data());
+    CHECK(out == expected);
+  }
+}
+
+TEST_CASE("PICO_KERNEL_ISA names a path the CPU runs, or is refused", "[compressed]") {
+  CHECK(pc::kernel_isa_from(nullptr) == runnable_paths().back());  // the widest
+  CHECK(pc::kernel_isa_from("") == runnable_paths().back());
+  CHECK(pc::kernel_isa_from("scalar") == pc::KernelIsa::scalar);
+  for (const auto isa : {pc::KernelIsa::avx2, pc::KernelIsa::avx512}) {
+    if (pc::cpu_runs(isa)) {
+      CHECK(pc::kernel_isa_from(pc::kernel_isa_name(isa)) == isa);
+    } else {
+      CHECK_THROWS_AS(pc::kernel_isa_from(pc::kernel_isa_name(isa)), pico::InputError);
+    }
+  }
+  try {
+    pc::kernel_isa_from("avx3");
+    FAIL("avx3 accepted");
+  } catch (const pico::InputError& e) {
+    CHECK(e.file == "PICO_KERNEL_ISA");
+    CHECK(e.message == "unknown kernel path 'avx3'");
+    CHECK(e.hint.find("use avx512, avx2 or scalar") != std::string::npos);
   }
 }
 
