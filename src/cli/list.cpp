@@ -13,6 +13,7 @@
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
 #include "cli/catalog_table.hpp"
+#include "launch/worker_inventory.hpp"
 
 namespace pico::cli {
 namespace {
@@ -60,6 +61,13 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
             cat.mpi_t_versions.empty() ? "" : fmt::format(" (MPI_T on {}, else env)", cat.mpi_t_versions);
         fmt::print("{:<{}} selection: {:<8} {}{}\n", lib, width, cat.mechanism, cat.description, where);
       }
+      // Which MPI each built worker runs on: a platform picks one by its `mpi: library` or `worker:`.
+      const auto workers = workers_beside_pico();
+      fmt::print("\nworkers beside pico{}:\n", workers.empty() ? " (none found)" : "");
+      const std::size_t name_width = widest(workers, [](const WorkerFound& w) { return w.name; });
+      for (const WorkerFound& w : workers)
+        fmt::print("  {:<{}} {}  {}\n", w.name, name_width, w.mpi.empty() ? "(" + w.failure + ")" : w.mpi,
+                   w.path.string());
     } else if (opts->what == "algorithms") {
       fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
                                                   : render_algorithms_text(opts->library, opts->collective));

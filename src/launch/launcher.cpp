@@ -144,8 +144,11 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
 }
 
 std::string worker_path(const Platform& platform, const std::string& mpi_library) {
-  if (!platform.worker.empty()) return platform.worker;
-  const std::string name = mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
+  // A path is the user's; a bare name (pico-worker-openmpi5, built by -DPICO_EXTRA_MPI) is one of pico's
+  // workers, looked for beside pico like the default ones, never on PATH.
+  if (!platform.worker.empty() && platform.worker.find('/') != std::string::npos) return platform.worker;
+  const bool named = !platform.worker.empty();
+  const std::string name = named ? platform.worker : mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
   const std::filesystem::path dir = this_program_dir();
   if (!dir.empty() && is_executable_file(dir / name)) return (dir / name).string();
   // The bare name would make mpirun search PATH: whatever program of that name is found there would run as the
@@ -154,7 +157,9 @@ std::string worker_path(const Platform& platform, const std::string& mpi_library
                    fmt::format("no {} beside pico ({}) for {}: pico runs the worker built with it, never one found on "
                                "PATH",
                                name, dir.empty() ? std::string("its directory unreadable") : dir.string(), mpi_library),
-                   mpi_library == "mpich"
+                   named ? "build it (cmake -DPICO_EXTRA_MPI=NAME=PREFIX, docs/openmpi5.md), see which workers pico has "
+                           "(pico list libraries), or give `worker:` a path"
+                   : mpi_library == "mpich"
                        ? "build it with MPICH installed (cmake -DPICO_WITH_MPICH=ON finds it by pkg-config and builds "
                          "pico-worker-mpich), or "
                          "give the platform's `worker:` its path"

@@ -45,7 +45,14 @@ bool parse_args(int argc, char** argv, Args& args) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--version") {
-      fmt::print("pico-worker {} ({})\n", pico::build::version, pico::build::git_hash);
+      // MPI_Get_library_version may be called before MPI_Init (MPI 3.0, 8.1.1): `pico list libraries`
+      // asks each worker which MPI it was linked against without starting one.
+      char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+      int length = 0;
+      MPI_Get_library_version(library, &length);
+      const std::string_view text(library, static_cast<std::size_t>(length));
+      fmt::print("pico-worker {} ({})\nMPI: {}\n", pico::build::version, pico::build::git_hash,
+                 text.substr(0, text.find_first_of(",\n")));
       std::exit(0);
     }
     if (i + 1 < argc && a == "--launch") args.launch_file = argv[++i];

@@ -564,3 +564,20 @@ def test_worker_missing(tmp):
                and "never one found on PATH" in proc.stderr, f"{extra}: exit {proc.returncode}\n{proc.stderr}")
     expect(not os.path.exists(marker), "the planted pico-worker-mpich ran")
     expect(not os.path.exists(os.path.join(tmp, "results")), "refused before a results directory existed")
+    # A bare `worker:` name (a worker built by -DPICO_EXTRA_MPI) is one beside pico, never the one on PATH.
+    write(planted, "pico-worker-openmpi5", f"#!/bin/sh\ntouch {marker}\n")
+    os.chmod(os.path.join(planted, "pico-worker-openmpi5"), 0o755)
+    as_root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    for worker, ok in (("pico-worker-openmpi5", False), ("pico-worker", True)):
+        platform = write(tmp, f"{worker}.yaml", f"name: named\nscheduler: local\nlauncher: {{kind: mpirun, "
+                         f"command: mpirun, args: {json.dumps(as_root)}}}\nworker: {worker}\n")
+        out = os.path.join(tmp, f"results-{worker}")
+        proc = subprocess.run([os.path.join(alone, "pico"), "run", path, "-p", platform, "-o", out],
+                              capture_output=True, text=True, cwd=tmp, env=dict(os.environ, **env), timeout=300)
+        if ok:
+            commands = checked_report(proc)["provenance"]["launch_commands"]
+            expect(all(os.path.join(alone, "pico-worker") in cmd for cmd in commands), str(commands))
+        else:
+            expect(proc.returncode == 2 and f"no pico-worker-openmpi5 beside pico ({alone})" in proc.stderr
+                   and "pico list libraries" in proc.stderr, f"exit {proc.returncode}\n{proc.stderr}")
+    expect(not os.path.exists(marker), "the planted pico-worker-openmpi5 ran")
