@@ -52,6 +52,7 @@ struct BenchOptions {
   std::optional<std::string> call;  // mpi: blocking (default), nonblocking or persistent
   std::optional<std::string> counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
   bool in_place = false, dry_run = false, quiet = false, wide = false;
+  bool keep_samples = false;  // timing.keep_samples: every sample and every rank's arrival and exit of each
   std::string style = "pico";  // the table: pico or nccl-tests
 };
 
@@ -71,7 +72,7 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}, {"count_matrix", "--counts"},
       {"pattern", "--counts"},   {"seed", "--counts"},             {"rank", "--counts"},
       {"factor", "--counts"},    {"alpha", "--counts"},            {"path", "--counts"},
-      {"spread", "--counts"}};
+      {"spread", "--counts"},    {"keep_samples", "--keep-samples"}};
   return flags;
 }
 
@@ -170,6 +171,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
     timing["max_iterations"] = *o.iterations;
   }
   if (o.target_ci) timing["target_ci"] = *o.target_ci;
+  if (o.keep_samples) timing["keep_samples"] = true;
   // A long budget needs a longer per-case timeout: budget plus a minute for warm-up and validation.
   timing["case_timeout"] = o.case_timeout ? *o.case_timeout
                                           : fmt::format("{}s", parse_duration_s(o.time_budget).value_or(1.0) + 60.0);
@@ -249,6 +251,8 @@ void add_bench(CLI::App& app, int& exit_code) {
                   "Exactly this many timed samples per case (OSU -i); with -G the calls per graph (nccl-tests -n)");
   cmd->add_option("--calls-per-sample", opts->calls_per_sample,
                   "Throughput mode: calls timed together per sample (default 20; 1: each call)");
+  cmd->add_flag("--keep-samples", opts->keep_samples,
+                "Keep every sample and every rank's arrival and exit of each in the report (timing.keep_samples)");
   cmd->add_option("--rotate-buffers", opts->rotate_buffers,
                   "nccl: move each timed call's buffers through this span (nccl-tests' cold cache), e.g. 1GiB");
   cmd->add_option("--call", opts->call,

@@ -8,8 +8,11 @@ non-blocking ones, osu_i<coll>, against pico's `--call nonblocking` and OSU's "P
 and each process count, runs `pico bench` and OSU alternately (pico first in even rounds, OSU first
 in odd ones) for --rounds rounds over the same sizes and prints, per size, the best round of each
 and their ratio (best-round rule: a slow period of a shared machine inflates single rounds, not the
-best one). OSU prints the mean over its iterations, so pico's mean is the like-for-like figure
-(ratio); pico's median beside it (ratio_med). Nothing of OSU's is built into pico: build it
+best one). OSU prints, per size, the average over ranks of each rank's mean time in its own call
+(MPI_Wtime around the call on that rank); pico's sample is the slowest rank's (docs/methodology.md#
+pico-and-osu). So pico runs with --keep-samples and the like-for-like figure is computed from its
+per-rank arrivals and exits (rank_samples): each rank's mean of exit - arrival, averaged over ranks
+(ratio); pico's own mean (ratio_max) and median (ratio_med) beside it. Nothing of OSU's is built into pico: build it
 yourself (docs/benchmarks.md says how) and name the directory of its binaries.
 
 Size conventions: both use the per-rank block for allgather, alltoall, gather and scatter; OSU's
@@ -21,9 +24,11 @@ Usage: PICO_OSU_DIR=/path/to/osu/binaries tests/bench/osu_fidelity.py [--np 2,4]
 Exits 77 (skipped) with a reason when PICO_OSU_DIR is not given or holds no OSU binary.
 """
 import argparse
+import base64
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -67,10 +72,24 @@ def mpirun_flags(np):
     return flags + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
 
 
+def rank_mean_us(case):
+    """OSU's statistic from pico's per-rank samples: each rank's mean of exit - arrival, averaged over
+    ranks (us); None without rank_samples."""
+    rs = case.get("rank_samples")
+    if not rs:
+        return None
+    ranks, samples = rs["ranks"], rs["samples"]
+    arrival = struct.unpack(f"<{ranks * samples}f", base64.b64decode(rs["arrival_s"]))
+    exit_ = struct.unpack(f"<{ranks * samples}f", base64.b64decode(rs["exit_s"]))
+    means = [sum(exit_[r * samples + i] - arrival[r * samples + i] for i in range(samples)) / samples
+             for r in range(ranks)]
+    return sum(means) / ranks * 1e6
+
+
 def pico_times(pico, coll, np, sizes, budget, tmp):
-    """{size: (mean_us, median_us)} for one pico launch over all sizes."""
+    """{size: (osu_like_us, mean_us, median_us)} for one pico launch over all sizes."""
     base = coll[1:] if coll in NONBLOCKING else coll
-    args = [pico, "bench", base, "--np", str(np), "--time-budget", budget, "-q", "-o", tmp]
+    args = [pico, "bench", base, "--np", str(np), "--time-budget", budget, "--keep-samples", "-q", "-o", tmp]
     if coll in NONBLOCKING:
         args += ["--call", "nonblocking"]
     pico_sizes = {}
@@ -88,7 +107,7 @@ def pico_times(pico, coll, np, sizes, budget, tmp):
             continue
         key = 0 if base == "barrier" else pico_sizes.get(case["bytes"])
         if key is not None:
-            times[key] = (case["timing"]["mean_s"] * 1e6, case["timing"]["median_s"] * 1e6)
+            times[key] = (rank_mean_us(case), case["timing"]["mean_s"] * 1e6, case["timing"]["median_s"] * 1e6)
     return times
 
 
@@ -137,12 +156,13 @@ def compare(pico, osu_dir, coll, np, sizes, rounds, budget):
     keys = [0] if coll in ("barrier", "ibarrier") else sizes
     rows = []
     for s in keys:
-        p_mean = best(pico_rounds, s, lambda v: v[0])
-        p_med = best(pico_rounds, s, lambda v: v[1])
+        p_like = best([r for r in pico_rounds if s in r and r[s][0] is not None], s, lambda v: v[0])
+        p_mean = best(pico_rounds, s, lambda v: v[1])
+        p_med = best(pico_rounds, s, lambda v: v[2])
         o = best(osu_rounds, s)
         if p_mean is None or o is None or o <= 0:
             continue
-        rows.append((s, p_mean, p_med, o, p_mean / o, p_med / o))
+        rows.append((s, p_like, p_mean, p_med, o))
     return rows
 
 
@@ -173,11 +193,14 @@ def main():
         for coll in found:
             rows = compare(args.pico, osu_dir, coll, np, sizes, args.rounds, args.time_budget)
             print(f"\n{coll} np={np} (best of {args.rounds} alternating rounds)")
-            print(f"| size | pico mean us | pico median us | OSU us | ratio | ratio_med |")
-            print("|---:|---:|---:|---:|---:|---:|")
-            for s, p_mean, p_med, o, ratio, ratio_med in rows:
+            print("| size | pico rank-mean us | pico mean us | pico median us | OSU us | ratio | ratio_max | ratio_med |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for s, p_like, p_mean, p_med, o in rows:
                 label = "-" if coll in ("barrier", "ibarrier") else f"{s}"
-                print(f"| {label} | {p_mean:.2f} | {p_med:.2f} | {o:.2f} | {ratio:.2f} | {ratio_med:.2f} |")
+                like = "-" if p_like is None else f"{p_like:.2f}"
+                ratio = "-" if p_like is None else f"{p_like / o:.2f}"
+                print(f"| {label} | {like} | {p_mean:.2f} | {p_med:.2f} | {o:.2f} | {ratio} | {p_mean / o:.2f} "
+                      f"| {p_med / o:.2f} |")
             sys.stdout.flush()
     return 0
 
