@@ -49,7 +49,8 @@ std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const 
 
 // One call form's rows of a catalogue for collective c: the blocking call's
 // (every collective the library runs) or the non-blocking call's (those with a variable).
-void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm form, std::vector<Row>& out) {
+void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm form, const std::string& version,
+              std::vector<Row>& out) {
   static const CollectiveCatalog kNoChoice;  // no variable, no algorithms: the library's only form
   const auto& of_form = cat.collectives_of(form);
   auto it = of_form.find(c);
@@ -68,6 +69,7 @@ void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm
     out.push_back(
         {lib, std::string(name(c)), call, "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
   for (const auto& a : cc.algorithms) {
+    if (!version.empty() && !version_in_range(version, a.versions)) continue;
     std::vector<std::string> params;
     for (const auto& p : a.parameters) {
       const auto& variables = a.parameter_variables.contains(p) ? a.parameter_variables : cc.parameter_variables;
@@ -82,22 +84,23 @@ void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm
   }
 }
 
-std::vector<Row> rows(const std::string& library, const std::string& collective) {
+std::vector<Row> rows(const std::string& library, const std::string& collective, const std::string& version) {
   std::vector<Row> out;
   for (const auto& lib : catalog_libraries()) {
     if (!library.empty() && lib != library) continue;
     const Catalog& cat = catalog_for(lib);
     for (CallForm form : {CallForm::blocking, CallForm::nonblocking})
       for (Collective c : all_collectives())
-        if (collective.empty() || name(c) == collective) add_rows(lib, cat, c, form, out);
+        if (collective.empty() || name(c) == collective) add_rows(lib, cat, c, form, version, out);
   }
   return out;
 }
 
 }  // namespace
 
-std::string render_algorithms_text(const std::string& library, const std::string& collective) {
-  const auto all = rows(library, collective);
+std::string render_algorithms_text(const std::string& library, const std::string& collective,
+                                   const std::string& version) {
+  const auto all = rows(library, collective, version);
   std::size_t selection_width = 58;  // the selection column fits its longest entry (MPICH's id and name)
   for (const auto& r : all) selection_width = std::max(selection_width, r.selection.size());
   std::size_t algorithm_width = 38;
@@ -114,10 +117,11 @@ std::string render_algorithms_text(const std::string& library, const std::string
   return out;
 }
 
-std::string render_algorithms_markdown(const std::string& library, const std::string& collective) {
+std::string render_algorithms_markdown(const std::string& library, const std::string& collective,
+                                       const std::string& version) {
   std::string out;
   std::string current;
-  for (const auto& r : rows(library, collective)) {
+  for (const auto& r : rows(library, collective, version)) {
     if (r.library != current) {
       const Catalog& cat = catalog_for(r.library);
       out += fmt::format("{}### {}\n\n{}\n\n", current.empty() ? "" : "\n", r.library, cat.description);

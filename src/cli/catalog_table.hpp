@@ -7,8 +7,10 @@
 
 namespace pico {
 
-// library / collective: "" = all.
-std::string render_algorithms_text(const std::string& library, const std::string& collective);
-std::string render_algorithms_markdown(const std::string& library, const std::string& collective);
+// library / collective: "" = all. version: only the algorithms a library of that version has ("" = every version).
+std::string render_algorithms_text(const std::string& library, const std::string& collective,
+                                   const std::string& version = "");
+std::string render_algorithms_markdown(const std::string& library, const std::string& collective,
+                                       const std::string& version = "");
 
 }  // namespace pico

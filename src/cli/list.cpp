@@ -38,7 +38,7 @@ void reject_unknown(const char* flag, const std::string& value, const std::vecto
 void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
   auto* cmd = app.add_subcommand("list", "List libraries, algorithms, backends, collectives or platforms");
   struct Options {
-    std::string what, library, collective, format = "text";
+    std::string what, library, collective, mpi_version, format = "text";
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("what", opts->what, "libraries | algorithms | backends | collectives | platforms")
@@ -46,6 +46,8 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
       ->check(CLI::IsMember({"libraries", "algorithms", "backends", "collectives", "platforms"}));
   cmd->add_option("--library", opts->library, "Only this library's catalogue (see `pico list libraries`)");
   cmd->add_option("--collective", opts->collective, "Only this collective");
+  cmd->add_option("--mpi-version", opts->mpi_version,
+                  "algorithms: only those a library of this version has (5.0.7; the catalogue's `versions`)");
   cmd->add_option("--format", opts->format, "text | markdown")->check(CLI::IsMember({"text", "markdown"}));
   cmd->callback([opts] {
     const auto libraries = catalog_libraries();
@@ -53,6 +55,10 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
     std::vector<std::string> collectives;
     for (Collective c : all_collectives()) collectives.emplace_back(name(c));
     reject_unknown("--collective", opts->collective, collectives, "collectives");
+    if (!opts->mpi_version.empty() &&
+        opts->mpi_version.find_first_not_of("0123456789.") != std::string::npos)
+      throw InputError("--mpi-version", fmt::format("'{}' is not a version", opts->mpi_version),
+                       "give the library's version as numbers and dots (5.0.7; `mpirun --version` says it)");
     if (opts->what == "libraries") {
       const std::size_t width = widest(libraries, [](const std::string& lib) { return lib; });
       for (const auto& lib : libraries) {
@@ -69,8 +75,9 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
         fmt::print("  {:<{}} {}  {}\n", w.name, name_width, w.mpi.empty() ? "(" + w.failure + ")" : w.mpi,
                    w.path.string());
     } else if (opts->what == "algorithms") {
-      fmt::print("{}", opts->format == "markdown" ? render_algorithms_markdown(opts->library, opts->collective)
-                                                  : render_algorithms_text(opts->library, opts->collective));
+      fmt::print("{}", opts->format == "markdown"
+                           ? render_algorithms_markdown(opts->library, opts->collective, opts->mpi_version)
+                           : render_algorithms_text(opts->library, opts->collective, opts->mpi_version));
       // Which files those rows came from (PICO_CATALOG_DIR can replace pico's own); not in the generated docs.
       if (opts->format == "text")
         for (const auto& [library, file] : catalog_files_read()) fmt::print("catalogue of {}: {}\n", library, file);

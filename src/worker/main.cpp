@@ -3,6 +3,7 @@
 // launch request and streams one JSON line per case to cases.jsonl.
 //
 //   pico-worker --launch DIR/launch-<k>.json --out DIR
+//   pico-worker --mpi-t-enums PREFIX     (the library's enumerated MPI_T variables, as JSON)
 #include <cstdio>
 #include <cstdlib>
 #include <malloc.h>
@@ -32,6 +33,7 @@
 #include "worker/race_runner.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/clock_sync.hpp"
+#include "worker/mpi_tools.hpp"
 #include "harness/mpi_handles.hpp"
 
 namespace {
@@ -39,6 +41,7 @@ namespace {
 struct Args {
   std::string launch_file;
   std::string out_dir;
+  std::string mpi_t_enums;  // --mpi-t-enums PREFIX: print the library's enumerated control variables, run nothing
 };
 
 bool parse_args(int argc, char** argv, Args& args) {
@@ -55,11 +58,30 @@ bool parse_args(int argc, char** argv, Args& args) {
                  text.substr(0, text.find_first_of(",\n")));
       std::exit(0);
     }
-    if (i + 1 < argc && a == "--launch") args.launch_file = argv[++i];
+    if (i + 1 < argc && a == "--mpi-t-enums") args.mpi_t_enums = argv[++i];
+    else if (i + 1 < argc && a == "--launch") args.launch_file = argv[++i];
     else if (i + 1 < argc && a == "--out") args.out_dir = argv[++i];
     else return false;
   }
-  return !args.launch_file.empty() && !args.out_dir.empty();
+  return !args.mpi_t_enums.empty() || (!args.launch_file.empty() && !args.out_dir.empty());
+}
+
+// The library's enumerated control variables under a prefix, as JSON on stdout (one rank:
+// mpirun -np 1 pico-worker --mpi-t-enums coll_). After MPI_Init, when every component has
+// registered its variables.
+int print_mpi_t_enums(const std::string& prefix) {
+  nlohmann::json out = nlohmann::json::object();
+  {
+    pico::MpiToolsSession tools;
+    if (!tools.ok()) {
+      std::fprintf(stderr, "pico-worker: MPI_T_init_thread failed\n");
+      return 3;
+    }
+    for (const auto& [variable, items] : pico::enumerated_variables(prefix))
+      for (const auto& [value, name] : items) out[variable][std::to_string(value)] = name;
+  }
+  std::printf("%s\n", out.dump(1).c_str());
+  return 0;
 }
 
 // A case of a launch whose worker met another MPI library than planned:
@@ -193,6 +215,7 @@ int main(int argc, char** argv) {
 #endif
   keep_freed_buffers();
   pico::MpiSession mpi(&argc, &argv);
+  if (!args.mpi_t_enums.empty()) return print_mpi_t_enums(args.mpi_t_enums);
   try {
     return run(args, preload_status);
   } catch (const std::exception& e) {

@@ -57,6 +57,28 @@ bool is_integer_type(MPI_Datatype t) {
 
 }  // namespace
 
+std::map<std::string, std::map<int, std::string>> enumerated_variables(const std::string& prefix) {
+  std::map<std::string, std::map<int, std::string>> out;
+  int count = 0;
+  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return out;
+  for (int index = 0; index < count; ++index) {
+    char name[256], desc[1024];
+    int name_len = sizeof(name), desc_len = sizeof(desc), verbosity = 0, binding = 0, scope = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_T_enum enumtype = MPI_T_ENUM_NULL;
+    if (MPI_T_cvar_get_info(index, name, &name_len, &verbosity, &type, &enumtype, desc, &desc_len, &binding,
+                            &scope) != MPI_SUCCESS ||
+        enumtype == MPI_T_ENUM_NULL || std::string_view(name).rfind(prefix, 0) != 0)
+      continue;
+    auto& items = out[name];
+    find_enum_item(enumtype, [&](const EnumItem& item) {
+      items[item.value] = item.name;
+      return false;  // visit them all
+    });
+  }
+  return out;
+}
+
 MpiToolsSession::MpiToolsSession() {
   int provided = 0;
   ok_ = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;

@@ -26,6 +26,12 @@ class MpiToolsSession {
   bool ok_ = false;
 };
 
+// Every control variable whose name starts with `prefix` and whose type is an
+// MPI_T enumeration, with its items (value -> name): what the library itself
+// says its algorithms are, which tests/tools/check_catalog_mpi_t.py compares
+// with the catalogue (`pico-worker --mpi-t-enums PREFIX`).
+std::map<std::string, std::map<int, std::string>> enumerated_variables(const std::string& prefix);
+
 // Reads and writes control variables by name (no object binding).
 class ControlVariables {
  public:
