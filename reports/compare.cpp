@@ -310,7 +310,8 @@ std::vector<std::string> compare_cells(const ComparedPair& row) {
                            s ? speedup_interval_text(*s) : std::string("-"), marked_verdict(row),
                            number(m.bits_per_element, "{:.2f}"), number(m.rel_l2_error, "{:.3e}"),
                            number(m.bias_rel_l2, "{:.3e}"), identical_text(m, false),
-                           number(row.library_speedup, "{:.3f}x"), breakdown_text(row.breakdown)})
+                           row.library_speedup ? speedup_figure(*row.library_speedup) + "x" : std::string("-"),
+                           breakdown_text(row.breakdown)})
     cells.push_back(std::move(cell));
   return cells;
 }

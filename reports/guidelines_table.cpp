@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/size_text.hpp"
+#include "core/speedup.hpp"
 #include "reports/text_table.hpp"
 
 namespace pico {
@@ -25,7 +26,8 @@ constexpr std::array<TextColumn, 8> kColumns = {{
 // As core/speedup.hpp's texts print a speedup, from the section's numbers.
 std::string interval_text(const nlohmann::json& check) {
   if (!check.at("ratio_low").is_number()) return "none";
-  return fmt::format("[{:.3f}, {:.3f}]", check.at("ratio_low").get<double>(), check.at("ratio_high").get<double>());
+  return fmt::format("[{}, {}]", speedup_figure(check.at("ratio_low").get<double>()),
+                     speedup_figure(check.at("ratio_high").get<double>()));
 }
 
 }  // namespace
@@ -41,7 +43,7 @@ std::string render_guidelines(const nlohmann::json& report) {
   for (const nlohmann::json& k : g.at("checks")) {
     rows.push_back({k.at("collective").get<std::string>(), k.at("composition").get<std::string>(),
                     fmt::format("{}", k.at("np").get<int>()), size_text(k.at("bytes").get<std::uint64_t>()),
-                    k.at("dtype").get<std::string>(), fmt::format("{:.3f}x", k.at("ratio").get<double>()),
+                    k.at("dtype").get<std::string>(), speedup_figure(k.at("ratio").get<double>()) + "x",
                     interval_text(k), k.at("verdict").get<std::string>()});
     if (k.at("verdict") == "violated")
       violations += fmt::format("  {} (sizes: {})\n", k.at("text").get<std::string>(), k.at("sizes").get<std::string>());

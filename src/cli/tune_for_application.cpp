@@ -8,6 +8,7 @@
 #include "cli/read_report.hpp"
 #include "core/input_error.hpp"
 #include "core/size_text.hpp"
+#include "core/speedup.hpp"
 #include "reports/text_table.hpp"
 #include "tuning/call_site_saving.hpp"
 
@@ -105,8 +106,8 @@ std::string application_weights_text(const TunedProfile& profile, const json& ap
     if (weighed.size() > rows.size()) out += fmt::format("... and {} more call site(s)\n", weighed.size() - rows.size());
     out += fmt::format("predicted: {:.3g} s saved of the default's {:.3g} s in collectives", saving, in_collectives);
     if (n.run_s > saving && n.run_s > 0)
-      out += fmt::format(" and {:.3g} s run, {:.3f}x (the sweep's speedup at each size applied to the default's time "
-                         "there)", n.run_s, n.run_s / (n.run_s - saving));
+      out += fmt::format(" and {:.3g} s run, {}x (the sweep's speedup at each size applied to the default's time "
+                         "there)", n.run_s, speedup_figure(n.run_s / (n.run_s - saving)));
     out += "\n";
   }
   return out;

@@ -2,6 +2,7 @@
 #include "core/speedup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 
@@ -74,10 +75,16 @@ std::size_t fastest_of(const std::vector<const std::vector<Observation>*>& candi
   return best;
 }
 
-std::string speedup_estimate_text(const MeasuredSpeedup& s) { return fmt::format("{:.3f}x", s.estimate); }
+std::string speedup_figure(double v) {
+  if (!std::isfinite(v) || v == 0 || std::abs(v) >= 0.1) return fmt::format("{:.3f}", v);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
+  return fmt::format("{:.{}f}", v, std::min(2 - magnitude, 17));
+}
+
+std::string speedup_estimate_text(const MeasuredSpeedup& s) { return speedup_figure(s.estimate) + "x"; }
 
 std::string speedup_interval_text(const MeasuredSpeedup& s) {
-  return s.has_interval() ? fmt::format("[{:.3f}, {:.3f}]", s.low, s.high) : std::string("none");
+  return s.has_interval() ? fmt::format("[{}, {}]", speedup_figure(s.low), speedup_figure(s.high)) : std::string("none");
 }
 
 int launch_count(const std::vector<Observation>& obs) {

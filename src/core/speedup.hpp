@@ -53,6 +53,11 @@ MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::
 // Null entries and empty candidates are never the fastest; npos when none is.
 std::size_t fastest_of(const std::vector<const std::vector<Observation>*>& candidates, Objective objective);
 
+// One speedup figure, as every view prints it: three decimals ("1.158"), and
+// three significant digits below 0.1 ("0.000512", not "0.000": issue 65's
+// tune --check printed "0.000x [0.000, 1.084]"). Never an exponent.
+std::string speedup_figure(double v);
+
 // How every view prints the figure: "1.158x", "[0.912, 1.402]" ("none" without an interval).
 std::string speedup_estimate_text(const MeasuredSpeedup& s);
 std::string speedup_interval_text(const MeasuredSpeedup& s);

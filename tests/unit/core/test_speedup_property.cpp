@@ -89,3 +89,18 @@ TEST_CASE("every speedup interval holds its point estimate, over random sample s
   }
   CHECK(with_interval > 1000);  // the property was tested, not skipped
 }
+
+TEST_CASE("a speedup below 0.1 keeps three significant digits, never an exponent", "[speedup]") {
+  // Issue 65: tune --check printed "0.000x [0.000, 1.084]" for a speedup below 0.001.
+  CHECK(pico::speedup_figure(1.15849) == "1.158");
+  CHECK(pico::speedup_figure(0.1234) == "0.123");
+  CHECK(pico::speedup_figure(0.000512345) == "0.000512");
+  CHECK(pico::speedup_figure(0.0451) == "0.0451");
+  CHECK(pico::speedup_figure(0) == "0.000");
+  MeasuredSpeedup s;
+  s.estimate = 0.00042;
+  s.low = 0.00031;
+  s.high = 1.0844;
+  CHECK(pico::speedup_estimate_text(s) == "0.000420x");
+  CHECK(pico::speedup_interval_text(s) == "[0.000310, 1.084]");
+}
