@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/counted.hpp"
+
 namespace pico {
 
 namespace {
@@ -64,6 +66,20 @@ std::string abbreviations_line(const std::map<std::string, std::string>& abbrevi
   for (const auto& [initials, key] : abbreviated) out += fmt::format(" {} {},", initials, key);
   out.pop_back();
   return wrapped(out, width);
+}
+
+std::size_t TableNotes::add(const std::string& text) {
+  auto it = std::find_if(notes_.begin(), notes_.end(), [&](const auto& n) { return n.first == text; });
+  if (it == notes_.end()) it = notes_.insert(notes_.end(), {text, 0});
+  ++it->second;
+  return static_cast<std::size_t>(it - notes_.begin()) + 1;
+}
+
+std::string TableNotes::lines(std::size_t width) const {
+  std::string out;
+  for (std::size_t n = 0; n < notes_.size(); ++n)
+    out += wrapped(fmt::format("[{}] {} {}", n + 1, counted(notes_[n].second, noun_), notes_[n].first), width);
+  return out;
 }
 
 std::size_t table_width(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reports/text_table.hpp"
@@ -37,6 +38,24 @@ std::string shortened(const std::string& label, std::size_t n, std::map<std::str
 
 // "parameters: cf chain_fanout, ss segment_size", wrapped; "" when none was abbreviated.
 std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width);
+
+// Long texts said once under a table instead of in its cells, numbered, each
+// with how many rows hold it (issue 65: 117 lines repeated 9 reasons, cut with
+// "..."; pico tune repeated its undecided sizes' reasons on 170-column lines).
+// The cell keeps a word and the number: "skipped [1]", "undecided [2]".
+class TableNotes {
+ public:
+  // noun: what a row is ("case", "size"), counted in each note.
+  explicit TableNotes(std::string noun) : noun_(std::move(noun)) {}
+  // The text's number, from 1; a text noted already counts one row more.
+  std::size_t add(const std::string& text);
+  // "[1] 5 cases skipped: REASON", one a note, wrapped to width; "" when none.
+  std::string lines(std::size_t width) const;
+
+ private:
+  std::string noun_;
+  std::vector<std::pair<std::string, std::size_t>> notes_;  // text, rows
+};
 
 // The widest line a table of these cells would print (two spaces between columns).
 std::size_t table_width(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows);

@@ -295,25 +295,15 @@ std::string mark_noisy_sizes(const json& report, const std::vector<CaseResult>& 
 // holds, and its status cell pointing there (issue 65: 117 lines repeating 9 reasons, cut with "...").
 std::string reason_notes(const std::vector<CaseResult>& cases, std::vector<Row>& rows, std::size_t status_column,
                          std::size_t width) {
-  std::vector<std::pair<std::string, std::size_t>> notes;  // "skipped: REASON", cases
+  TableNotes notes("case");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const CaseResult& r = cases[i];
     if (r.status == CaseStatus::ok || r.reason.empty()) continue;
-    const std::string note = fmt::format("{}: {}", name(r.status), r.reason.substr(0, r.reason.find_first_of("\r\n")));
-    auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == note; });
-    if (it == notes.end()) it = notes.insert(notes.end(), {note, 0});
-    ++it->second;
-    rows[i][status_column] = fmt::format("{} [{}]", name(r.status), it - notes.begin() + 1);
+    const std::size_t n =
+        notes.add(fmt::format("{}: {}", name(r.status), r.reason.substr(0, r.reason.find_first_of("\r\n"))));
+    rows[i][status_column] = fmt::format("{} [{}]", name(r.status), n);
   }
-  std::string out;
-  for (std::size_t n = 0; n < notes.size(); ++n) {
-    const std::string& note = notes[n].first;
-    const std::size_t colon = note.find(": ");
-    out += wrapped(fmt::format("[{}] {} {}: {}", n + 1, counted(notes[n].second, "case"), note.substr(0, colon),
-                               note.substr(colon + 2)),
-                   width);
-  }
-  return out;
+  return notes.lines(width);
 }
 
 std::string render_table(const json& given, TableStyle style, bool colour, std::size_t width) {

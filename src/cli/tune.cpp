@@ -52,7 +52,7 @@ void add_tune(CLI::App& app, int& exit_code) {
     std::vector<std::string> results;
     std::string output, objective = "median", min_gain = "5%", decide_from = "80%", profile, application, min_saving;
     std::vector<int> predict_np;
-    bool check = false, quiet = false;
+    bool check = false, quiet = false, wide = false;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("results", opts->results, "Sweep results directories or report.json files")->required();
@@ -77,8 +77,10 @@ void add_tune(CLI::App& app, int& exit_code) {
                   "With --for-application: keep at the default every choice that saves the application less than "
                   "this per launch (e.g. 1ms), sizes it never calls included");
   cmd->add_flag("-q,--quiet", opts->quiet, "No summary");
+  cmd->add_flag("--wide", opts->wide, "Print the table in full width (default: fitted to 100 columns)");
   cmd->callback([opts, &exit_code] {
     TuneOptions options;
+    const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
     const auto objective = parse_objective(opts->objective);
     if (!objective) throw InputError("--objective", fmt::format("unknown objective '{}'", opts->objective), "median or p95");
     options.objective = *objective;
@@ -97,7 +99,7 @@ void add_tune(CLI::App& app, int& exit_code) {
       const TunedProfile profile = cli::read_profile(opts->profile, &profile_text);
       const CheckResult result =
           check_profile_against(profile, opts->profile, profile_file_hash(profile_text), reports, options);
-      std::cout << render_check(result, options);
+      std::cout << render_check(result, options, width);
       exit_code = result.failed > 0 ? 1 : 0;  // a size confidently slower than the bounds fails the check
       return;
     }
@@ -110,7 +112,7 @@ void add_tune(CLI::App& app, int& exit_code) {
     const TuneAnalysis analysis = analyse_reports(reports, options);
     require_rivals(analysis, reports.front().path);
     if (!opts->quiet) {
-      std::cout << render_tune_summary(analysis, options);
+      std::cout << render_tune_summary(analysis, options, width);
       for (const LoadedReport& r : distinct_runs(reports).reports)
         if (const std::string line = reproducibility_line(r.report); !line.empty()) std::cout << r.path << ": " << line;
     }

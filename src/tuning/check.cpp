@@ -2,6 +2,7 @@
 #include "tuning/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <tuple>
@@ -13,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
+#include "reports/fitted_table.hpp"
 #include "tuning/run_evidence.hpp"
 
 namespace pico {
@@ -156,26 +158,46 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
   return result;
 }
 
-std::string render_check(const CheckResult& result, const TuneOptions& options) {
-  std::string out = fmt::format("objective {}; tuned = the library default with the profile loaded; times in us; "
-                                "speedups of tuned over the sweep's best and over its default (> 1: tuned faster) with "
-                                "their 95% intervals:\n{}\nran: whether the library ran the profile's algorithm, "
-                                "as the reports' selection.actual says (not seen: they do not say; -: the profile "
-                                "keeps the default there)\n",
-                                name(options.objective), kSpeedupDefinition);
-  out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9} {:>9} {:>9}  {:<22} {:>23} {:>23}  {:<12} {}\n",
-                     "collective", "np", "size", "profile", "tuned", "best", "default", "best", "vs best",
-                     "vs default", "verdict", "ran");
+std::string render_check(const CheckResult& result, const TuneOptions& options, std::size_t width) {
+  std::string out = wrapped(fmt::format("objective {}; tuned = the library default with the profile loaded; times in "
+                                        "us; speedups of tuned over the sweep's best and over its default (> 1: tuned "
+                                        "faster) with their 95% intervals:",
+                                        name(options.objective)),
+                            width) +
+                    std::string(kSpeedupDefinition) + "\n" +
+                    wrapped("ran: whether the library ran the profile's algorithm, as the reports' selection.actual says "
+                            "(not seen: they do not say; -: the profile keeps the default there)",
+                            width);
+  static constexpr std::array<TextColumn, 12> kColumns = {{{"collective", false},
+                                                           {"np", true},
+                                                           {"size", true},
+                                                           {"profile", false},
+                                                           {"tuned", true},
+                                                           {"best", true},
+                                                           {"default", true},
+                                                           {"best", false},
+                                                           {"vs best", true},
+                                                           {"vs default", true},
+                                                           {"verdict", false},
+                                                           {"ran", false}}};
+  constexpr std::size_t kBestColumn = 7, kRanColumn = 11;
   const auto speedup = [](const MeasuredSpeedup& s) { return speedup_estimate_text(s) + " " + speedup_interval_text(s); };
   std::set<std::vector<int>> predicted;
+  std::vector<std::vector<std::string>> rows;
   for (const CheckRow& r : result.rows) {
     if (!r.predicted_from.empty()) predicted.insert(r.predicted_from);
-    out += fmt::format("{:<10} {:>4} {:>10}  {:<22} {:>9.2f} {:>9.2f} {:>9.2f}  {:<22} {:>23} {:>23}  {:<12} {}\n",
-                       name(r.key.collective), r.key.comm_size, size_text(r.bytes),
-                       r.profile_choice + (r.predicted_from.empty() ? "" : " *"), r.tuned_s * 1e6,
-                       r.best_s * 1e6, r.old_default_s * 1e6, r.best, speedup(r.vs_best), speedup(r.vs_default),
-                       r.verdict, ran_cell(r));
+    rows.push_back({std::string(name(r.key.collective)), std::to_string(r.key.comm_size), size_text(r.bytes),
+                    r.profile_choice + (r.predicted_from.empty() ? "" : " *"), fmt::format("{:.2f}", r.tuned_s * 1e6),
+                    fmt::format("{:.2f}", r.best_s * 1e6), fmt::format("{:.2f}", r.old_default_s * 1e6), r.best,
+                    speedup(r.vs_best), speedup(r.vs_default), r.verdict, ran_cell(r)});
   }
+  // Wider than the terminal: what the library ran instead, said once under the table (reports/fitted_table.hpp).
+  TableNotes notes("size");
+  if (table_width(kColumns, rows) > width)
+    for (auto& row : rows)
+      if (row[kRanColumn].starts_with("no: "))
+        row[kRanColumn] = fmt::format("no [{}]", notes.add(row[kRanColumn].substr(4) + ", not the profile's algorithm"));
+  out += fitted_table(kColumns, rows, width, {}, kBestColumn) + notes.lines(width);
   for (const std::string& u : result.unmatched) out += u + "\n";
   for (const std::string& line : result.repeated) out += line + "\n";
   const std::size_t judged = result.rows.size() - static_cast<std::size_t>(result.unchanged);

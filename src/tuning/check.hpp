@@ -61,6 +61,10 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
                                   const std::string& profile_hash, const std::vector<LoadedReport>& reports,
                                   const TuneOptions& options);
 
-std::string render_check(const CheckResult& result, const TuneOptions& options);
+// The check's table and verdicts; width: the table fitted to it as pico
+// tune's is (tuning/tune.hpp; where wider, "no: ran X" is a note under the
+// table, "no [1]"); tune --check prints 100 columns, --wide every column.
+std::string render_check(const CheckResult& result, const TuneOptions& options,
+                         std::size_t width = kDefaultTableWidth);
 
 }  // namespace pico

@@ -2,6 +2,7 @@
 #include "tuning/tune.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -19,6 +20,7 @@
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
+#include "reports/fitted_table.hpp"
 #include "tuning/run_evidence.hpp"
 
 namespace pico {
@@ -355,16 +357,24 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
   return profile;
 }
 
-std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options) {
+std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options, std::size_t width) {
   std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%, decided from P(within {:.0f}% of the "
                                 "fastest) >= {:.2g}\n",
                                 analysis.library.name, analysis.library.version, analysis.platform,
                                 name(options.objective), options.min_gain * 100, kNearFastest * 100,
                                 options.decide_from);
-  struct Row {
-    std::string collective, np, placement, size, fastest, speedup, interval, p, choice;
-  };
-  std::vector<Row> rows;
+  static constexpr std::array<TextColumn, 9> kColumns = {{{"collective", false},
+                                                          {"np", true},
+                                                          {"nodesxppn", true},
+                                                          {"size", true},
+                                                          {"fastest", false},
+                                                          {"speedup", true},
+                                                          {"95% interval", true},
+                                                          {"P", true},
+                                                          {"choice", false}}};
+  constexpr std::size_t kFastestColumn = 4, kChoiceColumn = 8;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> undecided_texts;  // per row, "" where decided: a note under a table too wide for them
   int losses = 0, sizes = 0, undecided = 0;
   std::vector<MeasurementDoubt> doubts;
   for (const KeyChoices& kc : analysis.keys)
@@ -384,33 +394,34 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
           : !kept ? candidate_label(s.algorithm, s.params)
           : default_fastest ? std::string("default (the fastest)")
                             : std::string("default (not confident)");
+      undecided_texts.push_back(s.undecided ? choice : "");
       rows.push_back({std::string(name(kc.key.collective)), std::to_string(kc.key.comm_size),
                       fmt::format("{}x{}", kc.key.nodes, kc.key.ppn), size_text(s.bytes),
                       candidate_label(s.fastest, s.fastest_params), speedup_estimate_text(s.fastest_speedup) + mark,
-                      speedup_interval_text(s.fastest_speedup), s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
+                      speedup_interval_text(s.fastest_speedup),
+                      s.near_fastest ? fmt::format("{:.2f}", *s.near_fastest) : std::string("-"), choice});
     }
-  // The fastest column as wide as its longest name: parameters ("binary_tree[segment_size=...]") kept columns
-  // out of line at a fixed width.
-  std::size_t wide = std::string_view("fastest").size();
-  for (const Row& r : rows) wide = std::max(wide, r.fastest.size());
-  const auto line = [&](const Row& r) {
-    return fmt::format("{:<12} {:>4} {:>9} {:>10}  {:<{}} {:>9} {:>16} {:>6}  {}\n", r.collective, r.np, r.placement,
-                       r.size, r.fastest, wide, r.speedup, r.interval, r.p, r.choice);
-  };
   // What the speedup column is, in the words every view uses (core/speedup.hpp): the fastest's over the default.
   out += fmt::format("speedup: the fastest's over the default, where\n{}\n", kSpeedupDefinition);
-  out += fmt::format("P: the probability, over the bootstrap's replicates, that the choice (the kept default where "
-                     "undecided) is within {:.0f}% of the fastest; a choice stands from {:.0f}%\n",
-                     kNearFastest * 100, options.decide_from * 100);
-  out += line({"collective", "np", "nodesxppn", "size", "fastest", "speedup", "95% interval", "P", "choice"});
-  for (const Row& r : rows) out += line(r);
+  out += wrapped(fmt::format("P: the probability, over the bootstrap's replicates, that the choice (the kept default "
+                             "where undecided) is within {:.0f}% of the fastest; a choice stands from {:.0f}%",
+                             kNearFastest * 100, options.decide_from * 100),
+                 width);
+  // Wider than the terminal: each undecided size's reason said once under the table (reports/fitted_table.hpp).
+  TableNotes notes("size");
+  if (table_width(kColumns, rows) > width)
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (!undecided_texts[i].empty())
+        rows[i][kChoiceColumn] = fmt::format("undecided [{}]", notes.add(undecided_texts[i]));
+  out += fitted_table(kColumns, rows, width, {}, kFastestColumn) + notes.lines(width);
   if (losses == 0) out += "the default was the fastest at every measured size\n";
   if (undecided > 0)
-    out += fmt::format("{} of {} undecided: the choice is within {:.0f}% of the fastest in fewer than {:.0f}% of the "
-                       "bootstrap's replicates, so the default stays; more rounds (timing.rounds) or launches "
-                       "(repetitions) may decide them\n",
-                       undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
-                       options.decide_from * 100);
+    out += wrapped(fmt::format("{} of {} undecided: the choice is within {:.0f}% of the fastest in fewer than {:.0f}% "
+                               "of the bootstrap's replicates, so the default stays; more rounds (timing.rounds) or "
+                               "launches (repetitions) may decide them",
+                               undecided, counted(static_cast<std::size_t>(sizes), "size"), kNearFastest * 100,
+                               options.decide_from * 100),
+                   width);
   out += noise_legend(doubts, static_cast<std::size_t>(sizes));
   for (const std::string& line : analysis.repeated) out += line + "\n";
   if (analysis.mock_ups_left_out > 0)

@@ -18,6 +18,7 @@
 #include "tuning/profile.hpp"
 #include "core/noise_guard.hpp"
 #include "core/speedup.hpp"
+#include "reports/fitted_table.hpp"
 
 namespace pico {
 
@@ -118,8 +119,12 @@ void require_rivals(const TuneAnalysis& analysis, const std::string& where);
 // Rules from the per-size choices: merged ranges, boundaries at geometric midpoints.
 TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptions& options);
 
-// The printed summary: one line per size where the default loses.
-std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options);
+// The printed summary: one line per size where the default loses. width: the
+// table fitted to it as pico run's is (reports/fitted_table.hpp; where wider,
+// an undecided size's reason is a note under the table, "undecided [1]");
+// pico tune prints 100 columns, --wide every column in full.
+std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options,
+                                std::size_t width = kDefaultTableWidth);
 
 // Whether any range of the profile chooses something besides the library default.
 bool changes_anything(const TunedProfile& profile);

@@ -212,8 +212,8 @@ TEST_CASE("tune: a size whose data cannot tell the candidates apart is undecided
   CHECK(p.rules[0].ranges.back().undecided_bytes == std::vector<std::uint64_t>{4096});
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("undecided: default kept"));
   CHECK_THAT(render_tune_summary(a, {}), Catch::Matchers::Contains("1 of 2 sizes undecided"));
-  // Issue 65: the line names what its P is, without docs/tuning.md.
-  const std::string summary = render_tune_summary(a, {});
+  // Issue 65: the line names what its P is, without docs/tuning.md (--wide: on the size's row).
+  const std::string summary = render_tune_summary(a, {}, pico::kUnlimitedWidth);
   CHECK_THAT(summary, Catch::Matchers::Contains(
                           fmt::format("undecided: default kept (the test chose {}, but only {:.0f}% of the bootstrap's "
                                       "replicates put it within 5% of the fastest; 80% decides)",
@@ -314,9 +314,22 @@ TEST_CASE("tune: undecided where the test kept the default says so, not 'the tes
   s.considered_near = 0.68;
   s.near_fastest = 0.68;
   a.keys.push_back({RuleShape{Collective::allreduce, 2, 1, 2}, {s}});
-  const std::string text = render_tune_summary(a, {});
+  const std::string text = render_tune_summary(a, {}, pico::kUnlimitedWidth);
   CHECK_THAT(text, !Catch::Matchers::Contains("the test chose default"));
   CHECK_THAT(text, Catch::Matchers::Contains("undecided: default kept (no candidate passed the test, but only 68% of "
                                              "the bootstrap's replicates put the default within 5% of the fastest; 80% "
                                              "decides)"));
+  // In 100 columns (the default) the row points to the reason, said once under the table with its count.
+  const std::string fitted = render_tune_summary(a, {});
+  CHECK_THAT(fitted, Catch::Matchers::Contains("  undecided [1]\n"));
+  CHECK_THAT(fitted, Catch::Matchers::Contains("[1] 1 size undecided: default kept (no candidate passed the test"));
+  std::size_t at = 0;
+  while (at < fitted.size()) {
+    const std::size_t end = std::min(fitted.find('\n', at), fitted.size());
+    const std::string line = fitted.substr(at, end - at);
+    // The definitions above the table are their own lines of at most 100 columns; the table and its notes fit too.
+    INFO(line);
+    CHECK(line.size() <= pico::kDefaultTableWidth);
+    at = end + 1;
+  }
 }
