@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/case_result.hpp"
+#include "core/compression_bound.hpp"
 #include "core/noise_guard.hpp"
 #include "core/oversubscription.hpp"
 #include "core/report_facts.hpp"
@@ -170,7 +171,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
   // A later report's rows also carry the speedup of report 1's fastest at that size over this one's.
   Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
               "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error", "speedup",
-              "speedup_low", "speedup_high", "verdict", "interval", "noise"},
+              "speedup_low", "speedup_high", "verdict", "interval", "noise", "beyond_error_bound"},
              {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran", "verdict",
               "interval", "noise"}};
   // Each case of a later report against the same case (case_id) of report 1.
@@ -244,6 +245,8 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
       for (json& f : speedup_fields(over_first, strings)) row.push_back(std::move(f));
       const auto doubt = doubts.find(same_size_key(c));
       row.push_back(noise_field(doubt != doubts.end() ? doubt->second : MeasurementDoubt{}));
+      // A winner whose answer is mostly error (core/compression_bound.hpp): the page marks it, never a plain winner.
+      row.push_back(beyond_error_bound(b.best->compression_metrics()) ? 1 : 0);
       best.rows.push_back(std::move(row));
     }
     json warnings = json::array();
@@ -265,7 +268,8 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
             {"best", best.to_json()},
             {"compared", compared.to_json()}}},
           {"reports", described},
-          {"speedup_definition", kSpeedupDefinition}};
+          {"speedup_definition", kSpeedupDefinition},
+          {"error_bound", {{"mark", kErrorMark}, {"legend", kErrorLegend}}}};
 }
 
 }  // namespace pico

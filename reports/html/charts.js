@@ -177,6 +177,9 @@
     // As the summary and the heatmap print it; '?' where the size's measurement cannot support it (b.noise says why).
     b.ratio_text = b.ratio === null ? '' : b.ratio.toFixed(2) + 'x' + (b.noise ? '?' : '');
     b.best_us = b.best_median_s * 1e6;
+    // A winner whose answer is mostly error (html_data.cpp, core/compression_bound.hpp) is named with its mark
+    // wherever it is named (summary, heatmap), never a plain winner; the legend under the summary says why.
+    if (b.beyond_error_bound) b.best += ' ' + data.error_bound.mark;
     b.reference_us = b.reference_median_s === null ? null : b.reference_median_s * 1e6;
   }
 
@@ -458,7 +461,8 @@
       }
       return row;
     };
-    const loses = (b) => (b.ratio !== null && b.ratio >= 1.05 && !b.noise ? 'loses' : '');  // a noisy size's loss is not shown as one
+    // A noisy size's loss is not shown as one, nor a loss to a winner whose answer is mostly error.
+    const loses = (b) => (b.ratio !== null && b.ratio >= 1.05 && !b.noise && !b.beyond_error_bound ? 'loses' : '');
     for (const collective of collectives) {
       const rows = best.filter((b) => b.collective === collective);
       const fields = varying(rows, ['dtype', 'op', 'in_place', 'mode']);
@@ -492,7 +496,7 @@
             return;
           }
           cells.push([fastestText(b)], [us(b.best_median_s)]);
-          if (i > 0) cells.push(b.speedup === null ? ['-'] : [speedupText(b), verdictClass(b)]);
+          if (i > 0) cells.push(b.speedup === null ? ['-'] : [speedupText(b), b.beyond_error_bound ? '' : verdictClass(b)]);
           cells.push([b.ratio === null ? '-' : b.ratio_text, loses(b)]);
         });
         const row = addRow(first, cells);
@@ -503,6 +507,13 @@
       }
     }
     main.append(p, table);
+    if (best.some((b) => b.beyond_error_bound)) {
+      const legend = document.createElement('p');
+      legend.className = 'how';
+      legend.id = 'pico-error-bound';
+      legend.textContent = data.error_bound.legend;
+      main.appendChild(legend);
+    }
   }
 
   // Reports compared case by case, before the charts of each: per collective, a later report's

@@ -170,6 +170,7 @@ def test_html_report(tmp):
     title = re.search(r"<title>([^<]*)</title>", open(alone, encoding="utf-8").read()).group(1)
     expect(title == "pico report: " + report["experiment"]["name"], f"title {title!r}")
     check_clamped_interval(tmp, report)
+    check_error_bound(tmp, report)
     shot = os.path.join(os.environ.get("PICO_HTML_SCREENSHOT_DIR", tmp), "html_report.png")
     chromium_dump(page, f"--screenshot={shot}")
     expect(os.path.getsize(shot) > 10000, "screenshot written")
@@ -304,6 +305,47 @@ def check_clamped_interval(tmp, report):
         drawn = [float(re.search(re.escape(bound) + r" \(µs\): ([0-9.,]+)", label).group(1).replace(",", "")) for label in labels]
         expect(any(abs(d - value * 1e6) <= 1e-3 * value * 1e6 for d in drawn),
                f"no cut {layer} end marked with its true {bound} {value * 1e6} µs: {labels}")
+
+
+def check_error_bound(tmp, report):
+    """A compressed winner whose relative L2 error is past the bound (docs/compression.md#error-bound, the
+    `!` of pico's terminal and compare tables) is named with the mark in the summary and the heatmap, the
+    default's loss to it is not coloured one, and a legend under the summary says why (issue 65)."""
+    useless = json.loads(json.dumps(report))
+    # np 2's compressed cases alone, global_qsgd 1000 times faster than it ran: each size's winner, its
+    # answer said to be mostly error; dense stays each size's default.
+    useless["cases"] = [c for c in useless["cases"]
+                        if c["status"] == "ok" and c["np"] == 2 and c["backend"] == "compressed"]
+    for c in useless["cases"]:
+        if c["algorithm"] == "dense":
+            continue
+        for key in list(c["timing"]):
+            if key.endswith("_s"):
+                c["timing"][key] /= 1000
+        if "rounds" in c:
+            c["rounds"]["median_s"] = [t / 1000 for t in c["rounds"]["median_s"]]
+        c["compression"]["rel_l2_error"] = 0.96
+    expect(any(c["algorithm"] != "dense" for c in useless["cases"]), "a compressed case to mark")
+    os.makedirs(os.path.join(tmp, "useless"))
+    with open(os.path.join(tmp, "useless", "report.json"), "w", encoding="utf-8") as f:
+        json.dump(useless, f)
+    page = os.path.join(tmp, "useless.html")
+    made = pico("report", os.path.join(tmp, "useless"), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "the page with a useless winner drawn without error")
+    rows = summary_rows(dom)
+    expect(rows and all(r["cells"][4].startswith("compressed/global_qsgd") and r["cells"][4].endswith(" !") for r in rows),
+           f"each size's winner marked: {[r['cells'] for r in rows]}")
+    table = dom[dom.find('id="pico-summary"'):]
+    table = table[:table.find("</table>")]
+    expect('class="loses"' not in table, "a loss to a useless winner is not coloured one")
+    legend = re.search(r'<p class="how" id="pico-error-bound">([^<]*)</p>', dom)
+    expect(legend and legend.group(1).startswith("!: relative L2 error above 0.5 (docs/compression.md#error-bound)")
+           and dom.find('id="pico-summary"') < legend.start(), "the legend under the summary")
+    heat = next(inner for kind, _, _, inner in chart_divs(dom) if kind == "heatmap")
+    expect(any("global_qsgd" in t and t.endswith(" !") for t in re.findall(r"<text[^>]*>([^<]+)</text>", heat)),
+           "the heatmap names the winner with its mark")
 
 
 BCAST_VARIANTS = """\
