@@ -207,11 +207,13 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
                        "unchanged, not judged), so loading it changed nothing\n",
                        counted(result.rows.size(), "size"));
   else
-    out += fmt::format("{} of {} sizes the profile changes within {:.0f}% of the sweep's best and at most {:.0f}% slower "
-                       "than the old default (SLOWER: worse than the old default beyond the measured noise; FAR: far "
-                       "from the best beyond it); {} unchanged (the profile keeps the default: not judged)\n",
-                       judged - static_cast<std::size_t>(result.failed + result.within_noise), judged,
-                       (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100, result.unchanged);
+    out += wrapped(fmt::format("{} of {} sizes the profile changes within {:.0f}% of the sweep's best and at most "
+                               "{:.0f}% slower than the old default (SLOWER: worse than the old default beyond the "
+                               "measured noise; FAR: far from the best beyond it); {} unchanged (the profile keeps the "
+                               "default: not judged)",
+                               judged - static_cast<std::size_t>(result.failed + result.within_noise), judged,
+                               (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100, result.unchanged),
+                   width);
   if (result.drift)
     out += fmt::format("run-to-run drift at the {} unchanged sizes (the same algorithm in both runs): tuned/default "
                        "from {:.2f}x to {:.2f}x (2.5th to 97.5th percentile); a changed size within it is within "
