@@ -114,7 +114,12 @@ double statistic(const nlohmann::json& j, const char* key) {
   if (it == j.end()) return 0.0;
   if (!it->is_number()) {
     std::string value = it->dump();
-    if (value.size() > 40) value = value.substr(0, 40) + "...";
+    // (resize and append, not substr + "...": GCC 12 warns -Warray-bounds, falsely, on
+    // the temporary's copy in some include orders, the precompiled headers' among them)
+    if (value.size() > 40) {
+      value.resize(40);
+      value += "...";
+    }
     throw std::runtime_error(std::string(key) + " is " + value +
                              ": each statistic of a measured case's timing is a number of seconds (a case not "
                              "measured has \"timing\": null)");
