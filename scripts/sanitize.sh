@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# AddressSanitizer + UndefinedBehaviorSanitizer build in build-sanitize/ (its own
+# directory: nothing of build/ is reused), then the unit tests, the MPI tests on
+# 1 and 2 ranks and a few end-to-end tests under it. Any report fails the run:
+# UBSan does not recover, ASan stops at the first error. Not part of .ci/run
+# (a fourth build: about as long as scripts/build.sh); run it before a change
+# to memory handling, parsing or the worker's buffers.
+#
+#   scripts/sanitize.sh [CTEST_REGEX]   (default: the set below)
+#
+# Debug (assertions on) at -O1: ASan's advice, fast enough for the e2e tests.
+# Without precompiled headers (PICO_PCH=OFF), so a file that compiles only
+# because the PCH included something for it fails here. Warnings are not
+# errors: GCC 12 warns falsely on ASan's instrumentation, and the other builds
+# hold the warnings. CUDA and MPICH are left out: NCCL's and MPICH's runtimes
+# are not built with ASan, and their code paths are the same C++ as Open MPI's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=build-sanitize
+tests=${1:-'^(unit: |mpi: np=[12]$|e2e: (quickstart|np_sweep|bad_input|dry_run|corrupt|repetitions|compressed|list)$|fuzz: inputs$)'}
+san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DPICO_WERROR=OFF -DPICO_PCH=OFF -DPICO_WITH_NCCL=OFF \
+  -DPICO_WITH_MPICH=OFF -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+  -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+  >/dev/null
+cmake --build "$dir" -j "$(nproc)" --target pico pico-worker pico-programs pico-unit-tests pico-mpi-tests
+# Open MPI, PMIx and hwloc keep allocations to exit on purpose (tests/sanitize/lsan.supp names
+# them); the worker's LD_PRELOADed interposer loads before the ASan runtime, which is fine here.
+supp=$PWD/tests/sanitize
+export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
+cd "$dir"
+ctest --output-on-failure -j "$(nproc)" -R "$tests"
