@@ -287,14 +287,7 @@ def check_clamped_interval(tmp, report):
     longest, shortest = max(measured), min(measured)
     ok[0]["timing"]["ci95_high_s"] = longest * 1000
     ok[1]["timing"]["ci95_low_s"] = shortest / 1000
-    os.makedirs(os.path.join(tmp, "wide"))
-    with open(os.path.join(tmp, "wide", "report.json"), "w", encoding="utf-8") as f:
-        json.dump(wide, f)
-    page = os.path.join(tmp, "wide.html")
-    made = pico("report", os.path.join(tmp, "wide"), "--format", "html", "-o", page)
-    expect(made.returncode == 0, made.stderr)
-    dom, _ = chromium_dump(page, "--dump-dom")
-    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "the page with a wide interval drawn without error")
+    dom = edited_page(tmp, "wide", wide)
     outside = int(re.search(r'data-pico-intervals-outside="(\d+)"', dom).group(1))
     expect(outside == 0, f"{outside} interval marks beyond their plot")
     time_chart = next(inner for kind, _, _, inner in chart_divs(dom) if kind == "time")
@@ -305,6 +298,19 @@ def check_clamped_interval(tmp, report):
         drawn = [float(re.search(re.escape(bound) + r" \(µs\): ([0-9.,]+)", label).group(1).replace(",", "")) for label in labels]
         expect(any(abs(d - value * 1e6) <= 1e-3 * value * 1e6 for d in drawn),
                f"no cut {layer} end marked with its true {bound} {value * 1e6} µs: {labels}")
+
+
+def edited_page(tmp, name, report):
+    """The DOM of the HTML page of an edited copy of a run's report, rendered in chromium without a script error."""
+    os.makedirs(os.path.join(tmp, name))
+    with open(os.path.join(tmp, name, "report.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f)
+    page = os.path.join(tmp, name + ".html")
+    made = pico("report", os.path.join(tmp, name), "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), f"the {name} page drawn without error")
+    return dom
 
 
 def check_error_bound(tmp, report):
@@ -326,14 +332,7 @@ def check_error_bound(tmp, report):
             c["rounds"]["median_s"] = [t / 1000 for t in c["rounds"]["median_s"]]
         c["compression"]["rel_l2_error"] = 0.96
     expect(any(c["algorithm"] != "dense" for c in useless["cases"]), "a compressed case to mark")
-    os.makedirs(os.path.join(tmp, "useless"))
-    with open(os.path.join(tmp, "useless", "report.json"), "w", encoding="utf-8") as f:
-        json.dump(useless, f)
-    page = os.path.join(tmp, "useless.html")
-    made = pico("report", os.path.join(tmp, "useless"), "--format", "html", "-o", page)
-    expect(made.returncode == 0, made.stderr)
-    dom, _ = chromium_dump(page, "--dump-dom")
-    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "the page with a useless winner drawn without error")
+    dom = edited_page(tmp, "useless", useless)
     rows = summary_rows(dom)
     expect(rows and all(r["cells"][4].startswith("compressed/global_qsgd") and r["cells"][4].endswith(" !") for r in rows),
            f"each size's winner marked: {[r['cells'] for r in rows]}")
