@@ -134,10 +134,13 @@ json ran_by(const CaseResult* r, StringTable& strings) {
 // The figure pico compare prints (reports/compare.hpp's speedup_between),
 // as the page shows it: the page reads these, it computes none of its own.
 json speedup_fields(const std::optional<MeasuredSpeedup>& s, StringTable& strings) {
-  if (!s) return json::array({nullptr, nullptr, nullptr, nullptr, nullptr});
+  if (!s) return json::array({nullptr, nullptr, nullptr, nullptr, nullptr, nullptr});
+  // The text as the terminal prints it (core/speedup's figures: no 0.000x below 0.001), for the page to show.
+  const std::string text =
+      speedup_estimate_text(*s) + (s->has_interval() ? " " + speedup_interval_text(*s) : std::string());
   return json::array({s->estimate, s->has_interval() ? json(s->low) : json(nullptr),
                       s->has_interval() ? json(s->high) : json(nullptr), strings.index(std::string(s->verdict())),
-                      strings.index(s->method)});
+                      strings.index(s->method), text});
 }
 
 // A case the page ranks and compares: measured, and its answer not wrong.
@@ -171,11 +174,12 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
   // A later report's rows also carry the speedup of report 1's fastest at that size over this one's.
   Table best{{"report", "collective", "dtype", "op", "in_place", "mode", "np", "bytes", "size", "best",
               "best_median_s", "reference", "reference_median_s", "reference_ran", "best_rel_l2_error", "speedup",
-              "speedup_low", "speedup_high", "verdict", "interval", "noise", "beyond_error_bound"},
+              "speedup_low", "speedup_high", "verdict", "interval", "speedup_text", "noise", "beyond_error_bound"},
              {"report", "collective", "dtype", "op", "mode", "size", "best", "reference", "reference_ran", "verdict",
               "interval", "noise"}};
   // Each case of a later report against the same case (case_id) of report 1.
-  Table compared{{"case", "baseline_case", "speedup", "speedup_low", "speedup_high", "verdict", "interval"},
+  Table compared{{"case", "baseline_case", "speedup", "speedup_low", "speedup_high", "verdict", "interval",
+                  "speedup_text"},
                  {"verdict", "interval"}};
   json described = json::array();
   std::vector<CaseResult> first_results;

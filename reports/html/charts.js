@@ -421,7 +421,7 @@
 
   // The speedup pico computed (core/speedup.hpp, the figure `pico compare` prints, to its digits):
   // baseline time / this time, its 95% interval and verdict; the page computes none of its own.
-  const speedupText = (r) => r.speedup.toFixed(3) + 'x' + (r.speedup_low === null ? '' : ' [' + r.speedup_low.toFixed(3) + ', ' + r.speedup_high.toFixed(3) + ']') + ' ' + r.verdict;
+  const speedupText = (r) => r.speedup_text + ' ' + r.verdict;
   const verdictClass = (r) => (r.verdict === 'faster' ? 'faster' : r.verdict === 'slower' ? 'loses' : '');
   const baselineLabel = data.reports[0].label;
   const fastestText = (b) => b.best + (b.best_rel_l2_error === null ? '' : ' (rel L2 ' + readable(b.best_rel_l2_error, 3) + ')');
