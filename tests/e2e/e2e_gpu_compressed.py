@@ -73,7 +73,7 @@ def test_compressed(tmp):
         if c["algorithm"].startswith("global_qsgd"):
             expect(names[:2] == ["norm", "compress"] and "decompress" in names, str(names))
             expect(m["rel_l2_error"] > 0 and m["scale"] > 0, str(m))
-    compare = pico("compare", os.path.dirname(report_path(proc)))
+    compare = pico("compare", os.path.dirname(report_path(proc)), "--wide")  # whole names, not [b=8]
     expect(compare.returncode == 0, compare.stderr)
     expect("compressed/global_qsgd[bits=8]" in compare.stdout and "compressed/dense" in compare.stdout, compare.stdout)
     rows = json.loads(pico("compare", report_path(proc), "--format", "json").stdout)
