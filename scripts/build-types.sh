@@ -15,7 +15,11 @@ for type in "${types[@]}"; do
   # is a sixth of a Debug compile here and most of its link (docs/development.md).
   extra=()
   [[ ${type} == Debug ]] && extra=(-DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_C_FLAGS_DEBUG=-O0)
-  cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF "${extra[@]}" >/dev/null
+  # Without precompiled headers: with them GCC 12 at -O3 warns -Wstringop-overflow falsely on
+  # `"literal" + std::string` (reports/application_texts.cpp, seen in CI's Release build), and a
+  # user's build does not make warnings errors. The test build (scripts/build.sh) keeps them.
+  cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF -DPICO_PCH=OFF \
+    "${extra[@]}" >/dev/null
   cmake --build "${dir}" -j "$(nproc)" >"${dir}.log" 2>&1 || { tail -n 40 "${dir}.log"; echo "build-types: ${type} failed (log: ${dir}.log)" >&2; exit 1; }
 done
 echo "build-types: ${types[*]} built with -Werror"
