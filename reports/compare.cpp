@@ -377,7 +377,7 @@ const std::vector<std::string> kBestCsvHeader = {
 std::string render_compare_table(const std::vector<ComparedPair>& rows, std::size_t width) {
   std::vector<std::vector<std::string>> table;
   for (const ComparedPair& row : rows) table.push_back(compare_cells(row));
-  return baseline_line(rows) + fitted_table(kCompareColumns, table, width, {}, kCandidateColumn) +
+  return baseline_line(rows) + fitted_table(kCompareColumns, table, width, {}, {kCandidateColumn}) +
          error_bound_line(rows) + noise_lines(rows);
 }
 
@@ -408,7 +408,7 @@ std::string render_best_table(const std::vector<BestRow>& rows, std::size_t widt
   std::vector<MeasurementDoubt> doubts;
   for (const BestRow& row : rows) doubts.push_back(row.doubt);
   const bool beyond = std::any_of(rows.begin(), rows.end(), [](const BestRow& r) { return beyond_error_bound(r.compression); });
-  return fitted_table(kBestColumns, table, width, {}, kBestNameColumn) + (beyond ? std::string(kErrorLegend) + "\n" : "") +
+  return fitted_table(kBestColumns, table, width, {}, {kBestNameColumn}) + (beyond ? std::string(kErrorLegend) + "\n" : "") +
          noise_legend(doubts, rows.size());
 }
 

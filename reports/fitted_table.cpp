@@ -35,12 +35,20 @@ std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s 
 
 std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
   if (label.size() <= n) return label;
-  const std::size_t open = label.find('['), close = label.find(']', open);
-  if (open == std::string::npos || close == std::string::npos) return cut(label, n);
+  // Two spellings: the report's "chain[chain_fanout=4;segment_size=0]" and tune's "chain chain_fanout=4
+  // segment_size=0" (src/tuning/candidate_label); [open, close) holds the parameters, split at `separator`.
+  std::size_t open = label.find('['), close = label.find(']', open);
+  char separator = ';';
+  if (open == std::string::npos || close == std::string::npos) {
+    open = label.find(' ');
+    close = label.size();
+    separator = ' ';
+    if (open == std::string::npos || label.find('=', open) == std::string::npos) return cut(label, n);
+  }
   std::string params;
   std::size_t at = open + 1;
   while (at < close) {
-    const std::size_t end = std::min(label.find(';', at), close), equals = label.find('=', at);
+    const std::size_t end = std::min(label.find(separator, at), close), equals = label.find('=', at);
     if (equals < end) {
       const std::string key = label.substr(at, equals - at);
       std::string initials;
@@ -48,13 +56,14 @@ std::string shortened(const std::string& label, std::size_t n, std::map<std::str
         if (i == 0 || key[i - 1] == '_') initials += key[i];
       const auto [it, added] = abbreviated.try_emplace(initials, key);
       const std::string& shown = added || it->second == key ? initials : key;
-      params += (params.empty() ? "" : ";") + shown + label.substr(equals, end - equals);
+      params += (params.empty() ? "" : std::string(1, separator)) + shown + label.substr(equals, end - equals);
     } else {
-      params += (params.empty() ? "" : ";") + label.substr(at, end - at);
+      params += (params.empty() ? "" : std::string(1, separator)) + label.substr(at, end - at);
     }
     at = end + 1;
   }
-  const std::string family = label.substr(0, open), tail = "[" + params + label.substr(close);
+  const std::string family = label.substr(0, open),
+                    tail = label.substr(open, 1) + params + (close < label.size() ? label.substr(close) : "");
   if (family.size() + tail.size() <= n) return family + tail;
   if (tail.size() + 6 <= n) return cut(family, n - tail.size()) + tail;  // "mpi/split_bin..[ss=8192]"
   return cut(family + tail, n);
@@ -93,7 +102,7 @@ std::size_t table_width(std::span<const TextColumn> columns, const std::vector<s
 }
 
 std::string fitted_table(std::span<const TextColumn> given, const std::vector<std::vector<std::string>>& given_rows,
-                         std::size_t width, const CellColour& colour, std::size_t names) {
+                         std::size_t width, const CellColour& colour, std::vector<std::size_t> names) {
   std::vector<TextColumn> columns(given.begin(), given.end());
   std::vector<std::vector<std::string>> rows = given_rows;
   std::vector<std::size_t> original(columns.size());  // shown column -> given column, for colour
@@ -113,7 +122,7 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
     if (one_value(c) && rows[0][c] == "-") erase(c);
   std::vector<std::string> said;
   for (std::size_t c = 0; c < columns.size() && !fits() && rows.size() >= 2 && columns.size() > 2;) {
-    if (original[c] != names && one_value(c)) {
+    if (std::find(names.begin(), names.end(), original[c]) == names.end() && one_value(c)) {
       said.push_back(fmt::format("{}: {}", columns[c].header, rows[0][c]));
       erase(c);
     } else {
@@ -126,14 +135,29 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
     above = wrapped(line, width == kUnlimitedWidth ? line.size() : width);
   }
   std::map<std::string, std::string> abbreviated;
-  const auto name_at = std::find(original.begin(), original.end(), names);
-  if (!fits() && name_at != original.end()) {
-    const std::size_t c = static_cast<std::size_t>(name_at - original.begin());
+  // The shown name columns and each one's longest cell (its header at least).
+  std::vector<std::pair<std::size_t, std::size_t>> name_columns;
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (std::find(names.begin(), names.end(), original[c]) != names.end()) {
+      std::size_t longest = columns[c].header.size();
+      for (const auto& row : rows) longest = std::max(longest, row[c].size());
+      name_columns.emplace_back(c, longest);
+    }
+  if (!fits() && !name_columns.empty()) {
+    // The one length the name columns are cut to: the greatest that takes off `over` columns, and no shorter
+    // than kMinName (a name cut shorter says nothing).
     const std::size_t over = table_width(columns, rows) - width;
-    std::size_t longest = columns[c].header.size();
-    for (const auto& row : rows) longest = std::max(longest, row[c].size());
-    const std::size_t keep = std::max(kMinName, longest > over ? longest - over : 0);
-    for (auto& row : rows) row[c] = shortened(row[c], keep, abbreviated);
+    const auto taken_at = [&](std::size_t keep) {
+      std::size_t taken = 0;
+      for (const auto& [c, longest] : name_columns) taken += longest > keep ? longest - keep : 0;
+      return taken;
+    };
+    std::size_t keep = 0;
+    for (const auto& [c, longest] : name_columns) keep = std::max(keep, longest);
+    while (keep > kMinName && taken_at(keep) < over) --keep;
+    for (const auto& [c, longest] : name_columns)
+      if (longest > keep)
+        for (auto& row : rows) row[c] = shortened(row[c], keep, abbreviated);
   }
   const CellColour shown_colour =
       colour ? CellColour([&](std::size_t row, std::size_t column) { return colour(row, original[column]); }) : CellColour();

@@ -29,7 +29,8 @@ std::string cut(const std::string& s, std::size_t n);
 
 // An algorithm label in n columns: first its parameters' names by their
 // initials ("mpi/chain[chain_fanout=4;segment_size=0]" as
-// "mpi/chain[cf=4;ss=0]": variants differ there, so their values stay),
+// "mpi/chain[cf=4;ss=0]", tune's "chain chain_fanout=4" as "chain cf=4":
+// variants differ there, so their values stay),
 // recorded in `abbreviated` for the line under the table (a name whose
 // initials another already has stays whole: min_ratio and max_ratio); then
 // the algorithm's own name is cut before its parameters, and only a name with
@@ -64,11 +65,11 @@ std::size_t table_width(std::span<const TextColumn> columns, const std::vector<s
 // still wider: a column whose every cell is "-" is left out; a column with
 // one value in all of two or more rows is said once above the table
 // ("dtype: float32, op: sum"); the `names` column's labels are shortened
-// (above; the abbreviations said under the table). A table that still does
-// not fit is printed whole: nothing else is cut. colour is by the given
-// columns' indices.
+// (above; the abbreviations said under the table). With several `names`
+// columns (tune's fastest and choice) the longest are shortened first, to one
+// length, until the table fits. A table that still does not fit is printed
+// whole: nothing else is cut. colour is by the given columns' indices.
 std::string fitted_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
-                         std::size_t width, const CellColour& colour = {},
-                         std::size_t names = static_cast<std::size_t>(-1));
+                         std::size_t width, const CellColour& colour = {}, std::vector<std::size_t> names = {});
 
 }  // namespace pico

@@ -327,7 +327,7 @@ std::string render_table(const json& given, TableStyle style, bool colour, std::
       sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
       stragglers_text(find_stragglers(report)) + noise + summary_line(cases);
   const std::size_t names = benchmark ? kBenchmarkNameColumn : kNameColumn;
-  if (!colour) return fitted_table(columns, rows, width, {}, names) + footer;
+  if (!colour) return fitted_table(columns, rows, width, {}, {names}) + footer;
   const CellColour status_colour = [&](std::size_t row, std::size_t column) -> std::string_view {
     const CaseResult& r = cases[row];
     if (column == validation_column && r.validation.status == "failed") return "31";
@@ -335,7 +335,7 @@ std::string render_table(const json& given, TableStyle style, bool colour, std::
     if (column == validation_column) return r.validation.status == "passed" ? "32" : "";
     return "";
   };
-  return fitted_table(columns, rows, width, status_colour, names) + footer;
+  return fitted_table(columns, rows, width, status_colour, {names}) + footer;
 }
 
 std::string render_csv(const json& report) {

@@ -180,7 +180,7 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
                                                            {"vs default", true},
                                                            {"verdict", false},
                                                            {"ran", false}}};
-  constexpr std::size_t kBestColumn = 7, kRanColumn = 11;
+  constexpr std::size_t kProfileColumn = 3, kBestColumn = 7, kRanColumn = 11;
   const auto speedup = [](const MeasuredSpeedup& s) { return speedup_estimate_text(s) + " " + speedup_interval_text(s); };
   std::set<std::vector<int>> predicted;
   std::vector<std::vector<std::string>> rows;
@@ -197,7 +197,7 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
     for (auto& row : rows)
       if (row[kRanColumn].starts_with("no: "))
         row[kRanColumn] = fmt::format("no [{}]", notes.add(row[kRanColumn].substr(4) + ", not the profile's algorithm"));
-  out += fitted_table(kColumns, rows, width, {}, kBestColumn) + notes.lines(width);
+  out += fitted_table(kColumns, rows, width, {}, {kProfileColumn, kBestColumn}) + notes.lines(width);
   for (const std::string& u : result.unmatched) out += u + "\n";
   for (const std::string& line : result.repeated) out += line + "\n";
   const std::size_t judged = result.rows.size() - static_cast<std::size_t>(result.unchanged);

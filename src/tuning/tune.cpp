@@ -413,7 +413,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (!undecided_texts[i].empty())
         rows[i][kChoiceColumn] = fmt::format("undecided [{}]", notes.add(undecided_texts[i]));
-  out += fitted_table(kColumns, rows, width, {}, kFastestColumn) + notes.lines(width);
+  out += fitted_table(kColumns, rows, width, {}, {kFastestColumn, kChoiceColumn}) + notes.lines(width);
   if (losses == 0) out += "the default was the fastest at every measured size\n";
   if (undecided > 0)
     out += wrapped(fmt::format("{} of {} undecided: the choice is within {:.0f}% of the fastest in fewer than {:.0f}% "
