@@ -391,7 +391,9 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
       const std::string mark = s.doubt.any() ? std::string(kNoiseMark) : "";
       const std::string choice =
           s.undecided ? undecided_text(s, options)
-          : !kept ? candidate_label(s.algorithm, s.params)
+          // The fastest's label is in its own column already: said again it made the table 115 columns wide.
+          : !kept ? (s.algorithm == s.fastest && s.params == s.fastest_params ? std::string("the fastest")
+                                                                               : candidate_label(s.algorithm, s.params))
           : default_fastest ? std::string("default (the fastest)")
                             : std::string("default (not confident)");
       undecided_texts.push_back(s.undecided ? choice : "");
