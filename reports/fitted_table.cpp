@@ -114,6 +114,7 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
     original.erase(original.begin() + static_cast<std::ptrdiff_t>(c));
     for (auto& row : rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
   };
+  const auto is_name = [&](std::size_t c) { return std::find(names.begin(), names.end(), original[c]) != names.end(); };
   const auto one_value = [&](std::size_t c) {
     return std::all_of(rows.begin(), rows.end(), [&](const auto& row) { return row[c] == rows[0][c]; });
   };
@@ -122,7 +123,7 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
     if (one_value(c) && rows[0][c] == "-") erase(c);
   std::vector<std::string> said;
   for (std::size_t c = 0; c < columns.size() && !fits() && rows.size() >= 2 && columns.size() > 2;) {
-    if (std::find(names.begin(), names.end(), original[c]) == names.end() && one_value(c)) {
+    if (!is_name(c) && one_value(c)) {
       said.push_back(fmt::format("{}: {}", columns[c].header, rows[0][c]));
       erase(c);
     } else {
@@ -138,7 +139,7 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
   // The shown name columns and each one's longest cell (its header at least).
   std::vector<std::pair<std::size_t, std::size_t>> name_columns;
   for (std::size_t c = 0; c < columns.size(); ++c)
-    if (std::find(names.begin(), names.end(), original[c]) != names.end()) {
+    if (is_name(c)) {
       std::size_t longest = columns[c].header.size();
       for (const auto& row : rows) longest = std::max(longest, row[c].size());
       name_columns.emplace_back(c, longest);

@@ -64,7 +64,7 @@ std::size_t table_width(std::span<const TextColumn> columns, const std::vector<s
 // aligned_table fitted to `width`, in steps, each only while the table is
 // still wider: a column whose every cell is "-" is left out; a column with
 // one value in all of two or more rows is said once above the table
-// ("dtype: float32, op: sum"); the `names` column's labels are shortened
+// ("dtype: float32, op: sum"); the `names` columns' labels are shortened
 // (above; the abbreviations said under the table). With several `names`
 // columns (tune's fastest and choice) the longest are shortened first, to one
 // length, until the table fits. A table that still does not fit is printed

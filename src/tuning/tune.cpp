@@ -391,7 +391,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
       const std::string mark = s.doubt.any() ? std::string(kNoiseMark) : "";
       const std::string choice =
           s.undecided ? undecided_text(s, options)
-          // The fastest's label is in its own column already: said again it made the table 115 columns wide.
+          // The fastest's label is in its own column already: repeated here it made CI's table 115 columns wide.
           : !kept ? (s.algorithm == s.fastest && s.params == s.fastest_params ? std::string("the fastest")
                                                                                : candidate_label(s.algorithm, s.params))
           : default_fastest ? std::string("default (the fastest)")

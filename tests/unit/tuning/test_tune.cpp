@@ -96,6 +96,11 @@ TEST_CASE("tune: per size the confident winner, merged into ranges at geometric 
   const std::string summary = render_tune_summary(a, {});
   CHECK_THAT(summary, Catch::Matchers::Contains("recursive_doubling"));
   CHECK_THAT(summary, Catch::Matchers::Contains("default (not confident)"));
+  // A choice that is the fastest says so; its name is in the fastest column once, not repeated.
+  const std::size_t row = summary.find("recursive_doubling");
+  const std::string line = summary.substr(row, summary.find('\n', row) - row);
+  CHECK_THAT(line, Catch::Matchers::EndsWith("the fastest"));
+  CHECK(line.find("recursive_doubling", 1) == std::string::npos);
 }
 
 TEST_CASE("tune: a smaller min_gain keeps a smaller win, neighbouring equal choices merge") {
