@@ -15,8 +15,8 @@ compared with goldens (tests/data/chakra/*.txt; PICO_UPDATE_GOLDEN=1 rewrites
 them). Where ASTRA-sim's analytical binary is at hand (PICO_ASTRA_SIM, or
 AstraSim_Analytical_Congestion_Unaware on PATH) every rank must finish.
 
-Usage: chakra_replay.py [workload|groups|trace|sample|odd_path|refusals|fidelity|default|all]
-(skips, 77, without protoc)"""
+Usage: chakra_replay.py [NAME|all|--list]: one scenario (--list names them, each scenario_* function; one CTest
+each) or all; exit 77 (a skip, saying why) without protoc, and for the sample where ../shared lacks it."""
 import json
 import os
 import re
@@ -24,13 +24,13 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from goal_sim import expect  # noqa: E402
 from liballprof_writer import Trace  # noqa: E402
+from scenario_main import SKIP, Skip, run_scenarios  # noqa: E402
 
 PICO = os.environ.get("PICO", "build/pico")
 SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
@@ -284,8 +284,7 @@ def scenario_sample(tmp):
     """The real liballprof trace (spcl/atlahs's bcast sample): 5 binomial bcasts of 12 B on 4 ranks, each pico's
     schedule as a custom implementation; in ASTRA-sim within 5% of LogGOPSim where both are at hand (issue 50)."""
     if not os.path.isdir(SHARED_SAMPLE):
-        print(f"sample: skipped ({SHARED_SAMPLE} is absent)")
-        return
+        raise Skip(f"{SHARED_SAMPLE} is absent")
     prefix = os.path.join(tmp, "sample")
     proc = replay(SHARED_SAMPLE, "--format", "chakra", "-o", prefix)
     expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
@@ -471,19 +470,16 @@ def scenario_default(tmp):
     print("default: ok")
 
 
+# In the order they are written.
+SCENARIOS = {name[len("scenario_"):]: f for name, f in list(globals().items()) if name.startswith("scenario_")}
+
+
 def main():
-    which = sys.argv[1] if len(sys.argv) > 1 else "all"
-    if not shutil.which("protoc"):
-        print("skip: protoc not found (Debian's protobuf-compiler; scripts/setup.sh installs it)")
-        sys.exit(77)
-    scenarios = {"workload": scenario_workload, "groups": scenario_groups, "trace": scenario_trace,
-                 "sample": scenario_sample, "odd_path": scenario_odd_path, "refusals": scenario_refusals,
-                 "fidelity": scenario_fidelity, "default": scenario_default}
-    with tempfile.TemporaryDirectory(prefix="pico-chakra-") as tmp:
-        for name, run in scenarios.items():
-            if which in (name, "all"):
-                run(tmp)
+    if sys.argv[1:2] != ["--list"] and not shutil.which("protoc"):
+        print("SKIP: protoc not found (Debian's protobuf-compiler; scripts/setup.sh installs it)")
+        return SKIP
+    return run_scenarios(SCENARIOS, sys.argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

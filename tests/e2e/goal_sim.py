@@ -513,18 +513,19 @@ def test_fit_bands(tools, tmp):
     limited, fit = fit_model(report, model_path, env, "--eager-limit", "64KiB", "--threads", "2")
     expect(limited["S"] == 65535, fit.stdout)
     # The default asks the library: the real ompi_info, for this one-host (intra-node) report btl_vader_eager_limit,
-    # used only where its version is the report's (4.1.4).
+    # used only where its version is the report's (4.1.4); without one, the fit says it could not ask.
+    asked, fit = fit_model(report, model_path, env)
     if shutil.which("ompi_info"):
         info = subprocess.run(["ompi_info", "--all", "--parsable"], capture_output=True, text=True, timeout=120).stdout
         version = re.search(r"^ompi:version:full:(.*)$", info, re.M).group(1)
-        asked, fit = fit_model(report, model_path, env)
         if version == "4.1.4":
             limit = int(re.search(r":btl_vader_eager_limit:value:(\d+)$", info, re.M).group(1))
             expect(asked["S"] == limit - 1 and f"btl_vader_eager_limit {limit} (ompi_info" in fit.stdout, fit.stdout)
         else:
             expect(f"ompi_info here is Open MPI {version}, the report's is 4.1.4" in fit.stdout, fit.stdout)
     else:
-        print("skipped the library's eager limit: no ompi_info on PATH")
+        expect("eager limit not from the library: ompi_info did not run here" in fit.stdout,
+               f"no ompi_info on PATH, and the fit does not say so:\n{fit.stdout}")
     bad = subprocess.run([PICO, "fit", report, "-o", model_path, "--eager-limit", "lots"], capture_output=True,
                          text=True, timeout=60, env=env)
     expect(bad.returncode == 2 and "--eager-limit" in bad.stderr, bad.stderr)

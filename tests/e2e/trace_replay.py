@@ -6,7 +6,9 @@ wildcards, non-blocking calls and collectives, persistent requests, split commun
 before use, every receive matched, nothing left over); where LogGOPSim is at hand (PICO_LOGGOPSIM_DIR or
 PATH) each is also simulated, with nothing unmatched, and pico's traced-vs-simulated line is checked.
 
-Usage: trace_replay.py [scenarios|sample|refusals|all]"""
+Usage: trace_replay.py [NAME|scenarios|sample|all|--list]: one test (--list names them: each scenario_* function,
+shared_sample, lammps_sample, refusals; one CTest each), every scenario, both samples, or everything; exit 77 (a
+skip, saying why) where a test cannot run here: no OTF2 writer, or a sample in ../shared absent."""
 import lzma
 import os
 import re
@@ -14,7 +16,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -22,6 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 import goal_check  # noqa: E402
 from goal_sim import expect  # noqa: E402
 from liballprof_writer import BYTE, Trace  # noqa: E402
+from scenario_main import Skip, run_scenarios  # noqa: E402
 
 PICO = os.environ.get("PICO", "build/pico")
 SRC = os.environ.get("PICO_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
@@ -288,23 +290,20 @@ def scenario_sample_format(tmp):
     print("sample format: ok")
 
 
-def otf2_writer_or_skip(what):
-    """The OTF2 writer class, or None after saying why `what` is skipped."""
+def otf2_writer():
+    """The OTF2 writer class; without it, the test is skipped."""
     try:
         from otf2_writer import Otf2Trace
         return Otf2Trace
     except ImportError as e:
-        print(f"{what}: skipped (no OTF2 Python writer: {e}; scripts/setup.sh installs python3-otf2)")
-        return None
+        raise Skip(f"no OTF2 Python writer: {e}; scripts/setup.sh installs python3-otf2") from e
 
 
 def scenario_otf2(tmp):
     """6 ranks traced as Score-P writes OTF2 (tests/e2e/otf2_writer.py, the OTF2 library's writer): collectives on
     the world and on row communicators the archive defines, receives whose recorded sender (the status) orders
     them against the send times, MPI_Sendrecv, MPI_Isend/MPI_Irecv/MPI_Waitall, MPI_Iallreduce/MPI_Wait."""
-    Otf2Trace = otf2_writer_or_skip("otf2")
-    if not Otf2Trace:
-        return
+    Otf2Trace = otf2_writer()
     path = os.path.join(tmp, "otf2")
     t = Otf2Trace(path, 6)
     rows = [t.comm("row0", [0, 1, 2]), t.comm("row1", [3, 4, 5])]
@@ -331,8 +330,7 @@ def scenario_otf2(tmp):
     anchor = os.path.join(path, "traces.otf2")
     probe = replay(anchor, "--unknown", "list")
     if "built without the OTF2 library" in probe.stderr:
-        print("otf2: skipped (pico was built without libotf2-trace-dev)")
-        return
+        raise Skip("pico was built without libotf2-trace-dev")
     out = replayed("OTF2 (Score-P's events, 6 ranks)", anchor, expect_traced=t.traced_s())
     blocks = rank_blocks(out)
     sources = [int(s) for s, tag in re.findall(r": recv 64b from (\d+) tag (\d+)", blocks[0]) if int(tag) >= MESSAGE_TAGS]
@@ -375,7 +373,7 @@ def scenario_otf2(tmp):
 
 def scenario_scan(tmp):
     """6 ranks (not a power of two): MPI_Scan and MPI_Exscan of 1000 floats, by the default (recursive doubling)
-    and by --algorithm linear; the same calls as Score-P writes them to OTF2 replay to the same GOAL."""
+    and by --algorithm linear."""
     t = Trace(6)
     for r in range(6):
         t.rank(r).compute(40).scan(1000).scan(1000, exclusive=True)
@@ -387,9 +385,12 @@ def scenario_scan(tmp):
                                   "--algorithm", "exscan=linear"))
     expect(re.findall(r": send 4000b to (\d+)", linear[2]) == ["3", "3"] and ": send " not in linear[5],
            "linear chains: rank 2 sends to 3 in both calls, the last rank sends nothing")
-    Otf2Trace = otf2_writer_or_skip("scan: OTF2 part")
-    if not Otf2Trace:
-        return
+    print("scan: ok")
+
+
+def scenario_scan_otf2(tmp):
+    """scenario_scan's calls as Score-P writes them to OTF2: the same partners and the same 4000 B blocks."""
+    Otf2Trace = otf2_writer()
     path = os.path.join(tmp, "otf2-scan")
     o = Otf2Trace(path, 6)
     for r in range(6):
@@ -402,7 +403,7 @@ def scenario_scan(tmp):
     otf2 = rank_blocks(out)
     expect(sorted(re.findall(r": send 4000b to (\d+)", otf2[5])) == ["1", "1", "4", "4"],
            f"OTF2: Score-P's byte counts give back the 4000 B block: {otf2[5]}")
-    print("scan: ok")
+    print("scan, OTF2: ok")
 
 
 def scenario_comm_lifetimes(tmp):
@@ -567,19 +568,10 @@ def scenario_split_type(tmp):
     print("split_type: ok")
 
 
-def test_scenarios(tmp):
-    for s in (scenario_ring, scenario_halo, scenario_wildcards, scenario_sendrecv, scenario_nbc, scenario_split,
-              scenario_persistent, scenario_mpich, scenario_sample_format, scenario_otf2, scenario_scan,
-              scenario_comm_lifetimes, scenario_cartesian, scenario_cancel, scenario_request_copies, scenario_fortran,
-              scenario_vcollectives, scenario_split_type):
-        s(tmp)
-
-
 def test_shared_sample(tmp):
     """The real liballprof sample from spcl/atlahs, unmodified (skipped when ../shared is absent)."""
     if not os.path.isdir(SHARED_SAMPLE):
-        print(f"sample: skipped ({SHARED_SAMPLE} is absent)")
-        return
+        raise Skip(f"{SHARED_SAMPLE} is absent")
     out = replayed("liballprof-bcast (spcl/atlahs sample)", SHARED_SAMPLE, expect_traced=12e-6)
     blocks = rank_blocks(out)
     expect(len(blocks) == 4, "four ranks")
@@ -592,8 +584,7 @@ def test_lammps_sample(tmp):
     --unknown refuse (its MPI_Cart_create and MPI_Comm_free included) and its calls counted (skipped when absent)."""
     sample = os.path.join(SRC, "..", "shared", "data", "liballprof-lammps-np2")
     if not os.path.isdir(sample):
-        print(f"lammps: skipped ({sample} is absent)")
-        return
+        raise Skip(f"{sample} is absent")
     d = os.path.join(tmp, "lammps-np2")
     os.makedirs(d)
     for r in range(2):
@@ -710,23 +701,23 @@ def test_refusals(tmp):
     print("refusals: ok")
 
 
+# The scenarios in the order they are written, then the samples and the refusals.
+SCENARIOS = {name[len("scenario_"):]: f for name, f in list(globals().items()) if name.startswith("scenario_")}
+TESTS = {**SCENARIOS, "shared_sample": test_shared_sample, "lammps_sample": test_lammps_sample,
+         "refusals": test_refusals}
+
+
 def main():
-    which = sys.argv[1] if len(sys.argv) > 1 else "all"
-    with tempfile.TemporaryDirectory() as tmp:
-        if which in ("all", "scenarios"):
-            test_scenarios(tmp)
-        if which in ("all", "sample"):
-            test_shared_sample(tmp)
-            test_lammps_sample(tmp)
-        if which in ("all", "refusals"):
-            test_refusals(tmp)
+    code = run_scenarios(TESTS, sys.argv, {"scenarios": list(SCENARIOS), "sample": ["shared_sample", "lammps_sample"]})
     if RESULTS:
         print("| trace | ranks | traced (s) | simulated (s) | GOAL operations |")
         for name, ranks, traced, simulated, ops in RESULTS:
             sim = f"{simulated:.6f}" if simulated is not None else "no LogGOPSim"
             print(f"| {name} | {ranks} | {traced:.6f} | {sim} | {ops} |")
-    print("trace_replay: ok")
+    if code == 0 and sys.argv[1:2] != ["--list"]:
+        print("trace_replay: ok")
+    return code
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
