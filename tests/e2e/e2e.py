@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 
 PICO = os.environ["PICO"]
 SRC = os.environ["PICO_SOURCE_DIR"]
@@ -74,6 +75,25 @@ def checked_report(proc, exit_code=0):
     path = report_path(proc)
     check_schema(path)
     return load(path)
+
+
+def wait_until(condition, what, timeout=120, interval=0.05):
+    """Polls condition() until it holds; fails, naming what was awaited, after timeout seconds. A deadline
+    this generous only bounds a test that is already broken: the wait ends as soon as the condition holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        expect(time.monotonic() < deadline, f"{what}: not within {timeout} s")
+        time.sleep(interval)
+
+
+def json_lines(path):
+    """The complete lines of a JSON-lines file a process is appending to (none while it does not exist)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in text.splitlines(True) if line.endswith("\n")]
 
 
 def run_experiment(tmp, yaml_text, *extra, env=None, timing=FAST_TIMING):

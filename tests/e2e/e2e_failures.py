@@ -22,10 +22,12 @@ from e2e import (
     checked_report,
     expect,
     expect_bad_input,
+    json_lines,
     load,
     pico,
     report_path,
     run_experiment,
+    wait_until,
     write,
 )
 
@@ -124,13 +126,7 @@ def test_interrupt(tmp):
     results = os.path.join(tmp, "results")
     proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=dict(os.environ, **TEST_BACKENDS))
-    deadline = time.time() + 60
-    progress = os.path.join(results, "progress.jsonl")
-    while time.time() < deadline:
-        if os.path.exists(progress) and open(progress).read().count("start") >= 2:
-            break
-        time.sleep(0.05)
-    time.sleep(0.3)
+    wait_for_starts(results, 2)
     proc.send_signal(signal.SIGTERM)
     stdout, stderr = proc.communicate(timeout=60)
     expect(proc.returncode == 1, f"exit {proc.returncode}\n{stderr}")
@@ -156,14 +152,12 @@ HANG_EXPERIMENT = """\
 
 
 def wait_for_starts(results, starts):
-    """Waits until `starts` cases have started in the results directory (the last one may hang)."""
+    """Waits until the worker has written the start of `starts` cases in the results directory (the last one
+    may hang). That is all a signal to pico needs to find: pico reads the starts written before it stops, so
+    the case in flight is the last one started, however soon after its start the signal comes."""
     progress = os.path.join(results, "progress.jsonl")
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if os.path.exists(progress) and open(progress).read().count("start") >= starts:
-            break
-        time.sleep(0.05)
-    time.sleep(0.3)
+    wait_until(lambda: sum(e.get("event") == "start" for e in json_lines(progress)) >= starts,
+               f"the start of {starts} cases in {progress}")
 
 
 def start_hanging_run(tmp):

@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 from e2e import (
     PICO,
@@ -24,11 +23,13 @@ from e2e import (
     expect,
     FAST_TIMING,
     expect_bad_input,
+    json_lines,
     load,
     nccl_status,
     pico,
     report_path,
     run_experiment,
+    wait_until,
     write,
 )
 
@@ -343,9 +344,7 @@ def test_resume(tmp):
     proc = subprocess.Popen([PICO, "run", path, "--dir", results, "-q"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tmp)
     cases_file = os.path.join(results, "cases.jsonl")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (os.path.exists(cases_file) and len(open(cases_file).readlines()) >= 3):
-        time.sleep(0.1)
+    wait_until(lambda: len(json_lines(cases_file)) >= 3, f"3 cases finished in {cases_file}")
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=120)
     expect(proc.returncode == 1, f"interrupted run exits 1, got {proc.returncode}")

@@ -16,7 +16,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import FAST_TIMING, PLAN_ORDER_TIMING, SRC, check_schema, expect, load, pico, report_path, run_named, write  # noqa: E402
+from e2e import (FAST_TIMING, PLAN_ORDER_TIMING, SRC, check_schema, expect, json_lines, load, pico,  # noqa: E402
+                 report_path, run_named, wait_until, write)
 
 LOCAL_SLURM = os.path.join(SRC, "scripts", "local-slurm.sh")
 SKIP = 77
@@ -103,12 +104,7 @@ def test_cancel_resume(tmp):
     expect(m, f"job id printed: {proc.stdout}")
     job_id = m.group(1)
     cases_file = os.path.join(start_dir, "cases.jsonl")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if os.path.exists(cases_file) and len(open(cases_file).read().splitlines()) >= 3:
-            break
-        time.sleep(0.2)
-    expect(os.path.exists(cases_file), "the job ran cases")
+    wait_until(lambda: len(json_lines(cases_file)) >= 3, f"job {job_id} finished 3 cases", interval=0.2)
     expect(slurm("scancel", job_id).returncode == 0, "scancel")
     collected = pico("collect", start_dir, cwd=SRC)
     expect(collected.returncode == 1, f"collect after scancel: exit {collected.returncode}\n{collected.stderr}")
