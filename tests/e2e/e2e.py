@@ -96,6 +96,22 @@ def json_lines(path):
     return [json.loads(line) for line in text.splitlines(True) if line.endswith("\n")]
 
 
+def case_rows(dry_run_stdout):
+    """The rows, split into fields, of the case table `pico run --dry-run` prints (each starts with its
+    16-digit case id; the np is field 8)."""
+    rows = [line.split() for line in dry_run_stdout.splitlines() if re.match(r"[0-9a-f]{16} ", line)]
+    expect(rows, f"no case table in the dry run's output:\n{dry_run_stdout[:2000]}")
+    return rows
+
+
+def dry_run_cases(*args, cwd=None):
+    """The case rows of `pico run ARGS --dry-run`: what a run of the same experiment plans, so that the
+    tests count the cases rather than write their number in."""
+    proc = pico("run", *args, "--dry-run", cwd=cwd)
+    expect(proc.returncode == 0, f"dry run of {' '.join(args)}: exit {proc.returncode}\n{proc.stderr}")
+    return case_rows(proc.stdout)
+
+
 def run_experiment(tmp, yaml_text, *extra, env=None, timing=FAST_TIMING):
     path = write(tmp, "experiment.yaml", textwrap.dedent(yaml_text) + timing)
     return pico("run", path, "-o", os.path.join(tmp, "results"), *extra, env=env, cwd=tmp)

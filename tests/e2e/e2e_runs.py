@@ -18,10 +18,12 @@ import sys
 from e2e import (
     PICO,
     SRC,
+    case_rows,
     check_schema,
     checked_report,
     expect,
     FAST_TIMING,
+    dry_run_cases,
     expect_bad_input,
     json_lines,
     load,
@@ -35,10 +37,12 @@ from e2e import (
 
 
 def test_quickstart(tmp):
-    proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-o", os.path.join(tmp, "results"), cwd=tmp)
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    cases = len(dry_run_cases(quickstart, cwd=tmp))  # the run must report every case its dry run plans
+    proc = pico("run", quickstart, "-o", os.path.join(tmp, "results"), cwd=tmp)
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "217")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", str(cases))
     report = load(path)
     expect(report["schema"] == "pico-report/1", "schema tag")
     expect(all(c["validation"]["status"] == "passed" for c in report["cases"] if c["collective"] != "barrier"),
@@ -60,11 +64,12 @@ def test_quickstart(tmp):
     for name in ["experiment.yaml", "platform.yaml", "plan.json", "cases.jsonl", "launch-0.log", "launch-0.json"]:
         expect(os.path.exists(os.path.join(results_dir, name)), f"{name} in results directory")
     # The table is what the user sees, and pico report renders the same report.
-    expect("217 cases: 217 ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
+    expect(f"{cases} cases: {cases} ok, 0 failed, 0 skipped" in proc.stdout, "summary line")
     table = pico("report", results_dir)
     expect(table.returncode == 0 and "allreduce" in table.stdout, "pico report table")
     csv = pico("report", results_dir, "--format", "csv")
-    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 218, "csv has header + 217 rows")
+    expect(csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == cases + 1,
+           f"csv has a header and {cases} rows")
     js = pico("report", path, "--format", "json")
     expect(json.loads(js.stdout)["cases"][0]["case_id"] == report["cases"][0]["case_id"], "json output")
 
@@ -305,7 +310,11 @@ def test_list_backends(tmp):
 def test_dry_run(tmp):
     proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
     expect(proc.returncode == 0, proc.stderr)
-    expect("217 cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    # The count it states is its table's (test_quickstart: and the run's), every case on the 3 ranks asked for.
+    rows = case_rows(proc.stdout)
+    expect(f"{len(rows)} cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
+    elsewhere = [row for row in rows if row[8] != "3"]
+    expect(not elsewhere, f"{len(elsewhere)} cases not on np 3: {elsewhere[:3]}")
     expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
            or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")

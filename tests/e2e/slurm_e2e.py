@@ -16,8 +16,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (FAST_TIMING, PLAN_ORDER_TIMING, SRC, check_schema, expect, json_lines, load, pico,  # noqa: E402
-                 report_path, run_named, wait_until, write)
+from e2e import (FAST_TIMING, PLAN_ORDER_TIMING, SRC, check_schema, dry_run_cases, expect, json_lines,  # noqa: E402
+                 load, pico, report_path, run_named, wait_until, write)
 
 LOCAL_SLURM = os.path.join(SRC, "scripts", "local-slurm.sh")
 SKIP = 77
@@ -65,13 +65,14 @@ def ok_records_per_case(results_dir):
 
 
 def test_quickstart(tmp):
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    planned = len(dry_run_cases(quickstart, "-p", "local-slurm", cwd=SRC))
     start = time.monotonic()
-    proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "-p", "local-slurm",
-                "-o", os.path.join(tmp, "results"), cwd=SRC)
+    proc = pico("run", quickstart, "-p", "local-slurm", "-o", os.path.join(tmp, "results"), cwd=SRC)
     elapsed = time.monotonic() - start
     expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
     path = report_path(proc)
-    check_schema(path, "--expect-status", "ok", "--expect-cases", "217")
+    check_schema(path, "--expect-status", "ok", "--expect-cases", str(planned))
     report = load(path)
     job = report["provenance"]["slurm"]
     expect(re.fullmatch(r"\d+", job["job_id"]), f"job id recorded: {job}")
