@@ -157,10 +157,10 @@ def test_placement(tmp):
         cluster("stop", check=False)
 
 
-def test_allreduce_time(tmp):
-    """A 16 MiB ring allreduce on 4 nodes x 1 rank takes the time the link rate implies."""
-    rate = "200mbit"  # slow enough that the 2 shared cores are not what limits the links
-    np_ = 4
+def ring_allreduce_on_links(tmp, rate="200mbit", np_=4):
+    """A 16 MiB ring allreduce on np_ nodes x 1 rank linked at `rate` (200 Mbit/s: slow enough that the 2
+    shared cores are not what limits the links), checked to have run the ring; returns (its case, the time
+    the links imply). The test asks no more of it; tests/bench/cluster_link_time.py holds the time to that."""
     try:
         start("--nodes", str(np_), "--rate", rate, "--ppn", "1")
         bytes_per_s = description()["nodes"][0]["rate_bps"] / 8
@@ -175,23 +175,27 @@ def test_allreduce_time(tmp):
             timing: {{warmup: 1, min_iterations: 3, max_iterations: 3, time_budget: 1ms, case_timeout: 120s}}
             validation: false
             """, platform(tmp, "emulated-cluster"))
-        ring = [c for c in report["cases"] if c["algorithm"] == "ring"]
-        expect(len(ring) == 1, f"one ring case: {[c['algorithm'] for c in report['cases']]}")
-        case = ring[0]
-        expect(case["status"] == "ok", f"ring: {case['status']} {case.get('reason')}")
-        expect(case["selection"]["verified"], f"ring not verified: {case['selection']}")
-        # Ring: p-1 reduce-scatter and p-1 allgather steps, each sending n/p bytes
-        # over every node's link, both directions at once; no latency is added and
-        # the 2(p-1) TCP round trips (~0.1 ms) are far below 25% of the total.
-        n = 16 * MIB
-        model_s = 2 * (np_ - 1) / np_ * n / bytes_per_s
-        median = case["timing"]["median_s"]
-        print(f"16 MiB ring allreduce, {np_} nodes at {rate}: median {median * 1e3:.0f} ms, "
-              f"alpha-beta {model_s * 1e3:.0f} ms ({median / model_s:.2f}x)")
-        expect(abs(median - model_s) <= 0.25 * model_s,
-               f"median {median * 1e3:.0f} ms is not within 25% of the {model_s * 1e3:.0f} ms the links imply")
     finally:
         cluster("stop", check=False)
+    ring = [c for c in report["cases"] if c["algorithm"] == "ring"]
+    expect(len(ring) == 1, f"one ring case: {[c['algorithm'] for c in report['cases']]}")
+    case = ring[0]
+    expect(case["status"] == "ok", f"ring: {case['status']} {case.get('reason')}")
+    expect(case["selection"]["verified"], f"ring not verified: {case['selection']}")
+    # Ring: p-1 reduce-scatter and p-1 allgather steps, each sending n/p bytes
+    # over every node's link, both directions at once; no latency is added and
+    # the 2(p-1) TCP round trips (~0.1 ms) are far below the total.
+    model_s = 2 * (np_ - 1) / np_ * (16 * MIB) / bytes_per_s
+    median = case["timing"]["median_s"]
+    print(f"16 MiB ring allreduce, {np_} nodes at {rate}: median {median * 1e3:.0f} ms, "
+          f"alpha-beta {model_s * 1e3:.0f} ms ({median / model_s:.2f}x)")
+    return case, model_s
+
+
+def test_ring_allreduce(tmp):
+    """A 16 MiB ring allreduce across 4 nodes' emulated links runs, forced and verified, one rank a node (how
+    long it takes against the links' rate: tests/bench/cluster_link_time.py, docs/platforms.md#measured)."""
+    ring_allreduce_on_links(tmp)
 
 
 COMPONENTS = """\
