@@ -143,10 +143,15 @@ def expect_bad_input(pattern, *args, env=None, cwd=None):
     expect(re.search(pattern, proc.stderr), f"{' '.join(args)}: message {proc.stderr!r} !~ {pattern!r}")
 
 
+def named_tests(namespace):
+    """A module's tests by the names CTest gives them: its test_* functions, without the prefix."""
+    return {k[len("test_"):]: v for k, v in namespace.items() if k.startswith("test_") and callable(v)}
+
+
 def run_named(tests, name, prefix, prepare=None):
-    """Runs tests["test_" + name] in a fresh temporary directory: 0 pass, 1 fail, 2 unknown.
+    """Runs test_NAME of the namespace tests in a fresh temporary directory: 0 pass, 1 fail, 2 unknown.
     prepare() may return an exit code (a skip) to stop before the test."""
-    test = tests.get(f"test_{name}")
+    test = named_tests(tests).get(name)
     if test is None:
         print(f"unknown test {name}", file=sys.stderr)
         return 2
@@ -170,12 +175,17 @@ JOURNEYS = ["e2e_runs", "e2e_failures", "e2e_libraries", "e2e_node_aware", "e2e_
             "e2e_html", "e2e_applications", "e2e_application_tuning", "e2e_stragglers"]
 
 
-def main():
+def journey_tests():
+    """The journeys' test_* functions together: what `e2e.py NAME` runs test_NAME of
+    (tests/tools/check_registered.py holds tests/CMakeLists.txt's PICO_E2E_TESTS to them)."""
     tests = {}
     for journey in JOURNEYS:
-        module = importlib.import_module(journey)
-        tests.update({k: v for k, v in vars(module).items() if k.startswith("test_")})
-    return run_named(tests, sys.argv[1], "pico-e2e")
+        tests.update({k: v for k, v in vars(importlib.import_module(journey)).items() if k.startswith("test_")})
+    return tests
+
+
+def main():
+    return run_named(journey_tests(), sys.argv[1], "pico-e2e")
 
 
 if __name__ == "__main__":
