@@ -18,12 +18,11 @@
 #include "core/counted.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
-#include "export/export_support.hpp"
-#include "export/exported_choice.hpp"
 #include "launch/executor.hpp"
 #include "simulation/predict.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/workload.hpp"
+#include "tuning/exported_choice.hpp"
 
 namespace pico::cli {
 namespace {
@@ -105,31 +104,23 @@ void run_check(const PredictOptions& o) {
   fmt::print("recorded in {}: {}\n", o.model, accuracy_text(recorded, o.model));
 }
 
-// "profile P (LIB VERSION) picks X": what the profile's export makes the library run here (exported_rule, the
+// "profile P (LIB VERSION) picks X": what the profile's export makes the library run here (loaded_rule, the
 // resolution the exports write), so that predict never names a choice the loaded file does not make.
 std::string profile_pick(const TunedProfile& profile, const std::string& path, Collective coll, int np,
                          std::uint64_t bytes) {
-  ExportedRule applied;
-  try {
-    applied = exported_rule(profile, coll, np);
-  } catch (const ExportRefusal& e) {
-    throw InputError(path, fmt::format("its export refuses it, so no file says what it picks: {}", e.what()), e.hint);
-  }
+  const ExportedRule applied = loaded_rule(profile, path, coll, np);
   const std::string head =
       fmt::format("profile {} ({} {}) picks ", path, profile.library.name, profile.library.version);
   if (applied.rule == nullptr) return head + "default: " + applied.why;
-  const ProfileRange* range = applied.rule->range_for(bytes);
   // What the default ran is known at the rule's own size only; a block scaled for np runs tuned's own decision.
-  const bool own_size = applied.rule->comm_size == np;
-  const std::string library = !own_size ? range->algorithm : range->algorithm_at(bytes);
-  const std::string choice = !own_size ? range->algorithm : range->choice_at(bytes);
+  const std::string library = applied.algorithm_at(bytes);
   const std::string ref =
       library == "default"
           ? ""
           : reference_equivalent(load_reference_equivalents(profile.library.name, path), coll, library);
-  return head + choice + (ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref)) +
-         (own_size ? "" : fmt::format(" (its rule for np {}, which the export applies at np {})",
-                                      applied.rule->comm_size, np));
+  return head + applied.choice_at(bytes) + (ref.empty() ? "" : fmt::format(" (simulated as reference {})", ref)) +
+         (applied.own_size() ? "" : fmt::format(" (its rule for np {}, which the export applies at np {})",
+                                                applied.rule->comm_size, np));
 }
 
 void run_predict(const PredictOptions& o) {

@@ -11,6 +11,7 @@
 #include "core/speedup.hpp"
 #include "reports/text_table.hpp"
 #include "tuning/call_site_saving.hpp"
+#include "tuning/exported_choice.hpp"
 
 namespace pico::cli {
 
@@ -19,6 +20,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kSitesShown = 12;
+
+// Where a profile the library cannot load is refused: the one pico tune is writing.
+constexpr const char* kTunedProfile = "pico tune";
 
 struct NpSites {
   int np = 0;
@@ -62,7 +66,9 @@ std::vector<std::string> keep_choices_that_pay(TunedProfile& profile, const json
   std::map<const ProfileRange*, double> saving;
   for (const NpSites& n : default_sites(application))
     for (const ApplicationCallSite& site : n.sites) {
-      const ProfileRange* range = profile.choose(site.collective, site.comm_size, site.bytes);
+      // The range the library applies at the site with the profile loaded (tuning/exported_choice.hpp).
+      const ProfileRange* range =
+          loaded_rule(profile, kTunedProfile, site.collective, site.comm_size).range_for(site.bytes);
       if (range != nullptr) saving[range] += predicted_saving_at(range, site);
     }
   std::vector<std::string> lines;
@@ -84,7 +90,7 @@ std::vector<std::string> keep_choices_that_pay(TunedProfile& profile, const json
 std::string application_weights_text(const TunedProfile& profile, const json& application, const std::string& path) {
   std::string out;
   for (const NpSites& n : default_sites(application)) {
-    const std::vector<WeightedChoice> weighed = weigh_choices(profile, n.sites);
+    const std::vector<WeightedChoice> weighed = weigh_choices(profile, kTunedProfile, n.sites);
     double saving = 0, in_collectives = 0;
     for (const WeightedChoice& w : weighed) saving += w.saving_s, in_collectives += w.site.default_seconds;
     out += fmt::format("\nfor application '{}' ({}), np {}: the profile at its default's call sites, per launch\n",

@@ -17,7 +17,7 @@
 // 64 more) or the next rule's, whichever comes first. Past that, and below
 // the smallest rule, a default block (algorithm 0, tuned's fixed decision)
 // keeps Open MPI from applying bounds scaled for another size. The blocks are
-// ompi_comm_size_blocks', which pico predict reads too (exported_choice.hpp).
+// ompi_comm_size_blocks', which every verb reads too (tuning/exported_choice.hpp).
 #include <vector>
 
 #include <fmt/format.h>

@@ -9,6 +9,7 @@
 
 #include "config/catalog.hpp"
 #include "core/types.hpp"
+#include "tuning/ompi_comm_size_blocks.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
@@ -30,25 +31,6 @@ std::uint64_t ompi_rule_size_factor(const ProfileRule& rule, int comm_size);
 inline std::uint64_t ompi_rule_size_factor(const ProfileRule& rule) {
   return ompi_rule_size_factor(rule, rule.comm_size);
 }
-
-// One comm-size block of coll/tuned's classic rules file: Open MPI applies the
-// last block at or below a communicator's size, and the first block to every
-// smaller one. `rule` drives it, scaled for comm_size, or (nullptr) it is a
-// default block: tuned's own fixed decision.
-struct OmpiCommSizeBlock {
-  int comm_size;
-  const ProfileRule* rule;
-};
-// The blocks of one collective's rules (ascending comm size, one rule each),
-// as ompi-rules writes them and Open MPI applies them. Where tuned compares a
-// block's bounds times the communicator size, a rule drives the sizes from
-// its own up to twice it (at most 64 more) or the next rule's, whichever comes
-// first, and only while its ranges fit 2^63-1 there; a default block sits
-// below the smallest rule and past each rule's reach. Otherwise each rule is
-// one block and the first serves every smaller communicator too.
-std::vector<OmpiCommSizeBlock> ompi_comm_size_blocks(const std::vector<const ProfileRule*>& rules);
-// The block Open MPI applies on a communicator of np ranks (nullptr: `blocks` is empty).
-const OmpiCommSizeBlock* ompi_block_at(const std::vector<OmpiCommSizeBlock>& blocks, int np);
 
 struct OmpiRuleColumns {
   std::string algorithm;  // catalogue value (the coll_tuned_<coll>_algorithm id); "0" for default

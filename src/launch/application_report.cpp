@@ -16,6 +16,7 @@
 #include "core/stats.hpp"
 #include "instrumentation/interposer_probe.hpp"
 #include "tuning/call_site_saving.hpp"
+#include "tuning/exported_choice.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
@@ -179,12 +180,18 @@ json failure_json(const json& l) {
           {"output_tail", tail.size() > 2000 ? tail.substr(tail.size() - 2000) : tail}};
 }
 
-std::optional<TunedProfile> profile_of(const json& variant) {
+// The copy of the profile the variant ran with, "" where it ran without one.
+std::string profile_path_of(const json& variant) {
   const json& p = variant["profile"];
-  if (!p.is_object() || !p.contains("copy")) return std::nullopt;
+  return p.is_object() && p.contains("copy") ? p["copy"].get<std::string>() : "";
+}
+
+std::optional<TunedProfile> profile_of(const json& variant) {
+  const std::string path = profile_path_of(variant);
+  if (path.empty()) return std::nullopt;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(p["copy"].get<std::string>(), ec)) return std::nullopt;
-  return load_profile(p["copy"].get<std::string>());
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  return load_profile(path);
 }
 
 // A variant's call sites against the default's, and against a profile's choices where it has one.
@@ -201,14 +208,18 @@ struct CallComparison {
 // variant's variables select an algorithm for it (`forced`: the collectives its `algorithms` name, or the
 // profile's choice there), and whether a choice was taken is not said.
 CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std::map<CallKey, CallsAt>& base_calls,
-                             const TunedProfile* profile, const std::set<std::string>& forced, bool is_baseline) {
+                             const TunedProfile* profile, const std::string& profile_path,
+                             const std::set<std::string>& forced, bool is_baseline) {
   CallComparison out;
   for (const auto& [key, at] : calls) {
     json row = {{"collective", key.collective}, {"comm_size", key.comm_size}, {"bytes", key.bytes},
                 {"calls", at.calls},            {"seconds", at.seconds},      {"ran", at.ran}};
     const bool seen_inside = !at.ran.empty() && at.ran.begin()->first != kNoInterposer;
     const auto c = parse_collective(key.collective);
-    const ProfileRange* range = profile != nullptr && c ? profile->choose(*c, key.comm_size, key.bytes) : nullptr;
+    // What the library ran the profile as at this site: the rule its export applies there.
+    const ExportedRule applied =
+        profile != nullptr && c ? loaded_rule(*profile, profile_path, *c, key.comm_size) : ExportedRule{};
+    const ProfileRange* range = applied.range_for(key.bytes);
     // An empty message runs no algorithm (Open MPI returns at once): nothing there to take.
     const bool chooses =
         range != nullptr && range->algorithm != "default" && (key.bytes > 0 || key.collective == "barrier");
@@ -224,8 +235,8 @@ CallComparison compare_calls(const std::map<CallKey, CallsAt>& calls, const std:
       if (changed) out.changed_default_s += d->second.seconds, out.any_changed = true;
     }
     if (profile != nullptr) {
-      const std::string choice = range != nullptr ? range->algorithm_at(key.bytes) : "default";
-      row["profile_choice"] = range != nullptr ? range->choice_at(key.bytes) : "default (no rule)";
+      const std::string choice = applied.algorithm_at(key.bytes);
+      row["profile_choice"] = range != nullptr ? applied.choice_at(key.bytes) : "default (no rule)";
       if (chooses) {
         out.chosen_calls += at.calls;
         if (range->speedup) row["profile_speedup"] = range->speedup->estimate;  // what its sweep measured
@@ -360,7 +371,8 @@ json build_application_report(const json& run, const std::vector<json>& launches
       std::set<std::string> forced;
       const json algorithms = variant.value("algorithms", json::object());
       for (const auto& [collective, algorithm] : algorithms.items()) forced.insert(collective);
-      const CallComparison cmp = compare_calls(calls, base_calls, profile ? &*profile : nullptr, forced, k == 0);
+      const CallComparison cmp =
+          compare_calls(calls, base_calls, profile ? &*profile : nullptr, profile_path_of(variant), forced, k == 0);
       out["calls"] = cmp.rows;
       if (profile) {
         out["profile_calls"] = {{"chosen", cmp.chosen_calls},

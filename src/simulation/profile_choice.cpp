@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -10,6 +12,7 @@
 #include "config/data_files.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/input_error.hpp"
+#include "tuning/exported_choice.hpp"
 
 namespace pico {
 
@@ -57,22 +60,28 @@ std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, c
 
 namespace {
 
-// What a range runs at these bytes, in the library's names, and whether it is what the library's
-// default ran there; "" or "default" where the range says nothing (the fallback decides).
+// What a call runs, in the library's names, and whether it is what the library's default ran there; "" or
+// "default" where the profile says nothing (the fallback decides).
 struct RangeAlgorithm {
   std::string library;
   bool default_ran = false;
 };
-using RangeReading = RangeAlgorithm (*)(const ProfileRange& range, std::uint64_t bytes);
+using RangeReading = RangeAlgorithm (*)(const ExportedRule& applied, std::uint64_t bytes);
 
-// The choice function reading each call's range with `read`, as a reference algorithm; InputError
+// The choice function reading each call with `read` from the rule the profile's export applies to the call's
+// communicator (loaded_rule: what predict reports and the library runs), as a reference algorithm; InputError
 // where the library algorithm has no reference equivalent.
 AlgorithmChoice reference_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                  AlgorithmChoice fallback, RangeReading read) {
-  return [p, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback), read](
+  // Shared, so that the cached rules point into the profile whichever copy of the function asks (the replay
+  // asks from one thread).
+  auto profile = std::make_shared<const TunedProfile>(p);
+  auto applied = std::make_shared<std::map<std::pair<Collective, int>, ExportedRule>>();  // one resolution per size
+  return [profile, applied, eq = std::move(eq), where = std::move(where), fallback = std::move(fallback), read](
              Collective c, int np, std::uint64_t bytes) -> std::string {
-    const ProfileRange* range = p.choose(c, np, bytes);
-    const RangeAlgorithm a = range != nullptr ? read(*range, bytes) : RangeAlgorithm{};
+    auto it = applied->find({c, np});
+    if (it == applied->end()) it = applied->emplace(std::pair{c, np}, loaded_rule(*profile, where, c, np)).first;
+    const RangeAlgorithm a = it->second.range_for(bytes) != nullptr ? read(it->second, bytes) : RangeAlgorithm{};
     if (a.library.empty() || a.library == "default") return fallback(c, np, bytes);
     std::string ref = reference_equivalent(eq, c, a.library);
     if (ref.empty())
@@ -89,16 +98,20 @@ AlgorithmChoice reference_choice(const TunedProfile& p, ReferenceEquivalents eq,
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                AlgorithmChoice fallback) {
   return reference_choice(p, std::move(eq), std::move(where), std::move(fallback),
-                          [](const ProfileRange& r, std::uint64_t bytes) {
-                            return RangeAlgorithm{r.algorithm_at(bytes), r.algorithm == "default"};
+                          [](const ExportedRule& applied, std::uint64_t bytes) {
+                            return RangeAlgorithm{applied.algorithm_at(bytes),
+                                                  applied.range_for(bytes)->algorithm == "default"};
                           });
 }
 
 AlgorithmChoice profile_default_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                        AlgorithmChoice fallback) {
   return reference_choice(p, std::move(eq), std::move(where), std::move(fallback),
-                          [](const ProfileRange& r, std::uint64_t bytes) {
-                            return RangeAlgorithm{r.default_ran_at(bytes), true};
+                          [](const ExportedRule& applied, std::uint64_t bytes) {
+                            // The sweep saw the default at the rule's own size only: elsewhere the fallback, as
+                            // the profile's own "default" there, so that the two differ only where it chose.
+                            if (!applied.own_size()) return RangeAlgorithm{};
+                            return RangeAlgorithm{applied.range_for(bytes)->default_ran_at(bytes), true};
                           });
 }
 

@@ -29,9 +29,11 @@ ReferenceEquivalents load_reference_equivalents(const std::string& library, cons
 std::string reference_equivalent(const ReferenceEquivalents& eq, Collective c, const std::string& algorithm);
 
 // The profile's choice for (collective, comm size, bytes) as a reference
-// algorithm. "default" is what the library's default ran there when the
-// profile records it (ProfileRange::algorithm_at), else `fallback`'s, as
-// where the profile has no rule.
+// algorithm, from the rule its export makes the library apply on that
+// communicator (loaded_rule, tuning/exported_choice.hpp: what pico predict
+// --profile reports). "default" is what the library's default ran there when
+// the profile records it at that communicator size (ExportedRule::algorithm_at),
+// else `fallback`'s, as where no rule applies.
 // Throws InputError (where = the profile) when a chosen algorithm has no
 // reference equivalent.
 AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
@@ -39,8 +41,10 @@ AlgorithmChoice profile_choice(const TunedProfile& p, ReferenceEquivalents eq, s
 
 // The library default's choice as the profile's sweep saw it run
 // (ProfileRange::default_ran_at) as a reference algorithm: a like-for-like
-// baseline for the profile's own choice. `fallback`'s where the profile has
-// no rule or did not record the default; InputError as profile_choice.
+// baseline for the profile's own choice. `fallback`'s where no rule of the
+// communicator's own size applies (profile_choice's rule, which the sweep saw
+// at its own size only) or the profile did not record the default;
+// InputError as profile_choice.
 AlgorithmChoice profile_default_choice(const TunedProfile& p, ReferenceEquivalents eq, std::string where,
                                        AlgorithmChoice fallback);
 

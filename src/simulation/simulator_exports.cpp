@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
 #include "simulation/profile_choice.hpp"
+#include "tuning/exported_choice.hpp"
 
 namespace pico {
 namespace {
@@ -79,36 +81,71 @@ AstraSimInputs astra_sim_platform(const LogGPModel& model, int npus, int splits)
   return in;
 }
 
+namespace {
+
+// One Schedgen2 entry per span of each range of `rule` (or, rule nullptr, one for the library's own decision:
+// ATLAHS's fixed algorithm, as pico replay runs it) on the communicator sizes [from, to); `own`: whether the
+// sizes are the rule's own, where a "default" range is what the default ran there (ExportedRule::spans).
+void add_schedgen2_entries(nlohmann::json& out, std::vector<std::string>* skipped, const ReferenceEquivalents& eq,
+                           Collective c, int from, std::optional<int> to, const ProfileRule* rule, bool own) {
+  const auto entry = [&](const std::string& algorithm, std::uint64_t min_bytes, std::optional<std::uint64_t> max) {
+    out.push_back({{"algorithm", algorithm},
+                   {"ptrn", std::string(name(c))},
+                   {"lower_bounds", {{"comm_size", from}, {"datasize", min_bytes}}},
+                   {"upper_bounds",
+                    {{"comm_size", to ? *to : -1},
+                     {"datasize", max ? nlohmann::json(*max + 1) : nlohmann::json(-1)}}}});
+  };
+  const std::string fixed(spec_for(c).names.replay_default);
+  if (rule == nullptr) {
+    // A collective Schedgen2 has no algorithm for is listed once per range of its rules, below.
+    if (const std::string algorithm = schedgen2_name(c, fixed); !algorithm.empty()) entry(algorithm, 0, std::nullopt);
+    return;
+  }
+  const ExportedRule applied{rule, "", own ? rule->comm_size : 0};
+  for (const ProfileRange& range : rule->ranges)
+    for (const ProfileRange::Span& span : applied.spans(range)) {
+      // "default" the reports did not resolve: ATLAHS's fixed algorithm, as pico replay runs it.
+      const std::string ref = span.algorithm == "default" ? fixed : reference_equivalent(eq, c, span.algorithm);
+      const std::string algorithm = schedgen2_name(c, ref);
+      if (!algorithm.empty()) {
+        entry(algorithm, span.min_bytes, span.max_bytes);
+        continue;
+      }
+      const std::string why = fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm", name(c),
+                                          rule->comm_size, span.min_bytes, applied.choice_at(span.min_bytes));
+      if (skipped && std::find(skipped->begin(), skipped->end(), why) == skipped->end()) skipped->push_back(why);
+    }
+}
+
+// Whether a range of the rule runs otherwise at its own size than elsewhere: a "default" whose sweep saw what ran.
+bool resolves_default(const ProfileRule& rule) {
+  const ExportedRule own{&rule, "", rule.comm_size};
+  return std::any_of(rule.ranges.begin(), rule.ranges.end(),
+                     [&](const ProfileRange& r) { return own.spans(r).front().algorithm != r.algorithm; });
+}
+
+}  // namespace
+
 nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& where, std::vector<std::string>* skipped) {
   const ReferenceEquivalents eq = load_reference_equivalents(p.library.name, where);
   nlohmann::json out = nlohmann::json::array();
-  for (std::size_t i = 0; i < p.rules.size(); ++i) {
-    const ProfileRule& rule = p.rules[i];
-    int next_size = -1;  // the next larger rule's comm size for this collective
-    for (const ProfileRule& other : p.rules)
-      if (other.collective == rule.collective && other.comm_size > rule.comm_size &&
-          (next_size < 0 || other.comm_size < next_size))
-        next_size = other.comm_size;
-    for (const ProfileRange& range : rule.ranges)
-      for (const ProfileRange::Span& span : range.spans()) {
-        // "default" the reports did not resolve: ATLAHS's fixed algorithm, as pico replay runs it.
-        const std::string ref = span.algorithm == "default" ? std::string(spec_for(rule.collective).names.replay_default)
-                                                            : reference_equivalent(eq, rule.collective, span.algorithm);
-        const std::string algorithm = schedgen2_name(rule.collective, ref);
-        if (algorithm.empty()) {
-          if (skipped)
-            skipped->push_back(fmt::format("{} on {} ranks from {} B: {} has no Schedgen2 algorithm",
-                                           name(rule.collective), rule.comm_size, span.min_bytes,
-                                           range.choice_at(span.min_bytes)));
-          continue;
-        }
-        out.push_back({{"algorithm", algorithm},
-                       {"ptrn", std::string(name(rule.collective))},
-                       {"lower_bounds", {{"comm_size", rule.comm_size}, {"datasize", span.min_bytes}}},
-                       {"upper_bounds",
-                        {{"comm_size", next_size},
-                         {"datasize", span.max_bytes ? nlohmann::json(*span.max_bytes + 1) : nlohmann::json(-1)}}}});
+  for (const Collective c : all_collectives()) {
+    // The communicator sizes the library applies each rule on, as the profile's export writes them (and pico
+    // predict --profile reads them): below the smallest rule, between exact sizes or past a rule's reach, the
+    // library's own decision, written as ATLAHS's algorithm (Schedgen2 raises on a call no entry matches).
+    for (const AppliedCommSizes& s : loaded_comm_sizes(p, where, c)) {
+      const ProfileRule* rule = s.rule;
+      const int n = rule != nullptr ? rule->comm_size : 0;
+      if (rule == nullptr || !resolves_default(*rule) || n < s.from || (s.to && n >= *s.to) || n == INT_MAX) {
+        add_schedgen2_entries(out, skipped, eq, c, s.from, s.to, rule, false);
+        continue;
       }
+      // What the default ran is known at the rule's own size only: that size apart from the rest of its reach.
+      if (s.from < n) add_schedgen2_entries(out, skipped, eq, c, s.from, n, rule, false);
+      add_schedgen2_entries(out, skipped, eq, c, n, n + 1, rule, true);
+      if (!s.to || n + 1 < *s.to) add_schedgen2_entries(out, skipped, eq, c, n + 1, s.to, rule, false);
+    }
   }
   return out;
 }
@@ -120,36 +157,42 @@ AstraSimInputs astra_sim_inputs(const TunedProfile& p, const std::string& where,
   for (const Collective c : all_collectives()) {
     const std::string_view astra = spec_for(c).names.astra_sim;
     if (astra.empty()) continue;
-    // The choice for the largest messages: the last span of the rule for npus ranks.
-    const ProfileRule* rule = p.rule_for(c, npus);
+    // The choice for the largest messages: the last span of the rule the profile's export applies on npus ranks
+    // (loaded_rule, as pico predict --profile and pico replay read it).
+    const ExportedRule applied = loaded_rule(p, where, c, npus);
+    const ProfileRule* rule = applied.rule;
     const ProfileRange* range = rule != nullptr ? &rule->ranges.back() : nullptr;
     const std::optional<ProfileRange::Span> largest =
-        range ? std::optional(range->spans().back()) : std::nullopt;
+        range ? std::optional(applied.spans(*range).back()) : std::nullopt;
     if (range != nullptr)  // the rule's other choices, which one system file cannot hold
       for (const ProfileRange& other : rule->ranges)
-        for (const ProfileRange::Span& span : other.spans())
+        for (const ProfileRange::Span& span : applied.spans(other))
           if (span.algorithm != largest->algorithm)
             in.notes.push_back(fmt::format(
                 "{} on {} ranks, {}-{} B: {} is not carried (one implementation per collective: the largest "
                 "messages' {}); pico replay --format chakra carries per-size choices",
                 name(c), rule->comm_size, span.min_bytes,
-                span.max_bytes ? std::to_string(*span.max_bytes) : std::string("..."), other.choice_at(span.min_bytes),
-                range->choice_at(largest->min_bytes)));
+                span.max_bytes ? std::to_string(*span.max_bytes) : std::string("..."),
+                applied.choice_at(span.min_bytes), applied.choice_at(largest->min_bytes)));
     // "default" without a record of what the library ran: ATLAHS's fixed
     // algorithm, as pico replay runs it (one rule for every simulator path).
     const bool unresolved = !largest || largest->algorithm == "default";
     const std::string reference = unresolved ? std::string(spec_for(c).names.replay_default)
                                              : reference_equivalent(eq, c, largest->algorithm);
     if (unresolved)
-      in.notes.push_back(fmt::format("{}: {}: ATLAHS's {}, as pico replay runs it", name(c),
-                                     !range ? "no rule in the profile"
-                                            : "the library default, and the reports do not say what it ran",
-                                     reference));
+      in.notes.push_back(fmt::format(
+          "{}: {}: ATLAHS's {}, as pico replay runs it", name(c),
+          !range ? fmt::format("the library's own decision on {} NPUs ({})", npus, applied.why)
+          : applied.own_size()
+              ? std::string("the library default, and the reports do not say what it ran")
+              : fmt::format("the library default on {} NPUs, which the reports did not see (its rule is for np {})",
+                            npus, rule->comm_size),
+          reference));
     std::string impl = astra_sim_implementation(reference);
     if (impl.empty()) {
       impl = "ring";
       in.notes.push_back(fmt::format("{}: {} has no ASTRA-sim equivalent; ASTRA-sim's ring", name(c),
-                                     unresolved ? reference : range->choice_at(largest->min_bytes)));
+                                     unresolved ? reference : applied.choice_at(largest->min_bytes)));
     } else if (const std::string why = astra_sim_refuses(impl, c, std::nullopt, npus); !why.empty()) {
       impl = "ring";
       in.notes.push_back(fmt::format("{}: ASTRA-sim's {}; ASTRA-sim's ring", name(c), why));

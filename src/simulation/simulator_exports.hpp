@@ -21,17 +21,20 @@ namespace pico {
 // Schedgen2's --ptrn-config (spcl/LogGOPSim src/Schedgen2): a JSON list of
 // {algorithm, ptrn, lower_bounds{comm_size, datasize}, upper_bounds{...}},
 // lower inclusive, upper exclusive, -1 unbounded. One entry per profile range
-// whose choice Schedgen2 has an algorithm for (allreduce: ring, recdoub);
-// a rule's comm sizes run to the next rule's of the collective (Open MPI's
-// rule-file semantics, as TunedProfile::choose). `skipped` gets why a range
-// was left out (no Schedgen2 algorithm, or "default").
+// whose choice Schedgen2 has an algorithm for (allreduce: ring, recdoub) on
+// the comm sizes the profile's export applies its rule to
+// (applied_comm_sizes, tuning/exported_choice.hpp: what pico predict
+// --profile reads), and one of ATLAHS's algorithm where no rule applies (the
+// library's own decision). `skipped` gets why a range was left out (no
+// Schedgen2 algorithm).
 nlohmann::json schedgen2_ptrn_config(const TunedProfile& p, const std::string& where,
                                      std::vector<std::string>* skipped = nullptr);
 
 // ASTRA-sim 2.x inputs: the system JSON with, per collective it names
 // (all-reduce, reduce-scatter, all-gather, all-to-all), the implementation
 // closest to the profile's choice for the largest messages (the dominant
-// sizes of a training step) on every one of `dimensions` network dimensions;
+// sizes of a training step) in the rule its export applies on `npus` ranks
+// (loaded_rule; none: ATLAHS's algorithm) on every one of `dimensions` network dimensions;
 // a one-dimension Switch network of the rule's comm size with the model's
 // bandwidth (1/G) and latency (L); no remote memory.
 struct AstraSimInputs {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "tuning/exported_choice.hpp"
+
 namespace pico {
 
 double predicted_saving_at(const ProfileRange* range, const ApplicationCallSite& site) {
@@ -14,12 +16,15 @@ double predicted_saving_at(const ProfileRange* range, const ApplicationCallSite&
   return site.default_seconds * (1 - 1 / range->speedup->estimate);
 }
 
-std::vector<WeightedChoice> weigh_choices(const TunedProfile& profile, const std::vector<ApplicationCallSite>& sites) {
+std::vector<WeightedChoice> weigh_choices(const TunedProfile& profile, const std::string& where,
+                                          const std::vector<ApplicationCallSite>& sites) {
   std::vector<WeightedChoice> out;
   out.reserve(sites.size());
   for (const ApplicationCallSite& site : sites) {
-    const ProfileRange* range = profile.choose(site.collective, site.comm_size, site.bytes);
-    WeightedChoice w{site, range != nullptr ? range->choice_at(site.bytes) : "default (no rule)", 0,
+    // What the library runs at the site with the profile loaded: the rule its export applies there.
+    const ExportedRule applied = loaded_rule(profile, where, site.collective, site.comm_size);
+    const ProfileRange* range = applied.range_for(site.bytes);
+    WeightedChoice w{site, range != nullptr ? applied.choice_at(site.bytes) : "default (no rule)", 0,
                      predicted_saving_at(range, site)};
     if (range != nullptr && range->speedup) w.speedup = range->speedup->estimate;
     out.push_back(std::move(w));

@@ -37,7 +37,10 @@ struct WeightedChoice {
 };
 
 // Every site with the profile's choice and saving, the largest saving first
-// (then the most time at the default).
-std::vector<WeightedChoice> weigh_choices(const TunedProfile& profile, const std::vector<ApplicationCallSite>& sites);
+// (then the most time at the default). The choice is the rule the profile's
+// export applies at the site's communicator (loaded_rule,
+// tuning/exported_choice.hpp; InputError at `where` where the export refuses it).
+std::vector<WeightedChoice> weigh_choices(const TunedProfile& profile, const std::string& where,
+                                          const std::vector<ApplicationCallSite>& sites);
 
 }  // namespace pico

@@ -15,6 +15,7 @@
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
 #include "reports/fitted_table.hpp"
+#include "tuning/exported_choice.hpp"
 #include "tuning/run_evidence.hpp"
 
 namespace pico {
@@ -65,6 +66,11 @@ std::optional<DriftBand> drift_of(const std::vector<CheckRow>& rows) {
   if (static_cast<int>(ratios.size()) < kMinDriftSizes) return std::nullopt;
   std::sort(ratios.begin(), ratios.end());
   return DriftBand{percentile_sorted(ratios, 2.5), percentile_sorted(ratios, 97.5), static_cast<int>(ratios.size())};
+}
+
+bool has_rules(const TunedProfile& profile, Collective c) {
+  return std::any_of(profile.rules.begin(), profile.rules.end(),
+                     [c](const ProfileRule& r) { return r.collective == c; });
 }
 
 bool ran_with_profile(const LoadedReport& r) { return report_facts(r.report).profile.has_value(); }
@@ -133,10 +139,12 @@ CheckResult check_profile_against(const TunedProfile& profile, const std::string
     CheckRow row;
     row.key = {coll, np, nodes, ppn};
     row.bytes = bytes;
-    const ProfileRule* rule = profile.rule_for(coll, np, nodes);
-    const ProfileRange* range = rule != nullptr ? rule->range_for(bytes) : nullptr;
-    row.profile_choice = range ? range->algorithm : "(no rule)";
-    if (rule != nullptr) row.predicted_from = rule->predicted_from;
+    // What the tuned runs' library ran the profile as: the rule its export applies at np (below the smallest
+    // rule, Open MPI's default block and MPICH's untuned sizes run the library's own decision).
+    const ExportedRule applied = loaded_rule(profile, profile_path, coll, np, nodes);
+    const ProfileRange* range = applied.range_for(bytes);
+    row.profile_choice = range ? range->algorithm : has_rules(profile, coll) ? "default" : "(no rule)";
+    if (applied.rule != nullptr) row.predicted_from = applied.rule->predicted_from;
     row.tuned_s = tuned_size->default_time_s;
     row.best_s = it->second->fastest_time_s;
     row.best = it->second->fastest;

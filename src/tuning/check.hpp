@@ -18,7 +18,9 @@ namespace pico {
 struct CheckRow {
   RuleShape key;
   std::uint64_t bytes = 0;
-  std::string profile_choice;  // the profile's algorithm at this size
+  // The profile's algorithm at this size as its export applies it (tuning/exported_choice.hpp): "default"
+  // where no rule applies there, "(no rule)" where the profile has none for the collective.
+  std::string profile_choice;
   std::vector<int> predicted_from;  // the rule's measured sizes when the profile predicted it (--predict-np)
   double tuned_s = 0;          // the default with the profile loaded
   double best_s = 0;           // the sweep's fastest algorithm

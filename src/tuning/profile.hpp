@@ -147,12 +147,15 @@ struct TunedProfile {
   std::string pico_version;
   std::vector<ProfileRule> rules;
 
-  // The range that applies to `bytes` of `collective` on a communicator of
-  // comm_size ranks, with Open MPI's rule-file semantics so that the profile
-  // and its exports agree: the last rule with comm_size <= the communicator's
-  // (a smaller communicator takes the first rule); with several rules of one
-  // comm_size, the one with `nodes` when given, else the first. nullptr when
-  // the profile has no rule for the collective.
+  // The range of the nearest rule for `bytes` of `collective` on a
+  // communicator of comm_size ranks: the last rule with comm_size <= the
+  // communicator's (a smaller communicator takes the first rule); with
+  // several rules of one comm_size, the one with `nodes` when given, else the
+  // first. nullptr when the profile has no rule for the collective. This is
+  // not what a library runs with the profile loaded: its export leaves the
+  // library's own decision below the smallest rule of some collectives,
+  // between exact sizes and past a rule's reach, and every verb that answers
+  // that reads exported_rule (tuning/exported_choice.hpp).
   const ProfileRange* choose(Collective collective, int comm_size, std::uint64_t bytes, int nodes = 0) const;
   // The rule choose() reads, by the same semantics; nullptr when the profile has no rule for the collective.
   const ProfileRule* rule_for(Collective collective, int comm_size, int nodes = 0) const;

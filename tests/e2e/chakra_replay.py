@@ -430,11 +430,13 @@ def scenario_fidelity(tmp):
              + ["collective: allgather, size: 1KiB, comm: self"] * 3 + ["collective: allgather, size: 2KiB"] * 5)
     w = write_workload(os.path.join(tmp, "votes.yaml"), 16, calls, grid)
     profile = json.load(open(PROFILE))
-    profile["rules"] = [{"collective": "allgather", "comm_size": 1, "nodes": 0, "ppn": 0, "ranges": [
+    # A rule at each size the calls run on: Open MPI 4.1's allgather rules hold from their own size to twice it,
+    # so one for 1 rank would leave 4 and 16 ranks to Open MPI's own decision (pico predict's, issue 66).
+    profile["rules"] = [{"collective": "allgather", "comm_size": np, "nodes": 0, "ppn": 0, "ranges": [
         {"min_bytes": 0, "max_bytes": 1024, "algorithm": "recursive_doubling", "params": {}, "speedup": None,
          "measured_bytes": [], "evidence": []},
         {"min_bytes": 1025, "max_bytes": None, "algorithm": "ring", "params": {}, "speedup": None,
-         "measured_bytes": [], "evidence": []}]}]
+         "measured_bytes": [], "evidence": []}]} for np in (1, 4, 16)]
     json.dump(profile, open(os.path.join(tmp, "votes.json"), "w"))
     out, system, prefix = chakra(tmp, "votes", w, "--profile", os.path.join(tmp, "votes.json"))
     expect(system["all-gather-implementation"] == ["ring"] and forms(out) == (5, 0, 0, 8), out)

@@ -15,11 +15,11 @@
 #include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
-#include "export/exported_choice.hpp"
 #include "export/mpich_defaults.hpp"
 #include "export/ompi_han_rules.hpp"
 #include "export/ompi_sizes.hpp"
 #include "simulation/simulator_exports.hpp"
+#include "tuning/exported_choice.hpp"
 
 using namespace pico;
 

@@ -6,6 +6,7 @@
 
 #include "core/input_error.hpp"
 #include "simulation/profile_choice.hpp"
+#include "tuning/exported_choice.hpp"
 #include "tuning_fixtures.hpp"
 
 using namespace pico;
@@ -57,4 +58,54 @@ TEST_CASE("replay baseline: a recorded default with no reference equivalent is r
   } catch (const InputError& e) {
     CHECK_THAT(e.what(), Catch::Matchers::Contains("says the library's default ran bcast no_such_bcast"));
   }
+}
+
+// Issue 66, item 7: replay read the nearest rule (TunedProfile::choose), so below the smallest rule it replayed
+// that rule's choice where the library runs its own decision and pico predict --profile says "default".
+TEST_CASE("replay --profile: the rule the profile's export applies, the fallback where none does, as predict says "
+          "(issue 66)",
+          "[simulation]") {
+  // Open MPI 4.1's allgather (keyed on the block times the communicator size): ompi-rules writes a default block
+  // below the smallest rule and past its reach (4 to 7 ranks here).
+  TunedProfile p = test::openmpi_profile_of(
+      {test::profile_rule(Collective::allgather, 4, {test::profile_range(0, std::nullopt, "ring")})});
+  p.rules[0].ranges[0].default_ran = {{1024, "bruck"}};
+  const ReferenceEquivalents eq = load_reference_equivalents("openmpi", "p.json");
+  const AlgorithmChoice chosen = profile_choice(p, eq, "p.json", unchosen());
+  const AlgorithmChoice baseline = profile_default_choice(p, eq, "p.json", unchosen());
+  for (const int np : {2, 3}) {
+    INFO("np " << np);
+    CHECK(chosen(Collective::allgather, np, 1024) == "fallback");
+    CHECK(baseline(Collective::allgather, np, 1024) == "fallback");
+  }
+  CHECK(chosen(Collective::allgather, 4, 1024) == "ring");
+  CHECK(baseline(Collective::allgather, 4, 1024) == "bruck");
+  for (int np = 1; np <= 12; ++np) {
+    INFO("np " << np);
+    const ExportedRule applied = exported_rule(p, Collective::allgather, np);
+    CHECK(chosen(Collective::allgather, np, 1024) == (applied.rule != nullptr ? "ring" : "fallback"));
+  }
+  // MPICH keys its rules on their communicator size alone: 2, 3 and 5 ranks run MPICH's own decision.
+  TunedProfile mpich = test::openmpi_profile_of(
+      {test::profile_rule(Collective::allreduce, 4, {test::profile_range(0, std::nullopt, "ring")})});
+  mpich.library = {"mpi", "mpich", "4.2.0"};
+  const AlgorithmChoice mpich_chosen =
+      profile_choice(mpich, load_reference_equivalents("mpich", "p.json"), "p.json", unchosen());
+  for (const int np : {2, 3, 5}) CHECK(mpich_chosen(Collective::allreduce, np, 1024) == "fallback");
+  CHECK(mpich_chosen(Collective::allreduce, 4, 1024) == "ring");
+}
+
+TEST_CASE("replay --profile: what the default ran is the rule's own size's, elsewhere the fallback (issue 66)",
+          "[simulation]") {
+  // Open MPI 4.1 applies the 4-rank bcast rule on 5 ranks too, where its "default" ranges run tuned's own
+  // decision for 5 ranks, which the sweep did not see (predict: "picks default (its rule for np 4, ...)").
+  const TunedProfile p = bcast_profile();
+  const ReferenceEquivalents eq = load_reference_equivalents("openmpi", "p.json");
+  const AlgorithmChoice chosen = profile_choice(p, eq, "p.json", unchosen());
+  const AlgorithmChoice baseline = profile_default_choice(p, eq, "p.json", unchosen());
+  CHECK(chosen(Collective::bcast, 4, 1024) == "binomial");
+  CHECK(chosen(Collective::bcast, 5, 1024) == "fallback");
+  CHECK(baseline(Collective::bcast, 5, 1024) == "fallback");
+  CHECK(chosen(Collective::bcast, 5, 800000) == "chain");  // the rule's own choice applies there
+  CHECK(exported_rule(p, Collective::bcast, 5).algorithm_at(1024) == "default");
 }

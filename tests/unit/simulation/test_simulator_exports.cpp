@@ -5,6 +5,7 @@
 #include "core/input_error.hpp"
 #include "tuning_fixtures.hpp"
 #include "simulation/simulator_exports.hpp"
+#include "tuning/exported_choice.hpp"
 
 using namespace pico;
 
@@ -38,8 +39,9 @@ TEST_CASE("schedgen2 --ptrn-config: allreduce ranges with exclusive upper bounds
   REQUIRE(config.size() == 3);
   CHECK(config[0]["algorithm"] == "recdoub");
   CHECK(config[0]["ptrn"] == "allreduce");
-  CHECK(config[0]["lower_bounds"]["comm_size"] == 4);
-  CHECK(config[0]["upper_bounds"]["comm_size"] == 16);  // up to the next rule's comm size
+  // Open MPI 4.1's classic file: the first allreduce block serves smaller communicators too, up to the next rule's.
+  CHECK(config[0]["lower_bounds"]["comm_size"] == 1);
+  CHECK(config[0]["upper_bounds"]["comm_size"] == 16);
   CHECK(config[0]["upper_bounds"]["datasize"] == 4096);
   CHECK(config[1]["algorithm"] == "ring");
   CHECK(config[1]["lower_bounds"]["datasize"] == 4096);
@@ -125,12 +127,20 @@ TEST_CASE("simulator exports resolve \"default\" by what the library's default r
                                                      "is not carried"));
   std::vector<std::string> skipped;
   const auto config = schedgen2_ptrn_config(p, "p.json", &skipped);
-  // The 4-rank rule's two ranges, then the 16-rank default cut where what it ran changes.
-  REQUIRE(config.size() == 4);
+  // The 4-rank rule's two ranges, then the 16-rank default cut where what it ran changes, at 16 ranks only: on
+  // the larger communicators the rule drives, the default is tuned's own decision there, which no report saw
+  // (ATLAHS's, as pico replay and pico predict --profile read it).
+  REQUIRE(config.size() == 5);
   CHECK(config[2]["algorithm"] == "recdoub");
   CHECK(config[2]["upper_bounds"]["datasize"] == 32768);
+  CHECK(config[2]["lower_bounds"]["comm_size"] == 16);
+  CHECK(config[2]["upper_bounds"]["comm_size"] == 17);
   CHECK(config[3]["algorithm"] == "ring");
   CHECK(config[3]["lower_bounds"]["datasize"] == 32768);
+  CHECK(config[4]["algorithm"] == "recdoub");
+  CHECK(config[4]["lower_bounds"]["comm_size"] == 17);
+  CHECK(config[4]["upper_bounds"]["comm_size"] == -1);
+  CHECK(config[4]["upper_bounds"]["datasize"] == -1);
 }
 
 TEST_CASE("ASTRA-sim inputs: a reduction costs the model's reduce_ps_per_byte natively too (issue 50)", "[simulation]") {
@@ -139,4 +149,107 @@ TEST_CASE("ASTRA-sim inputs: a reduction costs the model's reduce_ps_per_byte na
   CHECK(astra_sim_platform(model, 4, 1).system["local-mem-bw"] == 12.0);
   model.params.reduce_ps_per_byte = 1000;
   CHECK(astra_sim_platform(model, 4, 1).system["local-mem-bw"] == 3.0);
+}
+
+namespace {
+
+// Schedgen2's reading of --ptrn-config (mpi_colls.py, mpi_communication_pattern_selection): an entry holds where
+// every bound does (lower inclusive, upper exclusive, -1 unbounded). The algorithm of the one entry holding an
+// allreduce of `bytes` on np ranks, "" where none does; two entries holding it fail the test.
+std::string schedgen2_pick(const nlohmann::json& config, int np, std::uint64_t bytes) {
+  const auto holds = [](const nlohmann::json& lo, const nlohmann::json& hi, long long v) {
+    return (lo == -1 || v >= lo.get<long long>()) && (hi == -1 || v < hi.get<long long>());
+  };
+  std::string picked;
+  int held = 0;
+  for (const nlohmann::json& e : config)
+    if (e["ptrn"] == "allreduce" && holds(e["lower_bounds"]["comm_size"], e["upper_bounds"]["comm_size"], np) &&
+        holds(e["lower_bounds"]["datasize"], e["upper_bounds"]["datasize"], static_cast<long long>(bytes))) {
+      picked = e["algorithm"].get<std::string>();
+      ++held;
+    }
+  CHECK(held <= 1);
+  return picked;
+}
+
+// The Schedgen2 algorithm of what exported_rule (pico predict --profile's resolution) says runs there.
+std::string predicted_schedgen2(const TunedProfile& p, int np, std::uint64_t bytes) {
+  const std::string ran = exported_rule(p, Collective::allreduce, np).algorithm_at(bytes);
+  if (ran == "default" || ran == "recursive_doubling" || ran == "rabenseifner") return "recdoub";  // ATLAHS's default
+  if (ran == "ring" || ran == "segmented_ring") return "ring";
+  return "";  // nonoverlapping (reduce_bcast): no Schedgen2 algorithm
+}
+
+// allreduce ring at 4 ranks, and nothing else: np 2 and 3 lie below the smallest rule.
+TunedProfile ring_at_four(const std::string& library, const std::string& version) {
+  TunedProfile p = test::openmpi_profile_of(
+      {test::profile_rule(Collective::allreduce, 4, {profile_range(0, std::nullopt, "ring")})});
+  p.library = {"mpi", library, version};
+  return p;
+}
+
+}  // namespace
+
+// Issue 66, item 7: the simulator exports read the nearest rule (TunedProfile::choose), so below the smallest rule
+// they gave its choice where the library runs its own decision and pico predict --profile says "default".
+TEST_CASE("schedgen2 --ptrn-config applies each rule where the profile's export does, as predict says (issue 66)",
+          "[simulation]") {
+  // MPICH's export keys each rule on its communicator size alone: np 2, 3 and 5 run MPICH's own decision,
+  // ATLAHS's recursive doubling in a simulation (as a "default" range is written); before, np 2 and 3 matched no
+  // entry (Schedgen2 raises on that) and np 5 took the 4-rank rule's ring.
+  const TunedProfile mpich = ring_at_four("mpich", "4.2.0");
+  const auto config = schedgen2_ptrn_config(mpich, "p.json");
+  for (const int np : {2, 3, 5, 8}) {
+    INFO("np " << np);
+    CHECK(schedgen2_pick(config, np, 1024) == "recdoub");
+    CHECK(exported_rule(mpich, Collective::allreduce, np).rule == nullptr);
+  }
+  CHECK(schedgen2_pick(config, 4, 1024) == "ring");
+  // At every communicator size and message size, Schedgen2 runs what predict says the library runs: MPICH, Open
+  // MPI 6 (JSON rules of exact sizes) and Open MPI 4.1 (the classic file, whose first block serves smaller
+  // communicators), and the two-rule profile above with a "default" range.
+  TunedProfile recorded = openmpi_profile();
+  recorded.rules[1].ranges[0].default_ran = {{1024, "ring"}};
+  for (const TunedProfile& p :
+       {mpich, ring_at_four("openmpi", "6.0.0"), ring_at_four("openmpi", "4.1.4"), openmpi_profile(), recorded}) {
+    const auto table = schedgen2_ptrn_config(p, "p.json");
+    for (int np = 1; np <= 40; ++np)
+      for (const std::uint64_t bytes : {0ULL, 1024ULL, 4095ULL, 4096ULL, 65535ULL, 65536ULL, 1ULL << 30}) {
+        INFO(p.library.name << " " << p.library.version << " np " << np << ", " << bytes << " B");
+        CHECK(schedgen2_pick(table, np, bytes) == predicted_schedgen2(p, np, bytes));
+      }
+  }
+  CHECK(schedgen2_pick(schedgen2_ptrn_config(ring_at_four("openmpi", "4.1.4"), "p.json"), 2, 1024) == "ring");
+}
+
+TEST_CASE("ASTRA-sim inputs apply the rule the profile's export applies on the NPUs, as predict says (issue 66)",
+          "[simulation]") {
+  // Open MPI 4.1's allgather (keyed on the block times the communicator size): ompi-rules writes a default block
+  // below the smallest rule, so on 2 or 3 ranks Open MPI runs its own decision: ATLAHS's Bruck in a
+  // simulation (halvingDoubling; ring on 3 NPUs, where halvingDoubling finishes no rank). Before, the 4-rank
+  // rule's linear (reference ring: ASTRA-sim's ring) was written for 2 and 3 NPUs.
+  const TunedProfile p = test::openmpi_profile_of(
+      {test::profile_rule(Collective::allgather, 4, {profile_range(0, std::nullopt, "linear")})});
+  const LogGPModel model = default_model();
+  const auto notes_of = [](const AstraSimInputs& in) {
+    std::string all;
+    for (const std::string& n : in.notes) all += n + "\n";
+    return all;
+  };
+  CHECK(astra_sim_inputs(p, "p.json", model, 4).system["all-gather-implementation"] ==
+        nlohmann::json::array({"ring"}));  // linear stands for reference ring
+  const AstraSimInputs two = astra_sim_inputs(p, "p.json", model, 2);
+  CHECK(exported_rule(p, Collective::allgather, 2).rule == nullptr);
+  CHECK(two.system["all-gather-implementation"] == nlohmann::json::array({"halvingDoubling"}));
+  CHECK_THAT(notes_of(two), Catch::Matchers::Contains("allgather: the library's own decision on 2 NPUs (np 2 is below "
+                                                      "its smallest rule (np 4)") &&
+                                Catch::Matchers::Contains("ATLAHS's bruck"));
+  const AstraSimInputs three = astra_sim_inputs(p, "p.json", model, 3);
+  CHECK(three.system["all-gather-implementation"] == nlohmann::json::array({"ring"}));
+  CHECK_THAT(notes_of(three), Catch::Matchers::Contains("np 3 is below its smallest rule (np 4)") &&
+                                  Catch::Matchers::Contains("halvingDoubling on 3 NPUs, not a power of two"));
+  // MPICH keys its allreduce rule on 4 ranks alone: on 2 NPUs, MPICH's own decision (recursive doubling:
+  // halvingDoubling), not the rule's ring.
+  const AstraSimInputs mpich = astra_sim_inputs(ring_at_four("mpich", "4.2.0"), "p.json", model, 2);
+  CHECK(mpich.system["all-reduce-implementation"] == nlohmann::json::array({"halvingDoubling"}));
 }

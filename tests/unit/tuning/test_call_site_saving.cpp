@@ -40,10 +40,10 @@ TEST_CASE("call-site saving: the sweep's speedup applied to the default's time, 
 
 TEST_CASE("call-site saving: sites weighed, the largest saving first, then the most time", "[tuning]") {
   const std::vector<WeightedChoice> w =
-      weigh_choices(bcast_profile(), {{Collective::bcast, 4, 1024, 900, 0.5, "binary_tree"},
-                                      {Collective::bcast, 4, 65536, 9, 0.1, "basic_linear"},
-                                      {Collective::allreduce, 4, 8, 28, 0.01, "recursive_doubling"},
-                                      {Collective::bcast, 4, 800000, 38, 0.4, "basic_linear"}});
+      weigh_choices(bcast_profile(), "p.json", {{Collective::bcast, 4, 1024, 900, 0.5, "binary_tree"},
+                                                {Collective::bcast, 4, 65536, 9, 0.1, "basic_linear"},
+                                                {Collective::allreduce, 4, 8, 28, 0.01, "recursive_doubling"},
+                                                {Collective::bcast, 4, 800000, 38, 0.4, "basic_linear"}});
   REQUIRE(w.size() == 4);
   CHECK(w[0].site.bytes == 800000);
   CHECK(w[0].saving_s == Approx(0.2));

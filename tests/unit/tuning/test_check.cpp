@@ -7,6 +7,7 @@
 #include "core/input_error.hpp"
 #include "tuning_fixtures.hpp"
 #include "tuning/check.hpp"
+#include "tuning/exported_choice.hpp"
 
 using namespace pico;
 using nlohmann::json;
@@ -189,4 +190,38 @@ TEST_CASE("check: the profile's choice is the sweep's best and ran: tuned agains
   // Where the library ran something else, the same times are FAR.
   const auto other = report_of("t", {timed("default", 4096, 2.8e-6, "recursive_doubling")}, true);
   CHECK(check_profile_against(profile("ring"), "p.json", kHash, {sweep, other}, {}).rows[0].verdict == "FAR");
+}
+
+// Issue 66, item 7: tune --check read the nearest rule (TunedProfile::rule_for), so below the smallest rule it
+// judged the rule's choice where the library ran its own decision and pico predict --profile says "default".
+TEST_CASE("check: below the profile's smallest rule the library ran its own decision, as predict says (issue 66)") {
+  // Open MPI 4.1's allgather (keyed on the block times the communicator size): ompi-rules writes a default block
+  // below the smallest rule, so on 2 and 3 ranks the profile changed nothing.
+  TunedProfile p = profile();
+  p.rules[0].collective = Collective::allgather;
+  p.rules[0].ranges = {test::profile_range(0, std::nullopt, "ring")};
+  const auto allgather = [](int np, const std::string& algorithm, double seconds) {
+    CaseResult r = timed(algorithm, 4096, seconds);
+    r.c.collective = Collective::allgather;
+    r.c.np = np;
+    r.c.case_id = compute_case_id(r.c);
+    return r;
+  };
+  std::vector<CaseResult> sweep, tuned;
+  for (const int np : {2, 3, 4}) {
+    sweep.push_back(allgather(np, "default", 3e-6));
+    sweep.push_back(allgather(np, "ring", 2e-6));
+    tuned.push_back(allgather(np, "default", 2.1e-6));
+  }
+  const CheckResult r =
+      check_profile_against(p, "p.json", kHash, {report_of("sweep", sweep, false), report_of("t", tuned, true)}, {});
+  REQUIRE(r.rows.size() == 3);
+  for (const CheckRow& row : r.rows) {
+    INFO("np " << row.key.comm_size);
+    const bool below = row.key.comm_size < 4;
+    CHECK(row.profile_choice == (below ? "default" : "ring"));
+    CHECK(row.verdict == (below ? "unchanged" : "ok"));
+    CHECK((exported_rule(p, Collective::allgather, row.key.comm_size).rule == nullptr) == below);
+  }
+  CHECK(r.unchanged == 2);
 }
