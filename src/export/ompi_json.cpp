@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Open MPI main / 6.0 JSON rules (same MCA variables as the classic file):
-// per collective, comm-size blocks with inclusive bounds, message rules with
-// inclusive bounds ("inf" for none), algorithm by name; the first matching
-// rule wins. A range left to the default gets no rule: tuned's own decision
-// runs where nothing matches.
+// Open MPI 6.0 JSON rules (same MCA variables as the classic file), as
+// ompi/mca/coll/tuned/coll_tuned_dynamic_file.c of v6.0.x reads them
+// (ompi_coll_tuned_read_rules_json): per collective, comm-size blocks with
+// inclusive bounds and a comm_rank_distribution, message rules with inclusive
+// bounds ("inf" for none), the algorithm by name and its parameters as
+// "faninout" and "seg_size" (not the schema's spelling: its
+// tuned_dynamic_file_schema.json lists no segment size at all); the first
+// matching block and rule win. A range left to the default gets no rule:
+// tuned's own decision runs where nothing matches. tests/tools/
+// check_ompi_json_grammar.py checks the output against that source.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/ompi_sizes.hpp"
+#include "tuning/ompi_rank_distribution.hpp"
 
 namespace pico {
 
@@ -29,6 +35,7 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
     for (const ProfileRange& range : rule->ranges) {
       if (range.algorithm == "default") continue;
       const OmpiRuleColumns cols = ompi_rule_columns(catalog, profile, *rule, range);
+      if (cols.algorithm == "0") continue;  // another component runs it (han): tuned keeps its own decision
       const LibraryRange r = library_range(*rule, range, factor);
       nlohmann::ordered_json j;
       j["msg_size_min"] = r.min;
@@ -36,14 +43,14 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
       else j["msg_size_max"] = "inf";
       j["alg"] = range.algorithm;
       if (cols.faninout) j["faninout"] = cols.faninout;
-      if (cols.segsize) j["segsize"] = cols.segsize;
+      if (cols.segsize) j["seg_size"] = cols.segsize;
       rules.push_back(j);
     }
     if (rules.empty()) continue;
     nlohmann::ordered_json block;
     block["comm_size_min"] = rule->comm_size;
     block["comm_size_max"] = rule->comm_size;
-    block["comm_rank_distribution"] = "any";
+    block["comm_rank_distribution"] = std::string(ompi_json_name(measured_distribution(*rule)));
     block["rules"] = rules;
     collectives[ompi_json_key(rule->collective)].push_back(block);
   }

@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "tuning/export_refusal.hpp"
 #include "tuning/ompi_comm_size_blocks.hpp"
+#include "tuning/ompi_rank_distribution.hpp"
 
 namespace pico {
 
@@ -19,6 +20,12 @@ namespace {
 bool reads_classic_rules(const TunedProfile& profile) {
   return profile.library.name == "openmpi" &&
          (profile.library.version.empty() || !version_in_range(profile.library.version, ">=6.0"));
+}
+
+// Whether it loads through coll/tuned's JSON rules (Open MPI 6.0: ompi-json), which key each block on the
+// ranks' placement too (tuning/ompi_rank_distribution.hpp).
+bool reads_json_rules(const TunedProfile& profile) {
+  return profile.library.name == "openmpi" && !reads_classic_rules(profile);
 }
 
 // The collective's rules by ascending comm size, as the library's export reads them.
@@ -172,6 +179,16 @@ ExportedRule exported_rule(const TunedProfile& profile, Collective collective, i
   if (nodes != 0)  // of several rules for one size (nccl-tuner keys on nodes), the one of these nodes
     for (const ProfileRule* r : rules)
       if (r->comm_size == out.rule->comm_size && r->nodes == nodes && out.rule->nodes != nodes) out.rule = r;
+  if (reads_json_rules(profile)) {
+    const RankDistribution d = measured_distribution(*out.rule);
+    if (!distribution_matches(d, np, nodes)) {
+      out.why = fmt::format("its rule for np {} was measured on {} ({}x{}), and ompi-json keys the block on that "
+                            "placement (comm_rank_distribution \"{}\"): on {} nodes Open MPI's own decision runs",
+                            out.rule->comm_size, distribution_words(d), out.rule->nodes, out.rule->ppn,
+                            ompi_json_name(d), nodes);
+      out.rule = nullptr;
+    }
+  }
   return out;
 }
 

@@ -7,9 +7,11 @@
 // pico tune --for-application), so they cannot disagree. Open MPI before 6.0
 // reads coll/tuned's classic rules file (ompi-rules:
 // ompi_comm_size_blocks, whose first block serves smaller communicators and
-// whose default blocks leave tuned's own decision); every other format pico
-// writes (ompi-json, mpich-json, mpich-ch4-json, ucc-tune, nccl-tuner,
-// intel-mpi) keys each rule on its communicator size alone.
+// whose default blocks leave tuned's own decision); Open MPI 6.0 reads
+// ompi-json, which keys each rule on its communicator size and the placement
+// it was measured on (tuning/ompi_rank_distribution.hpp); every other format
+// pico writes (mpich-json, mpich-ch4-json, ucc-tune, nccl-tuner, intel-mpi)
+// keys each rule on its communicator size alone.
 // TunedProfile::choose is not this: it reads the nearest rule.
 #pragma once
 
@@ -70,7 +72,8 @@ struct ExportedRule {
 
 // The rule applied to `collective` on a communicator of np ranks (where
 // several rules share its size, the one of `nodes` when given, else the first,
-// as nccl-tuner keys them). ExportRefusal where the export pico loads for the
+// as nccl-tuner keys them). For Open MPI 6.0, none where `nodes` is given and
+// the rule's measured placement does not match it. ExportRefusal where the export pico loads for the
 // library (ompi-rules, mpich-json) refuses the rules of the collective: two
 // placements of one communicator size.
 ExportedRule exported_rule(const TunedProfile& profile, Collective collective, int np, int nodes = 0);

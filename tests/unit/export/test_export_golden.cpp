@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "export/ompi_sizes.hpp"
 #include "simulation/simulator_exports.hpp"
 #include "tuning/exported_choice.hpp"
+#include "tuning/ompi_rank_distribution.hpp"
 
 using namespace pico;
 
@@ -441,4 +443,72 @@ TEST_CASE("ompi-han-rules follows tuned's comm-size blocks below the smallest ru
   CHECK(exported_rule(p, Collective::allgather, 3).rule == nullptr);
   CHECK(exported_rule(p, Collective::allgather, 7).rule != nullptr);
   CHECK(exported_rule(p, Collective::allgather, 8).rule == nullptr);
+}
+
+namespace {
+
+// What Open MPI 6.0 runs from an ompi-json file, as its reader and lookup do (coll_tuned_dynamic_file.c,
+// ompi_coll_tuned_get_com_rule_ptr and ompi_coll_tuned_get_target_method_params in coll_tuned_dynamic_rules.c):
+// the first comm-size block whose distribution admits the communicator and whose sizes hold it, then the first
+// message rule holding the key; "default" where none does.
+std::string json_runs(const nlohmann::json& file, const std::string& coll, int np, int nodes, std::uint64_t key) {
+  if (!file["collectives"].contains(coll)) return "default";
+  const auto bound = [](const nlohmann::json& v) {
+    return v.is_string() ? std::numeric_limits<std::uint64_t>::max() : v.get<std::uint64_t>();
+  };
+  for (const nlohmann::json& block : file["collectives"][coll]) {
+    const std::string distro = block.value("comm_rank_distribution", "any");
+    if (distro == "single-node" && nodes != 1) continue;
+    if (distro == "one-per-node" && nodes != np) continue;
+    if (bound(block["comm_size_min"]) > static_cast<std::uint64_t>(np) ||
+        static_cast<std::uint64_t>(np) > bound(block["comm_size_max"]))
+      continue;
+    for (const nlohmann::json& rule : block["rules"])
+      if (bound(rule["msg_size_min"]) <= key && key <= bound(rule["msg_size_max"])) return rule["alg"];
+    return "default";
+  }
+  return "default";
+}
+
+}  // namespace
+
+// Open MPI 6.0 keys a block on how the ranks lie across nodes too: ompi-json writes each rule's measured
+// placement, and exported_rule (what pico predict, replay and tune --check say runs) must agree with what the
+// library reads from the file at every placement, not only at the one measured.
+TEST_CASE("ompi-json: each rule for the placement it was measured on, as exported_rule says") {
+  const TunedProfile p = load_profile(kDir + "openmpi-6.0.0.profile.json");
+  const nlohmann::json file =
+      nlohmann::json::parse(export_profile(p, "p.json", export_format("ompi-json"), {}).files.front().second);
+  std::map<std::string, int> distributions;
+  for (const auto& [coll, blocks] : file["collectives"].items())
+    for (const nlohmann::json& block : blocks) ++distributions[block["comm_rank_distribution"]];
+  CHECK(distributions == std::map<std::string, int>{{"any", 1}, {"one-per-node", 1}, {"single-node", 2}});
+  int compared = 0, refused_elsewhere = 0;
+  for (const ProfileRule& of : p.rules) {
+    const std::string coll = ompi_json_key(of.collective);
+    for (int np = 1; np <= 10; ++np)
+      for (int nodes : {0, 1, 2, np}) {
+        if (nodes > np || (nodes > 0 && np % nodes != 0)) continue;
+        const ExportedRule applied = exported_rule(p, of.collective, np, nodes);
+        for (std::uint64_t bytes : {0ULL, 8ULL, 1024ULL, 4096ULL, 65536ULL, 1ULL << 20}) {
+          const std::string predicted = applied.rule ? applied.rule->range_for(bytes)->algorithm : "default";
+          // nodes 0, unknown: pico takes the rule's own placement; the file is read at it.
+          const int at = nodes == 0 && np == of.comm_size ? of.nodes : nodes;
+          const std::string ran = json_runs(file, coll, np, at, bytes * ompi_rule_size_factor(of, np));
+          INFO(coll << " np " << np << " on " << nodes << " nodes, " << bytes << " B: the file runs " << ran
+                    << ", exported_rule says " << predicted << " " << applied.why);
+          CHECK(ran == predicted);
+          ++compared;
+        }
+        CHECK(applied.why.empty() == (applied.rule != nullptr));
+        if (np == of.comm_size && nodes != 0 && nodes != of.nodes && of.nodes * of.ppn == np &&
+            measured_distribution(of) != RankDistribution::any) {
+          ++refused_elsewhere;
+          CHECK(applied.rule == nullptr);
+          CHECK_THAT(applied.why, Catch::Contains("comm_rank_distribution"));
+        }
+      }
+  }
+  CHECK(refused_elsewhere >= 3);
+  CHECK(compared > 300);
 }
