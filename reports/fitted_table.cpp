@@ -35,6 +35,15 @@ std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s 
 
 std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
   if (label.size() <= n) return label;
+  // "mpi/default (ran rabenseifner)": what the library ran is the cell's point (cut, it read "mpi/default (ran
+  // raben.."), so it stays whole; the backend is given up first, then the default's own name is shortened.
+  if (const std::size_t ran = label.rfind(" (ran "); ran != std::string::npos && label.back() == ')') {
+    const std::string head = label.substr(0, ran), tail = label.substr(ran);
+    const std::size_t slash = head.find('/');
+    const std::string bare = slash == std::string::npos ? head : head.substr(slash + 1);
+    if (bare.size() + tail.size() <= n || bare.size() <= 8) return bare + tail;
+    return shortened(bare, std::max<std::size_t>(8, n > tail.size() ? n - tail.size() : 0), abbreviated) + tail;
+  }
   // Two spellings: the report's "chain[chain_fanout=4;segment_size=0]" and tune's "chain chain_fanout=4
   // segment_size=0" (src/tuning/candidate_label); [open, close) holds the parameters, split at `separator`.
   std::size_t open = label.find('['), close = label.find(']', open);

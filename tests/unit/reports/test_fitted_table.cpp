@@ -34,6 +34,16 @@ TEST_CASE("shortened abbreviates parameter names in both spellings", "[reports][
   CHECK(shortened("default (not confident) at all", 12, abbreviated) == "default (n..");
 }
 
+// Issue 65: a fitted run table cut "mpi/default (ran rabenseifner)" to "mpi/default (ran raben..", hiding what ran.
+TEST_CASE("shortened keeps what a default ran whole", "[reports][fitted_table]") {
+  std::map<std::string, std::string> abbreviated;
+  CHECK(shortened("mpi/default (ran rabenseifner)", 40, abbreviated) == "mpi/default (ran rabenseifner)");
+  CHECK(shortened("mpi/default (ran rabenseifner)", 24, abbreviated) == "default (ran rabenseifner)");
+  CHECK(shortened("mpi/default (ran scatter_allgather_ring)", 24, abbreviated) ==
+        "default (ran scatter_allgather_ring)");
+  CHECK(shortened("nccl/default_with_a_long_name (ran ring)", 24, abbreviated) == "default_wit.. (ran ring)");
+}
+
 TEST_CASE("fitted_table shortens every names column to one length", "[reports][fitted_table]") {
   static constexpr std::array<TextColumn, 4> kColumns = {
       {{"collective", false}, {"size", true}, {"fastest", false}, {"choice", false}}};
