@@ -7,6 +7,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
+#include "launch/application_report_check.hpp"
 #include "launch/application_run.hpp"
 #include "tuning/default_ran_check.hpp"
 
@@ -37,9 +38,13 @@ std::string run_dir_of(const std::string& path) {
 std::optional<nlohmann::json> application_report_at(const std::string& path) {
   const std::string dir = run_dir_of(path);
   if (!is_application_run(dir)) return std::nullopt;
-  return read_json_file(std::filesystem::path(dir) / "report.json",
-                        "an application run writes report.json when its launches end; "
-                        "pico run --resume DIR finishes one that stopped");
+  const std::filesystem::path file = std::filesystem::path(dir) / "report.json";
+  nlohmann::json report = read_json_file(file,
+                                         "an application run writes report.json when its launches end; "
+                                         "pico run --resume DIR finishes one that stopped");
+  // Untrusted as every results file: each field the views and tune read, checked once here.
+  check_application_report(report, file.string());
+  return report;
 }
 
 std::optional<nlohmann::json> application_report_of(const std::vector<std::string>& paths) {
