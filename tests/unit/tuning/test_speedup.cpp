@@ -97,7 +97,7 @@ TEST_CASE("objective over pooled samples and the launch count") {
   CHECK(launch_count({a, a}) == 1);
 }
 
-TEST_CASE("range boundaries at the geometric midpoint, inside (lower, upper]") {
+TEST_CASE("range boundaries at the geometric midpoint, with lower < boundary <= upper") {
   CHECK(range_boundary(8, 16) == 12);
   CHECK(range_boundary(65536, 262144) == 131072);
   CHECK(range_boundary(8, 9) == 9);
