@@ -161,7 +161,8 @@ RunResult run_experiment(const RunRequest& request) {
   // A race spends a budget rather than measuring every case: say how much before it starts.
   if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
   if (request.progress && !plan.timing.race && request.output_dir.empty())
-    if (const std::string history = history_estimate_text(plan, request.output_base, request.platform.name);
+    if (const std::string history =
+            history_estimate_text(plan, request.output_base, request.platform.name, request.experiment.name);
         !history.empty())
       fmt::print(stderr, "{}\n", history);
   return run_in_dir(dir, plan, request.experiment, platform, target, std::move(run), request.progress,
@@ -270,7 +271,8 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
                                 target.mpi_library, target.mpi_version);
   out += plan_duration_text(plan) + "\n";
   if (!results_base.empty())
-    if (const std::string history = history_estimate_text(plan, results_base, platform.name); !history.empty())
+    if (const std::string history = history_estimate_text(plan, results_base, platform.name, experiment_name);
+        !history.empty())
       out += history + "\n";
   out += "\n";
   out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -21,14 +22,17 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-// A finished run: `cases` cases of `elapsed` s each at a 0.1 s budget, in `launches` launches, `wall` s in all.
-void write_run(const fs::path& dir, int cases, double elapsed, int launches, double wall) {
+// A finished run of experiment `name`: `cases` cases of `elapsed` s each at a 0.1 s budget, in `launches`
+// launches, `wall` s in all, and `skipped` cases skipped at plan time.
+void write_run(const fs::path& dir, int cases, double elapsed, int launches, double wall,
+               const std::string& name = "exp", int skipped = 0) {
   fs::create_directories(dir);
   nlohmann::json r = {{"schema", "pico-report/1"},
-                      {"experiment", {{"parsed", {{"timing", {{"time_budget_s", 0.1}}}}}}},
+                      {"experiment", {{"name", name}, {"parsed", {{"timing", {{"time_budget_s", 0.1}}}}}}},
                       {"run", {{"wall_s", wall}, {"launches", launches}, {"interrupted", false}}},
                       {"cases", nlohmann::json::array()}};
-  for (int i = 0; i < cases; ++i) r["cases"].push_back({{"elapsed_s", elapsed}});
+  for (int i = 0; i < cases; ++i) r["cases"].push_back({{"status", "ok"}, {"elapsed_s", elapsed}});
+  for (int i = 0; i < skipped; ++i) r["cases"].push_back({{"status", "skipped"}, {"elapsed_s", 0.0}});
   std::ofstream(dir / "report.json") << r.dump();
 }
 
@@ -65,6 +69,34 @@ TEST_CASE("history estimate: the range the platform's earlier runs give", "[laun
   const std::string text = history_estimate_text(plan(), tmp.path.string(), "local");
   CHECK_THAT(text, Catch::Matchers::StartsWith("expect 16s-18s of wall time, from 2 earlier run(s) on 'local'"));
   CHECK_THAT(text, Catch::Matchers::Contains("2.0-3.0x their time budgets"));
+}
+
+TEST_CASE("history estimate: runs of the same experiment first, others only where there are none", "[launch]") {
+  TempDir tmp;
+  // The quickstart's loops stop at target_ci (0.2x their budgets), a sweep's run past them (1.5x): the
+  // quickstart's ratio made a sweep's estimate 5.7x short (issue 65).
+  write_run(tmp.path / "local" / "q", 100, 0.02, 1, 3, "quickstart");  // 0.2x, 1 s per launch
+  // 1.5x, 1 s per launch: the 20 cases skipped at plan time spent no budget (counted, they made it 1.25x).
+  write_run(tmp.path / "local" / "s", 100, 0.15, 1, 16, "sweep", 20);
+  const auto sweep = estimate_from_history(plan(), tmp.path.string(), "local", "sweep");
+  REQUIRE(sweep);
+  CHECK(sweep->runs == 1);
+  CHECK(sweep->same_experiment);
+  CHECK(sweep->loops_ratio_low == Approx(1.5));
+  CHECK(sweep->low_s == Approx(1.5 * 4 + 2 * 1));
+  CHECK_THAT(history_estimate_text(plan(), tmp.path.string(), "local", "sweep"),
+             Catch::Matchers::StartsWith("expect 8.0s of wall time, from 1 earlier run(s) of 'sweep' on 'local'"));
+  // An experiment not run before: every run, said as others'.
+  const auto fresh = estimate_from_history(plan(), tmp.path.string(), "local", "fresh");
+  REQUIRE(fresh);
+  CHECK(fresh->runs == 2);
+  CHECK_FALSE(fresh->same_experiment);
+  CHECK(fresh->loops_ratio_low == Approx(0.2));
+  CHECK(fresh->loops_ratio_high == Approx(1.5));
+  CHECK_THAT(history_estimate_text(plan(), tmp.path.string(), "local", "fresh"),
+             Catch::Matchers::Contains("from 2 earlier run(s) of other experiments on 'local'"));
+  // No name asked for: every run, as before.
+  CHECK(estimate_from_history(plan(), tmp.path.string(), "local")->runs == 2);
 }
 
 TEST_CASE("history estimate: none without earlier runs, and no error for a base that is not there", "[launch]") {
