@@ -11,6 +11,7 @@
 #include "core/compression_bound.hpp"
 #include "core/noise_guard.hpp"
 #include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/compare.hpp"
@@ -255,6 +256,7 @@ json html_page_data(const std::vector<LabelledReport>& reports) {
     }
     json warnings = json::array();
     if (const std::string text = report_oversubscription_text(r.report); !text.empty()) warnings.push_back(text);
+    if (const std::string text = report_placement_mismatch_text(r.report); !text.empty()) warnings.push_back(text);
     std::vector<MeasurementDoubt> per_size;
     for (const auto& [key, doubt] : doubts) per_size.push_back(doubt);
     if (const std::string legend = noise_legend(per_size, doubts.size()); !legend.empty())

@@ -14,6 +14,7 @@
 
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
 #include "core/printable_json.hpp"
 #include "core/compression_bound.hpp"
 #include "core/noise_guard.hpp"
@@ -309,8 +310,9 @@ std::string render_terminal(const nlohmann::json& given, std::size_t width, bool
   const std::vector<CaseResult> results = case_results_of(report);
   const std::string label = report_label(report, 1);
   std::string out = fmt::format("pico report: {}\n", label.substr(label.find(": ") + 2));
-  if (const std::string text = report_oversubscription_text(report); !text.empty())
-    out += colour ? fmt::format("\033[33m{}\033[0m", wrapped("warning: " + text, width)) : wrapped("warning: " + text, width);
+  for (const std::string& text : {report_oversubscription_text(report), report_placement_mismatch_text(report)})
+    if (!text.empty())
+      out += colour ? fmt::format("\033[33m{}\033[0m", wrapped("warning: " + text, width)) : wrapped("warning: " + text, width);
   out += "\n" + wrapped("summary: per size, the fastest and the default's time over it", width);
   const SizeDoubts doubts = doubt_per_size(report, results);
   out += summary(results, width, colour, doubts);

@@ -23,6 +23,7 @@
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
 #include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
 #include "core/results_file.hpp"
 #include "core/run_stragglers.hpp"
 
@@ -174,6 +175,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
   if (run.contains("placement")) p["placement_planned"] = run.at("placement");
   // Launches whose ranks outnumbered a host's cores (their times measure descheduling too).
   p["oversubscribed"] = to_json(oversubscribed(p));
+  // Launches whose ranks ran on other hosts than the placement planned (a platform claiming nodes it did not use).
+  p["placement_mismatch"] = to_json(placement_mismatches(p));
   return p;
 }
 

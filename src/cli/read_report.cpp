@@ -7,6 +7,7 @@
 
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
 #include "launch/application_report_check.hpp"
 #include "launch/application_run.hpp"
 #include "tuning/default_ran_check.hpp"
@@ -15,6 +16,8 @@ namespace pico::cli {
 
 void warn_about(const nlohmann::json& report, const std::string& where) {
   if (const std::string text = report_oversubscription_text(report); !text.empty())
+    fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
+  if (const std::string text = report_placement_mismatch_text(report); !text.empty())
     fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
 }
 

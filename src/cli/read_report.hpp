@@ -15,7 +15,8 @@
 
 namespace pico::cli {
 
-// "pico: warning: WHERE: oversubscribed (...)" on stderr where the report's ranks outnumbered a host's cores.
+// "pico: warning: WHERE: oversubscribed (...)" on stderr where the report's ranks outnumbered a host's cores,
+// and "pico: warning: WHERE: the platform's placement is not where the ranks ran (...)" where they ran elsewhere.
 void warn_about(const nlohmann::json& report, const std::string& where);
 
 nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes = kMaxJsonFileBytes);

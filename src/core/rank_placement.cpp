@@ -2,6 +2,7 @@
 #include "core/rank_placement.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -42,6 +43,23 @@ std::string_view name(RankPlacement::Fill fill) {
 
 nlohmann::json to_json(const RankPlacement& p) {
   return {{"ranks_per_node", p.ranks_per_node}, {"fill", name(p.fill)}, {"source", p.source}};
+}
+
+std::optional<RankPlacement> placement_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  const auto per_node = j.find("ranks_per_node");
+  const auto fill = j.find("fill");
+  if (per_node == j.end() || !per_node->is_number_integer() || per_node->get<long long>() < 0 ||
+      per_node->get<long long>() > INT_MAX || fill == j.end() || !fill->is_string())
+    return std::nullopt;
+  RankPlacement p;
+  p.ranks_per_node = static_cast<int>(per_node->get<long long>());
+  for (const auto f : {RankPlacement::Fill::node_after_node, RankPlacement::Fill::evenly, RankPlacement::Fill::cyclic})
+    if (name(f) == fill->get<std::string>()) p.fill = f;
+  if (name(p.fill) != fill->get<std::string>()) return std::nullopt;
+  const auto source = j.find("source");
+  if (source != j.end() && source->is_string()) p.source = source->get<std::string>();
+  return p;
 }
 
 }  // namespace pico

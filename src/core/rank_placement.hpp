@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +44,7 @@ struct RankPlacement {
 
 std::string_view name(RankPlacement::Fill fill);  // "node after node", "evenly", "cyclic"
 nlohmann::json to_json(const RankPlacement& p);
+// The placement to_json wrote (a report's provenance.placement_planned); nullopt where it is not one.
+std::optional<RankPlacement> placement_from_json(const nlohmann::json& j);
 
 }  // namespace pico

@@ -18,6 +18,8 @@
 #include "core/guidelines.hpp"
 #include "core/input_error.hpp"
 #include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
+#include "core/rank_placement.hpp"
 #include "core/report_facts.hpp"
 #include "core/size_text.hpp"
 #include "reports/fitted_table.hpp"
@@ -64,6 +66,24 @@ struct SizeData {
 };
 
 using KeyTuple = std::tuple<Collective, int, int, int>;  // collective, comm size, nodes, ppn
+
+// A rule key's nodes x ppn are the hosts the case's launch ran on (hosts_of_launch), never the platform's
+// claim: where the two differ, a line per process count says which the rules took.
+std::vector<std::string> placement_notes(const std::string& id, const nlohmann::json& report) {
+  std::vector<std::string> out;
+  const auto provenance = report.find("provenance");
+  if (provenance == report.end()) return out;
+  std::set<int> said;
+  for (const PlacementMismatch& m : placement_mismatches(*provenance)) {
+    if (!said.insert(m.np).second) continue;
+    const int nodes = std::max(1, static_cast<int>(m.ran.size()));
+    out.push_back(fmt::format("{}: np {} tuned as its ranks ran, on {} (rules for {} node(s) x {} ppn), not as the "
+                              "platform's placement claims ({})",
+                              id, m.np, placement_text(m.ran), nodes, std::max(1, m.np / nodes),
+                              placement_text(m.planned)));
+  }
+  return out;
+}
 
 // One entry per launch of the chosen algorithm: its objective against the default's at that size.
 std::vector<ProfileEvidence> evidence_of(const std::vector<Observation>& chosen, std::uint64_t bytes,
@@ -216,6 +236,7 @@ TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneO
     analysis.reports.push_back(id);
     if (const std::string text = report_oversubscription_text(r.report); !text.empty())
       analysis.warnings.push_back(fmt::format("{}: {}", id, text));
+    for (std::string& note : placement_notes(id, r.report)) analysis.placement_notes.push_back(std::move(note));
     for (const CaseResult& cr : case_results_of(r.report)) {
       // Non-blocking and persistent calls run the library's non-blocking schedules, which no tuned rule sets;
       // a library's rules cannot see an alltoallv's count matrix, so only the uniform one is tuned.
@@ -426,6 +447,7 @@ std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions&
                    width);
   out += noise_legend(doubts, static_cast<std::size_t>(sizes));
   for (const std::string& line : analysis.repeated) out += line + "\n";
+  for (const std::string& line : analysis.placement_notes) out += wrapped(line, width);
   if (analysis.mock_ups_left_out > 0)
     out += fmt::format("{} left out: a guideline's mock-up composes the library's own collectives, and no library can "
                        "be made to run one as its algorithm (pico report's guidelines section compares them with the "

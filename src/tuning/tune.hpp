@@ -101,6 +101,9 @@ struct TuneAnalysis {
   std::vector<std::string> reports;  // run ids, each once
   std::vector<std::string> repeated;  // a line per run given more than once (tuning/run_evidence.hpp)
   std::vector<std::string> warnings;  // "ID: oversubscribed (...)" per report whose ranks outnumbered cores
+  // "ID: np 4 tuned as its ranks ran, on 1 node (...)" per process count whose hosts differ from the
+  // platform's placement (core/placement_mismatch.hpp): the rules are keyed on the hosts seen.
+  std::vector<std::string> placement_notes;
   // Measured guideline mock-ups (core/guidelines.hpp) left out: no library can be made to run one.
   std::size_t mock_ups_left_out = 0;
   std::vector<KeyChoices> keys;

@@ -401,6 +401,43 @@ def test_oversubscribed(tmp):
     expect(load(report_path(alone))["provenance"]["oversubscribed"] == [], "one rank on one core")
 
 
+def test_placement_claim(tmp):
+    # Issue 66: a platform's placement was never compared with where the ranks ran. This one claims a
+    # rank per node (np 2 on 2 nodes) while its mpirun puts both on this host: said by the run,
+    # recorded in the report, warned by report, compare and tune, and tune keys its rule on the host seen.
+    platform = write(tmp, "claims-two-nodes.yaml", """\
+        name: claims-two-nodes
+        description: mpirun on this host, with a placement it does not have
+        scheduler: local
+        launcher: {kind: mpirun, command: mpirun, args: []}
+        placement: {ranks_per_node: 1}
+        """)
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [1KiB]
+        processes: [1, 2]
+        backends: [{library: mpi, algorithms: [default, ring]}]
+        """, "-p", platform, "-q")
+    report = checked_report(proc)
+    warning = re.compile(r"^pico: warning: \S+: the platform's placement is not where the ranks ran \(np 2: planned "
+                         r"2 nodes x 1 ranks, ran on 1 node; the plan's placement: the platform's placement", re.M)
+    expect(warning.search(proc.stderr), f"the run says so: {proc.stderr!r}")
+    found = report["provenance"]["placement_mismatch"]
+    expect([(m["np"], m["planned_ranks_per_host"], m["ran_ranks_per_host"], m["ran"]) for m in found]
+           == [(2, [1, 1], [2], "1 node")], str(found))  # np 1 fits the claim: one node either way
+    results = os.path.dirname(report_path(proc))
+    for verb in (["compare", results], ["report", results]):
+        shown = pico(*verb, cwd=tmp)
+        expect(shown.returncode == 0 and warning.search(shown.stderr), f"{verb[0]}: exit {shown.returncode} {shown.stderr!r}")
+    profile = os.path.join(tmp, "p.json")
+    tuned = pico("tune", results, "-o", profile, "--wide", cwd=tmp)
+    expect(tuned.returncode == 0 and warning.search(tuned.stderr), f"tune: exit {tuned.returncode} {tuned.stderr!r}")
+    expect("np 2 tuned as its ranks ran, on 1 node (rules for 1 node(s) x 2 ppn), not as the platform's placement "
+           "claims (2 nodes x 1 ranks)" in tuned.stdout, tuned.stdout)
+    rules = [(r["comm_size"], r["nodes"], r["ppn"]) for r in load(profile)["rules"]]
+    expect((2, 1, 2) in rules and (2, 2, 1) not in rules, f"rules keyed on the host seen: {rules}")
+
+
 def test_bench(tmp):
     proc = pico("bench", "allreduce", "--np", "2", "--sizes", "8B:64B", "--dtype", "int32", "--op", "max",
                 "--time-budget", "20ms", "-o", os.path.join(tmp, "results"), cwd=tmp)

@@ -253,6 +253,31 @@ TEST_CASE("tune: a report whose ranks outnumbered cores marks the profile (issue
   CHECK(to_json(p).at("warnings") == json::array({p.warnings[0]}));
 }
 
+TEST_CASE("tune: a platform's claimed placement gives way to the hosts the ranks ran on (issue 66)") {
+  LoadedReport r = report_of(sweep());
+  CHECK(analyse_reports({r}, {}).placement_notes.empty());  // no placement_planned: nothing claimed
+  // The platform claims 2 nodes x 2 ranks; all 4 ranks of np 4 ran on host h0.
+  r.report["provenance"]["placement_planned"] = {{"ranks_per_node", 2}, {"fill", "node after node"},
+                                                 {"source", "the platform's placement (p.yaml)"}};
+  r.report["provenance"]["launches"] =
+      json::array({{{"launch", 0}, {"hosts", json::array({{{"name", "h0"}, {"ranks", json::array({0, 1, 2, 3})}}})}}});
+  const TuneAnalysis a = analyse_reports({r}, {});
+  REQUIRE(a.placement_notes.size() == 1);
+  CHECK(a.placement_notes[0] == "20261124-000000-aaaa: np 4 tuned as its ranks ran, on 1 node (rules for 1 node(s) x 4 "
+                                "ppn), not as the platform's placement claims (2 nodes x 2 ranks)");
+  REQUIRE_FALSE(a.keys.empty());
+  for (const KeyChoices& k : a.keys) CHECK((k.key.nodes == 1 && k.key.ppn == 4));
+  CHECK_THAT(render_tune_summary(a, {}, pico::kUnlimitedWidth), Catch::Matchers::Contains(a.placement_notes[0]));
+  // Where they did run on 2 hosts x 2, the claim held: no note, and the rules are for 2 x 2.
+  r.report["provenance"]["launches"] = json::array(
+      {{{"launch", 0},
+        {"hosts", json::array({{{"name", "h0"}, {"ranks", json::array({0, 1})}},
+                               {{"name", "h1"}, {"ranks", json::array({2, 3})}}})}}});
+  const TuneAnalysis held = analyse_reports({r}, {});
+  CHECK(held.placement_notes.empty());
+  for (const KeyChoices& k : held.keys) CHECK((k.key.nodes == 2 && k.key.ppn == 2));
+}
+
 TEST_CASE("tune: a winner's parameters widen its column, not push the others out of line (issue 51)") {
   std::vector<CaseResult> cases = sweep();
   cases[5].c.params = {{"segment_size", 65536}, {"fanout", 4}};  // ring at 64 KiB, now the fastest
