@@ -5,7 +5,9 @@
 Every algorithm the catalogue offers for a version through `MPI_T VAR=VALUE`
 must be an item of VAR's enumeration in that library, under the same name, and
 every item of those enumerations (but 0, "ignore": tuned's own rules) must be
-in the catalogue: a missing one is an algorithm pico cannot sweep, a wrong one
+in the catalogue (and on 5.0, where han's algorithms are the enumerations
+coll_han_use_<coll>_algorithm, the catalogue's han rows of each collective
+are exactly their items, under HAN_ITEMS's names): a missing one is an algorithm pico cannot sweep, a wrong one
 forces another algorithm than it reports. The catalogue's rows come from
 `pico list algorithms --mpi-version V --format markdown`, the library's from
 `mpirun -np 1 WORKER --mpi-t-enums coll_` (src/worker/main.cpp).
@@ -56,6 +58,39 @@ def catalogue_choices(pico, version):
     return choices
 
 
+# han's algorithms (5.0: the enumeration coll_han_use_<coll>_algorithm, "default" its own choice) under the
+# catalogue's names for them; 4.1.4 has no such variables (use_simple_<coll> booleans only).
+HAN_ITEMS = {"intra": "han", "simple": "han_simple", "reproducible": "han_reproducible"}
+
+
+def catalogue_han_rows(pico, version):
+    """{collective: {algorithm}} of the rows that run coll/han for this version."""
+    out = subprocess.run([pico, "list", "algorithms", "--library", "openmpi", "--mpi-version", version, "--format",
+                          "markdown"], capture_output=True, text=True, timeout=60)
+    rows = {}
+    for line in out.stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[1] == "blocking" and cells[3].startswith("`launch coll_han_priority="):
+            rows.setdefault(cells[0], set()).add(cells[2])
+    return rows
+
+
+def han_mismatches(han_rows, enums):
+    found = []
+    for variable, items in sorted(enums.items()):
+        m = re.fullmatch(r"coll_han_use_(\w+)_algorithm", variable)
+        if not m:
+            continue
+        coll = m.group(1)
+        library = {HAN_ITEMS.get(item, f"han {item}") for value, item in items.items() if value != "0"}
+        catalogue = han_rows.get(coll, set())
+        for name in sorted(library - catalogue):
+            found.append(f"{variable}: the library has {name}, the catalogue not for this version")
+        for name in sorted(catalogue - library):
+            found.append(f"{coll} {name}: the catalogue offers it, {variable} has no such item")
+    return found
+
+
 def mismatches(choices, enums):
     found = []
     for variable, by_value in sorted(choices.items()):
@@ -94,7 +129,13 @@ def main():
     enums = library_enums(worker, mpirun)
     choices = catalogue_choices(pico, version)
     found = mismatches(choices, enums)
+    han_rows = catalogue_han_rows(pico, version)
+    found += han_mismatches(han_rows, enums)
     checked = sum(len(v) for v in choices.values())
+    han_variables = sum(1 for v in enums if re.fullmatch(r"coll_han_use_\w+_algorithm", v))
+    if han_variables:
+        print(f"Open MPI {version}: {sum(len(v) for v in han_rows.values())} catalogue han rows against "
+              f"{han_variables} coll_han_use_<coll>_algorithm enumerations")
     print(f"Open MPI {version}: {checked} catalogue choices over {len(choices)} variables against the library's "
           f"MPI_T enumerations: {len(found)} mismatch(es)")
     for line in found:
