@@ -53,6 +53,21 @@ std::map<std::string, std::string> component_variables(const TunedProfile& profi
   return env;
 }
 
+// The catalogue's launch variables for forced algorithms only (Open MPI 5's OMPI_MCA_coll=^han): a rules file
+// of tuned's algorithms forces them as pico measured them, so its launches take these too; without them 5.0's
+// han, above tuned, would run the profile's sizes itself (seen: 13 of 13 sizes ran han on 2 x 2). A profile
+// that chooses han at some sizes loads han's rules instead, which hand the other sizes to tuned.
+std::map<std::string, std::string> forced_only_env(const TunedProfile& profile) {
+  if (profile.library.version.empty() || chooses_component(profile)) return {};
+  const Catalog& catalog = catalog_for(profile.library.name);
+  const auto forced = catalog.launch_env_for(profile.library.version, true),
+             unforced = catalog.launch_env_for(profile.library.version, false);
+  std::map<std::string, std::string> env;
+  for (const auto& [k, v] : forced)
+    if (!unforced.contains(k)) env[k] = v;
+  return env;
+}
+
 LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
   if (profile.library.name == "openmpi") {
     const std::map<std::string, std::string> switches{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
@@ -60,8 +75,9 @@ LibraryLoading loading_for(const TunedProfile& profile, const std::string& path)
     const bool han = chooses_component(profile);
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
       return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
-              {}};
-    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt", {}};
+              forced_only_env(profile)};
+    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
+            forced_only_env(profile)};
   }
   if (profile.library.name == "mpich") {
     if (!chooses_component(profile))

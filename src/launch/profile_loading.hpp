@@ -38,7 +38,9 @@ struct ProfileLoad {
   std::string hash;       // FNV-1a 64 of the profile file, 16 hex digits
   // Launch variables the profile sets over the catalogue's own (MPICH's ch4
   // compositions: MPIR_CVAR_DEVICE_COLLECTIVES=all, where pico measures the
-  // MPIR algorithms with none): the run puts them in every launch group.
+  // MPIR algorithms with none; Open MPI 5's OMPI_MCA_coll=^han for a profile
+  // of tuned's algorithms, as they were measured): the run puts them in
+  // every launch group.
   std::map<std::string, std::string> launch_env;
 
   std::string formats() const;  // "ompi-rules", "ompi-rules + ompi-han-rules", "mpich-json + mpich-ch4-json"
