@@ -110,8 +110,12 @@ constexpr const char* kSaving = "a time saved is a finite number of seconds";
 std::int64_t whole_in(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
   if (!v.is_number()) refuse(path, fmt::format("is {}, not a number", kind_of(v)));
   if (!v.is_number_integer()) refuse(path, fmt::format("is {}: it must be a whole number", shown(v)));
-  const bool above = v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
-  if (above || (!v.is_number_unsigned() && (v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)))
+  // A parsed 0 or 5 is unsigned to nlohmann, a -1 signed: each compared in its own type.
+  const bool outside = v.is_number_unsigned()
+                           ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi) ||
+                                 (lo > 0 && v.get<std::uint64_t>() < static_cast<std::uint64_t>(lo))
+                           : v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi;
+  if (outside)
     refuse(path, fmt::format("is {}: it must be a whole number from {} to {}", shown(v), lo, hi));
   return v.get<std::int64_t>();
 }
@@ -299,7 +303,107 @@ void check_fields(const json& report) {
   }
 }
 
+// A launch's counts as the app counter's files gave them (application_run.cpp's read_counts).
+void check_counts(const json& record) {
+  const json& counts = member(record, "", "counts");
+  if (!counts.is_object()) refuse("counts", fmt::format("is {}, not an object", kind_of(counts)));
+  whole_at(counts, "counts", "ranks", 0, INT_MAX);
+  if_present(counts, "interposer", [&] {
+    if (!counts["interposer"].is_boolean())
+      refuse("counts.interposer", fmt::format("is {}, not true or false", kind_of(counts["interposer"])));
+  });
+  const json& calls = list_at(counts, "counts", "calls");
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::string path = item_path("counts.calls", i);
+    const json& c = calls[i];
+    if (!c.is_object()) refuse(path, fmt::format("is {}, not an object", kind_of(c)));
+    const std::string collective = text_at(c, path, "collective");
+    if (!counted_collective(collective))
+      refuse(member_path(path, "collective"),
+             fmt::format("is '{}', which is no collective the app counter counts", printable(collective)));
+    whole_at(c, path, "comm_size", 1, INT_MAX);
+    whole_at(c, path, "bytes", 0, INT64_MAX);
+    number_at(c, path, "calls", 0, kCalls);
+    number_at(c, path, "seconds", 0, kTime);
+    if_present(c, "functions", [&] {
+      const json& functions = list_at(c, path, "functions");
+      for (std::size_t k = 0; k < functions.size(); ++k)
+        require_text(functions[k], item_path(member_path(path, "functions"), k));
+    });
+  }
+  for (const char* key : {"collective_s_by_rank", "mpi_s_by_rank"})
+    if_present(counts, key, [&] {
+      const json& by_rank = list_at(counts, "counts", key);
+      for (std::size_t r = 0; r < by_rank.size(); ++r) number_in(by_rank[r], item_path(member_path("counts", key), r), 0, kTime);
+    });
+}
+
+void check_launch_fields(const json& record, const std::set<std::string>& variants) {
+  if (!record.is_object()) refuse("the record", fmt::format("is {}, not an object", kind_of(record)));
+  whole_at(record, "", "launch", 0, INT_MAX);
+  whole_at(record, "", "np", 1, INT_MAX);
+  whole_at(record, "", "round", 0, INT_MAX);
+  name_at(record, "", "variant", variants, "variant application.json lists");
+  name_at(record, "", "status", {"failed", "ok"}, "launch status");
+  number_at(record, "", "wall_s", 0, kTime);
+  if_present(record, "figure_of_merit", [&] { number_at(record, "", "figure_of_merit", kAnyFinite, "a figure of merit is finite"); });
+  for (const char* key : {"reason", "output_tail"})
+    if_present(record, key, [&] { text_at(record, "", key); });
+  for (const char* key : {"exit_code", "signal"})
+    if (record.contains(key) && !record[key].is_null()) whole_in(record[key], key, INT_MIN, INT_MAX);
+  if_present(record, "counts", [&] { check_counts(record); });
+}
+
+std::set<std::string> check_run_fields(const json& run) {
+  if (!run.is_object()) refuse("the record", fmt::format("is {}, not an object", kind_of(run)));
+  const json& e = object_at(run, "", "experiment");
+  text_at(e, "experiment", "name");
+  const json& command = list_at(e, "experiment", "command");
+  for (std::size_t i = 0; i < command.size(); ++i) require_text(command[i], item_path("experiment.command", i));
+  const json& processes = list_at(e, "experiment", "processes");
+  for (std::size_t i = 0; i < processes.size(); ++i) whole_in(processes[i], item_path("experiment.processes", i), 1, INT_MAX);
+  whole_at(e, "experiment", "rounds", 1, INT_MAX);
+  whole_at(e, "experiment", "repetitions", 1, INT_MAX);
+  if (e.contains("figure_of_merit")) {
+    const json& f = object_at(e, "experiment", "figure_of_merit");
+    name_at(f, "experiment.figure_of_merit", "better", {"higher", "lower"}, "direction");
+  }
+  text_at(run, "", "platform");
+  const json& mpi = object_at(run, "", "mpi");
+  name_at(mpi, "mpi", "library", {"mpich", "openmpi", "unknown"}, "MPI library pico runs");
+  text_at(mpi, "mpi", "version");
+  if_present(run, "started_utc", [&] { text_at(run, "", "started_utc"); });
+  const std::set<std::string> names = check_variants(run);
+  if (names.empty()) refuse("variants", "is empty: the default comes first");
+  const json& variants = run["variants"];
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    if (const json& p = variants[i].value("profile", json()); p.is_object())
+      for (const char* key : {"copy", "hash"})
+        if (p.contains(key)) require_text(p[key], fmt::format("variants[{}].profile.{}", i, key));
+  return names;
+}
+
 }  // namespace
+
+std::set<std::string> check_application_run(const json& run, const std::string& file) {
+  try {
+    return check_run_fields(run);
+  } catch (const std::runtime_error& e) {
+    throw InputError(file, fmt::format("malformed run record: {}", e.what()),
+                     "pico reads the application.json pico run wrote, unedited; run the experiment anew");
+  }
+}
+
+void check_application_launch(const json& record, const std::string& file, std::size_t index,
+                              const std::set<std::string>& variants) {
+  try {
+    check_launch_fields(record, variants);
+  } catch (const std::runtime_error& e) {
+    throw InputError(file, fmt::format("malformed launch record {}: {}", index, e.what()),
+                     "pico reads the launches.jsonl pico run appends to, unedited; remove the record (its launch "
+                     "runs again on pico run --resume DIR) or run the experiment anew");
+  }
+}
 
 void check_application_report(const json& report, const std::string& file) {
   const char* hint =

@@ -20,10 +20,12 @@
 #include "core/executable_search.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "core/jsonl.hpp"
 #include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/application_report.hpp"
+#include "launch/application_report_check.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
@@ -40,6 +42,15 @@ namespace {
 
 constexpr const char* kApplicationFile = "application.json";
 constexpr const char* kLaunchesFile = "launches.jsonl";
+
+// launches.jsonl's records, each checked as the report reads it (launch/application_report_check.hpp).
+std::vector<nlohmann::json> checked_launches(const std::string& dir, const std::set<std::string>& variants) {
+  const std::string path = (fs::path(dir) / kLaunchesFile).string();
+  std::vector<nlohmann::json> launches = read_json_lines(path);
+  for (std::size_t k = 0; k < launches.size(); ++k) check_application_launch(launches[k], path, k, variants);
+  return launches;
+}
+
 constexpr const char* kOutputLog = "output.log";
 // What a launch record keeps of the application's output.
 constexpr std::size_t kOutputTailBytes = 4000;
@@ -358,7 +369,9 @@ ApplicationRunResult run_launches(const LaunchContext& ctx, bool progress) {
   const std::string launches_path = (fs::path(ctx.dir) / kLaunchesFile).string();
   std::map<int, int> attempts;
   std::set<int> settled;
-  for (const auto& r : read_json_lines(launches_path)) {
+  std::set<std::string> variants;
+  for (const ApplicationVariant& v : ctx.experiment.variants) variants.insert(v.name);
+  for (const auto& r : checked_launches(ctx.dir, variants)) {
     const int index = r.value("launch", -1);
     attempts[index] += 1;
     if (r.value("status", "") == "ok") settled.insert(index);
@@ -421,8 +434,9 @@ ApplicationRunResult report_application(const std::string& dir) {
   result.dir = dir;
   const auto text = read_results_file((fs::path(dir) / kApplicationFile).string());
   if (!text) throw InputError(dir, "not an application run (no application.json)", "give the directory pico run printed");
-  const nlohmann::json run = nlohmann::json::parse(*text);
-  const auto launches = read_json_lines((fs::path(dir) / kLaunchesFile).string());
+  const std::string run_path = (fs::path(dir) / kApplicationFile).string();
+  const nlohmann::json run = parse_json_text(*text, run_path, "give the directory pico run printed");
+  const auto launches = checked_launches(dir, check_application_run(run, run_path));
   result.report = build_application_report(run, launches);
   // A launch that failed and then ran ok on a resume no longer counts as failed.
   result.exit_code = result.report["failed_launches"].get<int>() > 0 ? 1 : 0;
@@ -470,6 +484,8 @@ nlohmann::json pooled_application_report(const std::vector<std::string>& dirs) {
     if (!run.is_object() || !run.contains("experiment") || !run.contains("variants"))
       throw InputError(dir + "/" + kApplicationFile, "not an application run's record",
                        "give the directories pico run printed");
+    // Every field pooling and the report read, checked here: runs given are untrusted input.
+    const std::set<std::string> variant_names = check_application_run(run, dir + "/" + kApplicationFile);
     const nlohmann::json id = pooling_identity(run);
     if (first.is_null()) {
       first = run, identity = id;
@@ -481,7 +497,7 @@ nlohmann::json pooled_application_report(const std::vector<std::string>& dirs) {
                            "pool only runs of one application experiment file, unchanged between them");
     }
     int most_round = -1, most_launch = -1;
-    for (nlohmann::json l : read_json_lines((fs::path(dir) / kLaunchesFile).string())) {
+    for (nlohmann::json l : checked_launches(dir, variant_names)) {
       most_round = std::max(most_round, l["round"].get<int>());
       most_launch = std::max(most_launch, l["launch"].get<int>());
       l["round"] = l["round"].get<int>() + rounds;

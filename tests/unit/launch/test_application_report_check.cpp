@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "core/results_file.hpp"
 #include "launch/application_report.hpp"
 #include "launch/application_report_check.hpp"
+#include "launch/application_run.hpp"
 #include "scratch_dir.hpp"
 
 using namespace pico;
@@ -32,8 +34,8 @@ json launch(int index, int round, const std::string& variant, double wall_s) {
                       {"mpi_s_by_rank", {wall_s, 0.9 * wall_s}}}}};
 }
 
-// What pico writes for a run of two variants over three rounds (MPICH: no interposer, no catalogue read).
-json built_report() {
+// application.json of a run of two variants over three rounds (MPICH: no interposer, no catalogue read).
+json app_run() {
   const json variant = {{"profile", nullptr}, {"algorithms", json::object()}, {"env_given", json::object()},
                         {"env", json::object()}};
   json base = variant, ring = variant;
@@ -47,13 +49,20 @@ json built_report() {
                     {"mpi", {{"library", "mpich"}, {"version", "4.0.2"}}},
                     {"started_utc", "2026-12-02T14:00:00Z"},
                     {"variants", {base, ring}}};
+  return run;
+}
+
+std::vector<json> app_launches() {
   std::vector<json> launches;
   for (int round = 0; round < 3; ++round) {
     launches.push_back(launch(2 * round, round, "default", 2.0 + 0.1 * round));
     launches.push_back(launch(2 * round + 1, round, "ring", 1.5 + 0.1 * round));
   }
-  return build_application_report(run, launches);
+  return launches;
 }
+
+// What pico writes for that run.
+json built_report() { return build_application_report(app_run(), app_launches()); }
 
 std::string refusal(const json& report) {
   try {
@@ -96,6 +105,9 @@ TEST_CASE("application report check: a field out of shape is refused by its JSON
   CHECK_THAT(with(P("/processes/0/variants/1/verdict"), "much faster"),
              Contains("processes[0].variants[1].verdict is 'much faster', which is no verdict"));
   CHECK_THAT(with(P("/processes/0/np"), 0), Contains("processes[0].np is 0: it must be a whole number from 1 to"));
+  // As read from a file: nlohmann holds a parsed 0 as unsigned.
+  CHECK_THAT(with(P("/processes/0/np"), json::parse("0")), Contains("processes[0].np is 0: it must be a whole number"));
+  CHECK_THAT(with(P("/rounds"), json::parse("0")), Contains("rounds is 0"));
   CHECK_THAT(with(P("/processes/0/np"), 2.5), Contains("processes[0].np is 2.5: it must be a whole number"));
   CHECK_THAT(with(P("/processes/0/variants/0/calls/0/bytes"), -8), Contains("calls[0].bytes is -8"));
   CHECK_THAT(with(P("/processes/0/variants/0/calls/0/ran/unknown (no interposer)"), -100),
@@ -126,5 +138,61 @@ TEST_CASE("application report check: pico report's reader refuses an edited repo
   } catch (const InputError& e) {
     CHECK_THAT(e.file, Contains("report.json"));
     CHECK_THAT(e.message, Contains("processes[0].variants[0].run_s is -1"));
+  }
+}
+
+TEST_CASE("application report check: the run and launch records a report is built from", "[application][report]") {
+  const std::set<std::string> variants = check_application_run(app_run(), "run/application.json");
+  CHECK(variants == std::set<std::string>{"default", "ring"});
+  for (const json& l : app_launches()) CHECK_NOTHROW(check_application_launch(l, "run/launches.jsonl", 0, variants));
+  const auto launch_refusal = [&](const json::json_pointer& at, const json& value) {
+    json l = app_launches()[3];
+    l[at] = value;
+    try {
+      check_application_launch(l, "run/launches.jsonl", 3, variants);
+    } catch (const InputError& e) {
+      CHECK(e.file == "run/launches.jsonl");
+      return e.message;
+    }
+    FAIL("accepted:\n" << l.dump(1));
+    return std::string();
+  };
+  using P = json::json_pointer;
+  CHECK_THAT(launch_refusal(P("/wall_s"), "slow"), Contains("malformed launch record 3: wall_s is a string (\"slow\")"));
+  CHECK_THAT(launch_refusal(P("/wall_s"), -2.0), Contains("wall_s is -2"));
+  CHECK_THAT(launch_refusal(P("/np"), json::parse("0")), Contains("np is 0"));
+  CHECK_THAT(launch_refusal(P("/variant"), "tree"), Contains("variant is 'tree', which is no variant application.json lists"));
+  CHECK_THAT(launch_refusal(P("/status"), "fine"), Contains("status is 'fine'"));
+  CHECK_THAT(launch_refusal(P("/counts/calls/0/seconds"), nullptr), Contains("counts.calls[0].seconds is null"));
+  CHECK_THAT(launch_refusal(P("/counts/calls/0/collective"), "allfoo"), Contains("counts.calls[0].collective is 'allfoo'"));
+  CHECK_THAT(launch_refusal(P("/counts/mpi_s_by_rank/1"), -1), Contains("counts.mpi_s_by_rank[1] is -1"));
+  json run = app_run();
+  run["experiment"]["rounds"] = json::parse("0");
+  CHECK_THROWS_WITH(check_application_run(run, "run/application.json"),
+                    Contains("malformed run record: experiment.rounds is 0"));
+  run = app_run();
+  run["variants"][1].erase("name");
+  CHECK_THROWS_WITH(check_application_run(run, "run/application.json"), Contains("variants[1].name is missing"));
+}
+
+TEST_CASE("application report check: runs pooled from edited launch records are refused by name", "[application][report]") {
+  // Before the check, pico report RUN_A RUN_B met nlohmann's "type must be number" as an internal error (exit 70).
+  const test::ScratchDir a("app-pool-a"), b("app-pool-b");
+  for (const test::ScratchDir* d : {&a, &b}) {
+    write_results_file(d->file("application.json"), app_run().dump());
+    std::string lines;
+    for (json l : app_launches()) {
+      if (d == &b && l["launch"] == 4) l["wall_s"] = "slow";
+      lines += l.dump() + "\n";
+    }
+    write_results_file(d->file("launches.jsonl"), lines);
+  }
+  CHECK_NOTHROW(pooled_application_report({a.path().string()}));
+  try {
+    (void)pooled_application_report({a.path().string(), b.path().string()});
+    FAIL("a launch record with a wall time of \"slow\" was pooled");
+  } catch (const InputError& e) {
+    CHECK(e.file == b.file("launches.jsonl"));
+    CHECK_THAT(e.message, Contains("malformed launch record 4: wall_s is a string"));
   }
 }
