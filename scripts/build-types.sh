@@ -18,8 +18,11 @@ for type in "${types[@]}"; do
   # Without precompiled headers: with them GCC 12 at -O3 warns -Wstringop-overflow falsely on
   # `"literal" + std::string` (reports/application_texts.cpp, seen in CI's Release build), and a
   # user's build does not make warnings errors. The test build (scripts/build.sh) keeps them.
+  # Without the MPICH worker: its MPI layers are the same sources compiled a second time against MPICH's
+  # mpi.h (245 of 1,942 CPU s of the test build, docs/development.md), which the test build already
+  # compiles with -Werror; a build type changes the optimiser's warnings, not what mpi.h declares.
   cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF -DPICO_PCH=OFF \
-    "${extra[@]}" >/dev/null
+    -DPICO_WITH_MPICH=OFF "${extra[@]}" >/dev/null
   cmake --build "${dir}" -j "$(nproc)" >"${dir}.log" 2>&1 || { tail -n 40 "${dir}.log"; echo "build-types: ${type} failed (log: ${dir}.log)" >&2; exit 1; }
 done
 echo "build-types: ${types[*]} built with -Werror"
