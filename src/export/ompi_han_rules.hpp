@@ -19,6 +19,15 @@ namespace pico {
 // different values of one variable (han's are one value per collective).
 std::map<std::string, std::string> han_rules_variables(const TunedProfile& profile, const std::string& file);
 
+// The MCA variables (without OMPI_MCA_) a profile of tuned's algorithms needs beside its rules file: the
+// catalogue's variables for forced algorithms only (Open MPI 5's coll=^han). They force the algorithms as pico
+// measured them; without them 5.0's han, above tuned, runs the profile's sizes itself (seen: 13 of 13 sizes on
+// 2 x 2). Empty for a profile that chooses han at some sizes (han's rules hand the others to tuned) and for a
+// version that needs none (4.1).
+std::map<std::string, std::string> han_excluded_variables(const TunedProfile& profile);
+// The line of a rules file's "how to load" that says so ("... add --mca coll ^han ..."); "" where none is needed.
+std::string han_excluded_line(const TunedProfile& profile);
+
 // ExportRefusal for a range choosing adapt: no rules file makes Open MPI 4.1.4 run it at some sizes only.
 [[noreturn]] void refuse_adapt(const ProfileRule& rule, const ProfileRange& range);
 

@@ -14,6 +14,7 @@
 
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
+#include "export/ompi_han_rules.hpp"
 #include "export/ompi_sizes.hpp"
 #include "tuning/ompi_rank_distribution.hpp"
 
@@ -61,12 +62,12 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
   return file.dump(2) + "\n";
 }
 
-std::string how_to_load(const TunedProfile&, const FormatArgs&, const std::string& file) {
+std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in Open MPI main / 6.0 (the JSON form of the rules file):\n"
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {0} ...\n"
-      "  add --mca coll_tuned_verbose 1 to see tuned report what it read.\n",
-      file.empty() ? "FILE" : file);
+      "  add --mca coll_tuned_verbose 1 to see tuned report what it read.\n{1}",
+      file.empty() ? "FILE" : file, han_excluded_line(profile));
 }
 
 }  // namespace

@@ -89,10 +89,10 @@ std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const st
       "Load it in Open MPI {0} (coll/tuned reads it at the first collective):\n"
       "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {1} ...\n"
       "  (or export OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={1})\n"
-      "Open MPI 5.0+: coll/han runs above tuned; add --mca coll ^han as pico measured.\n"
+      "{2}"
       "A release build never says whether it read the file (a bad file is ignored silently):\n"
       "check with pico run EXPERIMENT --profile PROFILE, then pico tune --check.\n",
-      profile.library.version, file.empty() ? "FILE" : file);
+      profile.library.version, file.empty() ? "FILE" : file, han_excluded_line(profile));
 }
 
 }  // namespace

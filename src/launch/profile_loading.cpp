@@ -53,18 +53,10 @@ std::map<std::string, std::string> component_variables(const TunedProfile& profi
   return env;
 }
 
-// The catalogue's launch variables for forced algorithms only (Open MPI 5's OMPI_MCA_coll=^han): a rules file
-// of tuned's algorithms forces them as pico measured them, so its launches take these too; without them 5.0's
-// han, above tuned, would run the profile's sizes itself (seen: 13 of 13 sizes ran han on 2 x 2). A profile
-// that chooses han at some sizes loads han's rules instead, which hand the other sizes to tuned.
+// han_excluded_variables as the launch's environment.
 std::map<std::string, std::string> forced_only_env(const TunedProfile& profile) {
-  if (profile.library.version.empty() || chooses_component(profile)) return {};
-  const Catalog& catalog = catalog_for(profile.library.name);
-  const auto forced = catalog.launch_env_for(profile.library.version, true),
-             unforced = catalog.launch_env_for(profile.library.version, false);
   std::map<std::string, std::string> env;
-  for (const auto& [k, v] : forced)
-    if (!unforced.contains(k)) env[k] = v;
+  for (const auto& [variable, value] : han_excluded_variables(profile)) env["OMPI_MCA_" + variable] = value;
   return env;
 }
 

@@ -2,6 +2,7 @@
 // What pico run --profile sets at launch besides the exported files.
 #include <catch2/catch.hpp>
 
+#include "export/ompi_han_rules.hpp"
 #include "launch/profile_loading.hpp"
 #include "plan/plan.hpp"
 
@@ -28,6 +29,9 @@ TEST_CASE("a profile of tuned's algorithms keeps Open MPI 5's han out, as its al
   CHECK(five.formats() == "ompi-rules");
   // 4.1.4 sets nothing: han's priority is below tuned's there.
   CHECK(loaded("openmpi-4.1.4.profile.json", "4.1.4").launch_env.empty());
+  // pico export tells a user the same, where it applies.
+  CHECK_THAT(han_excluded_line(five.profile), Catch::Contains("add --mca coll ^han as pico measured"));
+  CHECK(han_excluded_line(load_profile(kDir + "openmpi-4.1.4.profile.json")).empty());
 }
 
 // A profile that chooses han at some sizes loads han's rules, which hand the other sizes to tuned: ^han would
@@ -36,4 +40,5 @@ TEST_CASE("a profile that chooses han loads han's rules, not ^han") {
   const ProfileLoad han = loaded("openmpi-4.1.4-han.profile.json", "4.1.4");
   CHECK(han.formats() == "ompi-rules + ompi-han-rules");
   CHECK_FALSE(han.launch_env.contains("OMPI_MCA_coll"));
+  CHECK(han_excluded_line(han.profile).empty());
 }
