@@ -314,6 +314,57 @@ def test_components(tmp):
         cluster("stop", check=False)
 
 
+def test_openmpi5_profile(tmp):
+    """Open MPI 5 on 2 nodes x 2: the default users get is han's; a profile of tuned's algorithms, loaded
+    with --profile, runs those algorithms, not han (before d2d6129 han ran every size the profile chose).
+    Needs PICO_OPENMPI5_PREFIX and pico-worker-openmpi5 beside pico (docs/openmpi5.md); skipped otherwise."""
+    prefix = os.environ.get("PICO_OPENMPI5_PREFIX")
+    worker = os.path.join(os.path.dirname(os.environ["PICO"]), "pico-worker-openmpi5")
+    if not prefix:
+        raise Skip("PICO_OPENMPI5_PREFIX is not set (an Open MPI 5 built by scripts/build-openmpi5.sh)")
+    if not os.access(worker, os.X_OK):
+        raise Skip(f"no {worker} (configure with -DPICO_EXTRA_MPI=openmpi5={prefix})")
+    version = subprocess.run([os.path.join(prefix, "bin", "ompi_info"), "--version"], capture_output=True,
+                             text=True).stdout.split()[2].lstrip("v")
+    try:
+        start("--nodes", "2", "--rate", "1gbit", "--ppn", "2")
+        with open(os.path.join(SRC, "platforms", "templates", "emulated-cluster-openmpi5.yaml"), encoding="utf-8") as f:
+            text = f.read().replace("<PREFIX>", prefix)
+        plat = write(tmp, "ec5.yaml", text.replace("/run/pico-cluster/", f"{STATE}/").replace("pico-node", f"{NAME}-node"))
+        experiment = SMALL.format(np=4)
+        os.makedirs(os.path.join(tmp, "default"))
+        plain = run(os.path.join(tmp, "default"), experiment, plat)
+        ran = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in plain["cases"]}
+        expect(set(ran.values()) == {"han"}, f"the default on 5.0, 2 x 2, ran {ran}; expected han everywhere")
+
+        def rng(lo, hi, algorithm):
+            return {"min_bytes": lo, "max_bytes": hi, "algorithm": algorithm, "params": {},
+                    "speedup": {"estimate": 1.2, "low": 1.1, "high": 1.3}, "measured_bytes": [], "evidence": []}
+        profile = {"schema": "pico-profile/1", "library": {"backend": "mpi", "name": "openmpi", "version": version},
+                   "platform": "emulated-cluster-openmpi5", "objective": "median", "min_gain": 0.05,
+                   "test": "hand-written", "reports": ["cluster-small"], "confidence": 0.95,
+                   "created": "2026-12-02T00:00:00Z", "pico_version": "0.1.0",
+                   "rules": [{"collective": "allreduce", "comm_size": 4, "nodes": 2, "ppn": 2,
+                              # ring below np elements falls back to recursive doubling: the catalogue's constraint
+                              "ranges": [rng(0, 1023, "recursive_doubling"), rng(1024, None, "ring")]},
+                             {"collective": "bcast", "comm_size": 4, "nodes": 2, "ppn": 2,
+                              "ranges": [rng(0, None, "binomial")]}]}
+        profile_file = write(tmp, "tuned.profile.json", json.dumps(profile))
+        proc = pico("run", write(tmp, "profiled.yaml", experiment), "-p", plat, "-o", os.path.join(tmp, "profiled"),
+                    "--profile", profile_file, cwd=tmp)
+        expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
+        path = report_path(proc)
+        check_schema(path)
+        ran = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in load(path)["cases"]}
+        expect(ran == {("allreduce", 8): "recursive_doubling", ("allreduce", 1024): "ring", ("bcast", 8): "binomial",
+                       ("bcast", 1024): "binomial"}, f"with the profile loaded: {ran}")
+        groups = load(os.path.join(os.path.dirname(path), "plan.json"))["launch_groups"]
+        expect(all(g["env"].get("OMPI_MCA_coll") == "^han" for g in groups),
+               f"the profiled launches' environments: {[g['env'] for g in groups]}")
+    finally:
+        cluster("stop", check=False)
+
+
 def test_slurm(tmp):
     """The quickstart as one Slurm job on 2 nodes, and a 4-rank experiment on 4 nodes."""
     try:
