@@ -8,7 +8,8 @@ non-blocking ones, osu_i<coll>, against pico's `--call nonblocking` and OSU's "P
 and each process count, runs `pico bench` and OSU alternately (pico first in even rounds, OSU first
 in odd ones) for --rounds rounds over the same sizes and prints, per size, the best round of each
 and their ratio (best-round rule: a slow period of a shared machine inflates single rounds, not the
-best one). OSU prints, per size, the average over ranks of each rank's mean time in its own call
+best one), then each round's like-for-like ratio (pico's launch of round r / OSU's of round r) and
+their median. OSU prints, per size, the average over ranks of each rank's mean time in its own call
 (MPI_Wtime around the call on that rank); pico's sample is the slowest rank's (docs/methodology.md#
 pico-and-osu). So pico runs with --keep-samples and the like-for-like figure is computed from its
 per-rank arrivals and exits (rank_samples): each rank's mean of exit - arrival, averaged over ranks
@@ -21,6 +22,12 @@ reduce_scatter size is the whole vector (MPI_Reduce_scatter, equal counts), pico
 
 Usage: PICO_OSU_DIR=/path/to/osu/binaries tests/bench/osu_fidelity.py [--np 2,4] [--rounds 4]
            [--sizes 4B:4MiB] [--collectives allreduce,bcast] [--time-budget 200ms] [--pico build/pico]
+           [--pico-args='--algorithm butterfly'] [--osu-mca KEY=VALUE,...]
+Same algorithm on both sides (reduce_scatter: OSU's MPI_Reduce_scatter and pico's
+MPI_Reduce_scatter_block have different Open MPI algorithm lists and default tables; both have
+butterfly and recursive_halving):
+  --collectives reduce_scatter --pico-args='--algorithm butterfly' \
+  --osu-mca coll_tuned_use_dynamic_rules=1,coll_tuned_reduce_scatter_algorithm=4
 Exits 77 (skipped) with a reason when PICO_OSU_DIR is not given or holds no OSU binary.
 """
 import argparse
@@ -28,6 +35,7 @@ import base64
 import json
 import os
 import re
+import statistics
 import struct
 import subprocess
 import sys
@@ -86,12 +94,13 @@ def rank_mean_us(case):
     return sum(means) / ranks * 1e6
 
 
-def pico_times(pico, coll, np, sizes, budget, tmp):
+def pico_times(pico, coll, np, sizes, budget, tmp, extra=()):
     """{size: (osu_like_us, mean_us, median_us)} for one pico launch over all sizes."""
     base = coll[1:] if coll in NONBLOCKING else coll
     args = [pico, "bench", base, "--np", str(np), "--time-budget", budget, "--keep-samples", "-q", "-o", tmp]
     if coll in NONBLOCKING:
         args += ["--call", "nonblocking"]
+    args += list(extra)
     pico_sizes = {}
     if base != "barrier":
         for s in sizes:
@@ -111,9 +120,13 @@ def pico_times(pico, coll, np, sizes, budget, tmp):
     return times
 
 
-def osu_times(binary, coll, np, sizes):
+def osu_times(binary, coll, np, sizes, mca=()):
     """{size: mean_us}: OSU's average latency (non-blocking: its pure communication time)."""
-    args = ["mpirun", "-np", str(np), *mpirun_flags(np), binary]
+    args = ["mpirun", "-np", str(np), *mpirun_flags(np)]
+    for setting in mca:
+        key, _, value = setting.partition("=")
+        args += ["--mca", key, value]
+    args.append(binary)
     if coll not in ("barrier", "ibarrier"):
         args += ["-m", f"{min(sizes)}:{max(sizes)}"]
     out = subprocess.run(args, capture_output=True, text=True, timeout=1800)
@@ -140,7 +153,7 @@ def best(rounds, key, pick=lambda v: v):
     return min(values) if values else None
 
 
-def compare(pico, osu_dir, coll, np, sizes, rounds, budget):
+def compare(pico, osu_dir, coll, np, sizes, rounds, budget, pico_extra=(), osu_mca=()):
     binary = find_osu(osu_dir, coll)
     if binary is None:
         return None
@@ -150,9 +163,9 @@ def compare(pico, osu_dir, coll, np, sizes, rounds, budget):
             order = ("pico", "osu") if r % 2 == 0 else ("osu", "pico")
             for who in order:
                 if who == "pico":
-                    pico_rounds.append(pico_times(pico, coll, np, sizes, budget, tmp))
+                    pico_rounds.append(pico_times(pico, coll, np, sizes, budget, tmp, pico_extra))
                 else:
-                    osu_rounds.append(osu_times(binary, coll, np, sizes))
+                    osu_rounds.append(osu_times(binary, coll, np, sizes, osu_mca))
     keys = [0] if coll in ("barrier", "ibarrier") else sizes
     rows = []
     for s in keys:
@@ -162,7 +175,10 @@ def compare(pico, osu_dir, coll, np, sizes, rounds, budget):
         o = best(osu_rounds, s)
         if p_mean is None or o is None or o <= 0:
             continue
-        rows.append((s, p_like, p_mean, p_med, o))
+        # Round r's like-for-like ratio: pico's launch of round r against OSU's of the same round.
+        per_round = [(pr[s][0] / orr[s]) if (s in pr and s in orr and pr[s][0] is not None and orr[s] > 0)
+                     else None for pr, orr in zip(pico_rounds, osu_rounds)]
+        rows.append((s, p_like, p_mean, p_med, o, per_round))
     return rows
 
 
@@ -174,6 +190,10 @@ def main():
     ap.add_argument("--collectives", default=",".join(BLOCKING + NONBLOCKING))
     ap.add_argument("--time-budget", default="200ms", help="pico's timed-loop budget per case")
     ap.add_argument("--pico", default=os.path.join(ROOT, "build", "pico"))
+    ap.add_argument("--pico-args", default="", help="more `pico bench` arguments, e.g. '--algorithm butterfly'")
+    ap.add_argument("--osu-mca", default="",
+                    help="Open MPI parameters for OSU's mpirun, KEY=VALUE,...: e.g. coll_tuned_use_dynamic_rules=1,"
+                         "coll_tuned_reduce_scatter_algorithm=4")
     args = ap.parse_args()
     osu_dir = os.environ.get("PICO_OSU_DIR", "")
     if not osu_dir:
@@ -191,16 +211,21 @@ def main():
         if np > (os.cpu_count() or 1):
             print(f"\nnp {np} exceeds the {os.cpu_count()} cores: oversubscribed, both measure descheduling")
         for coll in found:
-            rows = compare(args.pico, osu_dir, coll, np, sizes, args.rounds, args.time_budget)
+            rows = compare(args.pico, osu_dir, coll, np, sizes, args.rounds, args.time_budget,
+                           args.pico_args.split(), [m for m in args.osu_mca.split(",") if m])
             print(f"\n{coll} np={np} (best of {args.rounds} alternating rounds)")
-            print("| size | pico rank-mean us | pico mean us | pico median us | OSU us | ratio | ratio_max | ratio_med |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-            for s, p_like, p_mean, p_med, o in rows:
+            print("| size | pico rank-mean us | pico mean us | pico median us | OSU us | ratio | ratio_max | ratio_med "
+                  "| ratio per round | median round |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+            for s, p_like, p_mean, p_med, o, per_round in rows:
                 label = "-" if coll in ("barrier", "ibarrier") else f"{s}"
                 like = "-" if p_like is None else f"{p_like:.2f}"
                 ratio = "-" if p_like is None else f"{p_like / o:.2f}"
+                rounds_text = " ".join("-" if v is None else f"{v:.2f}" for v in per_round)
+                known = sorted(v for v in per_round if v is not None)
+                mid = "-" if not known else f"{statistics.median(known):.2f}"
                 print(f"| {label} | {like} | {p_mean:.2f} | {p_med:.2f} | {o:.2f} | {ratio} | {p_mean / o:.2f} "
-                      f"| {p_med / o:.2f} |")
+                      f"| {p_med / o:.2f} | {rounds_text} | {mid} |")
             sys.stdout.flush()
     return 0
 
