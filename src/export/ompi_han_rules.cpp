@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Open MPI 4.1 coll/han's dynamic rules file (coll_han_dynamic_file.h):
+// Open MPI 4.1 coll/han's dynamic rules file (coll_han_dynamic_file.h), which
+// 5.0 reads too (its reader takes a collective's id "in the old format" beside
+// its name, and an optional "@algorithm" after han that pico does not write:
+// han's variants stay its use_simple variables, which a rule without one
+// defers to; seen on 5.0.7, 2 x 2: ring, han, tuned's default and han_simple
+// ran at the sizes a profile gave them):
 // whitespace-separated tokens, comments after '#'. The collective count,
 // then per collective its id (coll_base_functions.h, the ids tuned's rules
 // file uses), the count of topological levels and per level its id, the
@@ -73,10 +78,10 @@ std::map<std::string, std::string> range_variables(const AlgorithmEntry& entry, 
 }
 
 void require_version(const TunedProfile& profile) {
-  if (!profile.library.version.empty() && !version_in_range(profile.library.version, ">=4.1,<5.0"))
-    throw ExportRefusal(fmt::format("han's rules file is written for Open MPI 4.1; this profile is for {}",
+  if (!profile.library.version.empty() && !version_in_range(profile.library.version, ">=4.1,<6.0"))
+    throw ExportRefusal(fmt::format("han's rules file is written for Open MPI 4.1 and 5.0; this profile is for {}",
                                     profile.library.version),
-                        "tune on Open MPI 4.1, or keep to coll/tuned's algorithms");
+                        "tune on Open MPI 4.1 or 5.0, or keep to coll/tuned's algorithms");
 }
 
 ExportOutput write(const TunedProfile& profile, const std::string&, const FormatArgs&) {
@@ -182,7 +187,7 @@ std::map<std::string, std::string> han_rules_variables(const TunedProfile& profi
 extern const ExportFormat kOmpiHanRulesFormat{
     .name = "ompi-han-rules",
     .library = "openmpi",
-    .description = "Open MPI 4.1 coll/han dynamic rules file: han or tuned per collective and size",
+    .description = "Open MPI 4.1/5.0 coll/han dynamic rules file: han or tuned per collective and size",
     .flags = {},
     .directory = false,
     .write = write,

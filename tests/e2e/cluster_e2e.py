@@ -316,7 +316,8 @@ def test_components(tmp):
 
 def test_openmpi5_profile(tmp):
     """Open MPI 5 on 2 nodes x 2: the default users get is han's; a profile of tuned's algorithms, loaded
-    with --profile, runs those algorithms, not han (before d2d6129 han ran every size the profile chose).
+    with --profile, runs those algorithms, not han (before d2d6129 han ran every size the profile chose);
+    a profile choosing han at some sizes loads han's rules, which 5.0 reads as 4.1 does.
     Needs PICO_OPENMPI5_PREFIX and pico-worker-openmpi5 beside pico (docs/openmpi5.md); skipped otherwise."""
     prefix = os.environ.get("PICO_OPENMPI5_PREFIX")
     worker = os.path.join(os.path.dirname(os.environ["PICO"]), "pico-worker-openmpi5")
@@ -361,6 +362,24 @@ def test_openmpi5_profile(tmp):
         groups = load(os.path.join(os.path.dirname(path), "plan.json"))["launch_groups"]
         expect(all(g["env"].get("OMPI_MCA_coll") == "^han" for g in groups),
                f"the profiled launches' environments: {[g['env'] for g in groups]}")
+
+        # A profile choosing han at some sizes: 5.0 reads han's rules file as 4.1 does, and runs each
+        # component at its sizes (tuned's ring, han, tuned's default, han_simple), with no ^han.
+        han = json.loads(open(han_profile(tmp), encoding="utf-8").read())
+        han["library"]["version"] = version
+        proc = pico("run", write(tmp, "han.yaml", SMALL.format(np=4).replace("[8B, 1KiB]", "[1KiB, 1MiB]")), "-p", plat,
+                    "-o", os.path.join(tmp, "han"), "--profile", write(tmp, "han5.profile.json", json.dumps(han)), cwd=tmp)
+        expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
+        path = report_path(proc)
+        report = load(path)
+        ran = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in report["cases"]}
+        expect(ran[("allreduce", 1024)] == "ring" and ran[("allreduce", MIB)] == "han" and
+               ran[("bcast", 1024)] not in ("han", "han_simple") and ran[("bcast", MIB)] == "han_simple",
+               f"with han's rules on {version}: {ran}")
+        expect(report["provenance"]["profile"]["format"] == "ompi-rules + ompi-han-rules",
+               f"profile format: {report['provenance']['profile']['format']}")
+        groups = load(os.path.join(os.path.dirname(path), "plan.json"))["launch_groups"]
+        expect(not any("OMPI_MCA_coll" in g["env"] for g in groups), f"^han with han chosen: {[g['env'] for g in groups]}")
     finally:
         cluster("stop", check=False)
 
