@@ -35,6 +35,7 @@ std::string_view method_name(const Pacing& p);
 
 // Where a host-timed sample's entry and exit go: entry_s[i] and exit_s[i]
 // beside out[i], this rank's MPI_Wtime before its first call and after its last.
+// Both null with timing.rank_timing off: the times are read for out[i], not kept.
 struct SampleClock {
   double* entry_s = nullptr;
   double* exit_s = nullptr;

@@ -31,12 +31,18 @@ std::string straggler_who(const NamedStraggler& n) {
 }
 
 std::string stragglers_text(const StragglerFindings& f) {
-  if (f.judged_cases == 0 && f.oversubscribed_cases == 0) return "";
-  const std::string left_out =
+  if (f.judged_cases == 0 && f.oversubscribed_cases == 0 && f.unmeasured_cases == 0) return "";
+  // Per-rank timing turned off is no evidence of a uniform run: "none" would claim one.
+  if (f.judged_cases == 0 && f.oversubscribed_cases == 0)
+    return fmt::format("stragglers: not measured in {} case(s): per-rank timing off (timing.rank_timing: false)\n",
+                       f.unmeasured_cases);
+  std::string left_out =
       f.oversubscribed_cases == 0
           ? ""
           : fmt::format("; {} case(s) of oversubscribed launches not judged (ranks wait for cores)",
                         f.oversubscribed_cases);
+  if (f.unmeasured_cases > 0)
+    left_out += fmt::format("; {} case(s) not measured (timing.rank_timing: false)", f.unmeasured_cases);
   if (f.named.empty())
     return fmt::format("stragglers: none in {} case(s) with per-rank timing{}\n", f.judged_cases, left_out);
   std::string out = fmt::format("stragglers ({} case(s) with per-rank timing{}):\n", f.judged_cases, left_out);

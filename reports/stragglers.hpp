@@ -11,7 +11,8 @@
 namespace pico {
 
 // The table's and terminal's lines: "" where no case has per-rank timing
-// (reports from before it), "stragglers: none ..." where none was named.
+// (reports from before it), "stragglers: none ..." where none was named,
+// "stragglers: not measured ..." where it was turned off (timing.rank_timing).
 std::string stragglers_text(const StragglerFindings& f);
 
 // "host n3 (rank 2)" or "rank 1".

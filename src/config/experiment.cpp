@@ -41,7 +41,8 @@ const std::vector<std::string> kBackendKeys{"library", "algorithms", "params"};
 constexpr const char* kGuidelinesKey = "guidelines";
 const std::vector<std::string> kTimingKeys{"mode",         "warmup",       "min_iterations",   "max_iterations",
                                            "time_budget",  "target_ci",    "case_timeout",     "keep_samples",
-                                           "calls_per_sample", "graph",        "race",        "rounds"};
+                                           "calls_per_sample", "graph",        "race",        "rounds",
+                                           "rank_timing"};
 const std::vector<std::string> kRaceKeys{"budget", "refine"};
 
 constexpr std::int64_t kMaxIterationsLimit = 10'000'000;
@@ -511,6 +512,7 @@ TimingSpec parse_timing(const Value& v) {
   if (auto x = m.get("target_ci")) t.target_ci = parse_ci(*x);
   if (auto x = m.get("case_timeout")) t.case_timeout_s = parse_positive_duration(*x, "case_timeout");
   if (auto x = m.get("keep_samples")) t.keep_samples = x->as_bool("keep_samples");
+  if (auto x = m.get("rank_timing")) t.rank_timing = x->as_bool("rank_timing");
   if (t.mode == TimingMode::throughput) t.calls_per_sample = kDefaultCallsPerSample;
   if (auto x = m.get("calls_per_sample")) {
     t.calls_per_sample = x->as_int("calls_per_sample", 1, kMaxCallsPerSample);

@@ -48,6 +48,10 @@ struct TimingSpec {
   double target_ci = 0.02;        // stop when the 95% CI of the median is within this fraction
   double case_timeout_s = 60.0;   // wall time after which a case is killed and recorded failed
   bool keep_samples = false;      // keep raw per-iteration samples in the report
+  // Per-rank timing (docs/methodology.md#per-rank-timing): every rank's entry
+  // and exit of each sample, the launch's clock offsets and the gather after
+  // each timed loop. Off: the leanest loop, and no stragglers judged.
+  bool rank_timing = true;
   // Calls per sample (docs/methodology.md#calls-per-sample): throughput mode
   // times this many back-to-back calls together and divides, as nccl-tests
   // does; 1 gives one sample per call (a distribution). Latency mode: always 1.

@@ -150,6 +150,7 @@ nlohmann::json timing_to_json(const TimingSpec& t) {
                       {"target_ci", t.target_ci},
                       {"case_timeout_s", t.case_timeout_s},
                       {"keep_samples", t.keep_samples},
+                      {"rank_timing", t.rank_timing},
                       {"calls_per_sample", t.calls_per_sample},
                       {"graph", t.graph ? t.calls_per_sample : 0},  // the YAML's graph: N, 0 for none
                       {"rounds", t.rounds},
@@ -168,6 +169,8 @@ TimingSpec timing_from_json(const nlohmann::json& j) {
   t.target_ci = j.at("target_ci").get<double>();
   t.case_timeout_s = j.at("case_timeout_s").get<double>();
   t.keep_samples = j.at("keep_samples").get<bool>();
+  // Reports written before it could be turned off took it always.
+  t.rank_timing = j.value("rank_timing", true);
   // Reports written before batches existed timed every call on its own.
   t.calls_per_sample = j.value("calls_per_sample", std::int64_t{1});
   t.graph = j.value("graph", std::int64_t{0}) > 0;

@@ -211,6 +211,7 @@ json to_json(const CaseResult& r) {
   if (r.rounds) j["rounds"] = rounds_json(*r.rounds);
   if (r.rank_timing) j["rank_timing"] = *r.rank_timing;
   if (r.rank_samples) j["rank_samples"] = *r.rank_samples;
+  if (r.rank_timing_off) j["rank_timing_off"] = true;
   return j;
 }
 
@@ -257,6 +258,7 @@ CaseResult case_result_from_json(const json& j) {
     r.rank_timing = optional_member(j, "rank_timing");
     if (r.rank_timing) json_section("rank_timing", [&] { return rank_timing_from_json(*r.rank_timing); });
     r.rank_samples = optional_member(j, "rank_samples");
+    r.rank_timing_off = json_field_or(j, "rank_timing_off", false);
   } catch (const std::exception& e) {  // a json type error, or an unknown status
     throw std::runtime_error(fmt::format("malformed case record {}: {}", r.c.case_id, json_error_text(e)));
   }

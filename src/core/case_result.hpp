@@ -152,6 +152,9 @@ struct CaseResult {
   // every rank's arrivals and exits with timing.keep_samples.
   std::optional<nlohmann::json> rank_timing;
   std::optional<nlohmann::json> rank_samples;
+  // timing.rank_timing: false: measured without per-rank timing, so its
+  // stragglers are not measured (not "none"). Kept per case: a case record is read alone too.
+  bool rank_timing_off = false;
 
   bool measured() const { return status == CaseStatus::ok && timing.has_value(); }
   // Sets status failed with the reason.

@@ -36,6 +36,7 @@ StragglerFindings find_stragglers(const nlohmann::json& report) {
   std::map<std::string, NamedStraggler> by_key;
   std::vector<std::string> order;
   for (const CaseResult& r : case_results_of(report)) {
+    if (r.rank_timing_off && r.measured()) ++f.unmeasured_cases;
     if (!r.rank_timing || !r.measured()) continue;
     if (crowded.contains(r.launch) || crowded.contains(-1)) {
       ++f.oversubscribed_cases;
@@ -83,7 +84,7 @@ StragglerFindings find_stragglers(const nlohmann::json& report) {
 }
 
 nlohmann::json to_json(const StragglerFindings& f) {
-  if (f.judged_cases == 0 && f.oversubscribed_cases == 0) return nullptr;
+  if (f.judged_cases == 0 && f.oversubscribed_cases == 0 && f.unmeasured_cases == 0) return nullptr;
   nlohmann::json named = nlohmann::json::array();
   for (const NamedStraggler& n : f.named) {
     nlohmann::json cases = nlohmann::json::array();
@@ -100,7 +101,10 @@ nlohmann::json to_json(const StragglerFindings& f) {
                      {"excess_s", n.excess_s},
                      {"cases", std::move(cases)}});
   }
-  return {{"judged_cases", f.judged_cases}, {"oversubscribed_cases", f.oversubscribed_cases}, {"named", std::move(named)}};
+  return {{"judged_cases", f.judged_cases},
+          {"oversubscribed_cases", f.oversubscribed_cases},
+          {"unmeasured_cases", f.unmeasured_cases},
+          {"named", std::move(named)}};
 }
 
 }  // namespace pico

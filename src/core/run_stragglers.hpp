@@ -47,12 +47,14 @@ struct NamedStraggler {
 struct StragglerFindings {
   int judged_cases = 0;           // cases with per-rank timing, on launches not oversubscribed
   int oversubscribed_cases = 0;   // cases with per-rank timing left out
+  int unmeasured_cases = 0;       // cases measured with timing.rank_timing off: stragglers not measured
   std::vector<NamedStraggler> named;  // hosts (or ranks) named in most cases first
 };
 
 StragglerFindings find_stragglers(const nlohmann::json& report);
 
-// The report's `stragglers`; null where no case has per-rank timing (nothing judged or left out).
+// The report's `stragglers`; null where no case has per-rank timing (nothing
+// judged or left out) and none had it turned off.
 nlohmann::json to_json(const StragglerFindings& f);
 
 }  // namespace pico

@@ -28,6 +28,10 @@ bool exits_together(Collective c) {
 }  // namespace
 
 void record_rank_timing(const TimedSamples& timed, const CaseContext& ctx, CaseResult& r) {
+  if (!ctx.timing.rank_timing) {
+    r.rank_timing_off = true;  // said, so that no straggler reads as none
+    return;
+  }
   if (ctx.clock == nullptr || timed.entry_s.empty()) return;
   const std::size_t n = timed.entry_s.size();
   // On rank 0's clock: local - offset. Entries first, then exits.

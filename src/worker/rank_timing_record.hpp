@@ -11,7 +11,8 @@
 namespace pico {
 
 // Collective over ctx.harness; fills r on rank 0. Nothing where the samples
-// have no entry and exit (a backend timed on the device) or no clock was synchronised.
+// have no entry and exit (a backend timed on the device) or no clock was
+// synchronised; with timing.rank_timing off, no gather and r.rank_timing_off.
 void record_rank_timing(const TimedSamples& timed, const CaseContext& ctx, CaseResult& r);
 
 }  // namespace pico

@@ -35,13 +35,17 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   // (`bench -n 2` with 5 warm-ups wrote past the end and aborted the worker).
   const auto slots = static_cast<std::size_t>(std::max<std::int64_t>(max_n + 1, spec.warmup));
   std::vector<double> samples(slots);
-  // Each rank's own entry and exit, sized before the first sample: the hot loop allocates nothing.
+  // Each rank's own entry and exit, sized before the first sample: the hot
+  // loop allocates nothing. Without per-rank timing there are none to keep,
+  // and the loop is given no arrays (SampleClock's null: nothing stored).
   const bool on_host = backend.times_on_host();
-  std::vector<double> entry(on_host ? slots : 0), exit(on_host ? slots : 0);
+  const bool per_rank = on_host && spec.rank_timing;
+  std::vector<double> entry(per_rank ? slots : 0), exit(per_rank ? slots : 0);
   auto batch = [&](double* out, std::int64_t n) {
     if (!on_host) return backend.time_calls(out, n, pacing, harness);
     const auto at = out - samples.data();
-    backend.time_calls_on_host(out, SampleClock{entry.data() + at, exit.data() + at}, n, pacing, harness);
+    const SampleClock clock = per_rank ? SampleClock{entry.data() + at, exit.data() + at} : SampleClock{};
+    backend.time_calls_on_host(out, clock, n, pacing, harness);
   };
   std::vector<double> scratch;
   scratch.reserve(static_cast<std::size_t>(max_n));
@@ -82,7 +86,7 @@ TimedSamples run_timed(Backend& backend, const TimingSpec& spec, MPI_Comm harnes
   }
   samples.resize(static_cast<std::size_t>(done));
   result.samples_s = std::move(samples);
-  if (on_host) {
+  if (per_rank) {
     entry.resize(static_cast<std::size_t>(done));
     exit.resize(static_cast<std::size_t>(done));
     result.entry_s = std::move(entry);

@@ -18,7 +18,7 @@ struct TimedSamples {
   std::string stop_reason;        // target_ci | time_budget | max_iterations
   std::int64_t calls = 0;         // library calls made, warm-up included (what the interposer counts)
   // This rank's own entry and exit of each sample on its MPI_Wtime (per-rank
-  // timing); empty for a backend timed on the device.
+  // timing); empty for a backend timed on the device, or with timing.rank_timing off.
   std::vector<double> entry_s;
   std::vector<double> exit_s;
 };

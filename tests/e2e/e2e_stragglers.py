@@ -4,7 +4,8 @@
 
 Per-rank timing and stragglers named (docs/methodology.md#per-rank-timing):
 the fault backend's last rank arriving late, or leaving late after arriving on
-time, named by the report as what it did; a uniform run naming nobody.
+time, named by the report as what it did; a uniform run naming nobody; with
+per-rank timing turned off, nothing kept and stragglers not measured.
 """
 
 import base64
@@ -12,7 +13,7 @@ import os
 import re
 import struct
 
-from e2e import TEST_BACKENDS, cases_by, checked_report, expect, pico, report_path, run_experiment
+from e2e import TEST_BACKENDS, cases_by, checked_report, expect, expect_bad_input, pico, report_path, run_experiment
 from e2e_html import chart_divs, check_readable, chromium_dump, skip_without_browser
 
 # 30 samples or more per case, one round (the record then holds them all): a
@@ -92,10 +93,49 @@ def test_no_false_stragglers(tmp):
         for c in report["cases"]:
             expect(c["rank_timing"]["stragglers"] == [],
                    f"run {run}: {c['collective']} {c['bytes']} B named {c['rank_timing']['stragglers']}")
-        expect(report["stragglers"] == {"judged_cases": 24, "oversubscribed_cases": 0, "named": []},
+        expect(report["stragglers"] == {"judged_cases": 24, "oversubscribed_cases": 0, "unmeasured_cases": 0,
+                                        "named": []},
                f"run {run}: {report['stragglers']}")
         out = pico("report", report_path(proc))
         expect("stragglers: none in 24 case(s) with per-rank timing" in out.stdout, out.stdout)
+
+
+def test_rank_timing_off(tmp):
+    # timing.rank_timing: false: the late rank's cases are measured, but no
+    # rank's times are kept, no clock is synchronised, and the report says
+    # its stragglers were not measured, not that there were none.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce, bcast]
+        sizes: [64B]
+        processes: [2]
+        backends:
+          - {library: fault, algorithms: [late]}
+          - {library: mpi}
+        """, env=TEST_BACKENDS, timing=STRAGGLER_TIMING.replace("rounds: 1", "rank_timing: false"))
+    report = checked_report(proc)  # against docs/report.schema.json
+    expect(report["experiment"]["parsed"]["timing"]["rank_timing"] is False, str(report["experiment"]["parsed"]))
+    expect(len(report["cases"]) == 4, f"{len(report['cases'])} cases")
+    for c in report["cases"]:
+        expect(c["status"] == "ok" and c["timing"] is not None, f"{c['case_id']}: {c['status']} {c['reason']}")
+        expect("rank_timing" not in c and "rank_samples" not in c, f"{c['case_id']}: per-rank data kept")
+        expect(c["rank_timing_off"] is True and len(c["samples_s"]) == c["iterations"], c["case_id"])
+    for launch in report["provenance"]["launches"]:
+        expect("clock_sync" not in launch, f"launch {launch['launch']}: clocks synchronised for nothing")
+    expect(report["stragglers"] == {"judged_cases": 0, "oversubscribed_cases": 0, "unmeasured_cases": 4,
+                                    "named": []}, str(report["stragglers"]))
+    for fmt in ("table", "term"):
+        out = pico("report", report_path(proc), "--format", fmt)
+        text = " ".join(out.stdout.split())
+        expect(out.returncode == 0 and "stragglers: not measured in 4 case(s): per-rank timing off" in text,
+               f"{fmt}: {out.stdout}")
+        expect("none in" not in text, f"{fmt}: 'none' claims a uniform run: {out.stdout}")
+
+    # A value other than a boolean: the one error format, at the value, exit 2.
+    bad = os.path.join(tmp, "bad.yaml")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write("collectives: [allreduce]\nsizes: [8B]\ntiming:\n  rank_timing: off-please\n")
+    expect_bad_input(r"bad\.yaml:4:16: rank_timing must be true or false, got 'off-please'",
+                     "run", bad, "-o", os.path.join(tmp, "bad-results"))
 
 
 def test_html_stragglers(tmp):

@@ -152,6 +152,7 @@ TEST_CASE("a minimal experiment takes the defaults and is named after its file",
   CHECK(e.timing.target_ci == defaults.timing.target_ci);
   CHECK(e.timing.case_timeout_s == defaults.timing.case_timeout_s);
   CHECK(e.timing.keep_samples == defaults.timing.keep_samples);
+  CHECK(e.timing.rank_timing);  // on unless turned off: today's runs keep it
   CHECK(e.validation);
   CHECK(e.source_path == "dir/latency-sweep.yaml");
   CHECK(e.source_text == kBase);
@@ -433,6 +434,11 @@ TEST_CASE("timing settings are range-checked against each other", "[config]") {
         "target_ci must lie strictly between 0 and 1 (0% and 100%), got '100%'");
   CHECK(experiment_error(kBase + "timing: {keep_samples: maybe}\n").message ==
         "keep_samples must be true or false, got 'maybe'");
+  const auto rank_timing = experiment_error(kBase + "timing:\n  rank_timing: 0\n");
+  CHECK(rank_timing.line == 4);
+  CHECK(rank_timing.column == 16);
+  CHECK(rank_timing.message == "rank_timing must be true or false, got '0'");
+  CHECK_FALSE(parse_experiment(kBase + "timing: {rank_timing: false}\n", "x.yaml").timing.rank_timing);
 
   const auto timeout = experiment_error(kBase + "timing:\n  time_budget: 10s\n  case_timeout: 5s\n");
   CHECK(timeout.line == 5);

@@ -39,7 +39,8 @@ backends:
   - {library: mpi, algorithms: [default, ring]}
   - {library: reference, algorithms: [ring]}
 timing: {mode: throughput, warmup: 3, min_iterations: 7, max_iterations: 900, time_budget: 300ms, target_ci: 5%,
-         case_timeout: 20s, keep_samples: true, calls_per_sample: 4, rounds: 3, race: {budget: 10s, refine: false}}
+         case_timeout: 20s, keep_samples: true, calls_per_sample: 4, rounds: 3, race: {budget: 10s, refine: false},
+         rank_timing: false}
 validation: false
 instrumentation: {phases: true, papi: [perf::TASK-CLOCK], calls: 4}
 repetitions: 3
@@ -106,6 +107,7 @@ TEST_CASE("report.json's experiment reads back to the experiment it records", "[
   CHECK(repeated.repetitions == 3);
   CHECK(repeated.repetition_seed == 42);
   CHECK(repeated.timing.race->refine == false);
+  CHECK_FALSE(repeated.timing.rank_timing);
   CHECK(repeated.instrumentation.papi == std::vector<std::string>{"perf::TASK-CLOCK"});
 }
 
@@ -119,4 +121,8 @@ TEST_CASE("a report from before repetitions were recorded reads as one repetitio
   CHECK(e.count_patterns == std::vector<std::string>{"uniform"});
   CHECK_FALSE(e.instrumentation.phases);
   CHECK(e.name == "every-key");
+  // Before timing.rank_timing every run took per-rank timing.
+  nlohmann::json before = experiment_to_json(parse_experiment(kEveryKey[0], "x.yaml"));
+  before.at("timing").erase("rank_timing");
+  CHECK(experiment_from_json(before).timing.rank_timing);
 }

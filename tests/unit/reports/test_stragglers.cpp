@@ -139,6 +139,32 @@ TEST_CASE("stragglers: none named where no rank held the calls up, nothing said 
   CHECK_THAT(render_table(old), !Contains("stragglers"));
 }
 
+TEST_CASE("stragglers: with per-rank timing off they are not measured, not none", "[stragglers]") {
+  json off = report_with(2, kTwoHosts);
+  for (json& c : off["cases"]) {
+    c.erase("rank_timing");
+    c["rank_timing_off"] = true;  // the worker's mark for timing.rank_timing: false
+  }
+  const StragglerFindings f = find_stragglers(off);
+  CHECK(f.judged_cases == 0);
+  CHECK(f.unmeasured_cases == 3);
+  CHECK(stragglers_text(f) ==
+        "stragglers: not measured in 3 case(s): per-rank timing off (timing.rank_timing: false)\n");
+  const json j = to_json(f);
+  REQUIRE(j.is_object());  // report.json says so too, rather than leaving the key out as old reports do
+  CHECK(j.at("unmeasured_cases") == 3);
+  CHECK(j.at("judged_cases") == 0);
+  CHECK_THAT(render_table(off), Contains("stragglers: not measured in 3 case(s)") && !Contains("none in"));
+  CHECK_THAT(html_stragglers(off).at("text").get<std::string>(), Contains("not measured"));
+
+  // Beside judged cases (merged runs), the unmeasured ones are counted apart.
+  json mixed = report_with(-1, kTwoHosts);
+  mixed["cases"][0].erase("rank_timing");
+  mixed["cases"][0]["rank_timing_off"] = true;
+  CHECK(stragglers_text(find_stragglers(mixed)) ==
+        "stragglers: none in 2 case(s) with per-rank timing; 1 case(s) not measured (timing.rank_timing: false)\n");
+}
+
 TEST_CASE("stragglers: an oversubscribed launch's cases are not judged", "[stragglers]") {
   const StragglerFindings f = find_stragglers(report_with(2, kTwoHosts, 1));
   CHECK(f.named.empty());
