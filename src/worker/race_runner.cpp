@@ -170,7 +170,11 @@ class ChoiceRace {
     }
     // A failure another rank saw (the ranks agreed on it) is this record's too.
     if (e.fate == RaceFate::failed && r.status == CaseStatus::ok) r.fail(e.reason);
-    if (!ctx_.timing.keep_samples) r.samples_s.reset();
+    // A round keeps its samples for the pooling (round_timing); the record only where asked.
+    if (!ctx_.timing.keep_samples) {
+      r.samples_s.reset();
+      r.rank_samples.reset();
+    }
     r.validation = validation_[i];
     r.elapsed_s = elapsed_[i];
     r.rounds = rounds_record(e);
@@ -252,8 +256,12 @@ class ChoiceRace {
       // The results are checked, and phases recorded, once, in round 0; the record keeps them.
       round.validation = ctx_.validation && rounds_[i] == 0;
       round.instrumentation.phases = ctx_.instrumentation.phases && rounds_[i] == 0;
+      // Per-rank timing too: the record keeps round 0's, so a later round's
+      // gather and summary would be thrown away.
+      round.timing.rank_timing = ctx_.timing.rank_timing && rounds_[i] == 0;
       ++rounds_[i];
       CaseResult r = run_case(c, round);
+      if (ctx_.timing.rank_timing) r.rank_timing_off = false;  // the experiment's setting, not the round's
       if (rounds_[i] == 1) validation_[i] = r.validation;
       elapsed_[i] += r.elapsed_s;
       // Every rank must decide alike: the slowest rank's time, and a failure anywhere.

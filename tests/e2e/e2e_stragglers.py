@@ -138,6 +138,25 @@ def test_rank_timing_off(tmp):
                      "run", bad, "-o", os.path.join(tmp, "bad-results"))
 
 
+def test_rank_timing_rounds(tmp):
+    # Interleaved rounds (the default 5) keep round 0's per-rank timing, and
+    # every rank's samples only where keep_samples asks: the rounds take them
+    # for pooling, and they had leaked into every case of the report.
+    proc = run_experiment(tmp, """\
+        collectives: [allreduce]
+        sizes: [64B]
+        processes: [2]
+        backends:
+          - {library: mpi, algorithms: [default, recursive_doubling]}
+        """, timing="timing: {warmup: 1, min_iterations: 10, max_iterations: 50, time_budget: 50ms, case_timeout: 60s}\n")
+    report = checked_report(proc)
+    for c in report["cases"]:
+        expect(c["status"] == "ok" and len(c["rounds"]["samples"]) == 5, f"{c['case_id']}: {c.get('rounds')}")
+        expect(c["rank_timing"]["samples"] == c["rounds"]["samples"][0], "round 0's per-rank timing")
+        expect("rank_samples" not in c and "samples_s" not in c, f"{c['case_id']}: samples kept unasked")
+        expect("rank_timing_off" not in c, c["case_id"])
+
+
 def test_html_stragglers(tmp):
     # The HTML page's stragglers section, drawn by headless chromium: the rank
     # named once in its table, and a ranks x iterations heat map for each case
