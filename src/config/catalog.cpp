@@ -343,6 +343,13 @@ std::map<std::string, std::string> Catalog::launch_env_for(const std::string& ve
   return env;
 }
 
+std::map<std::string, std::string> Catalog::forced_only_env_for(const std::string& version) const {
+  std::map<std::string, std::string> env;
+  for (const auto& v : launch_env_by_version)
+    if (v.forced_only && version_in_range(version, v.versions)) env.insert(v.env.begin(), v.env.end());
+  return env;
+}
+
 AlgorithmFunctions Catalog::algorithm_functions(const std::string& version) const {
   AlgorithmFunctions out;
   for (const auto& [coll, cc] : collectives)

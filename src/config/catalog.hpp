@@ -140,6 +140,9 @@ struct Catalog {
                                            CallForm form = CallForm::blocking) const;
   // `forced`: a launch of a forced algorithm of the catalogue's main selection (VersionedEnv::forced_only).
   std::map<std::string, std::string> launch_env_for(const std::string& version, bool forced = true) const;
+  // Only the variables of the version's forced_only entries (Open MPI 5's OMPI_MCA_coll=^han): what a
+  // launch forcing the catalogue's algorithms takes over the library's own default.
+  std::map<std::string, std::string> forced_only_env_for(const std::string& version) const;
   // The functions that run the algorithms available in `version`, with what each runs.
   AlgorithmFunctions algorithm_functions(const std::string& version) const;
 };

@@ -196,17 +196,16 @@ extern const ExportFormat kOmpiHanRulesFormat{
 std::map<std::string, std::string> han_excluded_variables(const TunedProfile& profile) {
   if (profile.library.version.empty() || chooses_component(profile)) return {};
   const Catalog& catalog = catalog_for(profile.library.name);
-  const auto forced = catalog.launch_env_for(profile.library.version, true),
-             unforced = catalog.launch_env_for(profile.library.version, false);
   std::map<std::string, std::string> out;
-  for (const auto& [k, v] : forced)
-    if (!unforced.contains(k)) out[k.starts_with(catalog.env_prefix) ? k.substr(catalog.env_prefix.size()) : k] = v;
+  for (const auto& [k, v] : catalog.forced_only_env_for(profile.library.version))
+    out[k.starts_with(catalog.env_prefix) ? k.substr(catalog.env_prefix.size()) : k] = v;
   return out;
 }
 
 std::string han_excluded_line(const TunedProfile& profile) {
   std::string flags;
-  for (const auto& [variable, value] : han_excluded_variables(profile)) flags += fmt::format(" --mca {} {}", variable, value);
+  for (const auto& [variable, value] : han_excluded_variables(profile))
+    flags += fmt::format(" --mca {} {}", variable, value);
   if (flags.empty()) return "";
   return fmt::format("Open MPI {}: coll/han runs above tuned; add{} as pico measured (pico run --profile does).\n",
                      profile.library.version, flags);

@@ -40,23 +40,19 @@ struct LibraryLoading {
 // the same variable (the file) and the same launch variables.
 const ComponentSelection& ch4_selection() { return catalog_for("mpich").components.at("ch4_alpha"); }
 
-// The variables that load the component's file at `file`: han's (its priority,
-// rules and the chosen variants' variables), or the ch4 tree's.
-std::map<std::string, std::string> component_variables(const TunedProfile& profile, const std::string& file) {
+// Open MPI's MCA variables as a launch's environment.
+std::map<std::string, std::string> mca_env(const std::map<std::string, std::string>& variables) {
   std::map<std::string, std::string> env;
-  if (profile.library.name == "openmpi") {
-    for (const auto& [variable, value] : han_rules_variables(profile, file)) env["OMPI_MCA_" + variable] = value;
-    return env;
-  }
-  env = ch4_selection().env;
-  env[ch4_selection().variable] = file;
+  for (const auto& [variable, value] : variables) env["OMPI_MCA_" + variable] = value;
   return env;
 }
 
-// han_excluded_variables as the launch's environment.
-std::map<std::string, std::string> forced_only_env(const TunedProfile& profile) {
-  std::map<std::string, std::string> env;
-  for (const auto& [variable, value] : han_excluded_variables(profile)) env["OMPI_MCA_" + variable] = value;
+// The variables that load the component's file at `file`: han's (its priority,
+// rules and the chosen variants' variables), or the ch4 tree's.
+std::map<std::string, std::string> component_variables(const TunedProfile& profile, const std::string& file) {
+  if (profile.library.name == "openmpi") return mca_env(han_rules_variables(profile, file));
+  std::map<std::string, std::string> env = ch4_selection().env;
+  env[ch4_selection().variable] = file;
   return env;
 }
 
@@ -67,9 +63,9 @@ LibraryLoading loading_for(const TunedProfile& profile, const std::string& path)
     const bool han = chooses_component(profile);
     if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
       return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
-              forced_only_env(profile)};
+              mca_env(han_excluded_variables(profile))};
     return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
-            forced_only_env(profile)};
+            mca_env(han_excluded_variables(profile))};
   }
   if (profile.library.name == "mpich") {
     if (!chooses_component(profile))
