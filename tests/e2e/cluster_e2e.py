@@ -215,13 +215,16 @@ ENTRY_POINT = {"han": "mca_coll_han_{}_intra", "han_simple": "mca_coll_han_{}_in
                "adapt": "ompi_coll_adapt_{}"}
 
 
+def rng(lo, hi, algorithm, params=None):
+    """A profile range [lo, hi] choosing algorithm, hand-written (no evidence)."""
+    return {"min_bytes": lo, "max_bytes": hi, "algorithm": algorithm, "params": params or {},
+            "speedup": None if algorithm == "default" else {"estimate": 1.2, "low": 1.1, "high": 1.3},
+            "measured_bytes": [], "evidence": []}
+
+
 def han_profile(tmp):
     """A profile choosing tuned's ring below 16 KiB and han above for allreduce, and tuned's
     default below 16 KiB and han_simple above for bcast, on 4 ranks (2 nodes x 2)."""
-    def rng(lo, hi, algorithm, params=None):
-        return {"min_bytes": lo, "max_bytes": hi, "algorithm": algorithm, "params": params or {},
-                "speedup": None if algorithm == "default" else {"estimate": 1.2, "low": 1.1, "high": 1.3},
-                "measured_bytes": [], "evidence": []}
     profile = {"schema": "pico-profile/1", "library": {"backend": "mpi", "name": "openmpi", "version": "4.1.4"},
                "platform": "emulated-cluster", "objective": "median", "min_gain": 0.05, "test": "hand-written",
                "reports": ["cluster-components"], "confidence": 0.95, "created": "2026-11-29T00:00:00Z",
@@ -338,9 +341,6 @@ def test_openmpi5_profile(tmp):
         ran = {(c["collective"], c["bytes"]): c["selection"]["actual"]["algorithm"] for c in plain["cases"]}
         expect(set(ran.values()) == {"han"}, f"the default on 5.0, 2 x 2, ran {ran}; expected han everywhere")
 
-        def rng(lo, hi, algorithm):
-            return {"min_bytes": lo, "max_bytes": hi, "algorithm": algorithm, "params": {},
-                    "speedup": {"estimate": 1.2, "low": 1.1, "high": 1.3}, "measured_bytes": [], "evidence": []}
         profile = {"schema": "pico-profile/1", "library": {"backend": "mpi", "name": "openmpi", "version": version},
                    "platform": "emulated-cluster-openmpi5", "objective": "median", "min_gain": 0.05,
                    "test": "hand-written", "reports": ["cluster-small"], "confidence": 0.95,

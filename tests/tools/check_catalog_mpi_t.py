@@ -41,17 +41,20 @@ def library_version(worker):
     return found.group(1)
 
 
-def catalogue_choices(pico, version):
-    """{variable: {value: algorithm}} of the rows selected through MPI_T for this version."""
+def catalogue_rows(pico, version):
+    """The cells of each row of `pico list algorithms --mpi-version V --format markdown`."""
     out = subprocess.run([pico, "list", "algorithms", "--library", "openmpi", "--mpi-version", version, "--format",
                           "markdown"], capture_output=True, text=True, timeout=60)
     if out.returncode != 0:
         sys.exit(f"pico list algorithms failed: {out.stderr}")
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in out.stdout.splitlines()]
+    return [cells for cells in rows if len(cells) >= 4]
+
+
+def catalogue_choices(rows):
+    """{variable: {value: algorithm}} of the rows selected through MPI_T."""
     choices = {}
-    for line in out.stdout.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 4:
-            continue
+    for cells in rows:
         m = re.fullmatch(r"`MPI_T (\w+)=(\d+)`", cells[3])
         if m:
             choices.setdefault(m.group(1), {})[m.group(2)] = cells[2]
@@ -63,16 +66,13 @@ def catalogue_choices(pico, version):
 HAN_ITEMS = {"intra": "han", "simple": "han_simple", "reproducible": "han_reproducible"}
 
 
-def catalogue_han_rows(pico, version):
-    """{collective: {algorithm}} of the rows that run coll/han for this version."""
-    out = subprocess.run([pico, "list", "algorithms", "--library", "openmpi", "--mpi-version", version, "--format",
-                          "markdown"], capture_output=True, text=True, timeout=60)
-    rows = {}
-    for line in out.stdout.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1] == "blocking" and cells[3].startswith("`launch coll_han_priority="):
-            rows.setdefault(cells[0], set()).add(cells[2])
-    return rows
+def catalogue_han_rows(rows):
+    """{collective: {algorithm}} of the rows that run coll/han."""
+    han = {}
+    for cells in rows:
+        if cells[1] == "blocking" and cells[3].startswith("`launch coll_han_priority="):
+            han.setdefault(cells[0], set()).add(cells[2])
+    return han
 
 
 def han_mismatches(han_rows, enums):
@@ -127,9 +127,10 @@ def main():
     pico, worker, mpirun = args
     version = library_version(worker)
     enums = library_enums(worker, mpirun)
-    choices = catalogue_choices(pico, version)
+    rows = catalogue_rows(pico, version)
+    choices = catalogue_choices(rows)
     found = mismatches(choices, enums)
-    han_rows = catalogue_han_rows(pico, version)
+    han_rows = catalogue_han_rows(rows)
     found += han_mismatches(han_rows, enums)
     checked = sum(len(v) for v in choices.values())
     han_variables = sum(1 for v in enums if re.fullmatch(r"coll_han_use_\w+_algorithm", v))

@@ -108,6 +108,15 @@ def bound(value):
     return float("inf") if isinstance(value, str) else value
 
 
+def check_keys(grammar, faults, at, obj, known, integers, hint=""):
+    """A fault for each key of obj the reader does not read, and each integer field that is not one."""
+    for key, value in obj.items():
+        if key not in known:
+            faults.append(f"{at}.{key}: the reader ignores this key{hint}")
+        elif key in integers and not grammar.integer(value):
+            faults.append(f"{at}.{key} = {value!r}: not an integer or 'inf'")
+
+
 def check(grammar, path):
     faults = []
     with open(path, encoding="utf-8") as f:
@@ -126,11 +135,7 @@ def check(grammar, path):
             continue
         for b, block in enumerate(blocks):
             at = f"collectives.{coll}[{b}]"
-            for key, value in block.items():
-                if key not in grammar.comm_keys:
-                    faults.append(f"{at}.{key}: the reader ignores this key")
-                elif key in grammar.comm_int_keys and not grammar.integer(value):
-                    faults.append(f"{at}.{key} = {value!r}: not an integer or 'inf'")
+            check_keys(grammar, faults, at, block, grammar.comm_keys, grammar.comm_int_keys)
             if block.get("comm_rank_distribution", "any") not in grammar.distributions:
                 faults.append(f"{at}.comm_rank_distribution = {block['comm_rank_distribution']!r}: 6.0 knows "
                               f"{sorted(grammar.distributions)} (and reads anything else as 'any')")
@@ -139,11 +144,8 @@ def check(grammar, path):
             last_max = -1
             for r, rule in enumerate(block.get("rules", [])):
                 rat = f"{at}.rules[{r}]"
-                for key, value in rule.items():
-                    if key not in grammar.msg_keys:
-                        faults.append(f"{rat}.{key}: the reader ignores this key (it reads {sorted(grammar.msg_keys)})")
-                    elif key in grammar.msg_int_keys and not grammar.integer(value):
-                        faults.append(f"{rat}.{key} = {value!r}: not an integer or 'inf'")
+                check_keys(grammar, faults, rat, rule, grammar.msg_keys, grammar.msg_int_keys,
+                           f" (it reads {sorted(grammar.msg_keys)})")
                 alg = rule.get("alg")
                 if alg is None:
                     faults.append(f"{rat}: no 'alg' (the reader requires it)")
