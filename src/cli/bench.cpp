@@ -53,6 +53,7 @@ struct BenchOptions {
   std::optional<std::string> counts;  // alltoallv: the count-matrix pattern, as its text (random:seed=7)
   bool in_place = false, dry_run = false, quiet = false, wide = false;
   bool keep_samples = false;  // timing.keep_samples: every sample and every rank's arrival and exit of each
+  bool no_rank_timing = false;  // timing.rank_timing: false: no per-rank times, clock sync or link probe
   std::string style = "pico";  // the table: pico or nccl-tests
 };
 
@@ -72,7 +73,8 @@ const std::map<std::string, std::string>& flag_of_key() {
       {"rotate_buffers", "--rotate-buffers"}, {"call", "--call"}, {"count_matrix", "--counts"},
       {"pattern", "--counts"},   {"seed", "--counts"},             {"rank", "--counts"},
       {"factor", "--counts"},    {"alpha", "--counts"},            {"path", "--counts"},
-      {"spread", "--counts"},    {"keep_samples", "--keep-samples"}};
+      {"spread", "--counts"},    {"keep_samples", "--keep-samples"},
+      {"rank_timing", "--no-rank-timing"}};
   return flags;
 }
 
@@ -172,6 +174,7 @@ YAML::Node experiment_document(const BenchOptions& o, const std::vector<std::uin
   }
   if (o.target_ci) timing["target_ci"] = *o.target_ci;
   if (o.keep_samples) timing["keep_samples"] = true;
+  if (o.no_rank_timing) timing["rank_timing"] = false;
   // A long budget needs a longer per-case timeout: budget plus a minute for warm-up and validation.
   timing["case_timeout"] = o.case_timeout ? *o.case_timeout
                                           : fmt::format("{}s", parse_duration_s(o.time_budget).value_or(1.0) + 60.0);
@@ -253,6 +256,8 @@ void add_bench(CLI::App& app, int& exit_code) {
                   "Throughput mode: calls timed together per sample (default 20; 1: each call)");
   cmd->add_flag("--keep-samples", opts->keep_samples,
                 "Keep every sample and every rank's arrival and exit of each in the report (timing.keep_samples)");
+  cmd->add_flag("--no-rank-timing", opts->no_rank_timing,
+                "No per-rank times, clock synchronisation or stragglers (timing.rank_timing: false)");
   cmd->add_option("--rotate-buffers", opts->rotate_buffers,
                   "nccl: move each timed call's buffers through this span (nccl-tests' cold cache), e.g. 1GiB");
   cmd->add_option("--call", opts->call,

@@ -479,6 +479,14 @@ def test_bench_sampling_flags(tmp):
     latency = pico("bench", "allreduce", "--np", "2", "--sizes", "8B", "-i", "4", "-o", os.path.join(tmp, "lat"), cwd=tmp)
     cases = checked_report(latency)["cases"]
     expect(cases[0]["timing_method"] == "barrier_each" and cases[0]["calls_per_sample"] == 1, str(cases[0]))
+    expect("rank_timing" in cases[0] and "rank_timing_off" not in cases[0], str(cases[0].keys()))
+    # --no-rank-timing is timing.rank_timing: false (the experiment bench writes says so).
+    unranked = pico("bench", "allreduce", "--np", "2", "--sizes", "8B", "-i", "4", "--no-rank-timing",
+                    "-o", os.path.join(tmp, "unranked"), cwd=tmp)
+    report = checked_report(unranked)
+    expect(report["experiment"]["parsed"]["timing"]["rank_timing"] is False, str(report["experiment"]["parsed"]))
+    expect(all(c["rank_timing_off"] is True and "rank_timing" not in c for c in report["cases"]),
+           str([c.keys() for c in report["cases"]]))
     expect_bad_input(r"^pico: error: --calls-per-sample: latency mode times every call on its own", "bench",
                      "allreduce", "--calls-per-sample", "5")
     expect_bad_input(r"^pico: error: -G: backend 'mpi' cannot be captured in a CUDA graph", "bench", "allreduce",
