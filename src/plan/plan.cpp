@@ -16,6 +16,7 @@
 #include "core/counted.hpp"
 #include "core/guidelines.hpp"
 #include "core/json_file.hpp"
+#include "core/wrapped_text.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
@@ -237,17 +238,12 @@ struct PlanBuilder {
               base.count = choice.count;
               const auto bytes = checked_mul(choice.count, dtype_size(dtype));
               base.bytes = bytes.value_or(0);
-              std::string reason = !in_place_reason.empty() ? in_place_reason : choice.skip_reason;
-              if (reason.empty()) reason = buffer_overflow_reason(base, bytes);
-              if (reason.empty()) reason = r.skip_reason;
-              if (reason.empty()) reason = dtype_reason(r.cat, dtype);
-              // NCCL counts are size_t; MPI's are int.
-              const bool mpi_counts = r.cat == nullptr || r.cat->runtime == "mpi";
-              if (reason.empty() && mpi_counts && choice.count > static_cast<std::uint64_t>(INT_MAX))
-                reason = "count exceeds the MPI int count range";
-              if (reason.empty() && !pattern.empty())
-                reason = pattern_fit_reason(parse_count_pattern(pattern), base.np);
-              if (reason.empty()) reason = violation(r, base);
+              const PayloadFacts facts{base, r, in_place_reason, choice, bytes, pattern};
+              std::string reason;
+              for (const PayloadSkipRule& rule : kPayloadSkipRules) {
+                reason = (this->*rule.reason)(facts);
+                if (!reason.empty()) break;
+              }
               add(base, reason, env);
             }
           }
@@ -255,6 +251,46 @@ struct PlanBuilder {
       }
     }
   }
+
+  // What the skip rules of one payload case read.
+  struct PayloadFacts {
+    const Case& c;
+    const ResolvedAlgorithm& r;
+    const std::string& in_place_reason;  // the collective has no in-place form (and only in place was asked)
+    const CountChoice& choice;
+    std::optional<std::uint64_t> bytes;  // count x element size; none where it overflows
+    const std::string& pattern;          // the count matrix's pattern, "" for none
+  };
+  // One reason a case of one payload is recorded skipped instead of run, ""
+  // where it does not apply. The first rule that applies gives the reason:
+  // the case's own shape first (in place, size, buffers), then what the
+  // algorithm, the library's datatypes and MPI's counts allow, the count
+  // matrix, and last the catalogue's constraints and the guideline's.
+  struct PayloadSkipRule {
+    const char* name;
+    std::string (PlanBuilder::*reason)(const PayloadFacts&) const;
+  };
+  std::string in_place_rule(const PayloadFacts& f) const { return f.in_place_reason; }
+  std::string size_rule(const PayloadFacts& f) const { return f.choice.skip_reason; }
+  std::string buffers_rule(const PayloadFacts& f) const { return buffer_overflow_reason(f.c, f.bytes); }
+  std::string algorithm_rule(const PayloadFacts& f) const { return f.r.skip_reason; }
+  std::string dtype_rule(const PayloadFacts& f) const { return dtype_reason(f.r.cat, f.c.dtype); }
+  std::string mpi_count_rule(const PayloadFacts& f) const {
+    // NCCL counts are size_t; MPI's are int.
+    const bool mpi_counts = f.r.cat == nullptr || f.r.cat->runtime == "mpi";
+    return mpi_counts && f.c.count > static_cast<std::uint64_t>(INT_MAX) ? "count exceeds the MPI int count range"
+                                                                          : "";
+  }
+  std::string count_matrix_rule(const PayloadFacts& f) const {
+    return f.pattern.empty() ? "" : pattern_fit_reason(parse_count_pattern(f.pattern), f.c.np);
+  }
+  std::string constraint_rule(const PayloadFacts& f) const { return violation(f.r, f.c); }
+  static constexpr PayloadSkipRule kPayloadSkipRules[] = {
+      {"in_place", &PlanBuilder::in_place_rule},       {"size", &PlanBuilder::size_rule},
+      {"buffers", &PlanBuilder::buffers_rule},         {"algorithm", &PlanBuilder::algorithm_rule},
+      {"dtype", &PlanBuilder::dtype_rule},             {"mpi_count", &PlanBuilder::mpi_count_rule},
+      {"count_matrix", &PlanBuilder::count_matrix_rule}, {"constraint", &PlanBuilder::constraint_rule},
+  };
 
   std::string violation(const ResolvedAlgorithm& r, const Case& c) const {
     if (is_guideline(c.algorithm))
@@ -413,7 +449,7 @@ std::string plan_duration_text(const Plan& p) {
 
 std::string warnings_text(const Plan& p) {
   std::string out;
-  for (const std::string& w : p.warnings) out += fmt::format("pico: warning: {}\n", w);
+  for (const std::string& w : p.warnings) out += warning_text(w);
   return out;
 }
 

@@ -219,6 +219,19 @@ TEST_CASE("counts whose buffers overflow 64 bits are skipped, never wrapped to a
   CHECK(plan.skipped[1].c.bytes == std::uint64_t{1} << 61);
 }
 
+TEST_CASE("counts past MPI's int are skipped for MPI, after the buffer rule", "[plan]") {
+  // 2^31 int8 elements fit the buffers but not MPI's int count; the skip
+  // rules run in order, so the count of the test above said "buffers" first.
+  const Plan plan = make_plan(parse_experiment(
+      "collectives: [allreduce]\ncounts: [2147483648, 2147483647]\ndtypes: [int8]\nprocesses: [2]\n", "t.yaml"));
+  REQUIRE(plan.skipped.size() == 1);
+  CHECK(plan.skipped[0].reason == "count exceeds the MPI int count range");
+  CHECK(plan.skipped[0].c.count == 2147483648ULL);
+  REQUIRE(plan.groups.size() == 1);
+  REQUIRE(plan.groups[0].cases.size() == 1);
+  CHECK(plan.groups[0].cases[0].count == 2147483647ULL);
+}
+
 TEST_CASE("repetitions: the plan N times, each in launches of its own, shuffled from the seed", "[plan]") {
   const char* text = "collectives: [allreduce, bcast]\nsizes: [8B, 1KiB, 64KiB]\nprocesses: [2, 4]\n";
   const Plan once = make_plan(parse_experiment(text, "t.yaml"));
