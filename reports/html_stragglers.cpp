@@ -15,6 +15,7 @@
 #include "core/rank_samples.hpp"
 #include "core/run_stragglers.hpp"
 #include "core/size_text.hpp"
+#include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
 
 namespace pico {
@@ -104,7 +105,9 @@ json heat_of(const CaseResult& r, const StragglerCase& named, const json& report
 
 json html_stragglers(const json& report) {
   const StragglerFindings f = find_stragglers(report);
-  const std::string text = stragglers_text(f);
+  // The slow links said beside the stragglers, once per run (docs/report.md#slow-links).
+  const LinkFindings links = find_slow_links(report);
+  const std::string text = stragglers_text(f) + slow_links_text(links);
   if (text.empty()) return nullptr;
   json named = json::array();
   for (const NamedStraggler& n : f.named)
@@ -140,6 +143,7 @@ json html_stragglers(const json& report) {
   }
   return {{"text", text},
           {"named", std::move(named)},
+          {"slow_links", to_json(links)},
           {"heat", std::move(heat)},
           {"cases_without_samples", without_samples},
           {"cases_left_out", left_out}};

@@ -26,6 +26,7 @@
 #include "reports/fitted_table.hpp"
 #include "reports/nccl_tests_table.hpp"
 #include "reports/overlap_table.hpp"
+#include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
 #include "reports/text_table.hpp"
 
@@ -325,7 +326,8 @@ std::string render_table(const json& given, TableStyle style, bool colour, std::
   const std::string footer =
       notes + (benchmark ? "algbw and busbw from the median time (nccl-tests divides by the average)\n" : "") +
       sampling_lines(cases) + placement_line(report) + render_overlap_table(cases) +
-      stragglers_text(find_stragglers(report)) + noise + summary_line(cases);
+      stragglers_text(find_stragglers(report)) +
+      slow_links_text(find_slow_links(report)) + noise + summary_line(cases);
   const std::size_t names = benchmark ? kBenchmarkNameColumn : kNameColumn;
   if (!colour) return fitted_table(columns, rows, width, {}, {names}) + footer;
   const CellColour status_colour = [&](std::size_t row, std::size_t column) -> std::string_view {

@@ -21,6 +21,7 @@
 #include "reports/best_algorithm.hpp"
 #include "reports/compare.hpp"
 #include "reports/html_data.hpp"
+#include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/fitted_table.hpp"
@@ -330,7 +331,8 @@ std::string render_terminal(const nlohmann::json& given, std::size_t width, bool
                     : wrapped(legend.substr(at, end - at), width);
     }
   }
-  if (const std::string stragglers = stragglers_text(find_stragglers(report)); !stragglers.empty()) {
+  if (const std::string stragglers = stragglers_text(find_stragglers(report)) + slow_links_text(find_slow_links(report));
+      !stragglers.empty()) {
     out += "\n";
     for (std::size_t at = 0, end; at < stragglers.size(); at = end + 1) {  // each line wrapped on its own
       end = stragglers.find('\n', at);

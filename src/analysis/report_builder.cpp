@@ -22,6 +22,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
+#include "core/link_probe.hpp"
 #include "core/oversubscription.hpp"
 #include "core/placement_mismatch.hpp"
 #include "core/results_file.hpp"
@@ -154,6 +155,8 @@ nlohmann::json provenance(const nlohmann::json& run, const std::vector<nlohmann:
     per_launch.push_back({{"launch", info.value("launch", -1)}, {"hosts", info.at("hosts")}, {"ranks", info.at("ranks")}});
     // Per-rank timing's clock offsets (docs/report.md#per-rank-timing); absent from launches before pico took them.
     if (info.contains("clock_sync") && !info.at("clock_sync").is_null()) per_launch.back()["clock_sync"] = info.at("clock_sync");
+    // The pairwise link probe beside them (docs/report.md#slow-links); absent before pico took it.
+    if (info.contains("link_probe") && !info.at("link_probe").is_null()) per_launch.back()["link_probe"] = info.at("link_probe");
   }
   p["launches"] = per_launch;
   // The library the front end planned for beside `mpi`, the one the worker met
@@ -242,6 +245,8 @@ nlohmann::json build_report(const std::string& dir_string) {
       report["guidelines"] = std::move(g);
     // Only where some case has per-rank timing (docs/report.md#stragglers).
     if (nlohmann::json s = to_json(find_stragglers(report)); !s.is_null()) report["stragglers"] = std::move(s);
+    // Only where some launch probed its links or per-rank timing was off (docs/report.md#slow-links).
+    if (nlohmann::json l = to_json(find_slow_links(report)); !l.is_null()) report["slow_links"] = std::move(l);
     return report;
   });
 }

@@ -12,6 +12,7 @@ constexpr int kReduceTag = 102;
 constexpr int kBcastTag = 103;
 constexpr int kGatherTag = 104;
 constexpr int kClockTag = 105;
+constexpr int kLinkTag = 106;
 
 int rank_of(MPI_Comm comm) {
   int r = 0;
@@ -155,6 +156,13 @@ std::vector<PingPong> clock_ping_pong(MPI_Comm comm, int rounds) {
   }
   barrier(comm);
   return out;
+}
+
+double exchange(MPI_Comm comm, int partner, const unsigned char* out, unsigned char* in, int bytes) {
+  const double start = MPI_Wtime();
+  MPI_Sendrecv(out, bytes, MPI_BYTE, partner, kLinkTag, in, bytes, MPI_BYTE, partner, kLinkTag, comm,
+               MPI_STATUS_IGNORE);
+  return MPI_Wtime() - start;
 }
 
 }  // namespace pico::harness

@@ -41,4 +41,8 @@ std::vector<double> gather_doubles(MPI_Comm comm, const double* mine, int n);
 // estimate's shortest round discards it.
 std::vector<PingPong> clock_ping_pong(MPI_Comm comm, int rounds);
 
+// One exchange of `bytes` each way with `partner` (the link probe,
+// core/link_probe.hpp); returns its duration on this rank's clock.
+double exchange(MPI_Comm comm, int partner, const unsigned char* out, unsigned char* in, int bytes);
+
 }  // namespace pico::harness

@@ -33,6 +33,7 @@
 #include "worker/race_runner.hpp"
 #include "worker/launch_info.hpp"
 #include "worker/clock_sync.hpp"
+#include "worker/link_probe.hpp"
 #include "worker/mpi_tools.hpp"
 #include "harness/mpi_handles.hpp"
 
@@ -132,8 +133,11 @@ int run(const Args& args, const std::string& preload_status) {
   // every rank in turn (32 rounds each, growing with the rank count) is skipped.
   const LaunchClock clock = request.timing.rank_timing ? synchronise_clocks(harness.get()) : LaunchClock{};
   const std::vector<std::string> hosts = rank_hosts(info);
+  // Beside the clocks and skipped with them: which links are slow, pair by pair (core/link_probe.hpp).
+  const nlohmann::json links = request.timing.rank_timing ? probe_links(harness.get(), hosts) : nlohmann::json();
   if (rank == 0) {
     if (request.timing.rank_timing) info["clock_sync"] = clock.record;
+    if (!links.is_null()) info["link_probe"] = links;
     info["launch"] = request.launch;
     write_results_file(fmt::format("{}/launch-{}.info.json", args.out_dir, request.launch), info.dump(1) + "\n");
   }

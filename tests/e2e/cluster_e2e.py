@@ -412,6 +412,41 @@ def test_slurm(tmp):
         cluster("stop", check=False)
 
 
+def test_slow_link(tmp):
+    """4 nodes x 1 rank at 1 Gbit/s, node 3's link at 100 Mbit/s: the launch's pairwise link probe names node 3,
+    and it alone, in report.json, the table, the terminal view and the HTML page (issue 67: the per-call rule
+    named the ranks downstream of the link, or nobody)."""
+    try:
+        start("--nodes", "4", "--rate", "1gbit", "--ppn", "1", "--node-rate", "3=100mbit")
+        experiment = write(tmp, "experiment.yaml", SMALL.format(np=4))
+        proc = pico("run", experiment, "-p", platform(tmp, "emulated-cluster"), "-o", os.path.join(tmp, "results"),
+                    cwd=tmp)
+    finally:
+        cluster("stop", check=False)
+    expect(proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
+    path = report_path(proc)
+    check_schema(path)
+    report = load(path)
+    expect_placement(report, nodes=4, ppn=1, np=4)
+    probe = report["provenance"]["launches"][0]["link_probe"]
+    expect(probe["rank_pairs"] == 6 and probe["rounds"] == 3, f"every pair of 4 ranks in 3 rounds: {probe}")
+    expect(len(probe["host_pairs"]) == 6 and not any(p["intra_host"] for p in probe["host_pairs"]), str(probe))
+    slow = report["slow_links"]
+    node3 = f"{NAME}-node3"
+    expect(slow["verdict"] == "named" and [n["host"] for n in slow["named"]] == [node3], f"slow_links: {slow}")
+    expect(slow["named"][0]["agreeing"] == 3 and slow["named"][0]["ratio"] >= slow["factor"], str(slow["named"]))
+    for fmt in ("table", "term"):
+        out = pico("report", path, "--format", fmt)
+        text = " ".join(out.stdout.split())  # the terminal view wraps lines
+        expect(out.returncode == 0 and f"host {node3}: its 3 inter-host links" in text, f"{fmt}: {out.stdout}")
+        expect(not any(f"host {NAME}-node{i}: its" in text for i in (1, 2, 4)), f"{fmt}: another host named: {text}")
+    page = os.path.join(tmp, "report.html")
+    made = pico("report", path, "--format", "html", "-o", page)
+    expect(made.returncode == 0, made.stderr)
+    with open(page, encoding="utf-8") as f:
+        expect(f"host {node3}: its 3 inter-host links" in f.read(), "the HTML page's stragglers text names node 3")
+
+
 def leftovers():
     """What of the test cluster is still there: namespaces, links, daemons, files."""
     found = []

@@ -5,7 +5,8 @@
 Per-rank timing and stragglers named (docs/methodology.md#per-rank-timing):
 the fault backend's last rank arriving late, or leaving late after arriving on
 time, named by the report as what it did; a uniform run naming nobody; with
-per-rank timing turned off, nothing kept and stragglers not measured.
+per-rank timing turned off, nothing kept and stragglers not measured; the link
+probe on one host not measured (no inter-host link), skipped with per-rank timing.
 """
 
 import base64
@@ -39,6 +40,11 @@ def test_stragglers(tmp):
     clock = report["provenance"]["launches"][0]["clock_sync"]
     expect(clock["method"].startswith("ping-pong with rank 0") and len(clock["offsets_s"]) == 2, str(clock))
     expect(0 <= clock["max_residual_s"] < 1e-3 and clock["offsets_s"][0] == 0, str(clock))
+    # The link probe beside it: one pair, on one host, so no inter-host link to judge ("not measured", not "none").
+    probe = report["provenance"]["launches"][0]["link_probe"]
+    expect(probe["rank_pairs"] == 1 and [p["intra_host"] for p in probe["host_pairs"]] == [True], str(probe))
+    expect(report["slow_links"]["verdict"] == "not_measured" and report["slow_links"]["named"] == [],
+           str(report["slow_links"]))
     late = cases_by(report, collective="allreduce", algorithm="late")[0]
     expect(named(late) == [(1, "late_arrival")], f"the late rank named for arriving late: {late['rank_timing']}")
     expect(late["rank_timing"]["stragglers"][0]["excess_s"] > 5e-3, "by about the 10 ms injected")
@@ -76,6 +82,7 @@ def test_stragglers(tmp):
                f"{fmt}: one entry for the rank, both kinds: {out.stdout}")
         expect("allreduce 64B slow, 2 ranks (slow progress" in text, out.stdout)
         expect("rank 0" not in text, f"{fmt}: rank 0 named: {out.stdout}")
+        expect("slow links: not measured: one host: no inter-host links" in text, f"{fmt}: {out.stdout}")
 
 
 def test_no_false_stragglers(tmp):
@@ -120,7 +127,10 @@ def test_rank_timing_off(tmp):
         expect("rank_timing" not in c and "rank_samples" not in c, f"{c['case_id']}: per-rank data kept")
         expect(c["rank_timing_off"] is True and len(c["samples_s"]) == c["iterations"], c["case_id"])
     for launch in report["provenance"]["launches"]:
-        expect("clock_sync" not in launch, f"launch {launch['launch']}: clocks synchronised for nothing")
+        expect("clock_sync" not in launch and "link_probe" not in launch,
+               f"launch {launch['launch']}: clocks synchronised or links probed for nothing")
+    expect(report["slow_links"]["verdict"] == "not_measured" and "per-rank timing off" in report["slow_links"]["reason"],
+           str(report["slow_links"]))
     expect(report["stragglers"] == {"judged_cases": 0, "oversubscribed_cases": 0, "unmeasured_cases": 4,
                                     "named": []}, str(report["stragglers"]))
     for fmt in ("table", "term"):
