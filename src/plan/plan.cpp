@@ -449,7 +449,7 @@ std::string plan_duration_text(const Plan& p) {
 
 std::string warnings_text(const Plan& p) {
   std::string out;
-  for (const std::string& w : p.warnings) out += warning_text(w);
+  for (const std::string& w : p.warnings) out += fmt::format("pico: warning: {}\n", w);
   return out;
 }
 
