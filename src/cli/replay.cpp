@@ -4,31 +4,25 @@
 // pico replay llm --params 7e9 --bucket 25MB --dp 16 [--tp T --pp P ...] -o app.goal
 // pico replay WORKLOAD|TRACE|llm ... --format chakra -o PREFIX
 // An application (a workload YAML, traces, or the built-in LLM step), its
-// collectives' algorithms chosen, written in a replay format
-// (cli/replay_format.hpp: GOAL for LogGOPSim, --simulate running it and the
-// baseline; Chakra for ASTRA-sim).
-#include <filesystem>
+// collectives' algorithms chosen, written in a replay format. The verb reads
+// the options; the source (simulation/replay_source.hpp) and the formats
+// (simulation/replay_format.hpp: GOAL for LogGOPSim, --simulate running it and
+// the baseline; Chakra for ASTRA-sim) are the simulation layer's.
 #include <map>
 #include <memory>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
-#include "cli/replay_format.hpp"
 #include "config/units.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
-#include "reports/text_table.hpp"
-#include "simulation/chakra_replay.hpp"
 #include "simulation/loggopsim.hpp"
-#include "simulation/profile_choice.hpp"
-#include "simulation/replay.hpp"
+#include "simulation/replay_format.hpp"
+#include "simulation/replay_source.hpp"
 #include "simulation/trace_reader.hpp"
-#include "simulation/trace_replay.hpp"
-#include "simulation/workload_program.hpp"
 
 namespace pico::cli {
 namespace {
@@ -53,13 +47,6 @@ std::map<Collective, std::string> parse_algorithms(const std::vector<std::string
   return out;
 }
 
-// A directory, or a file that is no workload YAML (rank 0's trace file).
-bool is_trace(const std::string& path) {
-  if (std::filesystem::is_directory(path)) return true;
-  const std::string ext = std::filesystem::path(path).extension().string();
-  return path != "llm" && ext != ".yaml" && ext != ".yml" && std::filesystem::exists(path);
-}
-
 TraceOptions trace_options(const ReplayCliOptions& o) {
   TraceOptions t;
   t.unknown = o.unknown == "skip" ? UnknownCalls::skip : o.unknown == "list" ? UnknownCalls::list : UnknownCalls::refuse;
@@ -69,8 +56,8 @@ TraceOptions trace_options(const ReplayCliOptions& o) {
   return t;
 }
 
-Workload workload_of(ReplayCliOptions& o) {
-  if (o.workload != "llm") return load_workload_yaml(o.workload);
+// The LLM step's sizes and durations, as given on the command line.
+void parse_llm(ReplayCliOptions& o) {
   std::string why;
   const auto bucket = parse_size(o.bucket, &why);
   if (!bucket) throw InputError("--bucket", fmt::format("bad size '{}': {}", o.bucket, why), "e.g. --bucket 25MB");
@@ -78,101 +65,11 @@ Workload workload_of(ReplayCliOptions& o) {
   const auto compute = parse_duration_s(o.compute, &why);
   if (!compute) throw InputError("--compute", fmt::format("bad duration '{}': {}", o.compute, why), "e.g. --compute 1s");
   o.llm.compute_s = *compute;
-  return llm_step_workload(o.llm);
-}
-
-// Which algorithm each (collective, group size, bytes) got, and how many calls.
-using ChoiceCounts = std::map<std::tuple<Collective, int, std::uint64_t, std::string>, std::uint64_t>;
-
-void print_choices(const ChoiceCounts& calls, const char* per) {
-  std::size_t shown = 0;
-  for (const auto& [key, n] : calls) {
-    if (++shown > 12) {
-      fmt::print("  ... and {} more\n", calls.size() - 12);
-      break;
-    }
-    const auto& [c, np, bytes, algorithm] = key;
-    fmt::print("  {} {} on {} ranks: {} ({}{})\n", name(c), size_text(bytes), np, algorithm, counted(n, "call"), per);
-  }
-}
-
-Replayed replayed_workload(std::shared_ptr<const Workload> w) {
-  Replayed r;
-  r.ranks = w->ranks;
-  r.communication_calls = w->communication_calls();
-  r.choose = [w](const AlgorithmChoice& c) { return choose_algorithms(*w, c); };
-  r.print_choices = [w](const std::vector<std::string>& algorithms) {
-    ChoiceCounts calls;
-    for (std::size_t i = 0; i < w->calls.size(); ++i)
-      if (w->calls[i].kind == CallKind::collective)
-        ++calls[{w->calls[i].collective, w->partitions[static_cast<std::size_t>(w->calls[i].partition)].group_size,
-                 w->calls[i].bytes, algorithms[i]}];
-    print_choices(calls, " per iteration");
-  };
-  r.estimate = [w](const auto& algorithms, const ReplayOptions& ro) { return estimate_replay_bytes(*w, algorithms, ro); };
-  r.write = [w](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_replay_goal(*w, algorithms, ro, out); };
-  r.write_chakra = [w](const auto& algorithms, const ChakraReplayOptions& co) {
-    const WorkloadProgram p = workload_program(*w, algorithms);
-    return write_chakra_replay(p.program, p.algorithms, co);
-  };
-  return r;
-}
-
-Replayed replayed_trace(std::shared_ptr<const TraceProgram> t) {
-  Replayed r;
-  r.ranks = t->size();
-  r.communication_calls = t->collectives.size() + t->messages.size();
-  r.traced_s = t->traced_runtime_s();
-  r.choose = [t](const AlgorithmChoice& c) { return choose_trace_algorithms(*t, c); };
-  r.print_choices = [t](const std::vector<std::string>& algorithms) {
-    std::uint64_t bytes = 0, started = 0;
-    for (const TraceMessage& m : t->messages) bytes += m.bytes;
-    for (const TraceRank& rank : t->ranks)
-      for (const TraceOp& op : rank.ops) started += !op.blocking;
-    fmt::print("  {} messages ({}), {} collective calls, {} non-blocking starts, {} communicators\n", t->messages.size(),
-               size_text(bytes), t->collectives.size(), started, t->comms.size());
-    ChoiceCounts calls;
-    for (std::size_t i = 0; i < t->collectives.size(); ++i) {
-      const TraceCollective& c = t->collectives[i];
-      ++calls[{c.collective, static_cast<int>(t->comms[static_cast<std::size_t>(c.comm)].ranks.size()), c.bytes, algorithms[i]}];
-    }
-    print_choices(calls, "");
-  };
-  r.estimate = [t](const auto& algorithms, const ReplayOptions& ro) { return estimate_trace_goal_bytes(*t, algorithms, ro); };
-  r.write = [t](const auto& algorithms, const ReplayOptions& ro, std::ostream& out) { write_trace_goal(*t, algorithms, ro, out); };
-  r.write_chakra = [t](const auto& algorithms, const ChakraReplayOptions& co) {
-    return write_chakra_replay(*t, algorithms, co);
-  };
-  return r;
-}
-
-// How waits and cancels were tied to requests, where any rule beyond a wait naming its request's variable applied.
-void print_requests(const TraceRequests& q) {
-  std::vector<std::string> parts;
-  if (q.through_copy) parts.push_back(fmt::format("{} through a copy of the request", counted(q.through_copy, "wait")));
-  if (q.lost) parts.push_back(fmt::format("{} completing nothing (MPI_REQUEST_NULL)", counted(q.lost, "wait")));
-  if (q.contradicted)
-    parts.push_back(fmt::format("{} on a request a copy completed earlier", counted(q.contradicted, "wait")));
-  if (q.cancelled) parts.push_back(fmt::format("{} cancelled unmatched", counted(q.cancelled, "receive")));
-  if (!parts.empty()) fmt::print("requests: {} (docs/simulation.md#traces)\n", fmt::join(parts, ", "));
-}
-
-Replayed replayed_of(ReplayCliOptions& o) {
-  if (is_trace(o.workload)) {
-    auto t = std::make_shared<TraceProgram>(load_trace(o.workload, trace_options(o)));
-    for (const std::string& note : t->notes) fmt::print(stderr, "pico: note: {}\n", note);
-    print_requests(t->requests);
-    t->scale_compute(o.compute_scale);
-    return replayed_trace(std::move(t));
-  }
-  auto w = std::make_shared<Workload>(workload_of(o));
-  w->scale_compute(o.compute_scale);
-  return replayed_workload(std::move(w));
 }
 
 void run(ReplayCliOptions& o) {
   if (o.unknown == "list") {
-    if (!is_trace(o.workload))
+    if (!is_trace_path(o.workload))
       throw InputError("--unknown", "--unknown list is for a trace directory", "give the directory of pmpi-trace-rank-N.txt");
     std::map<std::string, std::uint64_t> listed;
     load_trace(o.workload, trace_options(o), &listed);
@@ -184,7 +81,11 @@ void run(ReplayCliOptions& o) {
   if (!(o.compute_scale >= 0 && o.compute_scale <= 1e6))
     throw InputError("--compute-scale", fmt::format("{} is outside [0, 1e6]", o.compute_scale), "e.g. --compute-scale 0.5");
   const ReplayFormat& format = replay_format(o.format);
-  const Replayed w = replayed_of(o);
+  if (o.workload == "llm") parse_llm(o);
+  const std::unique_ptr<ReplaySource> source =
+      open_replay_source({.path = o.workload, .trace = trace_options(o), .llm = o.llm, .compute_scale = o.compute_scale});
+  for (const std::string& note : source->notes()) fmt::print(stderr, "pico: note: {}\n", note);
+  for (const std::string& line : source->summary()) fmt::print("{}\n", line);
   if (o.output.empty()) throw InputError("-o", "-o FILE is required", std::string(format.output_hint));
   ReplaySettings s;
   s.output = o.output;
@@ -206,25 +107,14 @@ void run(ReplayCliOptions& o) {
       throw InputError(o.loggopsim.empty() ? "--simulate" : "--loggopsim", "LogGOPSim not found",
                        "build it (docs/simulation.md#loggopsim) and give --loggopsim DIR or set PICO_LOGGOPSIM_DIR");
   }
-  AlgorithmChoice base = atlahs_choice();
-  s.baseline = atlahs_choice();
-  s.baseline_label = "ATLAHS's fixed algorithms";
   if (o.baseline == "default" && o.profile.empty())
     throw InputError("--baseline", "'default' is the library default a profile recorded, and no --profile was given",
                      "give --profile profile.json, or leave out --baseline (ATLAHS's fixed algorithms)");
-  if (!o.profile.empty()) {
-    const TunedProfile profile = cli::read_profile(o.profile);
-    const ReferenceEquivalents eq = load_reference_equivalents(profile.library.name, o.profile);
-    base = profile_choice(profile, eq, o.profile, base);
-    if (o.baseline == "default") {
-      // Like for like: the profile against what the library's default ran in the profile's sweep.
-      s.baseline = profile_default_choice(profile, eq, o.profile, s.baseline);
-      s.baseline_label = "the library default as the profile's sweep saw it run, ATLAHS's where it did not say";
-    }
-  }
-  s.chosen = fixed_choice(parse_algorithms(o.algorithms), base);
-  s.from_profile = !o.profile.empty();
-  format.write(w, s);
+  std::optional<TunedProfile> profile;
+  if (!o.profile.empty()) profile = cli::read_profile(o.profile);
+  set_replay_choices(s, profile ? &*profile : nullptr, o.profile, o.baseline == "default");
+  s.chosen = fixed_choice(parse_algorithms(o.algorithms), s.chosen);
+  format.write(*source, s, stdout);
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// The table of pico replay's output formats: adding one is a file defining
+// its ReplayFormat (src/simulation/replay_<format>.cpp) and one row here.
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "cli/replay_format.hpp"
 #include "core/input_error.hpp"
 #include "core/size_text.hpp"
+#include "simulation/profile_choice.hpp"
+#include "simulation/replay_format.hpp"
 
-namespace pico::cli {
+namespace pico {
 
 extern const ReplayFormat goal_replay_format;    // replay_goal.cpp
 extern const ReplayFormat chakra_replay_format;  // replay_chakra.cpp
@@ -24,6 +27,22 @@ const ReplayFormat& replay_format(std::string_view name) {
   return **it;
 }
 
+void set_replay_choices(ReplaySettings& s, const TunedProfile* profile, const std::string& profile_path,
+                        bool recorded_default) {
+  s.chosen = atlahs_choice();
+  s.baseline = atlahs_choice();
+  s.baseline_label = "ATLAHS's fixed algorithms";
+  s.from_profile = profile != nullptr;
+  if (!profile) return;
+  const ReferenceEquivalents eq = load_reference_equivalents(profile->library.name, profile_path);
+  s.chosen = profile_choice(*profile, eq, profile_path, s.chosen);
+  if (recorded_default) {
+    // Like for like: the profile against what the library's default ran in the profile's sweep.
+    s.baseline = profile_default_choice(*profile, eq, profile_path, s.baseline);
+    s.baseline_label = "the library default as the profile's sweep saw it run, ATLAHS's where it did not say";
+  }
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -34,4 +53,4 @@ void check_output_size(const std::string& what, std::uint64_t estimate, std::opt
                      "raise --max-output, or replay fewer iterations or ranks");
 }
 
-}  // namespace pico::cli
+}  // namespace pico
