@@ -202,9 +202,10 @@ LinkFindings judge_links(const std::vector<HostLink>& links) {
   }
   if (f.judged_hosts == 0) {
     f.verdict = LinkVerdict::not_attributable;
-    f.reason = fmt::format("{} host(s), {} inter-host link(s): no host has two links and a link beside them to "
-                           "compare, so which end of a slow link is slow cannot be told",
-                           f.hosts, f.inter_host_links);
+    f.reason = fmt::format(
+        "{} host(s), {} inter-host link(s): no host has two links and a link beside them to "
+        "compare, so which end of a slow link is slow cannot be told",
+        f.hosts, f.inter_host_links);
     return f;
   }
   std::stable_sort(f.named.begin(), f.named.end(),

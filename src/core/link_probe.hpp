@@ -11,15 +11,19 @@
 // (provenance.launches[K].link_probe) and the run's verdict (`slow_links`).
 // The exchanges themselves are the worker's (worker/link_probe.hpp).
 //
-// Cost model: R = min(tournament rounds, kLinkProbeMaxRounds) rounds, each of
-// (kLinkProbeWarmups + kLinkProbeRepetitions) x (a harness barrier, then one
-// exchange of kLinkProbeBytes each way per pair), all pairs of a round at
-// once: about R x 4 x (log2(p) x alpha + alpha + S / beta_link). On 4 ranks
-// at 1 Gbit/s (1 MiB: 8.4 ms) 3 x 4 x 8.4 ms = 0.1 s; at 100 Mbit/s 1 s.
-// Bounded by kLinkProbeMaxRounds whatever p: 32 x 4 x 8.4 ms = 1.1 s at
-// 1 Gbit/s, about 5 ms on 100 Gbit/s. Above kLinkProbeMaxRounds + 1 ranks
-// the rounds run are a sample (evenly spaced over the tournament): each rank
-// meets 32 partners, not all, and the record says so (`rounds` < `tournament_rounds`).
+// Cost model: the R = min(tournament rounds, kLinkProbeMaxRounds) rounds run
+// (kLinkProbeWarmups + kLinkProbeRepetitions) times over (the tournament
+// again each time, so that a pair's exchanges are apart in time), each round
+// a harness barrier, then one exchange of kLinkProbeBytes each way per pair,
+// all pairs of a round at once: about R x 4 x (log2(p) x alpha + alpha +
+// S / beta), beta the slowest link of each round. On 4 ranks at 1 Gbit/s
+// (1 MiB: 8.4 ms) 3 x 4 x 8.4 ms = 0.1 s (measured on the emulated cluster's
+// 2 shared cores: 0.20-0.34 s); with one node at 100 Mbit/s every round waits
+// for it (measured: 1.55-1.60 s, its exchanges 128 ms). Bounded by
+// kLinkProbeMaxRounds whatever p: 32 x 4 x 8.4 ms = 1.1 s at 1 Gbit/s, about
+// 5 ms on 100 Gbit/s. Above kLinkProbeMaxRounds + 1 ranks the rounds run are
+// a sample (evenly spaced over the tournament): each rank meets 32 partners,
+// not all, and the record says so (`rounds` < `tournament_rounds`).
 #pragma once
 
 #include <cstdint>
@@ -93,26 +97,26 @@ enum class LinkVerdict {
 // median of the links not touching it.
 struct SlowHost {
   std::string host;
-  int links = 0;           // its inter-host links (host pairs)
-  int agreeing = 0;        // of them, at least kSlowLinkFactor slower
-  int rank_pairs = 0;      // the rank pairs measured on them
-  double median_s = 0;     // median over its links of a link's median exchange
+  int links = 0;               // its inter-host links (host pairs)
+  int agreeing = 0;            // of them, at least kSlowLinkFactor slower
+  int rank_pairs = 0;          // the rank pairs measured on them
+  double median_s = 0;         // median over its links of a link's median exchange
   double others_median_s = 0;  // median over the links not touching it
-  double ratio = 0;        // median_s / others_median_s
-  double min_ratio = 0;    // its fastest link's over others_median_s
+  double ratio = 0;            // median_s / others_median_s
+  double min_ratio = 0;        // its fastest link's over others_median_s
 };
 
 struct LinkFindings {
   LinkVerdict verdict = LinkVerdict::absent;
-  std::string reason;           // not_measured, not_attributable: why, in words
+  std::string reason;  // not_measured, not_attributable: why, in words
   int launches_probed = 0;
   int launches_oversubscribed = 0;  // probed but left out: ranks waited for cores
   std::int64_t bytes = kLinkProbeBytes;
-  int hosts = 0;                // hosts with an inter-host link
+  int hosts = 0;  // hosts with an inter-host link
   int inter_host_links = 0;
   int intra_host_links = 0;
   int judged_hosts = 0;
-  double median_s = 0;          // median over inter-host links
+  double median_s = 0;  // median over inter-host links
   // Where none was named: the host nearest to it, by its median ratio, with
   // its fastest link's ratio (every link's must reach kSlowLinkFactor).
   std::string closest_host;

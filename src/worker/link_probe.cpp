@@ -19,16 +19,17 @@ nlohmann::json probe_links(MPI_Comm harness, const std::vector<std::string>& hos
   std::vector<unsigned char> out(static_cast<std::size_t>(kLinkProbeBytes), static_cast<unsigned char>(rank));
   std::vector<unsigned char> in(static_cast<std::size_t>(kLinkProbeBytes));
   std::vector<double> best(rounds.size(), -1.0);  // -1: sat the round out
-  for (std::size_t k = 0; k < rounds.size(); ++k) {
-    const int partner = tournament_partner(rank, rounds[k], ranks);
-    for (int rep = 0; rep < kLinkProbeWarmups + kLinkProbeRepetitions; ++rep) {
+  // The whole tournament once per repetition, not a pair's repetitions back to back: a burst of other work on
+  // a host then spoils one of a pair's exchanges, not all of them, and the best of them misses it.
+  for (int rep = 0; rep < kLinkProbeWarmups + kLinkProbeRepetitions; ++rep)
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+      const int partner = tournament_partner(rank, rounds[k], ranks);
       // Every pair of the round starts together, and no pair's exchange overlaps the next round's.
       harness::barrier(harness);
       if (partner < 0) continue;
       const double t = harness::exchange(harness, partner, out.data(), in.data(), static_cast<int>(kLinkProbeBytes));
       if (rep >= kLinkProbeWarmups) best[k] = best[k] < 0 ? t : std::min(best[k], t);
     }
-  }
   const std::vector<double> all = harness::gather_doubles(harness, best.data(), static_cast<int>(best.size()));
   if (all.empty()) return nullptr;  // not rank 0
   return link_probe_record(ranks, rounds, host_links(all, rounds, ranks, hosts), MPI_Wtime() - start);

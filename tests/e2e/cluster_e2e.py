@@ -440,6 +440,8 @@ def test_slow_link(tmp):
         text = " ".join(out.stdout.split())  # the terminal view wraps lines
         expect(out.returncode == 0 and f"host {node3}: its 3 inter-host links" in text, f"{fmt}: {out.stdout}")
         expect(not any(f"host {NAME}-node{i}: its" in text for i in (1, 2, 4)), f"{fmt}: another host named: {text}")
+        if fmt == "table":  # what the probe measured, for the log
+            print("\n".join(line for line in out.stdout.splitlines() if line.startswith(("slow links", "  host "))))
     page = os.path.join(tmp, "report.html")
     made = pico("report", path, "--format", "html", "-o", page)
     expect(made.returncode == 0, made.stderr)

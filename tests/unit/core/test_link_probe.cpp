@@ -34,8 +34,12 @@ std::vector<HostLink> table(int hosts, int slow, double slow_factor, double nois
     for (int b = a + 1; b <= hosts; ++b) {
       double t = base * std::exp(noise * z(rng));
       if (a == slow || b == slow) t *= slow_factor;
-      links.push_back({.a = fmt::format("n{}", a), .b = fmt::format("n{}", b), .rank_pairs = 1, .median_s = t,
-                       .min_s = t, .max_s = t});
+      links.push_back({.a = fmt::format("n{}", a),
+                       .b = fmt::format("n{}", b),
+                       .rank_pairs = 1,
+                       .median_s = t,
+                       .min_s = t,
+                       .max_s = t});
     }
   return links;
 }
@@ -85,8 +89,8 @@ TEST_CASE("link probe: the host-pair table, a pair's time the slower of its two 
   REQUIRE(links.size() == 3);
   CHECK((links[0].a == "a" && links[0].b == "a" && links[0].rank_pairs == 1 && links[0].median_s == 1e-3));
   CHECK((links[1].a == "a" && links[1].b == "b" && links[1].rank_pairs == 4));
-  CHECK(links[1].min_s == 1e-3);  // 0-2, 1-2
-  CHECK(links[1].max_s == 10e-3);  // 0-3, 1-3
+  CHECK(links[1].min_s == 1e-3);                                 // 0-2, 1-2
+  CHECK(links[1].max_s == 10e-3);                                // 0-3, 1-3
   CHECK((links[2].intra_host() && links[2].median_s == 10e-3));  // 2-3
   // The record reads back as it was written.
   const json record = link_probe_record(4, rounds, links, 0.1);

@@ -19,8 +19,8 @@
 #include "reports/terminal_view.hpp"
 
 using namespace pico;
-using nlohmann::json;
 using Catch::Matchers::Contains;
+using nlohmann::json;
 
 namespace {
 
@@ -41,9 +41,11 @@ json report_with(int slow, double slow_factor) {
   std::vector<double> times(4 * rounds.size(), 8.4e-3);
   for (std::size_t k = 0; k < rounds.size(); ++k)
     times[static_cast<std::size_t>(slow - 1) * rounds.size() + k] *= slow_factor;
-  report["provenance"]["launches"] = json::array(
-      {{{"launch", 0}, {"hosts", hosts}, {"ranks", json::array()},
-        {"link_probe", link_probe_record(4, rounds, host_links(times, rounds, 4, names), 0.1)}}});
+  report["provenance"]["launches"] =
+      json::array({{{"launch", 0},
+                    {"hosts", hosts},
+                    {"ranks", json::array()},
+                    {"link_probe", link_probe_record(4, rounds, host_links(times, rounds, 4, names), 0.1)}}});
   return report;
 }
 
@@ -69,7 +71,8 @@ TEST_CASE("slow links: a uniform cluster names none, with the nearest host's rat
   const std::string text = slow_links_text(find_slow_links(report_with(3, 1)));
   CHECK_THAT(text, Contains("slow links: none among 6 inter-host link(s) of 4 hosts (pairwise 1MiB exchanges, median "
                             "8.40 ms"));
-  CHECK_THAT(text, Contains("its links a median 1.00x the others', its fastest 1.00x (named where every link is 2.0x)"));
+  CHECK_THAT(text,
+             Contains("its links a median 1.00x the others', its fastest 1.00x (named where every link is 2.0x)"));
 }
 
 TEST_CASE("slow links: one host is not measured, per-rank timing off is not measured, older reports say nothing",
@@ -77,7 +80,8 @@ TEST_CASE("slow links: one host is not measured, per-rank timing off is not meas
   json one = report_with(3, 1);
   json& probe = one["provenance"]["launches"][0]["link_probe"];
   for (json& p : probe["host_pairs"]) p["hosts"] = {"vm", "vm"};
-  CHECK_THAT(slow_links_text(find_slow_links(one)), Contains("slow links: not measured: one host: no inter-host links"));
+  CHECK_THAT(slow_links_text(find_slow_links(one)),
+             Contains("slow links: not measured: one host: no inter-host links"));
 
   json old = report_with(3, 10);
   old["provenance"]["launches"][0].erase("link_probe");
