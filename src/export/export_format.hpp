@@ -8,8 +8,15 @@
 // the two lists as one (src/cli/export.cpp), flags and help included. A
 // writer refuses (ExportRefusal, InputError) anything the library would
 // silently ignore or misread, so a file pico writes is one it acts on.
+//
+// A format pico run --profile loads into its library also carries how the
+// library loads it (ProfileLoading: the versions that read it, its file, the
+// variables, how to see it was read), written once: src/launch/profile_loading.cpp
+// reads it to set a run's variables and the format's how-to-load text is
+// rendered from it.
 #pragma once
 
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +36,24 @@ struct ExportOutput {
   std::vector<std::string> notes;
 };
 
+// Environment variables in the order a how-to-load text shows them.
+using LoadVariables = std::vector<std::pair<std::string, std::string>>;
+
+struct ProfileLoading {
+  // rules: the library's own rules file (one per profile, the first whose
+  // versions take the profile's); component: the file of another component,
+  // loaded after the rules where the profile chooses one (chooses_component).
+  enum class Role { rules, component };
+  Role role;
+  std::string_view versions;   // the library versions that read it (version_in_range); "" any
+  std::string_view file_name;  // its name in a run's results directory
+  // The variables that make the library read the file at `file`.
+  LoadVariables (*variables)(const TunedProfile& profile, const std::string& file);
+  // Variables every launch group of the run needs beside them (ProfileLoad::launch_env); null: none.
+  std::map<std::string, std::string> (*launch_env)(const TunedProfile& profile);
+  std::string_view check;  // how to see that the library read it, for the text
+};
+
 struct ExportFormat {
   std::string_view name;         // --format value
   std::string_view library;      // the profile library it accepts (ProfileLibrary::name); "" = any
@@ -41,6 +66,7 @@ struct ExportFormat {
   ExportOutput (*write)(const TunedProfile& profile, const std::string& profile_path, const FormatArgs& args);
   // What to do with the output (a file or, for `directory`, the directory).
   std::string (*how_to_load)(const TunedProfile& profile, const FormatArgs& args, const std::string& output);
+  const ProfileLoading* loading;  // how pico run loads it; null: pico run does not
 };
 
 // A single-file format's writer from its text function.
@@ -54,6 +80,19 @@ const std::vector<const ExportFormat*>& export_formats();
 // The format named among `formats`, or InputError naming the choices (WHERE "--format").
 const ExportFormat& export_format(std::string_view name,
                                   const std::vector<const ExportFormat*>& formats = export_formats());
+
+// The formats pico run loads `profile` through: its library's rules format
+// (the first whose versions take the profile's) and, where the profile
+// chooses another component at some sizes, that component's format after it.
+// Empty where pico run loads no format of the profile's library.
+std::vector<const ExportFormat*> loading_formats(const TunedProfile& profile);
+
+// " --mca NAME VALUE" for each of the variables (OMPI_MCA_NAME), as mpirun takes them.
+std::string mca_flags(const LoadVariables& variables);
+// "NAME=VALUE NAME=VALUE", as export takes them.
+std::string assignments(const LoadVariables& variables);
+// "  export NAME=VALUE" a line each, `first_note` after the first's and `note` after the others' ("" none).
+std::string export_lines(const LoadVariables& variables, std::string_view first_note = "", std::string_view note = "");
 
 // The format's output, after checking the profile's library is the format's
 // (InputError at `profile_path` otherwise); an ExportRefusal becomes an

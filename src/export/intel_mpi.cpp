@@ -67,6 +67,7 @@ extern const ExportFormat kIntelMpiFormat{
     .flags = {},
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = nullptr};
 
 }  // namespace pico

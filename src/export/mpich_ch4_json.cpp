@@ -25,12 +25,15 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
+#include "config/catalog.hpp"
 #include "core/types.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/mpich_defaults.hpp"
 
 namespace pico {
+
+extern const ExportFormat kMpichJsonFormat;  // mpich_json.cpp: the rules file it is read beside
 
 namespace {
 
@@ -148,14 +151,38 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
   return defaults.tree.dump(1) + "\n";
 }
 
+// How MPICH loads a ch4 tree: the catalogue's composition components all set
+// the same variable (the file) and the same launch variables.
+const ComponentSelection& ch4_selection() { return catalog_for("mpich").components.at("ch4_alpha"); }
+
+// The tree's file, then the launch variables it needs (the ch4 device's collectives on).
+LoadVariables variables(const TunedProfile&, const std::string& file) {
+  LoadVariables out{{ch4_selection().variable, file}};
+  for (const auto& [name, value] : ch4_selection().env) out.emplace_back(name, value);
+  return out;
+}
+
+std::map<std::string, std::string> launch_env(const TunedProfile&) { return ch4_selection().env; }
+
+// Read after the rules (mpich-json) where the profile chooses a composition.
+const ProfileLoading kLoading{.role = ProfileLoading::Role::component,
+                              .versions = "",
+                              .file_name = "ch4-selection.json",
+                              .variables = variables,
+                              .launch_env = launch_env,
+                              .check = "read at MPI_Init; any error there aborts"};
+
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
+  const ExportFormat& tuned = kMpichJsonFormat;
+  LoadVariables own = variables(profile, file.empty() ? "FILE" : file);
+  const LoadVariables launch(own.begin() + 1, own.end());
+  own.resize(1);
   return fmt::format(
-      "Load it in MPICH {0} beside the profile's mpich-json export (both read at MPI_Init; any error there aborts):\n"
-      "  export MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
-      "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=TUNED_SELECTION   # pico export --format mpich-json\n"
-      "  export MPIR_CVAR_DEVICE_COLLECTIVES=all   # the ch4 device's tree is read only then\n"
+      "Load it in MPICH {} beside the profile's {} export (both {}):\n{}{}{}"
       "The file replaces the ch4 device's whole tree (it holds the defaults of the library it was made from).\n",
-      profile.library.version, file.empty() ? "FILE" : file);
+      profile.library.version, tuned.name, kLoading.check, export_lines(own),
+      export_lines(tuned.loading->variables(profile, "TUNED_SELECTION"), fmt::format("pico export --format {}", tuned.name)),
+      export_lines(launch, "the ch4 device's tree is read only then", "the ch4 device's tree is read only then"));
 }
 
 constexpr FormatFlag kFlags[] = {
@@ -173,6 +200,7 @@ extern const ExportFormat kMpichCh4JsonFormat{
     .flags = kFlags,
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = &kLoading};
 
 }  // namespace pico

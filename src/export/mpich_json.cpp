@@ -23,6 +23,8 @@
 
 namespace pico {
 
+extern const ExportFormat kMpichCh4JsonFormat;  // mpich_ch4_json.cpp: the compositions' tree
+
 namespace {
 
 struct MpichKey {
@@ -107,22 +109,34 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
   return defaults.tree.dump(1) + "\n";
 }
 
+LoadVariables variables(const TunedProfile&, const std::string& file) {
+  return {{"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", file}};
+}
+
+// Read with the ch4 tree (mpich-ch4-json) where the profile chooses a composition.
+const ProfileLoading kLoading{.role = ProfileLoading::Role::rules,
+                              .versions = "",
+                              .file_name = "tuned-selection.json",
+                              .variables = variables,
+                              .launch_env = nullptr,
+                              .check = "read at MPI_Init; any error there aborts"};
+
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
-  if (chooses_component(profile))
+  const std::string own = export_lines(variables(profile, file.empty() ? "FILE" : file));
+  if (chooses_component(profile)) {
+    const ExportFormat& ch4 = kMpichCh4JsonFormat;
     return fmt::format(
-        "Load it in MPICH {0} beside the profile's mpich-ch4-json export, which chooses the compositions\n"
-        "(read at MPI_Init; any error there aborts, so a run that starts has read them):\n"
-        "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
-        "  export MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=CH4_SELECTION   # pico export --format mpich-ch4-json\n"
-        "  export MPIR_CVAR_DEVICE_COLLECTIVES=all\n",
-        profile.library.version, file.empty() ? "FILE" : file);
+        "Load it in MPICH {} beside the profile's {} export, which chooses the compositions\n"
+        "({}, so a run that starts has read them):\n{}{}",
+        profile.library.version, ch4.name, kLoading.check, own,
+        export_lines(ch4.loading->variables(profile, "CH4_SELECTION"), fmt::format("pico export --format {}", ch4.name)));
+  }
   return fmt::format(
-      "Load it in MPICH {0} (read at MPI_Init; any error there aborts, so a run that starts has read it):\n"
-      "  export MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={1}\n"
+      "Load it in MPICH {} ({}, so a run that starts has read it):\n{}"
       "  export MPIR_CVAR_DEVICE_COLLECTIVES=none   # as pico measured: the ch4 device's own tree would run first\n"
       "The file replaces MPICH's whole tree (it holds the defaults of the library it was made from);\n"
       "a forced MPIR_CVAR_<COLL>_INTRA_ALGORITHM other than auto bypasses it.\n",
-      profile.library.version, file.empty() ? "FILE" : file);
+      profile.library.version, kLoading.check, own);
 }
 
 constexpr FormatFlag kFlags[] = {
@@ -139,6 +153,7 @@ extern const ExportFormat kMpichJsonFormat{
     .flags = kFlags,
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = &kLoading};
 
 }  // namespace pico

@@ -78,6 +78,7 @@ extern const ExportFormat kNcclTunerFormat{
     .flags = kFlags,
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = nullptr};
 
 }  // namespace pico

@@ -136,18 +136,45 @@ ExportOutput write(const TunedProfile& profile, const std::string&, const Format
   return out;
 }
 
+// Read with tuned's rules (ompi-rules or ompi-json), where the profile chooses han or adapt at some sizes.
+const ProfileLoading kHanRulesLoading{
+    .role = ProfileLoading::Role::component,
+    .versions = "",
+    .file_name = "han-rules.txt",
+    .variables = han_rules_load_variables,
+    .launch_env = nullptr,
+    .check = "pico run EXPERIMENT --profile PROFILE loads both; pico tune --check shows which component ran."};
+
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
-  std::string vars;
-  for (const auto& [k, v] : han_rules_variables(profile, file.empty() ? "FILE" : file))
-    vars += fmt::format(" --mca {} {}", k, v);
   return fmt::format(
       "Load it in Open MPI {} with tuned's rules from the same profile (pico export --format ompi-rules):\n"
-      "  mpirun{} --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename TUNED-FILE ...\n"
-      "pico run EXPERIMENT --profile PROFILE loads both; pico tune --check shows which component ran.\n",
-      profile.library.version, vars);
+      "  mpirun{}{} ...\n"
+      "{}\n",
+      profile.library.version, mca_flags(han_rules_load_variables(profile, file.empty() ? "FILE" : file)),
+      mca_flags(tuned_rules_variables(profile, "TUNED-FILE")), kHanRulesLoading.check);
 }
 
 }  // namespace
+
+std::map<std::string, std::string> mca_env(const std::map<std::string, std::string>& variables) {
+  std::map<std::string, std::string> env;
+  for (const auto& [variable, value] : variables) env["OMPI_MCA_" + variable] = value;
+  return env;
+}
+
+LoadVariables tuned_rules_variables(const TunedProfile&, const std::string& file) {
+  return {{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}, {"OMPI_MCA_coll_tuned_dynamic_rules_filename", file}};
+}
+
+// han's priority, rules and the chosen variants' variables.
+LoadVariables han_rules_load_variables(const TunedProfile& profile, const std::string& file) {
+  const std::map<std::string, std::string> env = mca_env(han_rules_variables(profile, file));
+  return {env.begin(), env.end()};
+}
+
+std::map<std::string, std::string> han_excluded_env(const TunedProfile& profile) {
+  return mca_env(han_excluded_variables(profile));
+}
 
 // adapt, chosen in han's rules, never runs in 4.1.4: with coll_han_bcast_dynamic_global_communicator_module
 // = 5 (and adapt's priority 0 or 1) ompi_coll_adapt_bcast was called 0 times.
@@ -191,7 +218,8 @@ extern const ExportFormat kOmpiHanRulesFormat{
     .flags = {},
     .directory = false,
     .write = write,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = &kHanRulesLoading};
 
 std::map<std::string, std::string> han_excluded_variables(const TunedProfile& profile) {
   if (profile.library.version.empty() || chooses_component(profile)) return {};

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "export/export_format.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
@@ -27,6 +28,16 @@ std::map<std::string, std::string> han_rules_variables(const TunedProfile& profi
 std::map<std::string, std::string> han_excluded_variables(const TunedProfile& profile);
 // The line of a rules file's "how to load" that says so ("... add --mca coll ^han ..."); "" where none is needed.
 std::string han_excluded_line(const TunedProfile& profile);
+
+// Open MPI's MCA variables as a launch's environment (OMPI_MCA_ before each).
+std::map<std::string, std::string> mca_env(const std::map<std::string, std::string>& variables);
+
+// How Open MPI loads tuned's rules file (ompi-rules, ompi-json: the same variables) and han's
+// (ompi-han-rules): the variables that read the file at `file`, and what a launch of a profile of
+// tuned's algorithms needs beside them (han_excluded_variables as OMPI_MCA_ variables).
+LoadVariables tuned_rules_variables(const TunedProfile& profile, const std::string& file);
+LoadVariables han_rules_load_variables(const TunedProfile& profile, const std::string& file);
+std::map<std::string, std::string> han_excluded_env(const TunedProfile& profile);
 
 // ExportRefusal for a range choosing adapt: no rules file makes Open MPI 4.1.4 run it at some sizes only.
 [[noreturn]] void refuse_adapt(const ProfileRule& rule, const ProfileRange& range);

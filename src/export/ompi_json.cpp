@@ -62,12 +62,22 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
   return file.dump(2) + "\n";
 }
 
+// The classic file's variables (ompi-rules), from 6.0.
+const ProfileLoading kLoading{
+    .role = ProfileLoading::Role::rules,
+    .versions = ">=6.0",
+    .file_name = "tuned-rules.json",
+    .variables = tuned_rules_variables,
+    .launch_env = han_excluded_env,
+    .check = "add --mca coll_tuned_verbose 1 to see tuned report what it read."};
+
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
   return fmt::format(
       "Load it in Open MPI main / 6.0 (the JSON form of the rules file):\n"
-      "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {0} ...\n"
-      "  add --mca coll_tuned_verbose 1 to see tuned report what it read.\n{1}",
-      file.empty() ? "FILE" : file, han_excluded_line(profile));
+      "  mpirun{} ...\n"
+      "  {}\n{}",
+      mca_flags(tuned_rules_variables(profile, file.empty() ? "FILE" : file)), kLoading.check,
+      han_excluded_line(profile));
 }
 
 }  // namespace
@@ -79,6 +89,7 @@ extern const ExportFormat kOmpiJsonFormat{
     .flags = {},
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = &kLoading};
 
 }  // namespace pico

@@ -79,20 +79,31 @@ std::string write(const TunedProfile& profile, const FormatArgs&) {
                      profile.platform, v2 ? " max_requests" : "", collectives, body);
 }
 
+// 6.0 reads the JSON form (ompi-json) with the same variables.
+const ProfileLoading kLoading{
+    .role = ProfileLoading::Role::rules,
+    .versions = "<6.0",
+    .file_name = "tuned-rules.txt",
+    .variables = tuned_rules_variables,
+    .launch_env = han_excluded_env,
+    .check = "A release build never says whether it read the file (a bad file is ignored silently):\n"
+             "check with pico run EXPERIMENT --profile PROFILE, then pico tune --check."};
+
 std::string how_to_load(const TunedProfile& profile, const FormatArgs&, const std::string& file) {
   const std::string components =
       chooses_component(profile)
           ? "This profile chooses han or adapt at some sizes: load it with han's rules too "
             "(pico export --format ompi-han-rules; docs/tuning.md#open-mpi-components).\n"
           : "";
+  const LoadVariables variables = tuned_rules_variables(profile, file.empty() ? "FILE" : file);
   return components + fmt::format(
-      "Load it in Open MPI {0} (coll/tuned reads it at the first collective):\n"
-      "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {1} ...\n"
-      "  (or export OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={1})\n"
-      "{2}"
-      "A release build never says whether it read the file (a bad file is ignored silently):\n"
-      "check with pico run EXPERIMENT --profile PROFILE, then pico tune --check.\n",
-      profile.library.version, file.empty() ? "FILE" : file, han_excluded_line(profile));
+      "Load it in Open MPI {} (coll/tuned reads it at the first collective):\n"
+      "  mpirun{} ...\n"
+      "  (or export {})\n"
+      "{}"
+      "{}\n",
+      profile.library.version, mca_flags(variables), assignments(variables), han_excluded_line(profile),
+      kLoading.check);
 }
 
 }  // namespace
@@ -104,6 +115,7 @@ extern const ExportFormat kOmpiRulesFormat{
     .flags = {},
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = &kLoading};
 
 }  // namespace pico

@@ -66,6 +66,7 @@ extern const ExportFormat kUccTuneFormat{
     .flags = {},
     .directory = false,
     .write = one_file<write>,
-    .how_to_load = how_to_load};
+    .how_to_load = how_to_load,
+    .loading = nullptr};
 
 }  // namespace pico

@@ -6,13 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "config/catalog.hpp"
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "core/results_file.hpp"
 #include "export/export_format.hpp"
-#include "export/export_support.hpp"
-#include "export/ompi_han_rules.hpp"
 #include "tuning/profile_hash.hpp"
 
 namespace fs = std::filesystem;
@@ -21,61 +18,16 @@ namespace pico {
 
 namespace {
 
-// The export each library loads at launch, and the variables that load it:
-// `switches` as they are, `file_variable` set to the exported file's path.
-struct LibraryLoading {
-  std::string format;
-  std::string file_name;
-  std::string file_variable;
-  std::map<std::string, std::string> switches;
-  // Where the profile chooses another component: its file, exported after the
-  // first (Open MPI: han's rules; MPICH: the ch4 tree); "" where it chooses none.
-  std::string component_format;
-  std::string component_file;
-  // Launch variables the component's file needs over the catalogue's own (ProfileLoad::launch_env).
-  std::map<std::string, std::string> launch_env;
-};
-
-// How MPICH loads a ch4 tree: the catalogue's composition components all set
-// the same variable (the file) and the same launch variables.
-const ComponentSelection& ch4_selection() { return catalog_for("mpich").components.at("ch4_alpha"); }
-
-// Open MPI's MCA variables as a launch's environment.
-std::map<std::string, std::string> mca_env(const std::map<std::string, std::string>& variables) {
-  std::map<std::string, std::string> env;
-  for (const auto& [variable, value] : variables) env["OMPI_MCA_" + variable] = value;
-  return env;
-}
-
-// The variables that load the component's file at `file`: han's (its priority,
-// rules and the chosen variants' variables), or the ch4 tree's.
-std::map<std::string, std::string> component_variables(const TunedProfile& profile, const std::string& file) {
-  if (profile.library.name == "openmpi") return mca_env(han_rules_variables(profile, file));
-  std::map<std::string, std::string> env = ch4_selection().env;
-  env[ch4_selection().variable] = file;
-  return env;
-}
-
-LibraryLoading loading_for(const TunedProfile& profile, const std::string& path) {
-  if (profile.library.name == "openmpi") {
-    const std::map<std::string, std::string> switches{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
-    const char* file_variable = "OMPI_MCA_coll_tuned_dynamic_rules_filename";
-    const bool han = chooses_component(profile);
-    if (!profile.library.version.empty() && version_in_range(profile.library.version, ">=6.0"))
-      return {"ompi-json", "tuned-rules.json", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
-              mca_env(han_excluded_variables(profile))};
-    return {"ompi-rules", "tuned-rules.txt", file_variable, switches, han ? "ompi-han-rules" : "", "han-rules.txt",
-            mca_env(han_excluded_variables(profile))};
-  }
-  if (profile.library.name == "mpich") {
-    if (!chooses_component(profile))
-      return {"mpich-json", "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {}, "", "", {}};
-    return {"mpich-json",     "tuned-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", {},
-            "mpich-ch4-json", "ch4-selection.json",   ch4_selection().env};
-  }
-  throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
-                                     profile.library.name),
-                   fmt::format("export it yourself: pico export {} --format ...", path));
+// The formats the profile loads through (export/export_format.hpp: each
+// format's ProfileLoading says its versions, file and variables), or
+// InputError where pico run loads no format of its library.
+std::vector<const ExportFormat*> formats_for(const TunedProfile& profile, const std::string& path) {
+  std::vector<const ExportFormat*> formats = loading_formats(profile);
+  if (formats.empty())
+    throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
+                                       profile.library.name),
+                     fmt::format("export it yourself: pico export {} --format ...", path));
+  return formats;
 }
 
 }  // namespace
@@ -104,15 +56,13 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
                                            name(c.collective), c.algorithm, c.case_id),
                        "run only `default` for the library (algorithms: [default]); a loaded Open MPI rules file "
                        "overrides forced algorithms");
-  const LibraryLoading how = loading_for(load.profile, path);
   // The library formats pico loads are single files that need no flag.
-  const auto exported = [&](const std::string& format) {
-    return export_profile(load.profile, path, export_format(format), FormatArgs{}).files.front().second;
-  };
-  load.files.push_back({how.format, how.file_name, exported(how.format)});
-  if (!how.component_format.empty())
-    load.files.push_back({how.component_format, how.component_file, exported(how.component_format)});
-  load.launch_env = how.launch_env;
+  for (const ExportFormat* format : formats_for(load.profile, path)) {
+    load.files.push_back({std::string(format->name), std::string(format->loading->file_name),
+                          export_profile(load.profile, path, *format, FormatArgs{}).files.front().second});
+    if (format->loading->launch_env)
+      for (const auto& [k, v] : format->loading->launch_env(load.profile)) load.launch_env[k] = v;
+  }
   return load;
 }
 
@@ -128,11 +78,12 @@ std::string ProfileLoad::formats() const {
 }
 
 std::map<std::string, std::string> profile_variables(const ProfileLoad& load, const std::vector<std::string>& files) {
-  const LibraryLoading how = loading_for(load.profile, load.path);
-  std::map<std::string, std::string> env = how.switches;
-  env[how.file_variable] = files.front();
-  if (!how.component_format.empty())  // han's rules (read where han's priority puts it above tuned), ch4's tree
-    for (const auto& [variable, value] : component_variables(load.profile, files.back())) env[variable] = value;
+  // Each file's variables, a later file's over an earlier's: han's rules (read where han's priority puts it
+  // above tuned) or ch4's tree after the library's rules.
+  std::map<std::string, std::string> env;
+  for (std::size_t i = 0; i < load.files.size(); ++i)
+    for (const auto& [variable, value] : export_format(load.files[i].format).loading->variables(load.profile, files.at(i)))
+      env[variable] = value;
   return env;
 }
 

@@ -4,7 +4,8 @@
 // The profile is exported for the run's library into the results directory
 // (openmpi: ompi-rules, or ompi-json from 6.0, and ompi-han-rules where it
 // chooses han or adapt; mpich: mpich-json, and mpich-ch4-json where it
-// chooses a ch4 composition) and the
+// chooses a ch4 composition: which, under which name, and the variables that
+// load it are each format's ProfileLoading, export/export_format.hpp) and the
 // variables that load it are set on every launch; run.json (and so the
 // report's provenance.profile) records the profile's path, hash and format.
 #pragma once

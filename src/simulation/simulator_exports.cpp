@@ -267,7 +267,8 @@ extern const ExportFormat kSchedgen2Format{
     .flags = {},
     .directory = false,
     .write = write_schedgen2,
-    .how_to_load = schedgen2_how_to_load};
+    .how_to_load = schedgen2_how_to_load,
+    .loading = nullptr};
 
 extern const ExportFormat kAstraSimFormat{
     .name = "astra-sim",
@@ -276,7 +277,8 @@ extern const ExportFormat kAstraSimFormat{
     .flags = kAstraSimFlags,
     .directory = true,
     .write = write_astra_sim,
-    .how_to_load = astra_sim_how_to_load};
+    .how_to_load = astra_sim_how_to_load,
+    .loading = nullptr};
 
 const std::vector<const ExportFormat*>& simulator_export_formats() {
   static const std::vector<const ExportFormat*> formats{&kAstraSimFormat, &kSchedgen2Format};
