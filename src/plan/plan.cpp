@@ -16,7 +16,6 @@
 #include "core/counted.hpp"
 #include "core/guidelines.hpp"
 #include "core/json_file.hpp"
-#include "core/wrapped_text.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
