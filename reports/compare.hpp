@@ -99,8 +99,9 @@ std::vector<ComparedPair> compare_reports(const nlohmann::json& baseline, const 
 // candidates' names abbreviated); pico compare gives 100 columns unless --wide.
 std::string render_compare_table(const std::vector<ComparedPair>& rows, std::size_t width = static_cast<std::size_t>(-1));
 // The rows' answer for a terminal (pico report A B --format term): size, the
-// two medians, speedup, interval and verdict as the table prints them.
-std::string render_compare_summary(const std::vector<ComparedPair>& rows);
+// two medians, speedup, interval and verdict as the table prints them;
+// fitted to width (the terminal's) as render_compare_table is.
+std::string render_compare_summary(const std::vector<ComparedPair>& rows, std::size_t width);
 // Numbers as numbers (seconds, a plain speedup factor, the interval's ends in
 // columns of their own), for pandas or R.
 std::string render_compare_csv(const std::vector<ComparedPair>& rows);

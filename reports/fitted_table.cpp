@@ -2,8 +2,10 @@
 #include "reports/fitted_table.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/counted.hpp"
 
@@ -11,25 +13,12 @@ namespace pico {
 
 namespace {
 
-constexpr std::size_t kMinName = 24;  // a name cut shorter says nothing ("mpi/default (ran recu.." at 16 did)
+constexpr std::size_t kMinName = 24;  // a name cut shorter says little ("mpi/default (ran recu.." at 16 did)
+// Shorter still only once the columns a reader needs least are left out: what a default ran stays whole there
+// (shortened), so it is the other labels that are cut.
+constexpr std::size_t kFloorName = 16;
 
 }  // namespace
-
-std::string wrapped(const std::string& text, std::size_t width) {
-  std::string out, line;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    const std::string word = text.substr(at, end - at);
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out += line + '\n';
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    at = end + 1;
-  }
-  return out + line + '\n';
-}
 
 std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 2) + ".."; }
 
@@ -96,7 +85,7 @@ std::size_t TableNotes::add(const std::string& text) {
 std::string TableNotes::lines(std::size_t width) const {
   std::string out;
   for (std::size_t n = 0; n < notes_.size(); ++n)
-    out += wrapped(fmt::format("[{}] {} {}", n + 1, counted(notes_[n].second, noun_), notes_[n].first), width);
+    out += wrapped(fmt::format("[{}] {} {}", n + 1, counted(notes_[n].second, noun_), notes_[n].first), width, "    ");
   return out;
 }
 
@@ -111,17 +100,21 @@ std::size_t table_width(std::span<const TextColumn> columns, const std::vector<s
 }
 
 std::string fitted_table(std::span<const TextColumn> given, const std::vector<std::vector<std::string>>& given_rows,
-                         std::size_t width, const CellColour& colour, std::vector<std::size_t> names) {
+                         std::size_t width, const CellColour& colour, std::vector<std::size_t> names,
+                         std::vector<std::size_t> optional) {
   std::vector<TextColumn> columns(given.begin(), given.end());
   std::vector<std::vector<std::string>> rows = given_rows;
   std::vector<std::size_t> original(columns.size());  // shown column -> given column, for colour
   for (std::size_t c = 0; c < original.size(); ++c) original[c] = c;
-  std::string above;
+  std::deque<std::string> headers;  // the headers made here ("baseline=candidate"): TextColumn only views its own
   const auto fits = [&] { return table_width(columns, rows) <= width; };
   const auto erase = [&](std::size_t c) {
     columns.erase(columns.begin() + static_cast<std::ptrdiff_t>(c));
     original.erase(original.begin() + static_cast<std::ptrdiff_t>(c));
     for (auto& row : rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+  };
+  const auto shown = [&](std::size_t given_column) {
+    return static_cast<std::size_t>(std::find(original.begin(), original.end(), given_column) - original.begin());
   };
   const auto is_name = [&](std::size_t c) { return std::find(names.begin(), names.end(), original[c]) != names.end(); };
   const auto one_value = [&](std::size_t c) {
@@ -139,39 +132,108 @@ std::string fitted_table(std::span<const TextColumn> given, const std::vector<st
       ++c;
     }
   }
+  // A column that repeats a names column row for row (compare's baseline and candidate, of two runs) is said by it.
+  for (std::size_t n = 0; n < columns.size() && !fits(); ++n) {
+    if (!is_name(n)) continue;
+    for (std::size_t c = 0; c < columns.size() && !fits(); ++c) {
+      if (c == n || is_name(c) ||
+          !std::all_of(rows.begin(), rows.end(), [&](const auto& row) { return row[c] == row[n]; }))
+        continue;
+      columns[n].header = headers.emplace_back(fmt::format("{}={}", columns[c].header, columns[n].header));
+      erase(c);
+      if (c < n) --n;
+      --c;
+    }
+  }
+  // A names column whose every label has one backend ("mpi/ring", "mpi/default (ran ring)") says it once, and
+  // its labels go without it: "default (ran ring)" beside "ring", not beside "mpi/ring".
+  for (std::size_t c = 0; c < columns.size() && !fits() && rows.size() >= 2; ++c) {
+    if (!is_name(c)) continue;
+    const std::string backend = rows[0][c].substr(0, rows[0][c].find('/'));
+    const bool common = backend.size() < rows[0][c].size() && std::all_of(rows.begin(), rows.end(), [&](const auto& row) {
+      return row[c].size() > backend.size() && row[c].compare(0, backend.size() + 1, backend + "/") == 0;
+    });
+    if (!common) continue;
+    said.push_back(fmt::format("backend: {}", backend));
+    for (auto& row : rows) row[c].erase(0, backend.size() + 1);
+    const std::string_view header = columns[c].header;
+    if (header.starts_with("backend/")) columns[c].header = headers.emplace_back(header.substr(8));
+  }
+  std::string above;
   if (!said.empty()) {
     std::string line;
     for (const std::string& s : said) line += (line.empty() ? "" : ", ") + s;
     above = wrapped(line, width == kUnlimitedWidth ? line.size() : width);
   }
   std::map<std::string, std::string> abbreviated;
-  // The shown name columns and each one's longest cell (its header at least).
-  std::vector<std::pair<std::size_t, std::size_t>> name_columns;
-  for (std::size_t c = 0; c < columns.size(); ++c)
-    if (is_name(c)) {
-      std::size_t longest = columns[c].header.size();
-      for (const auto& row : rows) longest = std::max(longest, row[c].size());
-      name_columns.emplace_back(c, longest);
-    }
-  if (!fits() && !name_columns.empty()) {
-    // The one length the name columns are cut to: the greatest that takes off `over` columns, and no shorter
-    // than kMinName (a name cut shorter says nothing).
-    const std::size_t over = table_width(columns, rows) - width;
-    const auto taken_at = [&](std::size_t keep) {
-      std::size_t taken = 0;
-      for (const auto& [c, longest] : name_columns) taken += longest > keep ? longest - keep : 0;
-      return taken;
-    };
+  std::map<std::size_t, std::vector<std::string>> labels;  // a names column's whole labels, by given column: each
+                                                           // is cut from its whole label, not from a cut one
+  // The shown name columns cut to one length: the greatest that fits the table, and no shorter than `floor`.
+  // Each label is cut from its whole self, and how long it comes out is measured, not assumed: what a default
+  // ran stays whole (shortened).
+  const auto shorten_names = [&](std::size_t floor) {
+    if (fits()) return;
+    std::vector<std::size_t> name_columns;
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (is_name(c)) {
+        name_columns.push_back(c);
+        std::vector<std::string>& whole = labels[original[c]];
+        if (whole.empty())
+          for (const auto& row : rows) whole.push_back(row[c]);
+      }
+    if (name_columns.empty()) return;
+    std::size_t others = table_width(columns, rows);  // the table's width but for its name columns' own
     std::size_t keep = 0;
-    for (const auto& [c, longest] : name_columns) keep = std::max(keep, longest);
-    while (keep > kMinName && taken_at(keep) < over) --keep;
-    for (const auto& [c, longest] : name_columns)
-      if (longest > keep)
-        for (auto& row : rows) row[c] = shortened(row[c], keep, abbreviated);
+    for (const std::size_t c : name_columns) {
+      std::size_t w = columns[c].header.size();
+      for (const auto& row : rows) w = std::max(w, row[c].size());
+      others -= w;
+      for (const std::string& label : labels[original[c]]) keep = std::max(keep, label.size());
+    }
+    std::map<std::string, std::string> scratch;
+    const auto width_at = [&](std::size_t n) {
+      std::size_t total = others;
+      for (const std::size_t c : name_columns) {
+        std::size_t w = columns[c].header.size();
+        for (const std::string& label : labels[original[c]]) w = std::max(w, shortened(label, n, scratch).size());
+        total += w;
+      }
+      return total;
+    };
+    while (keep > floor && width_at(keep) > width) --keep;
+    for (const std::size_t c : name_columns)
+      for (std::size_t r = 0; r < rows.size(); ++r) rows[r][c] = shortened(labels[original[c]][r], keep, abbreviated);
+  };
+  shorten_names(kMinName);
+  // Then the columns a reader needs least, in the order given, each named under the table; --wide shows them.
+  std::vector<std::string> left_out;
+  // Labels cut to kFloorName, where that alone fits the table, rather than one column more left out.
+  const auto fits_cut = [&] {
+    const auto kept_rows = rows;
+    const auto kept_abbreviated = abbreviated;
+    shorten_names(kFloorName);
+    if (fits()) return true;
+    rows = kept_rows;
+    abbreviated = kept_abbreviated;
+    return false;
+  };
+  for (const std::size_t given_column : optional) {
+    const std::size_t c = shown(given_column);
+    if (fits() || columns.size() <= 2 || fits_cut()) break;
+    if (c == columns.size()) continue;  // said above already
+    left_out.emplace_back(columns[c].header);
+    erase(c);
   }
+  shorten_names(kFloorName);
+  const std::size_t prose = width == kUnlimitedWidth ? kDefaultTableWidth : width;
+  const std::string left_out_line =
+      left_out.empty() ? ""
+                       : wrapped(fmt::format("not shown in {} columns (--wide shows them): {}", width,
+                                             fmt::join(left_out, ", ")),
+                                 prose);
   const CellColour shown_colour =
       colour ? CellColour([&](std::size_t row, std::size_t column) { return colour(row, original[column]); }) : CellColour();
-  return above + aligned_table(columns, rows, shown_colour) + abbreviations_line(abbreviated, width == kUnlimitedWidth ? 100 : width);
+  return above + aligned_table(columns, rows, shown_colour) + abbreviations_line(abbreviated, prose) + left_out_line;
 }
 
 }  // namespace pico

@@ -12,17 +12,16 @@
 #include <utility>
 #include <vector>
 
+#include "core/wrapped_text.hpp"  // wrapped: the fitted tables' prose wraps as all pico's does
 #include "reports/text_table.hpp"
 
 namespace pico {
 
 // The width the run, report and compare tables fit by default; --wide lifts it.
-inline constexpr std::size_t kDefaultTableWidth = 100;
+inline constexpr std::size_t kDefaultTableWidth = kProseWidth;
 // A width no table reaches: --wide.
 inline constexpr std::size_t kUnlimitedWidth = static_cast<std::size_t>(-1);
 
-// Text broken at spaces into lines of at most width columns (a word longer stays whole), each ended.
-std::string wrapped(const std::string& text, std::size_t width);
 
 // At most n bytes: the end given up for "..".
 std::string cut(const std::string& s, std::size_t n);
@@ -66,12 +65,19 @@ std::size_t table_width(std::span<const TextColumn> columns, const std::vector<s
 // aligned_table fitted to `width`, in steps, each only while the table is
 // still wider: a column whose every cell is "-" is left out; a column with
 // one value in all of two or more rows is said once above the table
-// ("dtype: float32, op: sum"); the `names` columns' labels are shortened
-// (above; the abbreviations said under the table). With several `names`
-// columns (tune's fastest and choice) the longest are shortened first, to one
-// length, until the table fits. A table that still does not fit is printed
-// whole: nothing else is cut. colour is by the given columns' indices.
+// ("dtype: float32, op: sum"), and so is a `names` column's one backend
+// ("backend: mpi", its labels then without "mpi/"); a column that repeats a
+// `names` column row for row goes into it ("baseline=candidate"); the `names`
+// columns' labels are shortened (above; the abbreviations said under the
+// table) to 24 columns at least. With several `names` columns (tune's fastest
+// and choice) the longest are shortened first, to one length, until the
+// table fits. Then the `optional` columns are left out, in the order given,
+// and named under the table ("not shown in 100 columns (--wide shows them):
+// iterations"); then the labels are cut to 16 columns at least. A table that
+// still does not fit is printed so: nothing else is cut. colour is by the
+// given columns' indices.
 std::string fitted_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
-                         std::size_t width, const CellColour& colour = {}, std::vector<std::size_t> names = {});
+                         std::size_t width, const CellColour& colour = {}, std::vector<std::size_t> names = {},
+                         std::vector<std::size_t> optional = {});
 
 }  // namespace pico

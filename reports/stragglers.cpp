@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "core/size_text.hpp"
+#include "core/wrapped_text.hpp"
 
 namespace pico {
 namespace {
@@ -43,19 +44,23 @@ std::string stragglers_text(const StragglerFindings& f) {
                         f.oversubscribed_cases);
   if (f.unmeasured_cases > 0)
     left_out += fmt::format("; {} case(s) not measured (timing.rank_timing: false)", f.unmeasured_cases);
+  // In 100 columns, as the tables above them (core/wrapped_text.hpp).
   if (f.named.empty())
-    return fmt::format("stragglers: none in {} case(s) with per-rank timing{}\n", f.judged_cases, left_out);
-  std::string out = fmt::format("stragglers ({} case(s) with per-rank timing{}):\n", f.judged_cases, left_out);
+    return wrapped(fmt::format("stragglers: none in {} case(s) with per-rank timing{}", f.judged_cases, left_out),
+                   kProseWidth, "  ");
+  std::string out =
+      wrapped(fmt::format("stragglers ({} case(s) with per-rank timing{}):", f.judged_cases, left_out), kProseWidth, "  ");
   for (const NamedStraggler& n : f.named) {
     std::vector<std::string> kinds;
     for (const auto& k : n.kinds) kinds.push_back(kind_text(k));
     std::vector<std::string> cases;
     for (const StragglerCase& c : n.cases) cases.push_back(case_text(c));
-    out += fmt::format("  {} {} in {} of {} case(s), in {:.0f}% of their calls ([{:.0f}%, {:.0f}%] at 95% confidence), "
-                       "by a median {}: {}\n",
-                       straggler_who(n), fmt::join(kinds, " and "), n.cases.size(), f.judged_cases,
-                       n.pooled.value() * 100, n.pooled.low * 100, n.pooled.high * 100, duration_text(n.excess_s),
-                       fmt::join(cases, "; "));
+    out += wrapped(fmt::format("  {} {} in {} of {} case(s), in {:.0f}% of their calls ([{:.0f}%, {:.0f}%] at 95% "
+                               "confidence), by a median {}: {}",
+                               straggler_who(n), fmt::join(kinds, " and "), n.cases.size(), f.judged_cases,
+                               n.pooled.value() * 100, n.pooled.low * 100, n.pooled.high * 100,
+                               duration_text(n.excess_s), fmt::join(cases, "; ")),
+                   kProseWidth, "    ");
   }
   return out;
 }

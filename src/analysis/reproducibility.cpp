@@ -9,6 +9,7 @@
 
 #include "core/json_file.hpp"
 #include "core/stats.hpp"
+#include "core/wrapped_text.hpp"
 
 namespace pico {
 
@@ -121,7 +122,7 @@ std::string describe(const Reproducibility& r) {
 std::string reproducibility_line(const nlohmann::json& report) {
   const auto it = report.find("reproducibility");
   if (it == report.end() || !it->is_object()) return "";
-  return "reproducibility: " + describe(reproducibility_from_json(*it)) + "\n";
+  return wrapped("reproducibility: " + describe(reproducibility_from_json(*it)), kProseWidth, "  ");
 }
 
 }  // namespace pico

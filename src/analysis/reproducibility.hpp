@@ -35,8 +35,8 @@ Reproducibility reproducibility_from_json(const nlohmann::json& j);
 // 72% of 80 sizes (within 5% of its best at 90%; split-half over rounds)".
 std::string describe(const Reproducibility& r);
 
-// The line for a report ("reproducibility: ..." and a newline); "" for a
-// report written before reports stated it.
+// The line for a report ("reproducibility: ..." and a newline, wrapped to
+// 100 columns); "" for a report written before reports stated it.
 std::string reproducibility_line(const nlohmann::json& report);
 
 }  // namespace pico

@@ -86,8 +86,9 @@ void add_compare(CLI::App& app, int& exit_code) {
       const std::string reports =
           opts->candidate.empty()
               ? ""
-              : fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n", opts->baseline,
-                            label_of(baseline, 1), opts->candidate, label_of(candidate, 2));
+              : wrapped(fmt::format("baseline report: {} ({})\ncandidate report: {} ({})", opts->baseline,
+                                    label_of(baseline, 1), opts->candidate, label_of(candidate, 2)),
+                        kProseWidth, "  ");
       return reports + render_compare_table(rows, width);
     }, exit_code);
   });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cli/read_report.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
 #include "core/placement_mismatch.hpp"
+#include "core/wrapped_text.hpp"
 #include "launch/application_report_check.hpp"
 #include "launch/application_run.hpp"
 #include "tuning/default_ran_check.hpp"
@@ -16,9 +18,9 @@ namespace pico::cli {
 
 void warn_about(const nlohmann::json& report, const std::string& where) {
   if (const std::string text = report_oversubscription_text(report); !text.empty())
-    fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
+    std::fputs(warning_text(where + ": " + text).c_str(), stderr);
   if (const std::string text = report_placement_mismatch_text(report); !text.empty())
-    fmt::print(stderr, "pico: warning: {}: {}\n", where, text);
+    std::fputs(warning_text(where + ": " + text).c_str(), stderr);
 }
 
 nlohmann::json read_report(const std::string& dir_or_file, std::uintmax_t max_bytes) {
@@ -67,7 +69,7 @@ TunedProfile read_profile(const std::string& path, std::string* text) {
   TunedProfile profile = load_profile(path, text);
   // What predict, replay and the simulator exports stand for "default": a name the library has.
   check_default_ran(profile, path);
-  for (const std::string& w : profile.warnings) fmt::print(stderr, "pico: warning: {}: {}\n", path, w);
+  for (const std::string& w : profile.warnings) std::fputs(warning_text(path + ": " + w).c_str(), stderr);
   return profile;
 }
 

@@ -89,11 +89,14 @@ void add_report(CLI::App& app, int& exit_code) {
         // Two reports: the second's cases against the first's, the speedups pico compare and the HTML page print.
         const nlohmann::json baseline = read_report(opts->results[0]), candidate = read_report(opts->results[1]);
         const std::vector<ComparedPair> rows = compare_reports(baseline, &candidate, {});
-        const std::string heading = fmt::format("baseline report: {} ({})\ncandidate report: {} ({})\n",
-                                                opts->results[0], report_label(baseline, 1), opts->results[1],
-                                                report_label(candidate, 2));
+        const std::string heading =
+            wrapped(fmt::format("baseline report: {} ({})\ncandidate report: {} ({})", opts->results[0],
+                                report_label(baseline, 1), opts->results[1], report_label(candidate, 2)),
+                    kProseWidth, "  ");
         return heading + (opts->output.format == "term"
-                              ? render_compare_summary(rows)
+                              ? render_compare_summary(rows, opts->wide                 ? kUnlimitedWidth
+                                                             : opts->output.path.empty() ? terminal_width(stdout, 120)
+                                                                                         : 120)
                               : render_compare_table(rows, opts->wide ? kUnlimitedWidth : kDefaultTableWidth));
       }
       if (opts->output.format == "sweep") {

@@ -12,6 +12,7 @@
 #include "core/host_load.hpp"
 #include "core/report_facts.hpp"
 #include "core/terminal.hpp"
+#include "core/wrapped_text.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "launch/profile_loading.hpp"
@@ -68,9 +69,13 @@ int print_result(const RunResult& result, bool quiet, TableStyle style, std::siz
   // What the library ran under: a tuned profile loaded (run --profile, a platform's tuning.profile).
   if (const auto profile = report_facts(result.report).profile) {
     const nlohmann::json& p = *profile;
-    fmt::print("profile: {} loaded into {} {} as {} ({}; its variables in report.json's provenance.profile.env)\n",
-               p.value("path", "?"), p.value("library", "?"), p.value("version", ""), p.value("format", "?"),
-               p.value("file", "?"));
+    std::fputs(wrapped(fmt::format("profile: {} loaded into {} {} as {} ({}; its variables in report.json's "
+                                   "provenance.profile.env)",
+                                   p.value("path", "?"), p.value("library", "?"), p.value("version", ""),
+                                   p.value("format", "?"), p.value("file", "?")),
+                       kProseWidth, "  ")
+                   .c_str(),
+               stdout);
   }
   warn_about(result.report, result.dir);
   if (result.report_written) fmt::print("report: {}\n", (std::filesystem::path(result.dir) / "report.json").string());

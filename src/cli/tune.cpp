@@ -15,6 +15,7 @@
 #include "core/file_io.hpp"
 #include "config/units.hpp"
 #include "core/input_error.hpp"
+#include "core/wrapped_text.hpp"
 #include "instrumentation/provenance.hpp"
 #include "tuning/check.hpp"
 #include "tuning/comm_size_prediction.hpp"
@@ -114,7 +115,8 @@ void add_tune(CLI::App& app, int& exit_code) {
     if (!opts->quiet) {
       std::cout << render_tune_summary(analysis, options, width);
       for (const LoadedReport& r : distinct_runs(reports).reports)
-        if (const std::string line = reproducibility_line(r.report); !line.empty()) std::cout << r.path << ": " << line;
+        if (const std::string line = reproducibility_line(r.report); !line.empty())
+          std::cout << wrapped(r.path + ": " + line, kProseWidth, "  ");
     }
     TunedProfile profile = profile_from_analysis(analysis, options);
     for (const std::string& note : add_predicted_rules(profile, opts->predict_np))

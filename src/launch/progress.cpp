@@ -16,6 +16,8 @@
 #include "reports/render.hpp"
 #include "core/json_file.hpp"
 #include "core/results_file.hpp"
+#include "core/terminal.hpp"
+#include "core/wrapped_text.hpp"
 
 namespace pico {
 
@@ -82,7 +84,10 @@ std::string Progress::counts_and_times() const {
 
 void Progress::show(const std::string& current) {
   if (!enabled_) return;
-  const std::string line = fmt::format("{}  {}", counts_and_times(), current);
+  // One line, or a terminal's redraw (\r) leaves its wrapped rest behind: what runs is cut to the width.
+  std::string line = fmt::format("{}  {}", counts_and_times(), current);
+  if (const std::size_t width = tty_ ? terminal_width(stderr, kProseWidth) : kProseWidth; line.size() > width)
+    line = line.substr(0, width > 2 ? width - 2 : 0) + "..";
   if (tty_) {
     print_to_stderr(fmt::format("\r\033[K{}", line));
   } else if (seconds_since(last_) >= 5.0) {

@@ -22,6 +22,7 @@
 #include "core/oversubscription.hpp"
 #include "core/json_file.hpp"
 #include "core/results_file.hpp"
+#include "core/wrapped_text.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/profile_loading.hpp"
 #include "launch/estimate_history.hpp"
@@ -253,13 +254,13 @@ std::string crowding_warnings(const Platform& platform, const std::vector<int>& 
   const int most = *std::max_element(process_counts.begin(), process_counts.end());
   std::string out;
   if (most > cores)
-    out += fmt::format("pico: warning: {}\n",
-                       oversubscription_text({Oversubscription{-1, host_name(), most, cores}}));
+    out += warning_text(oversubscription_text({Oversubscription{-1, host_name(), most, cores}}));
   else if (load_now && load_above_cores(*load_now, most, cores))
-    out += fmt::format("pico: warning: a load of {:.1f} is already on this host's {} cores: {} rank(s) beside it "
-                       "would wait for cores, and the report would mark the sizes measured so as unable to support a "
-                       "verdict; run when the machine is quiet, or with fewer ranks (--np)\n",
-                       *load_now, cores, most);
+    out += warning_text(fmt::format("a load of {:.1f} is already on this host's {} cores: {} rank(s) beside it "
+                                    "would wait for cores, and the report would mark the sizes measured so as "
+                                    "unable to support a verdict; run when the machine is quiet, or with fewer "
+                                    "ranks (--np)",
+                                    *load_now, cores, most));
   return out;
 }
 

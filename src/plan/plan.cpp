@@ -16,6 +16,7 @@
 #include "core/counted.hpp"
 #include "core/guidelines.hpp"
 #include "core/json_file.hpp"
+#include "core/wrapped_text.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
@@ -448,7 +449,7 @@ std::string plan_duration_text(const Plan& p) {
 
 std::string warnings_text(const Plan& p) {
   std::string out;
-  for (const std::string& w : p.warnings) out += fmt::format("pico: warning: {}\n", w);
+  for (const std::string& w : p.warnings) out += warning_text(w);
   return out;
 }
 

@@ -180,15 +180,17 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
                                                            {"np", true},
                                                            {"size", true},
                                                            {"profile", false},
-                                                           {"tuned", true},
-                                                           {"best", true},
-                                                           {"default", true},
+                                                           {"tuned(us)", true},
+                                                           {"best(us)", true},
+                                                           {"default(us)", true},
                                                            {"best", false},
                                                            {"vs best", true},
                                                            {"vs default", true},
                                                            {"verdict", false},
                                                            {"ran", false}}};
   constexpr std::size_t kProfileColumn = 3, kBestColumn = 7, kRanColumn = 11;
+  static_assert(kColumns[4].header == "tuned(us)" && kColumns[6].header == "default(us)" &&
+                kColumns[kBestColumn].header == "best");
   const auto speedup = [](const MeasuredSpeedup& s) { return speedup_estimate_text(s) + " " + speedup_interval_text(s); };
   std::set<std::vector<int>> predicted;
   std::vector<std::vector<std::string>> rows;
@@ -205,15 +207,19 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
     for (auto& row : rows)
       if (row[kRanColumn].starts_with("no: "))
         row[kRanColumn] = fmt::format("no [{}]", notes.add(row[kRanColumn].substr(4) + ", not the profile's algorithm"));
-  out += fitted_table(kColumns, rows, width, {}, {kProfileColumn, kBestColumn}) + notes.lines(width);
-  for (const std::string& u : result.unmatched) out += u + "\n";
-  for (const std::string& line : result.repeated) out += line + "\n";
+  // Given up first where the table is still too wide: the three times (the speedups say how they compare),
+  // then the sweep's best algorithm (its speedup stays in "vs best").
+  out += fitted_table(kColumns, rows, width, {}, {kProfileColumn, kBestColumn}, {4, 5, 6, kBestColumn}) +
+         notes.lines(width);
+  for (const std::string& u : result.unmatched) out += wrapped(u, width);
+  for (const std::string& line : result.repeated) out += wrapped(line, width);
   const std::size_t judged = result.rows.size() - static_cast<std::size_t>(result.unchanged);
   // "0 of 0 sizes the profile changes within 10%" read as a pass of nothing.
   if (judged == 0)
-    out += fmt::format("nothing to check: the profile keeps the library default at every size measured here ({} "
-                       "unchanged, not judged), so loading it changed nothing\n",
-                       counted(result.rows.size(), "size"));
+    out += wrapped(fmt::format("nothing to check: the profile keeps the library default at every size measured "
+                               "here ({} unchanged, not judged), so loading it changed nothing",
+                               counted(result.rows.size(), "size")),
+                   width);
   else
     out += wrapped(fmt::format("{} of {} sizes the profile changes within {:.0f}% of the sweep's best and at most "
                                "{:.0f}% slower than the old default (SLOWER: worse than the old default beyond the "
@@ -223,17 +229,21 @@ std::string render_check(const CheckResult& result, const TuneOptions& options, 
                                (kNearBest - 1) * 100, (kNoWorseThanDefault - 1) * 100, result.unchanged),
                    width);
   if (result.drift)
-    out += fmt::format("run-to-run drift at the {} unchanged sizes (the same algorithm in both runs): tuned/default "
-                       "from {:.2f}x to {:.2f}x (2.5th to 97.5th percentile); a changed size within it is within "
-                       "noise\n",
-                       result.drift->sizes, result.drift->low, result.drift->high);
+    out += wrapped(fmt::format("run-to-run drift at the {} unchanged sizes (the same algorithm in both runs): "
+                               "tuned/default from {:.2f}x to {:.2f}x (2.5th to 97.5th percentile); a changed size "
+                               "within it is within noise",
+                               result.drift->sizes, result.drift->low, result.drift->high),
+                   width);
   else if (judged > 0)
-    out += fmt::format("drift not measured: fewer than {} unchanged sizes; the bootstrap's interval alone judges\n",
-                       kMinDriftSizes);
+    out += wrapped(fmt::format("drift not measured: fewer than {} unchanged sizes; the bootstrap's interval alone "
+                               "judges",
+                               kMinDriftSizes),
+                   width);
   if (result.within_noise > 0)
-    out += fmt::format("{} within noise: the estimate misses a bound but its interval does not rule the bound "
-                       "out; measure more launches (the experiment's `repetitions:`, e.g. 5) to decide\n",
-                       counted(static_cast<std::size_t>(result.within_noise), "size"));
+    out += wrapped(fmt::format("{} within noise: the estimate misses a bound but its interval does not rule the "
+                               "bound out; measure more launches (the experiment's `repetitions:`, e.g. 5) to decide",
+                               counted(static_cast<std::size_t>(result.within_noise), "size")),
+                   width);
   for (const std::vector<int>& from : predicted) {
     std::size_t rows = 0, good = 0;
     for (const CheckRow& r : result.rows)

@@ -212,9 +212,14 @@ std::string render_profile_written(const TunedProfile& profile, const std::strin
   const std::string written = fmt::format("profile: {} ({})\n", path, counted(profile.rules.size(), "rule"));
   // Exporting a profile that keeps the default everywhere loads a file that changes nothing: no "next" for it.
   if (!changes_anything(profile))
-    return written + "it keeps the library default at every size (nothing beat it with confidence), so exporting it "
-                     "would change nothing; more rounds (timing.rounds) or launches (repetitions) may decide\n";
-  return written + fmt::format("next: pico export {} --format ompi-rules|mpich-json|... -o FILE\n", path);
+    return written + wrapped("it keeps the library default at every size (nothing beat it with confidence), so "
+                             "exporting it would change nothing; more rounds (timing.rounds) or launches "
+                             "(repetitions) may decide",
+                             kProseWidth);
+  // The command on a line of its own, whole (a command cut in two does not paste), the formats named above it.
+  return written + fmt::format("next, in the library's format (ompi-rules, mpich-json, ...: pico export --help):\n"
+                               "  pico export {} --format FORMAT -o FILE\n",
+                               path);
 }
 
 TuneAnalysis analyse_reports(const std::vector<LoadedReport>& given, const TuneOptions& options,
@@ -379,7 +384,8 @@ TunedProfile profile_from_analysis(const TuneAnalysis& analysis, const TuneOptio
 }
 
 std::string render_tune_summary(const TuneAnalysis& analysis, const TuneOptions& options, std::size_t width) {
-  std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%, decided from P(within {:.0f}% of the "
+  // Two lines, not one wrapped: "P(within 5% of the fastest)" is one figure's name and stays on one line.
+  std::string out = fmt::format("{} {} on {}: objective {}, min gain {:.3g}%,\n  decided from P(within {:.0f}% of the "
                                 "fastest) >= {:.2g}\n",
                                 analysis.library.name, analysis.library.version, analysis.platform,
                                 name(options.objective), options.min_gain * 100, kNearFastest * 100,

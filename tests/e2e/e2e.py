@@ -46,6 +46,12 @@ def pico(*args, env=None, cwd=None):
     return proc
 
 
+def unwrapped(text):
+    """pico's lines as written before wrapping to 100 columns: each further line of a wrapped one (begun by two
+    spaces: core/wrapped_text.hpp) joined to it by one space, so a message reads whole wherever it broke."""
+    return re.sub(r"\n  +(?=\S)", " ", text)
+
+
 def write(directory, name, text):
     path = os.path.join(directory, name)
     with open(path, "w", encoding="utf-8") as f:
@@ -172,7 +178,7 @@ def run_named(tests, name, prefix, prepare=None):
 # The journeys, one file each (each under 600 lines); their test_* functions
 # are the tests CTest names (tests/CMakeLists.txt: e2e.py NAME).
 JOURNEYS = ["e2e_runs", "e2e_failures", "e2e_libraries", "e2e_node_aware", "e2e_gpu_compressed", "e2e_inputs",
-            "e2e_html", "e2e_applications", "e2e_application_tuning", "e2e_stragglers"]
+            "e2e_html", "e2e_applications", "e2e_application_tuning", "e2e_stragglers", "e2e_widths"]
 
 
 def journey_tests():

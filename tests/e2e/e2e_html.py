@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-from e2e import PLAN_ORDER_TIMING, SRC, expect, load, pico, report_path, run_experiment
+from e2e import PLAN_ORDER_TIMING, SRC, expect, load, pico, report_path, run_experiment, unwrapped
 
 
 HTML_EXPERIMENT = """\
@@ -459,11 +459,12 @@ def test_html_variants(tmp):
     # `pico compare` names the baseline report first, by the label given; a label too many is refused.
     compared = pico("compare", *runs, "--label", "run A", "--label", "run B")
     expect(compared.returncode == 0, compared.stderr)
-    expect(compared.stdout.startswith(f"baseline report: {runs[0]} (1: run A)\ncandidate report: {runs[1]} (2: run B)\n"),
+    # unwrapped: the heading is wrapped to 100 columns, and a temporary path is most of them.
+    expect(unwrapped(compared.stdout).startswith(f"baseline report: {runs[0]} (1: run A)\ncandidate report: {runs[1]} (2: run B)\n"),
            compared.stdout[:400])
     unnamed = pico("compare", *runs)
     expect(re.match(r"baseline report: \S+ \(1: \S+ on local, openmpi [0-9.]+, \d{4}-\d\d-\d\d \d\d:\d\d\)\n",
-                    unnamed.stdout), f"default label: {unnamed.stdout[:300]}")
+                    unwrapped(unnamed.stdout)), f"default label: {unnamed.stdout[:300]}")
     for args in (["compare", *runs, "--label", "a", "--label", "b", "--label", "c"],
                  ["compare", runs[0], "--label", "a"],  # one report against itself: nothing to name
                  ["report", runs[0], "--label", "a"],

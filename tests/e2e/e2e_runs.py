@@ -31,6 +31,7 @@ from e2e import (
     pico,
     report_path,
     run_experiment,
+    unwrapped,
     wait_until,
     write,
 )
@@ -384,14 +385,15 @@ def test_oversubscribed(tmp):
     expect(over.returncode == 0, over.stderr)
     warning = re.compile(r"^pico: warning: \S+: oversubscribed \(launch \d+: " + str(2 * cores)
                          + r" ranks on host \S+ with \d+ cores\)", re.M)
-    expect(warning.search(over.stderr), f"the run says so: {over.stderr!r}")
+    expect(warning.search(unwrapped(over.stderr)), f"the run says so: {over.stderr!r}")
     report = load(report_path(over))
     found = report["provenance"]["oversubscribed"]
     expect([o["ranks"] for o in found] == [2 * cores] and all(o["ranks"] > o["cores"] for o in found), str(found))
     results = os.path.dirname(report_path(over))
     for verb in (["tune", results, "-o", os.path.join(tmp, "p.json")], ["compare", results], ["report", results]):
         proc = pico(*verb, cwd=tmp)
-        expect(proc.returncode == 0 and warning.search(proc.stderr), f"{verb[0]}: exit {proc.returncode} {proc.stderr!r}")
+        expect(proc.returncode == 0 and warning.search(unwrapped(proc.stderr)),
+               f"{verb[0]}: exit {proc.returncode} {proc.stderr!r}")
     alone = run_experiment(tmp, """\
         collectives: [allreduce]
         sizes: [8B]
@@ -421,17 +423,18 @@ def test_placement_claim(tmp):
     report = checked_report(proc)
     warning = re.compile(r"^pico: warning: \S+: the platform's placement is not where the ranks ran \(np 2: planned "
                          r"2 nodes x 1 ranks, ran on 1 node; the plan's placement: the platform's placement", re.M)
-    expect(warning.search(proc.stderr), f"the run says so: {proc.stderr!r}")
+    expect(warning.search(unwrapped(proc.stderr)), f"the run says so: {proc.stderr!r}")
     found = report["provenance"]["placement_mismatch"]
     expect([(m["np"], m["planned_ranks_per_host"], m["ran_ranks_per_host"], m["ran"]) for m in found]
            == [(2, [1, 1], [2], "1 node")], str(found))  # np 1 fits the claim: one node either way
     results = os.path.dirname(report_path(proc))
     for verb in (["compare", results], ["report", results]):
         shown = pico(*verb, cwd=tmp)
-        expect(shown.returncode == 0 and warning.search(shown.stderr), f"{verb[0]}: exit {shown.returncode} {shown.stderr!r}")
+        expect(shown.returncode == 0 and warning.search(unwrapped(shown.stderr)),
+               f"{verb[0]}: exit {shown.returncode} {shown.stderr!r}")
     profile = os.path.join(tmp, "p.json")
     tuned = pico("tune", results, "-o", profile, "--wide", cwd=tmp)
-    expect(tuned.returncode == 0 and warning.search(tuned.stderr), f"tune: exit {tuned.returncode} {tuned.stderr!r}")
+    expect(tuned.returncode == 0 and warning.search(unwrapped(tuned.stderr)), f"tune: exit {tuned.returncode} {tuned.stderr!r}")
     expect("np 2 tuned as its ranks ran, on 1 node (rules for 1 node(s) x 2 ppn), not as the platform's placement "
            "claims (2 nodes x 1 ranks)" in tuned.stdout, tuned.stdout)
     rules = [(r["comm_size"], r["nodes"], r["ppn"]) for r in load(profile)["rules"]]

@@ -524,6 +524,8 @@ def bad_format(stderr: str):
     # Warnings about what was read (an oversubscribed run's report) may come before the error.
     while lines and lines[0].startswith("pico: warning: "):
         lines.pop(0)
+        while lines and lines[0].startswith("  "):  # the warning's further lines: wrapped to 100 columns
+            lines.pop(0)
     if not lines:
         return "exit 2 with nothing on stderr"
     if not FIRST_LINE.match(lines[0]):

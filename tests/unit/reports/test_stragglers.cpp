@@ -4,6 +4,7 @@
 // named where none was; oversubscribed launches left out.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <string>
@@ -23,6 +24,23 @@ using nlohmann::json;
 using Catch::Matchers::Contains;
 
 namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, end - at));
+  }
+  return lines;
+}
+
+// The text as one line: each line break and the indent after it as one space.
+std::string unwrapped(const std::string& text) {
+  std::string out;
+  for (const std::string& line : split_lines(text))
+    out += (out.empty() ? "" : " ") + line.substr(std::min(line.find_first_not_of(' '), line.size()));
+  return out;
+}
 
 // 4 ranks x 100 samples entering within 1 us, leaving together 20 us later;
 // rank `late` (if any) enters 200 us late in every sample.
@@ -111,7 +129,9 @@ TEST_CASE("stragglers: a host slow across collectives is named once, as a host",
   REQUIRE(j["named"][0]["cases"].size() == 3);
   CHECK(j["named"][0]["cases"][1]["collective"] == "bcast");
   CHECK(j["named"][0]["cases"][1]["kind"] == "late_arrival");
-  const std::string text = stragglers_text(f);
+  std::string text = stragglers_text(f);
+  for (const std::string& line : split_lines(text)) CHECK(line.size() <= 100);  // wrapped as the tables above
+  text = unwrapped(text);
   CHECK_THAT(text, Contains("host n1 (rank 2) arrives late in 3 of 3 case(s)"));
   CHECK_THAT(text, Contains("at 95% confidence"));
   CHECK_THAT(text, Contains("allgather"));
@@ -162,7 +182,7 @@ TEST_CASE("stragglers: with per-rank timing off they are not measured, not none"
   mixed["cases"][0].erase("rank_timing");
   mixed["cases"][0]["rank_timing_off"] = true;
   CHECK(stragglers_text(find_stragglers(mixed)) ==
-        "stragglers: none in 2 case(s) with per-rank timing; 1 case(s) not measured (timing.rank_timing: false)\n");
+        "stragglers: none in 2 case(s) with per-rank timing; 1 case(s) not measured (timing.rank_timing:\n  false)\n");
 }
 
 TEST_CASE("stragglers: an oversubscribed launch's cases are not judged", "[stragglers]") {

@@ -95,7 +95,7 @@ TEST_CASE("check: a profile that changes nothing says there is nothing to check,
   const std::string text = render_check(r, {});
   CHECK_THAT(text, !Catch::Matchers::Contains("0 of 0"));
   CHECK_THAT(text, Catch::Matchers::Contains("nothing to check: the profile keeps the library default at every size "
-                                             "measured here (1 size unchanged"));
+                                             "measured here (1 size\nunchanged"));  // wrapped to 100 columns
   // The ran column: "-" where the profile keeps the default, and its legend says so (--wide: a column
   // of "-" only is left out of a table wider than 100 columns).
   CHECK_THAT(render_check(r, {}, kUnlimitedWidth), Catch::Matchers::Contains("unchanged  -\n"));

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests, one journey (run through e2e.py TEST).
+
+Every table and line pico prints fits 100 columns unless --wide (issue 65:
+run tables of 128-220 columns, compare over 170, tune --check 141, warnings
+of 243): over real runs with every algorithm of two collectives (long
+parameterised names, cases skipped at plan time), a case that fails its
+validation, a tuned profile loaded, and the views of each.
+"""
+
+import os
+import re
+
+from e2e import FAST_TIMING, TEST_BACKENDS, expect, pico, report_path, run_experiment
+
+WIDTH = 100
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+SWEEP = """\
+    collectives: [allreduce, bcast]
+    sizes: [8B, 4KiB]
+    processes: [2]
+    backends:
+      - {library: mpi, algorithms: all}
+      - {library: fault, algorithms: [corrupt]}
+    """
+
+
+def widest(text):
+    return max((len(ANSI.sub("", line)) for line in text.splitlines()), default=0)
+
+
+def too_wide(line):
+    """Over WIDTH columns, but for a path: printed whole ("report: PATH", a directory of the temporary one
+    here), so a line of little else but a path may be longer."""
+    line = ANSI.sub("", line)
+    longest = max(line.split(), key=len, default="")
+    return len(line) > WIDTH and not ("/" in longest and len(line) - len(longest) <= 40)
+
+
+def expect_fits(what, proc, exit_codes=(0,)):
+    expect(proc.returncode in exit_codes, f"{what}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    for stream, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        over = [line for line in text.splitlines() if too_wide(line)]
+        expect(not over, f"{what}: {len(over)} line(s) of {stream} over {WIDTH} columns, the widest "
+                         f"{widest(text)}:\n" + "\n".join(over[:5]))
+    return proc
+
+
+def sweep(tmp, name, *extra, algorithms="all"):
+    directory = os.path.join(tmp, name)
+    os.makedirs(directory)
+    text = SWEEP.replace("algorithms: all", f"algorithms: {algorithms}")
+    if algorithms != "all":
+        text = text.replace("      - {library: fault, algorithms: [corrupt]}\n", "")
+    proc = run_experiment(directory, text, *extra, env=TEST_BACKENDS,
+                          timing=FAST_TIMING.replace("}", ", keep_samples: true}"))
+    # The corrupt case fails its validation: exit 1 with its report written.
+    expect_fits(f"run {name}", proc, exit_codes=(0, 1) if algorithms == "all" else (0,))
+    return os.path.dirname(report_path(proc))
+
+
+def test_table_widths(tmp):
+    a = sweep(tmp, "a")
+    b = sweep(tmp, "b")
+    wide = pico("report", a, "--wide")
+    # Without fitting these tables are wider, so the checks below hold only because they are fitted.
+    expect(wide.returncode == 0 and widest(wide.stdout) > WIDTH, f"--wide: {widest(wide.stdout)} columns")
+    expect(re.search(r"^not shown in 100 columns \(--wide shows them\): ", pico("report", a).stdout, re.M),
+           "the fitted table names what it leaves out")
+    expect_fits("report table", pico("report", a))
+    expect_fits("report term", pico("report", a, "--format", "term", env={"COLUMNS": str(WIDTH)}))
+    expect_fits("report A B table", pico("report", a, b))
+    expect_fits("report A B term", pico("report", a, b, "--format", "term", env={"COLUMNS": str(WIDTH)}))
+    expect_fits("compare", pico("compare", a, b))
+    expect_fits("compare --best", pico("compare", a, b, "--best"))
+    profile = os.path.join(tmp, "profile.json")
+    expect_fits("tune", pico("tune", a, "-o", profile))
+    expect_fits("tune stdout only", pico("tune", a))
+    tuned = sweep(tmp, "tuned", "--profile", profile, algorithms="[default]")
+    # tune --check exits 1 where a changed size is slower beyond the noise; its table fits either way.
+    expect_fits("tune --check", pico("tune", "--check", a, tuned, "--profile", profile), exit_codes=(0, 1))
+    expect_fits("bench", pico("bench", "allreduce", "--sizes", "8B,4KiB", "--time-budget", "10ms",
+                              "-o", os.path.join(tmp, "bench")))
