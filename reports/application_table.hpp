@@ -7,12 +7,14 @@
 // take are coloured; the figures are the same.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 namespace pico {
 
-std::string application_table(const nlohmann::json& report, bool colour = false);
+// width: the tables fitted to it and the lines wrapped (reports/fitted_table.hpp); --wide gives kUnlimitedWidth.
+std::string application_table(const nlohmann::json& report, bool colour = false, std::size_t width = 100);
 
 }  // namespace pico

@@ -71,8 +71,9 @@ void add_report(CLI::App& app, int& exit_code) {
       }
       if (const auto app = application_report_of(opts->results)) {
         if (opts->output.format == "json") return app->dump(1) + "\n";
-        if (opts->output.format == "table") return application_table(*app);
-        if (opts->output.format == "term") return application_table(*app, opts->output.colour());
+        const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
+        if (opts->output.format == "table") return application_table(*app, false, width);
+        if (opts->output.format == "term") return application_table(*app, opts->output.colour(), width);
         if (opts->output.format == "sweep") return application_sweep_experiment(*app);
         throw InputError("--format " + opts->output.format,
                          "an application run's report is shown as a table, a terminal view, JSON or an HTML page, or "

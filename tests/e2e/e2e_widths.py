@@ -6,13 +6,15 @@ Every table and line pico prints fits 100 columns unless --wide (issue 65:
 run tables of 128-220 columns, compare over 170, tune --check 141, warnings
 of 243): over real runs with every algorithm of two collectives (long
 parameterised names, cases skipped at plan time), a case that fails its
-validation, a tuned profile loaded, and the views of each.
+validation, a tuned profile loaded, an application run with a long variant
+name, and the views of each.
 """
 
 import os
 import re
 
 from e2e import FAST_TIMING, TEST_BACKENDS, expect, pico, report_path, run_experiment
+from e2e_applications import experiment
 
 WIDTH = 100
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -83,3 +85,14 @@ def test_table_widths(tmp):
     expect_fits("tune --check", pico("tune", "--check", a, tuned, "--profile", profile), exit_codes=(0, 1))
     expect_fits("bench", pico("bench", "allreduce", "--sizes", "8B,4KiB", "--time-budget", "10ms",
                               "-o", os.path.join(tmp, "bench")))
+
+    # An application run: its variant table and notes, the calls it changed.
+    app_dir = os.path.join(tmp, "app")
+    os.makedirs(app_dir)
+    app = experiment(app_dir, """\
+        {name: default}
+        {name: ring_for_every_allreduce_of_the_application, algorithms: {allreduce: ring}}""", rounds=2)
+    ran = expect_fits("application run", pico("run", app, "-o", os.path.join(app_dir, "results"), cwd=app_dir))
+    run_dir = os.path.dirname(report_path(ran))
+    expect_fits("application report", pico("report", run_dir))
+    expect_fits("application term", pico("report", run_dir, "--format", "term", env={"COLUMNS": str(WIDTH)}))
