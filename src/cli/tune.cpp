@@ -132,9 +132,9 @@ void add_tune(CLI::App& app, int& exit_code) {
         if (!min_saving)
           throw InputError("--min-saving", fmt::format("bad duration '{}': {}", opts->min_saving, why), "e.g. 1ms");
         for (const std::string& line : keep_choices_that_pay(profile, application, *min_saving))
-          if (!opts->quiet) std::cout << line << "\n";
+          if (!opts->quiet) std::cout << wrapped(line, width, "  ");
       }
-      if (!opts->quiet) std::cout << application_weights_text(profile, application, opts->application);
+      if (!opts->quiet) std::cout << application_weights_text(profile, application, opts->application, width);
     }
     profile.created = utc_timestamp_iso();
     profile.pico_version = std::string(build::version);

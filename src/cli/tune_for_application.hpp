@@ -5,6 +5,7 @@
 // that buy the application less than T per launch put back to the default.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,8 @@ std::vector<std::string> keep_choices_that_pay(TunedProfile& profile, const nloh
 // The table of the application's call sites with the profile's choice, the
 // sweep's speedup and the saving each predicts, largest first, and the
 // predicted saving and speedup per launch.
+// width: the table fitted to it and the lines wrapped (reports/fitted_table.hpp).
 std::string application_weights_text(const TunedProfile& profile, const nlohmann::json& application,
-                                     const std::string& path);
+                                     const std::string& path, std::size_t width);
 
 }  // namespace pico::cli

@@ -35,7 +35,8 @@ def test_application_tuning(tmp):
     expect(run.returncode == 0, f"the sweep ran: {run.stdout}{run.stderr[-2000:]}")
     sweep_dir = os.path.join(tmp, "sweep")
 
-    tuned = pico("tune", sweep_dir, "--for-application", app_dir, "-o", os.path.join(tmp, "p.json"))
+    # --wide: every column, read by position below (in 100 columns one-value ones are said above the table).
+    tuned = pico("tune", sweep_dir, "--for-application", app_dir, "-o", os.path.join(tmp, "p.json"), "--wide")
     expect(tuned.returncode == 0, tuned.stdout + tuned.stderr)
     expect(re.search(r"^for application '\S+' \(.*\), np 2: the profile at its default's call sites",
                      tuned.stdout, re.M), tuned.stdout)
@@ -48,7 +49,7 @@ def test_application_tuning(tmp):
 
     # A bar no choice clears: every chosen range is put back, the profile written changes nothing.
     strict = pico("tune", sweep_dir, "--for-application", app_dir, "--min-saving", "1000s",
-                  "-o", os.path.join(tmp, "strict.json"))
+                  "-o", os.path.join(tmp, "strict.json"), "--wide")
     expect(strict.returncode == 0, strict.stdout + strict.stderr)
     profile = json.load(open(os.path.join(tmp, "strict.json"), encoding="utf-8"))
     chosen = [r["algorithm"] for rule in profile["rules"] for r in rule["ranges"] if r["algorithm"] != "default"]

@@ -96,3 +96,4 @@ def test_table_widths(tmp):
     run_dir = os.path.dirname(report_path(ran))
     expect_fits("application report", pico("report", run_dir))
     expect_fits("application term", pico("report", run_dir, "--format", "term", env={"COLUMNS": str(WIDTH)}))
+    expect_fits("tune --for-application", pico("tune", a, "--for-application", run_dir))
