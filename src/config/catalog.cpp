@@ -17,6 +17,7 @@
 #include "config/units.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/whole_file.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace pico {
@@ -95,6 +96,15 @@ std::string file_beside(const Value& v, const std::string& catalogue_file) {
     v.fail(fmt::format("'{}' is {} bytes, more than the {} a component's file may hold", relative.string(),
                        ec ? std::string("an unknown number of") : std::to_string(size), kMaxSmallJsonFileBytes),
            "a composition file is a small JSON tree (pico's are under 1 KiB)");
+  // The library parses it at start-up and aborts every rank on one it cannot (MPICH at MPI_Init, seen): what
+  // is not a JSON object (bounded nesting, json_file.hpp) is refused here, before a dry run or a launch says ok.
+  const char* kTreeHint = "a component's file is the library's JSON selection tree, as in configs/catalog/mpich/";
+  const std::string tree = read_whole_file(real, kMaxSmallJsonFileBytes, "a component's file", kTreeHint);
+  if (!parse_json_text(tree, real.string(), kTreeHint).is_object())
+    v.fail(fmt::format("'{}' ({}) is JSON but not an object: the library reads a selection tree of "
+                       "\"collective=NAME\" keys",
+                       relative.string(), real.string()),
+           kTreeHint);
   return file.string();
 }
 

@@ -158,6 +158,14 @@ TEST_CASE("catalogue: a component's file is named beside the catalogue and must 
   std::ofstream(dir / "huge.json").close();
   std::filesystem::resize_file(dir / "huge.json", std::uintmax_t{2} << 30);  // sparse: no 2 GiB written
   CHECK_THROWS_WITH(with_file("huge.json"), Contains("is 2147483648 bytes, more than the 16777216"));
+  // What the library cannot parse aborts it at start-up (MPICH at MPI_Init): refused when the catalogue is read
+  // (issue 66's catalogue fuzz: a truncated ch4 tree passed the dry run and the export, exit 0).
+  std::ofstream(dir / "torn.json") << "{\"collective=bcast\": [";
+  CHECK_THROWS_WITH(with_file("torn.json"), Contains("torn.json:1:") && Contains("not valid JSON"));
+  std::ofstream(dir / "list.json") << "[{\"collective=bcast\": {}}]";
+  CHECK_THROWS_WITH(with_file("list.json"), Contains("is JSON but not an object"));
+  std::ofstream(dir / "deep.json") << std::string(100000, '[') << std::string(100000, ']');
+  CHECK_THROWS_WITH(with_file("deep.json"), Contains("nest"));
   const Catalog& mpich = catalog_for("mpich");
   const ComponentSelection& beta = mpich.components.at("ch4_beta");
   CHECK(beta.file == "mpich/ch4-composition-beta.json");
