@@ -13,6 +13,11 @@ input valid; these are known not to.
   read as code or an option (`X; touch PWNED; Y`, `-S x`), a component's
   data file outside the catalogue's directory (`../../...`, an absolute
   path), a FIFO, directory or link to /dev/zero in a catalogue file's place.
+- MPICH's ch4 trees beside a catalogue (configs/catalog/mpich/): cut short,
+  an array or a scalar for the object, nested 100,000 deep; where a strict
+  JSON reader refuses the result, or it is not an object, MPICH aborts at
+  MPI_Init on it, so pico must refuse it when it reads the catalogue (the
+  caller judges: mutate_inputs.tree_expectation).
 - reports given to tune: a measured case whose median is null, negative or text.
 """
 import json
@@ -62,6 +67,19 @@ def catalog_hostile(text: str, rng: random.Random):
         m = rng.choice(envs)
         return text[:m.end()] + f"{name}: \"1\", " + text[m.end():]
     return None
+
+
+def tree_hostile(text: str, rng: random.Random) -> str:
+    """A ch4 tree MPICH cannot read: cut short, wrapped in an array, a scalar, or nested 100,000 deep."""
+    roll = rng.random()
+    if roll < 0.4:
+        return text[:rng.randrange(1, max(2, len(text) - 1))]
+    if roll < 0.6:
+        return "[" + text + "]"
+    if roll < 0.75:
+        return rng.choice(["1", "null", '"collective=bcast"', "true", ""])
+    depth = 100_000
+    return text.replace("{}", "[" * depth + "]" * depth, 1)
 
 
 def report_bad_median(text: str, rng: random.Random):

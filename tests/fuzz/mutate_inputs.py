@@ -62,12 +62,17 @@ Issue 66: each outcome is judged against what the fuzz knows of its input
 (make_input's expectation): an unmutated seed must be accepted, an edit of
 tests/fuzz/hostile_edits.py refused; a library's own text on stderr
 (RAW_TEXTS) is a finding whatever the exit. Kinds `predict` (generated valid
-profiles: pico predict --profile against the exported ompi-rules file,
-tests/fuzz/predict_oracle.py; --real-launches N runs N of them in real Open
-MPI), `catalog` (a mutated catalogue as PICO_CATALOG_DIR/LIBRARY.yaml, read
-by list algorithms, a dry run and an export) and `tune` (the reports of two
-tiny seed runs mutated, given to tune and tune --check) run only with
---kinds. The 10,000-input commands and their seeds are in
+profiles of three families, tuned, han and ch4, some `default` ranges with
+default_ran: pico predict --profile against the files it exports,
+ompi-rules, ompi-han-rules, mpich-ch4-json and mpich-json, read as their
+libraries read them, tests/fuzz/predict_oracle.py; --real-launches N runs N
+tuned ones in real Open MPI), `catalog` (any catalogue of configs/catalog,
+or one of the ch4 trees beside mpich.yaml, mutated in a directory given as
+PICO_CATALOG_DIR, absolute or relative to the working directory, or planted
+unasked as ./configs/catalog, which pico must not read; read by list
+algorithms, a dry run of its library and the exports that read it) and
+`tune` (the reports of two tiny seed runs mutated, given to tune and tune
+--check) run only with --kinds. The 10,000-input commands and their seeds are in
 docs/configuration.md#errors.
 
 $PICO_FUZZ_COUNT, when set, replaces --count, so CTest's small counts can be raised without editing.
@@ -90,7 +95,7 @@ from pathlib import Path
 
 import predict_oracle
 from export_oracle import disagreement
-from hostile_edits import catalog_hostile, report_bad_median, results_hostile
+from hostile_edits import catalog_hostile, report_bad_median, results_hostile, tree_hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,8 +103,21 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRST_LINE = re.compile(r"^pico: error: \S.*?: \S.*$")
 OTHER_LINE = re.compile(r"^(  hint: .*|  .*|pico: error: \S.*?: \S.*)$")
 # A library's or the runtime's own words, never pico's (nlohmann, yaml-cpp, libstdc++), and pico's internal error.
-RAW_TEXTS = ["type must be", "bad conversion", "std::", "what():", "[json.exception.", "yaml-cpp:",
-             "this is a bug in pico"]
+# nlohmann's "type must be number, but is null" by its form: pico's own "dtype must be a single value, got a
+# map" (a catalogue's YAML) is no library's text (the catalogue fuzz's 10,000 inputs took it for one).
+RAW_TEXTS = [re.compile(r"type must be \w+, but is"), "bad conversion", "std::", "what():", "[json.exception.",
+             "yaml-cpp:", "this is a bug in pico"]
+
+
+def raw_text(stderr: str):
+    """(the raw text, where it starts) of the first of RAW_TEXTS in stderr, or None."""
+    for t in RAW_TEXTS:
+        m = t.search(stderr) if isinstance(t, re.Pattern) else None
+        if m is not None:
+            return m.group(0), m.start()
+        if isinstance(t, str) and t in stderr:
+            return t, stderr.index(t)
+    return None
 # The share of inputs of the kinds with an expectation (issue 66) given unmutated: must be accepted.
 UNMUTATED = 0.05
 
@@ -451,6 +469,19 @@ def make_input(index: int, seed: int, corpus):
         return kind, name, str(rng.randrange(1 << 62)), "valid"
     if kind in ("catalog", "tune", "results", "profile") and rng.random() < UNMUTATED:
         return kind, name, text, "valid"
+    if kind == "catalog" and name.endswith(".json"):  # a ch4 tree: JSON mutations, or text ones
+        if rng.random() < 0.2:
+            edited = tree_hostile(text, rng)
+            return kind, name, edited, tree_expectation(edited)
+        if rng.random() < 0.6:
+            doc = json.loads(text)
+            for _ in range(rng.randrange(1, 4)):
+                doc = mutate_json(doc, rng)
+            text = json.dumps(doc)
+        else:
+            for _ in range(rng.randrange(1, 4)):
+                text = mutate_text(text, rng)
+        return kind, name, text, tree_expectation(text)
     if kind == "catalog" and rng.random() < 0.3:
         edited = catalog_hostile(text, rng)
         if edited is not None:
@@ -544,9 +575,9 @@ def judge(p, writes_report: bool = False, expect=None):
     could not write: both fine, the second in the error format. Whatever the exit, a library's
     own text (RAW_TEXTS) is a finding ("raw"). With expect "bad" (make_input) an acceptance is a
     finding ("accepted-bad"), with "valid" a refusal ("refused-valid")."""
-    raw = next((t for t in RAW_TEXTS if t in p.stderr), None)
-    if raw is not None and p.returncode >= 0:
-        at = p.stderr.index(raw)
+    found = raw_text(p.stderr)
+    if found is not None and p.returncode >= 0:
+        raw, at = found
         return "raw", f"exit {p.returncode}, {raw!r} in: {p.stderr[max(0, at - 200):at + 200]!r}"
     verdict, why = judge_exit(p, writes_report)
     if expect == "bad" and verdict == "accepted":
@@ -568,12 +599,12 @@ def judge_exit(p, writes_report: bool):
     return "exit", f"exit {p.returncode}: {p.stderr[-400:]}"
 
 
-def run_command(cmd, timeout: float):
+def run_command(cmd, timeout: float, cwd=ROOT):
     """The finished process, or None when it gave no answer within timeout."""
     env = dict(os.environ, NO_COLOR="1")
     try:
         return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
-                              cwd=ROOT)
+                              cwd=cwd)
     except subprocess.TimeoutExpired:
         return None
 
@@ -705,44 +736,70 @@ def run_one(pico: str, work: Path, timeout: float, index: int, seed: int, corpus
 
 
 def run_predict(pico: str, work: Path, timeout: float, index: int, generator_seed: int):
-    """Kind predict (predict_oracle.py): a generated valid profile, exported as ompi-rules, then
-    predict at PROBES points, each of which must name the exported file's choice."""
+    """Kind predict (predict_oracle.py): a generated valid profile (family tuned, han or ch4), exported in
+    its family's formats, then predict at two points, each of which must name the exported files' choice."""
     rng = random.Random(generator_seed)
-    text, coll, sizes = predict_oracle.generate(rng)
+    case = predict_oracle.generate(rng)
+    family = case["family"]
     path = work / f"in-{index}.profile.json"
-    path.write_text(text)
-    cmd = [pico, "export", "--format", "ompi-rules", str(path)]
-    p = run_command(cmd, timeout)
-    if p is None:
-        return [(index, "predict/export", "hang", f"no answer in {timeout} s", path, cmd, path)]
-    verdict, why = judge(p, expect="valid")
-    outcomes = [(index, "predict/export", verdict, why, path, cmd, path)]
-    if verdict == "accepted":
-        for np, nbytes in predict_oracle.probe_points(rng, coll, sizes, text):
-            cmd = predict_oracle.predict_command(pico, coll, np, nbytes, path)
+    path.write_text(case["text"])
+    outcomes, exported = [], {}
+    for fmt, extra in predict_oracle.exports(family):
+        cmd = [pico, "export", "--format", fmt, *extra, str(path)]
+        p = run_command(cmd, timeout)
+        if p is None:
+            outcomes.append((index, f"predict/{family}/export", "hang", f"no answer in {timeout} s", path, cmd, path))
+            continue
+        verdict, why = judge(p, expect="valid")
+        outcomes.append((index, f"predict/{family}/export", verdict, why, path, cmd, path))
+        if verdict == "accepted":
+            exported[fmt] = p.stdout
+    if len(exported) == len(predict_oracle.exports(family)):
+        for np, nbytes in predict_oracle.probe_points(rng, case["coll"], case["sizes"], case["text"]):
+            cmd = predict_oracle.predict_command(pico, case["coll"], np, nbytes, path)
             q = run_command(cmd, timeout)
             if q is None:
-                outcomes.append((index, "predict/predict", "hang", f"no answer in {timeout} s", path, cmd, path))
+                outcomes.append((index, f"predict/{family}/predict", "hang", f"no answer in {timeout} s", path, cmd,
+                                 path))
                 continue
             verdict, why = judge(q, expect="valid")
             if verdict == "accepted":
-                why = predict_oracle.disagreement(p.stdout, coll, np, nbytes, q.stdout)
+                why = predict_oracle.disagreement(case, exported, np, nbytes, q.stdout)
                 verdict = "accepted" if why is None else "disagree"
-            outcomes.append((index, "predict/predict", verdict, why, path, cmd, path))
+            outcomes.append((index, f"predict/{family}/predict", verdict, why, path, cmd, path))
     if all(o[2] == "accepted" for o in outcomes):
         path.unlink()
     return outcomes
 
 
-# Kind catalog: each catalogue given as PICO_CATALOG_DIR/<library>.yaml (the documented opt-in, docs/algorithms.md),
-# read by `pico list algorithms` (every catalogue), a dry run of an experiment of its library and an export of a
-# profile of its library. Each seed and what reads its library.
+# Kind catalog: every catalogue pico reads (configs/catalog/*.yaml, and the ch4 trees of configs/catalog/mpich/
+# that mpich.yaml's components name), in a directory given as PICO_CATALOG_DIR (the documented opt-in,
+# docs/algorithms.md), read by `pico list algorithms` (every catalogue), a dry run of an experiment of its
+# library and the exports that read it. Each seed (its path under configs/catalog), the library whose catalogue
+# reads it, the backend and platform of its dry run, and its exports.
+def _export(profile: str, fmt: str, *extra: str):
+    return [str(EXPORT_DATA / profile), "--format", fmt, *extra]
+
+
+_OMPI = {"library": "openmpi", "backend": "mpi", "platform": "local.yaml",
+         "exports": {"ompi-rules": _export("openmpi-4.1.4.profile.json", "ompi-rules"),
+                     "ompi-han-rules": _export("openmpi-4.1.4-han.profile.json", "ompi-han-rules")}}
+_MPICH = {"library": "mpich", "backend": "mpi", "platform": "local-mpich.yaml",
+          "exports": {"mpich-json": _export("mpich-4.0.2.profile.json", "mpich-json", "--mpich-defaults",
+                                            str(MPICH_DEFAULTS)),
+                      "mpich-ch4-json": _export("mpich-4.0.2-ch4.profile.json", "mpich-ch4-json",
+                                                "--mpich-ch4-defaults", str(MPICH_CH4_DEFAULTS))}}
 CATALOG_SEEDS = {
-    "openmpi.yaml": (["--platform", str(ROOT / "platforms/local.yaml")],
-                     [str(EXPORT_DATA / "openmpi-4.1.4.profile.json"), "--format", "ompi-rules"]),
-    "mpich.yaml": (["--platform", str(ROOT / "platforms/local-mpich.yaml")],
-                   [str(EXPORT_DATA / "mpich-4.0.2.profile.json"), "--format", "mpich-json", "--mpich-defaults",
-                    str(MPICH_DEFAULTS)]),
+    "openmpi.yaml": _OMPI,
+    "mpich.yaml": _MPICH,
+    **{f"mpich/ch4-composition-{c}.json": _MPICH for c in ("alpha", "beta", "gamma")},
+    "nccl.yaml": {"library": "nccl", "backend": "nccl", "platform": "local.yaml",
+                  "exports": {"nccl-tuner": _export("nccl.profile.json", "nccl-tuner", "--nccl-channels", "8"),
+                              "nccl-env": _export("nccl-one-choice.profile.json", "nccl-env")}},
+    "nccl_compressed.yaml": {"library": "nccl_compressed", "backend": "nccl_compressed", "platform": "local.yaml",
+                             "exports": {}},
+    "compressed.yaml": {"library": "compressed", "backend": "compressed", "platform": "local.yaml", "exports": {}},
+    "reference.yaml": {"library": "reference", "backend": "reference", "platform": "local.yaml", "exports": {}},
 }
 CATALOG_EXPERIMENT = """name: fuzz-catalog
 collectives: [allreduce, bcast]
@@ -750,43 +807,99 @@ sizes: [64B, 64KiB]
 processes: [2, 4]
 backends: [{library: mpi, algorithms: all}]
 """
+# The other backends' experiment: float32 sums (what the compressed ones take), one and two ranks.
+CATALOG_BACKEND_EXPERIMENT = """name: fuzz-catalog-{backend}
+collectives: [{collectives}]
+sizes: [64B, 64KiB]
+dtypes: [float32]
+ops: [sum]
+processes: [1, 2]
+backends: [{{library: {backend}, algorithms: all}}]
+"""
+# Where the catalogue is, by share of the inputs: PICO_CATALOG_DIR absolute (the rest), relative to the
+# working directory (the working directory's catalogue, asked for), or planted in ./configs/catalog with
+# PICO_CATALOG_DIR unset, which pico must not read (issue 66, finding 2): the input's own text is then
+# irrelevant, pico's own catalogue answers (exit 0) and `pico list algorithms` names it.
+CATALOG_RELATIVE, CATALOG_PLANTED = 0.08, 0.07
+
+
+def catalog_experiment(backend: str) -> str:
+    if backend == "mpi":
+        return CATALOG_EXPERIMENT
+    collectives = "allreduce" if "compressed" in backend else "allreduce, bcast"
+    return CATALOG_BACKEND_EXPERIMENT.format(backend=backend, collectives=collectives)
+
+
+def strict_json(text: str):
+    """The document, or None where a strict JSON reader refuses it (NaN, Infinity; a leading BOM is skipped,
+    as pico's reader does)."""
+    def refuse(constant):
+        raise ValueError(constant)
+    try:
+        return json.loads(text[1:] if text.startswith("\ufeff") else text, parse_constant=refuse)
+    except (ValueError, RecursionError):
+        return None
+
+
+def tree_expectation(text: str):
+    """A ch4 tree that is not a JSON object is bad (MPICH aborts at MPI_Init on it); any other either."""
+    doc = strict_json(text)
+    return "bad" if not isinstance(doc, dict) else None
 
 
 def run_catalog(pico: str, work: Path, timeout: float, index: int, name: str, text: str, expect):
-    """A catalogue directory (the seed's data files beside it) with NAME mutated, sometimes replaced by a
-    FIFO, directory or link to /dev/zero (bad), read by each verb with PICO_CATALOG_DIR set."""
+    """A catalogue directory (pico's data files beside it; for a ch4 tree, mpich.yaml too) with NAME mutated,
+    sometimes replaced by a FIFO, directory or link to /dev/zero (bad; a tree also by a link out of the
+    directory), read by each verb with PICO_CATALOG_DIR set to it (or, for some inputs, to it relative to the
+    working directory, or unset with the directory planted as ./configs/catalog)."""
     path = work / f"in-{index}"
-    path.mkdir()
+    catdir = path / "configs/catalog"
+    catdir.mkdir(parents=True)
+    seed = CATALOG_SEEDS[name]
     for data in (ROOT / "configs/catalog").iterdir():
         if data.is_dir():
-            shutil.copytree(data, path / data.name)
-    (path / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+            shutil.copytree(data, catdir / data.name)
+    if "/" in name:
+        shutil.copy(ROOT / f"configs/catalog/{seed['library']}.yaml", catdir)
+    (catdir / name).write_bytes(text.encode("utf-8", "surrogatepass"))
     rng = random.Random(index * 31 + 7)
     if expect is None and rng.random() < 0.05:
-        special_in_place(path / name, rng)
+        if "/" in name and rng.random() < 0.4:
+            (catdir / name).unlink()
+            (catdir / name).symlink_to(rng.choice(["/etc/passwd", "../../../../x.json", str(ROOT / "README.md")]))
+        else:
+            special_in_place(catdir / name, rng)
         expect = "bad"
-    experiment = work / f"in-{index}.experiment.yaml"  # outside the directory: each YAML file there is a catalogue
-    experiment.write_text(CATALOG_EXPERIMENT)
-    platform, export = CATALOG_SEEDS[name]
-    env = ["env", f"PICO_CATALOG_DIR={path}"]
+    where = rng.random()
+    lib = seed["library"]
+    if where < CATALOG_PLANTED:
+        env, cwd, expect = ["env", "-u", "PICO_CATALOG_DIR"], path, "valid"
+        read = ROOT / f"configs/catalog/{lib}.yaml"
+    elif where < CATALOG_PLANTED + CATALOG_RELATIVE:
+        env, cwd, read = ["env", "PICO_CATALOG_DIR=configs/catalog"], path, catdir / f"{lib}.yaml"
+    else:
+        env, cwd, read = ["env", f"PICO_CATALOG_DIR={catdir}"], ROOT, catdir / f"{lib}.yaml"
+    experiment = path / "experiment.yaml"  # outside the catalogue directory: each YAML file there is a catalogue
+    experiment.write_text(catalog_experiment(seed["backend"]))
     verbs = [("list", env + [pico, "list", "algorithms"]),
-             ("dry-run", env + [pico, "run", str(experiment), *platform, "--dry-run", "--dir", str(path / "out")]),
-             ("export", env + [pico, "export", *export, "-o", str(path / "exported")])]
+             ("dry-run", env + [pico, "run", str(experiment), "--platform", str(ROOT / "platforms" / seed["platform"]),
+                                "--dry-run", "--dir", str(path / "out")])]
+    verbs += [(f"export/{fmt}", env + [pico, "export", *args, "-o", str(path / f"exported.{fmt}")])
+              for fmt, args in seed["exports"].items()]
     outcomes = []
     for verb, cmd in verbs:
-        p = run_command(cmd, timeout)
+        p = run_command(cmd, timeout, cwd=cwd)
         if p is None:
             verdict, why = "hang", f"no answer in {timeout} s"
         else:
             verdict, why = judge(p, expect=expect)
-            if verdict == "accepted" and verb == "list" and f"catalogue of {name[:-5]}: {path / name}" not in p.stdout:
-                verdict, why = "unsaid", f"pico list algorithms does not name {path / name} as {name[:-5]}'s catalogue"
+            if verdict == "accepted" and verb == "list" and f"catalogue of {lib}: {read}\n" not in p.stdout:
+                verdict, why = "unsaid", f"pico list algorithms does not name {read} as {lib}'s catalogue"
         if why is not None:
             why = f"{name} mutated: {why}"
         outcomes.append((index, f"catalog/{verb}", verdict, why, path, cmd, path))
     if all(o[2] in ("accepted", "rejected") for o in outcomes):
         shutil.rmtree(path, ignore_errors=True)
-        experiment.unlink()
     return outcomes
 
 
