@@ -25,8 +25,9 @@ std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s 
 std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
   if (label.size() <= n) return label;
   // "mpi/default (ran rabenseifner)": what the library ran is the cell's point (cut, it read "mpi/default (ran
-  // raben.."), so it stays whole; the backend is given up first, then the default's own name is shortened.
-  if (const std::size_t ran = label.rfind(" (ran "); ran != std::string::npos && label.back() == ')') {
+  // raben.."), so it stays whole; the backend is given up first, then the default's own name is shortened. So
+  // does any closing word in parentheses ("unknown (no interposer)", "mpi/ring (nonblocking)").
+  if (const std::size_t ran = label.rfind(" ("); ran != std::string::npos && label.back() == ')') {
     const std::string head = label.substr(0, ran), tail = label.substr(ran);
     const std::size_t slash = head.find('/');
     const std::string bare = slash == std::string::npos ? head : head.substr(slash + 1);

@@ -34,8 +34,9 @@ std::string cut(const std::string& s, std::size_t n);
 // initials another already has stays whole: min_ratio and max_ratio); then
 // the algorithm's own name is cut before its parameters, and only a name with
 // no room for them is cut at the end. What a default ran ("mpi/default (ran
-// ring)") is never cut: the backend goes first ("default (ran ring)"), and
-// such a label may stay longer than n.
+// ring)"), and any closing words in parentheses ("unknown (no
+// interposer)"), is never cut: the backend goes first ("default (ran
+// ring)"), and such a label may stay longer than n.
 std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated);
 
 // "parameters: cf chain_fanout, ss segment_size", wrapped; "" when none was abbreviated.

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from e2e import expect, expect_bad_input, pico, write
+from e2e import expect, expect_bad_input, pico, unwrapped, write
 from e2e_applications import experiment
 
 SRC = os.environ["PICO_SOURCE_DIR"]
@@ -126,4 +126,5 @@ def test_application_mpich(tmp):
     expect(rsag["changed_share"] > 0 and rsag["selected_by"]["MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM"] ==
            "reduce_scatter_allgather", rsag.get("selected_by"))
     expect(re.search(r"^rsag: what ran inside the calls is what these variables select .*"
-                     r"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=reduce_scatter_allgather", proc.stdout, re.M), proc.stdout)
+                     r"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=reduce_scatter_allgather", unwrapped(proc.stdout), re.M),
+           proc.stdout)

@@ -254,7 +254,9 @@ def test_application_html(tmp):
                                                              "</script><img src=y onerror=document.body.dataset.injected=3>"})
     with open(report_path(proc), "w", encoding="utf-8") as f:
         json.dump(report, f)
-    table = pico("report", run_dir)
+    # --wide: every column, compared with the page's cells by position (in 100 columns one-value ones are
+    # said above the table).
+    table = pico("report", run_dir, "--wide")
     expect(table.returncode == 0, table.stderr)
 
     page = os.path.join(tmp, "app.html")
@@ -315,9 +317,9 @@ def test_application_html(tmp):
     expect("exit code 3 &lt;b&gt;bold&lt;/b&gt;" in dom, "the failure's reason as text")
 
     # --format term: the same figures; on a terminal the verdict in its colour (never an undecided's in green).
-    term = pico("report", run_dir, "--format", "term")
+    term = pico("report", run_dir, "--format", "term", "--wide")
     expect(term.returncode == 0 and term.stdout == table.stdout and "\033[" not in term.stdout, "term into a pipe")
-    coloured = pty_output("report", run_dir, "--format", "term")
+    coloured = pty_output("report", run_dir, "--format", "term", "--wide")
     line = next(l for l in coloured.splitlines() if l.startswith("tuned "))
     if verdict == "faster":
         expect("\033[1;32m" in line, repr(line))

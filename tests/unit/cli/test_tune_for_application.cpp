@@ -3,7 +3,10 @@
 // application's call sites, and --min-saving putting back what does not pay.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "cli/tune_for_application.hpp"
+#include "reports/fitted_table.hpp"
 #include "tuning_fixtures.hpp"
 
 using namespace pico;
@@ -55,7 +58,13 @@ TEST_CASE("tune --for-application: choices that save less than the bar go back t
 }
 
 TEST_CASE("tune --for-application: the table weighs each call site, the largest saving first", "[tuning]") {
-  const std::string text = cli::application_weights_text(profile(), application(), "run");
+  // In full (--wide), read by position; in 100 columns no line is wider.
+  const std::string text = cli::application_weights_text(profile(), application(), "run", kUnlimitedWidth);
+  const std::string fitted = cli::application_weights_text(profile(), application(), "run", kDefaultTableWidth);
+  for (std::size_t at = 0, end; at < fitted.size(); at = end + 1) {
+    end = std::min(fitted.find('\n', at), fitted.size());
+    CHECK(end - at <= 100);
+  }
   CHECK_THAT(text, Catch::Matchers::Contains("for application 'pw' (run), np 4"));
   const auto bcast = text.find("bcast          4"), allreduce = text.find("allreduce      4");
   REQUIRE(bcast != std::string::npos);

@@ -42,6 +42,9 @@ TEST_CASE("shortened keeps what a default ran whole", "[reports][fitted_table]")
   CHECK(shortened("mpi/default (ran scatter_allgather_ring)", 24, abbreviated) ==
         "default (ran scatter_allgather_ring)");
   CHECK(shortened("nccl/default_with_a_long_name (ran ring)", 24, abbreviated) == "default_wit.. (ran ring)");
+  // So are closing words in parentheses: what a call form or a missing interposer says.
+  CHECK(shortened("unknown (no interposer)", 16, abbreviated) == "unknown (no interposer)");
+  CHECK(shortened("mpi/recursive_doubling (nonblocking)", 24, abbreviated) == "recursiv.. (nonblocking)");
 }
 
 TEST_CASE("fitted_table shortens every names column to one length", "[reports][fitted_table]") {
