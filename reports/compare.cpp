@@ -273,7 +273,7 @@ std::string baseline_line(const std::vector<ComparedPair>& rows) {
   if (const std::string libraries = distinct(rows, [](const ComparedPair& r) { return r.library; }); !libraries.empty())
     out += fmt::format("vs library: {} median / candidate median, the library's own collective at that size\n",
                        libraries);
-  return out;
+  return wrapped(out, kProseWidth, "  ");  // each line in 100 columns, as the table under it
 }
 
 std::string identical_text(const CompressionMetrics& m, bool csv) {

@@ -22,17 +22,24 @@ constexpr std::size_t kFloorName = 16;
 
 std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 2) + ".."; }
 
-std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
+namespace {
+
+// shortened; whole_tail: the closing words in parentheses are kept (only the last: "default (counts uniform)
+// (ran pairwise)" keeps "(ran pairwise)" and cuts the rest).
+std::string shortened_label(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated,
+                            bool whole_tail) {
   if (label.size() <= n) return label;
   // "mpi/default (ran rabenseifner)": what the library ran is the cell's point (cut, it read "mpi/default (ran
   // raben.."), so it stays whole; the backend is given up first, then the default's own name is shortened. So
   // does any closing word in parentheses ("unknown (no interposer)", "mpi/ring (nonblocking)").
-  if (const std::size_t ran = label.rfind(" ("); ran != std::string::npos && label.back() == ')') {
+  if (const std::size_t ran = label.rfind(" ("); whole_tail && ran != std::string::npos && label.back() == ')') {
     const std::string head = label.substr(0, ran), tail = label.substr(ran);
     const std::size_t slash = head.find('/');
     const std::string bare = slash == std::string::npos ? head : head.substr(slash + 1);
     if (bare.size() + tail.size() <= n || bare.size() <= 8) return bare + tail;
-    return shortened(bare, std::max<std::size_t>(8, n > tail.size() ? n - tail.size() : 0), abbreviated) + tail;
+    return shortened_label(bare, std::max<std::size_t>(8, n > tail.size() ? n - tail.size() : 0), abbreviated,
+                           false) +
+           tail;
   }
   // Two spellings: the report's "chain[chain_fanout=4;segment_size=0]" and tune's "chain chain_fanout=4
   // segment_size=0" (src/tuning/candidate_label); [open, close) holds the parameters, split at `separator`.
@@ -66,6 +73,12 @@ std::string shortened(const std::string& label, std::size_t n, std::map<std::str
   if (family.size() + tail.size() <= n) return family + tail;
   if (tail.size() + 6 <= n) return cut(family, n - tail.size()) + tail;  // "mpi/split_bin..[ss=8192]"
   return cut(family + tail, n);
+}
+
+}  // namespace
+
+std::string shortened(const std::string& label, std::size_t n, std::map<std::string, std::string>& abbreviated) {
+  return shortened_label(label, n, abbreviated, true);
 }
 
 std::string abbreviations_line(const std::map<std::string, std::string>& abbreviated, std::size_t width) {

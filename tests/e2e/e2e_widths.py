@@ -4,8 +4,9 @@
 
 Every table and line pico prints fits 100 columns unless --wide (issue 65:
 run tables of 128-220 columns, compare over 170, tune --check 141, warnings
-of 243): over real runs with every algorithm of two collectives (long
-parameterised names, cases skipped at plan time), a case that fails its
+of 243): over real runs with every algorithm of three collectives (long
+parameterised names, cases skipped at plan time, alltoallv's default
+"default (counts uniform) (ran pairwise)"), a case that fails its
 validation, a tuned profile loaded, an application run with a long variant
 name, and the views of each.
 """
@@ -20,7 +21,7 @@ WIDTH = 100
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 SWEEP = """\
-    collectives: [allreduce, bcast]
+    collectives: [allreduce, bcast, alltoallv]
     sizes: [8B, 4KiB]
     processes: [2]
     backends:

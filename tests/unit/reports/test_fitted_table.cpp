@@ -45,6 +45,8 @@ TEST_CASE("shortened keeps what a default ran whole", "[reports][fitted_table]")
   // So are closing words in parentheses: what a call form or a missing interposer says.
   CHECK(shortened("unknown (no interposer)", 16, abbreviated) == "unknown (no interposer)");
   CHECK(shortened("mpi/recursive_doubling (nonblocking)", 24, abbreviated) == "recursiv.. (nonblocking)");
+  // Only the last: the rest of the label is cut as any other.
+  CHECK(shortened("mpi/default (counts uniform) (ran pairwise)", 24, abbreviated) == "default.. (ran pairwise)");
 }
 
 TEST_CASE("fitted_table shortens every names column to one length", "[reports][fitted_table]") {
