@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-sanitize
-tests=${1:-'^(unit: |mpi: np=[12]$|e2e: (quickstart|np_sweep|bad_input|dry_run|corrupt|repetitions|compressed|list)$|fuzz: inputs$)'}
+tests=${1:-'^(unit:|mpi: np=[12]$|e2e: (quickstart|np_sweep|bad_input|dry_run|corrupt|repetitions|compressed|list)$|fuzz: inputs$)'}
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DPICO_WERROR=OFF -DPICO_PCH=OFF -DPICO_WITH_NCCL=OFF \
   -DPICO_WITH_MPICH=OFF -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \

@@ -67,7 +67,7 @@ void TopkSparse::call(std::span<const float> in, std::span<float> out, std::uint
       if (owned_[i] != 0.0f) *pairs++ = Pair{static_cast<std::uint32_t>(lo + i), owned_[i]};
     bytes = static_cast<int>(sizeof(Pair) * nnz);
   } else {
-    std::memcpy(owned_message_.data(), owned_.data(), 4 * len);
+    if (len > 0) std::memcpy(owned_message_.data(), owned_.data(), 4 * len);  // an empty part's data() may be null
     bytes = static_cast<int>(4 * len);
   }
 
@@ -87,7 +87,7 @@ void TopkSparse::call(std::span<const float> in, std::span<float> out, std::uint
       std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(block_lo), block_len, 0.0f);
       const auto* pairs = reinterpret_cast<const Pair*>(message);
       for (std::size_t p = 0; p < message_bytes / sizeof(Pair); ++p) out[pairs[p].index] = pairs[p].value;
-    } else {
+    } else if (block_len > 0) {
       std::memcpy(out.data() + block_lo, message, 4 * block_len);
     }
   }
