@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/stats.hpp"
 #include "core/case_result.hpp"
 #include "core/rank_samples.hpp"
 #include "core/run_stragglers.hpp"
@@ -22,13 +23,6 @@ namespace pico {
 namespace {
 
 using nlohmann::json;
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 // Each rank's host in the case's launch, from provenance.launches[K].hosts.
 std::map<int, std::string> hosts_of(const json& report, int launch) {

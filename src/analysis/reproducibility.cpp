@@ -17,11 +17,6 @@ namespace {
 
 std::string candidate_of(const Case& c) { return c.backend + ":" + candidate_label(c.algorithm, c.params); }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return percentile_sorted(v, 50.0);
-}
-
 // One candidate's two halves, or nothing when it cannot be split that way.
 struct Halves {
   std::vector<double> a, b;

@@ -10,16 +10,10 @@
 
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
+#include "core/stats.hpp"
 
 namespace pico {
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 using HostPair = std::pair<std::string, std::string>;
 
@@ -32,7 +26,7 @@ HostLink summarised(const HostPair& hosts, const std::vector<double>& times, int
   return {.a = hosts.first,
           .b = hosts.second,
           .rank_pairs = rank_pairs,
-          .median_s = median(times),
+          .median_s = median_of(times),
           .min_s = *std::min_element(times.begin(), times.end()),
           .max_s = *std::max_element(times.begin(), times.end())};
 }
@@ -167,7 +161,7 @@ LinkFindings judge_links(const std::vector<HostLink>& links) {
   }
   std::vector<double> all;
   for (const HostLink* l : inter) all.push_back(l->median_s);
-  f.median_s = median(all);
+  f.median_s = median_of(all);
   for (const std::string& h : hosts) {
     std::vector<const HostLink*> its;
     std::vector<double> others;
@@ -180,7 +174,7 @@ LinkFindings judge_links(const std::vector<HostLink>& links) {
     // Which end of a link is slow needs two of the host's links and one beside them.
     if (its.size() < 2 || others.empty()) continue;
     ++f.judged_hosts;
-    SlowHost s{.host = h, .links = static_cast<int>(its.size()), .others_median_s = median(others)};
+    SlowHost s{.host = h, .links = static_cast<int>(its.size()), .others_median_s = median_of(others)};
     std::vector<double> times, ratios;
     for (const HostLink* l : its) {
       times.push_back(l->median_s);
@@ -189,8 +183,8 @@ LinkFindings judge_links(const std::vector<HostLink>& links) {
       ratios.push_back(ratio);
       if (ratio >= kSlowLinkFactor) ++s.agreeing;
     }
-    s.median_s = median(times);
-    s.ratio = median(ratios);
+    s.median_s = median_of(times);
+    s.ratio = median_of(ratios);
     s.min_ratio = *std::min_element(ratios.begin(), ratios.end());
     if (s.agreeing == s.links)
       f.named.push_back(std::move(s));
@@ -253,7 +247,7 @@ LinkFindings find_slow_links(const nlohmann::json& report) {
       l.min_s = std::min(l.min_s, x.min_s);
       l.max_s = std::max(l.max_s, x.max_s);
     }
-    l.median_s = median(m);
+    l.median_s = median_of(m);
     pooled.push_back(std::move(l));
   }
   if (probed == 0) {

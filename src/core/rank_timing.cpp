@@ -11,8 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-// The median of v (reordered).
-double median_of(std::vector<double>& v) {
+// The median of v, reordering v in place (no copy of a large vector of rank-samples).
+double median_in_place(std::vector<double>& v) {
   if (v.empty()) return 0;
   const auto mid = v.begin() + static_cast<long>(v.size() / 2);
   std::nth_element(v.begin(), mid, v.end());
@@ -86,7 +86,7 @@ RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::
       duration[k] = exit[k] - arrival[k];
     }
     scratch = duration;
-    const double median_duration = median_of(scratch);
+    const double median_duration = median_in_place(scratch);
     const std::size_t slowest = argmax(duration);
     ++s.slowest_calls[slowest];
     medians.push_back(median_duration);
@@ -114,8 +114,8 @@ RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::
       slow_by[last_out].push_back(exit[last_out] - first_out);
     }
   }
-  s.median_call_s = median_of(medians);
-  if (!imbalances.empty()) s.imbalance = median_of(imbalances);
+  s.median_call_s = median_in_place(medians);
+  if (!imbalances.empty()) s.imbalance = median_in_place(imbalances);
 
   s.slowest_rank = static_cast<int>(most_often(s.slowest_calls));
   s.slowest_rank_share = wilson_share(s.slowest_calls[static_cast<std::size_t>(s.slowest_rank)], t.samples);
@@ -136,7 +136,7 @@ RankTimingSummary summarize_rank_times(const RankTimes& t, std::span<const std::
                               .host = host_of(r),
                               .kind = std::string(kind),
                               .share = share,
-                              .excess_s = median_of(by[r])});
+                              .excess_s = median_in_place(by[r])});
     }
   };
   if (basis.judges_late_arrival) name(s.late_arrival_calls, late_by, kLateArrival);

@@ -8,16 +8,10 @@
 
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
+#include "core/stats.hpp"
 
 namespace pico {
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 nlohmann::json share_json(const Share& s) {
   return {{"calls", s.calls}, {"of", s.of}, {"share", s.value()}, {"ci95_low", s.low}, {"ci95_high", s.high}};
@@ -74,7 +68,7 @@ StragglerFindings find_stragglers(const nlohmann::json& report) {
       calls += c.share.calls;
       of += c.share.of;
     }
-    n.excess_s = median(excesses);
+    n.excess_s = median_of(excesses);
     n.pooled = wilson_share(calls, of);
     f.named.push_back(std::move(n));
   }

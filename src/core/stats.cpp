@@ -145,4 +145,11 @@ TimingStats stats_from_json(const nlohmann::json& j) {
   return s;
 }
 
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
 }  // namespace pico

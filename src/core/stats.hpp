@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,9 @@ struct MedianCi {
 // Order-statistic CI of the median: ranks n/2 -+ 1.96 sqrt(n)/2 (normal
 // approximation to the binomial), clamped to the sample. Sorted input.
 MedianCi median_ci95_sorted(std::span<const double> sorted);
+
+// The median of v (the mean of the middle two for an even count); 0 for none.
+double median_of(std::vector<double> v);
 
 // Half-width of the CI relative to the median: max(median-low, high-median)/median.
 double relative_ci_halfwidth(const MedianCi& ci);

@@ -50,12 +50,6 @@ struct CallsAt {
   }
 };
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return percentile_sorted(v, 50);
-}
-
 constexpr const char* kNoInterposer = "unknown (no interposer)";
 
 // The algorithm a call ran, from the functions the interposer saw in it.

@@ -142,3 +142,10 @@ TEST_CASE("stats_to_json has exactly the eleven timing keys", "[stats]") {
   CHECK(j.at("stddev_s").get<double>() == 1.0);
   CHECK(j.at("cv").get<double>() == 0.5);
 }
+
+TEST_CASE("median_of: the middle value, the mean of the middle two, 0 for none", "[stats]") {
+  CHECK(pico::median_of({}) == 0.0);
+  CHECK(pico::median_of({3.0}) == 3.0);
+  CHECK(pico::median_of({5.0, 1.0, 3.0}) == 3.0);
+  CHECK(pico::median_of({4.0, 1.0, 3.0, 2.0}) == 2.5);
+}
