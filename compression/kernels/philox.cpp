@@ -28,10 +28,8 @@ void philox_words_portable(std::uint64_t seed, std::uint64_t stream, std::uint64
   }
 }
 
-namespace {
-
-PhiloxWordsFn choose_philox_words() {
-  switch (kernel_isa()) {
+PhiloxWordsFn philox_words_for(KernelIsa isa) {
+  switch (isa) {
     case KernelIsa::avx512: return philox_words_avx512;
     case KernelIsa::avx2: return philox_words_avx2;
     case KernelIsa::scalar: break;
@@ -39,9 +37,11 @@ PhiloxWordsFn choose_philox_words() {
   return philox_words_portable;
 }
 
+namespace {
+
 // Resolved on first use; a function-local static is initialised once, thread-safely.
 PhiloxWordsFn philox_words_impl() {
-  static const PhiloxWordsFn impl = choose_philox_words();
+  static const PhiloxWordsFn impl = philox_words_for(kernel_isa());
   return impl;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "collectives/philox_core.hpp"
+#include "compression/kernels/kernel_isa.hpp"
 #include "compression/kernels/kernels.hpp"
 
 namespace pico::compressed::detail {
@@ -24,6 +25,8 @@ void philox_words_avx2(std::uint64_t seed, std::uint64_t stream, std::uint64_t f
 // The AVX-512F kernel (16 blocks per step); callable only where the CPU has AVX-512F.
 void philox_words_avx512(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_block, std::size_t nblocks,
                          std::uint32_t* words);
+// The kernel of a path (one the CPU runs: kernel_isa.hpp), for the benchmark's --paths.
+PhiloxWordsFn philox_words_for(KernelIsa isa);
 // The one of the above that kernel_isa() names, chosen once.
 void philox_words(std::uint64_t seed, std::uint64_t stream, std::uint64_t first_block, std::size_t nblocks,
                   std::uint32_t* words);

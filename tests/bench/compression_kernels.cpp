@@ -283,19 +283,11 @@ int compare_paths(const Options& options) {
     // The generator alone, one word per element as the quantiser draws them,
     // chunk by chunk into an L1-sized buffer (the fused quantiser keeps its
     // words in registers): the ceiling any quantiser on that path can reach.
-    const auto philox_on = [](pc::KernelIsa isa) -> d::PhiloxWordsFn {
-      switch (isa) {
-        case pc::KernelIsa::avx512: return d::philox_words_avx512;
-        case pc::KernelIsa::avx2: return d::philox_words_avx2;
-        case pc::KernelIsa::scalar: break;
-      }
-      return d::philox_words_portable;
-    };
     std::vector<std::uint32_t> chunk_words(d::kUniformChunk);
     const std::vector<Row> rows{
         {"philox4x32-10 words alone (one per element)",
          [&](pc::KernelIsa isa) {
-           const d::PhiloxWordsFn words = philox_on(isa);
+           const d::PhiloxWordsFn words = d::philox_words_for(isa);
            for (std::size_t i = 0; i < n; i += d::kUniformChunk)
              words(rng.seed, rng.stream, i / 4, d::kUniformChunk / 4, chunk_words.data());
            b.out[0] = static_cast<float>(chunk_words[d::kUniformChunk - 1]);  // keep the words live
