@@ -185,6 +185,14 @@ def mutate_text(text: str, rng: random.Random) -> str:
     return text[:i] + rng.choice(EDGE_VALUES) + text[i:]
 
 
+def mutated_json(text: str, rng: random.Random) -> str:
+    """The JSON document `text` after one to three mutate_json edits."""
+    doc = json.loads(text)
+    for _ in range(rng.randrange(1, 4)):
+        doc = mutate_json(doc, rng)
+    return json.dumps(doc)
+
+
 def mutate_json(doc, rng: random.Random, depth=0):
     """A structure-aware JSON mutation: a value of the wrong type or at a limit, a key gone."""
     if isinstance(doc, dict) and doc:
@@ -474,10 +482,7 @@ def make_input(index: int, seed: int, corpus):
             edited = tree_hostile(text, rng)
             return kind, name, edited, tree_expectation(edited)
         if rng.random() < 0.6:
-            doc = json.loads(text)
-            for _ in range(rng.randrange(1, 4)):
-                doc = mutate_json(doc, rng)
-            text = json.dumps(doc)
+            text = mutated_json(text, rng)
         else:
             for _ in range(rng.randrange(1, 4)):
                 text = mutate_text(text, rng)
@@ -500,22 +505,13 @@ def make_input(index: int, seed: int, corpus):
             doc = mutate_profile(doc, rng)
         return kind, name, json.dumps(doc), "bad" if profile_known_bad(doc) else None
     if kind == "tune" and rng.random() < 0.6:
-        doc = json.loads(text)
-        for _ in range(rng.randrange(1, 4)):
-            doc = mutate_json(doc, rng)
-        return kind, name, json.dumps(doc), None
+        return kind, name, mutated_json(text, rng), None
     elif kind == "results" and name.endswith(".json") and rng.random() < 0.6:
-        doc = json.loads(text)
-        for _ in range(rng.randrange(1, 4)):
-            doc = mutate_json(doc, rng)
-        text = json.dumps(doc)
+        text = mutated_json(text, rng)
     elif kind == "results" and name.endswith(".jsonl") and rng.random() < 0.6:
         text = mutate_json_lines(text, rng)
     elif kind in JSON_KINDS and rng.random() < 0.6:
-        doc = json.loads(text)
-        for _ in range(rng.randrange(1, 4)):
-            doc = mutate_json(doc, rng)
-        text = json.dumps(doc)
+        text = mutated_json(text, rng)
     else:
         for _ in range(rng.randrange(1, 4)):
             text = mutate_text(text, rng)
