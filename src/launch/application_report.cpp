@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
+#include "config/mpi_libraries.hpp"
 #include "core/bootstrap.hpp"
 #include "core/speedup.hpp"
 #include "core/stats.hpp"
@@ -283,8 +284,12 @@ json build_application_report(const json& run, const std::vector<json>& launches
   const json figure = experiment.value("figure_of_merit", json());
   const std::string library = run["mpi"]["library"].get<std::string>();
   const std::string version = run["mpi"]["version"].get<std::string>();
+  // Where the library's interposer ran in the application's ranks (configs/mpi_libraries.yaml), its counts
+  // name the functions that ran: the catalogue says which algorithm each one is.
+  const MpiLibraryEntry* mpi = find_mpi_library(library);
+  const bool sees_algorithms = mpi != nullptr && !mpi->interposer.empty();
   AlgorithmFunctions catalogue;
-  if (library == "openmpi") catalogue = catalog_for(library).algorithm_functions(version);
+  if (sees_algorithms) catalogue = catalog_for(library).algorithm_functions(version);
 
   // The latest attempt of each planned launch: a resume's retry replaces a failure.
   std::map<int, const json*> latest;
@@ -390,7 +395,7 @@ json build_application_report(const json& run, const std::vector<json>& launches
       }
       out["changed_share"] = base_run > 0 ? cmp.changed_default_s / base_run : 0.0;
       // What the library runs where pico cannot see inside its calls: what these variables select.
-      if (library != "openmpi" && k > 0 && !variant.value("env", json::object()).empty())
+      if (!sees_algorithms && k > 0 && !variant.value("env", json::object()).empty())
         out["selected_by"] = variant["env"];
       out["changes_calls"] = cmp.any_changed;
 

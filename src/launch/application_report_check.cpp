@@ -10,7 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "config/mpi_libraries.hpp"
 #include "core/input_error.hpp"
+#include "core/mpi_identity.hpp"
 #include "core/types.hpp"
 #include "launch/application_report.hpp"
 
@@ -84,6 +86,13 @@ void name_at(const json& object, const std::string& path, const char* key, const
     for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
     refuse(member_path(path, key), fmt::format("is '{}', which is no {} ({})", printable(name), what, names));
   }
+}
+
+// What a run's mpi.library may say: a library of configs/mpi_libraries.yaml, or MpiIdentity's unknown.
+std::set<std::string> mpi_library_names() {
+  std::set<std::string> names{MpiIdentity{}.library};
+  for (const MpiLibraryEntry& l : mpi_libraries()) names.insert(l.name);
+  return names;
 }
 
 // A number at least `lo` (a time, a count of calls, a share: not negative), and finite: a
@@ -276,7 +285,7 @@ void check_fields(const json& report) {
   for (std::size_t i = 0; i < command.size(); ++i) require_text(command[i], item_path("command", i));
   text_at(report, "", "platform");
   const json& mpi = object_at(report, "", "mpi");
-  name_at(mpi, "mpi", "library", {"mpich", "openmpi", "unknown"}, "MPI library pico runs");
+  name_at(mpi, "mpi", "library", mpi_library_names(), "MPI library pico runs");
   text_at(mpi, "mpi", "version");
   if_present(report, "started_utc", [&] { text_at(report, "", "started_utc"); });
   if_present(report, "metric", [&] { name_at(report, "", "metric", {"figure_of_merit", "wall_s"}, "metric"); });
@@ -370,7 +379,7 @@ std::set<std::string> check_run_fields(const json& run) {
   }
   text_at(run, "", "platform");
   const json& mpi = object_at(run, "", "mpi");
-  name_at(mpi, "mpi", "library", {"mpich", "openmpi", "unknown"}, "MPI library pico runs");
+  name_at(mpi, "mpi", "library", mpi_library_names(), "MPI library pico runs");
   text_at(mpi, "mpi", "version");
   if_present(run, "started_utc", [&] { text_at(run, "", "started_utc"); });
   const std::set<std::string> names = check_variants(run);

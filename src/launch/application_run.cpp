@@ -16,6 +16,7 @@
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
 #include "config/emulated_cluster.hpp"
+#include "config/mpi_libraries.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/executable_search.hpp"
 #include "core/file_io.hpp"
@@ -54,12 +55,7 @@ std::vector<nlohmann::json> checked_launches(const std::string& dir, const std::
 constexpr const char* kOutputLog = "output.log";
 // What a launch record keeps of the application's output.
 constexpr std::size_t kOutputTailBytes = 4000;
-// The libraries preloaded into every rank (instrumentation/app_counter, instrumentation/ompi_interposer).
-constexpr const char* kCounterLibrary = "libpico-app-counter.so";
-constexpr const char* kMpichCounterLibrary = "libpico-app-counter-mpich.so";
-constexpr const char* kInterposerLibrary = "libpico-ompi-interposer.so";
-
-std::string library_beside_pico(const char* name) {
+std::string library_beside_pico(const std::string& name) {
   const fs::path dir = this_program_dir();
   std::error_code ec;
   return !dir.empty() && fs::exists(dir / name, ec) ? (dir / name).string() : "";
@@ -269,12 +265,16 @@ struct LaunchContext {
   std::string dir;
 };
 
-// What is preloaded into an application of this MPI library: the interposer and the counter for
-// Open MPI, MPICH's counter for MPICH.
-std::vector<const char*> preloaded_libraries(const std::string& mpi_library) {
-  if (mpi_library == "openmpi") return {kInterposerLibrary, kCounterLibrary};
-  if (mpi_library == "mpich") return {kMpichCounterLibrary};
-  return {};
+// What is preloaded into an application of this MPI library (instrumentation/app_counter,
+// instrumentation/ompi_interposer; configs/mpi_libraries.yaml names them): the interposer where the
+// library has one, then its counter; nothing into a library pico cannot name.
+std::vector<std::string> preloaded_libraries(const std::string& mpi_library) {
+  const MpiLibraryEntry* library = find_mpi_library(mpi_library);
+  if (library == nullptr) return {};
+  std::vector<std::string> names;
+  if (!library->interposer.empty()) names.push_back(library->interposer);
+  names.push_back(library->counter);
+  return names;
 }
 
 std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaunch& l, const std::string& workdir,
@@ -289,8 +289,8 @@ std::vector<std::string> launch_argv(const LaunchContext& ctx, const PlannedLaun
   // Each library's own counter (it links that libmpi); the interposer, which says what ran inside
   // the call, is Open MPI's only. Another library's application runs without them, and has no counts.
   std::string preload;
-  if (const std::vector<const char*> libraries = preloaded_libraries(ctx.target.mpi_library); !libraries.empty()) {
-    for (const char* name : libraries)
+  if (const std::vector<std::string> libraries = preloaded_libraries(ctx.target.mpi_library); !libraries.empty()) {
+    for (const std::string& name : libraries)
       if (const std::string p = library_beside_pico(name); !p.empty()) preload += (preload.empty() ? "" : ":") + p;
     env["PICO_APP_COUNTS_DIR"] = workdir;
     // The default's run is the one a replay predicts from (its compute gaps, its calls).
@@ -531,14 +531,17 @@ ApplicationRunResult run_application(const ApplicationRunRequest& request) {
   make_new_results_dir(dir);
   const ResultsDirLock lock(dir);
   install_variants(variants, dir);
+  // The counter of the library the launches start as (unknown_as's for one pico cannot name), the interposer
+  // of the library named only.
+  const MpiLibraryEntry* library = find_mpi_library(target.mpi_library);
+  const std::string interposer = library != nullptr ? library->interposer : "";
   nlohmann::json run = {{"schema", "pico-application-run/1"},
                         {"experiment", experiment_json(e)},
                         {"platform", request.platform.name},
                         {"mpi", {{"library", target.mpi_library}, {"version", target.mpi_version}}},
                         {"started_utc", utc_timestamp_iso()},
-                        {"counter", library_beside_pico(target.mpi_library == "mpich" ? kMpichCounterLibrary
-                                                                                     : kCounterLibrary)},
-                        {"interposer", target.mpi_library == "openmpi" ? library_beside_pico(kInterposerLibrary) : ""},
+                        {"counter", library_beside_pico(launched_as(target.mpi_library).counter)},
+                        {"interposer", interposer.empty() ? "" : library_beside_pico(interposer)},
                         {"environment", relevant_environment()},
                         {"variants", nlohmann::json::array()}};
   if (emulated) run["emulated"] = to_json(*emulated);

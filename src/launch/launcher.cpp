@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -10,6 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "config/backends.hpp"
+#include "config/mpi_libraries.hpp"
+#include "core/case.hpp"
 #include "core/input_error.hpp"
 #include "core/executable_search.hpp"
 #include "launch/slurm_placement.hpp"
@@ -94,6 +98,15 @@ void check_local_process_counts(const Platform& platform, const std::vector<int>
                         "lower processes (or --np), or set launcher: {max_processes: N} in the platform to allow it");
 }
 
+// The backends that run several GPUs per process (their descriptors take gpus_per_process): "nccl".
+std::string gpu_process_backends() {
+  std::string names;
+  for (const BackendDescriptor& b : known_backends())
+    if (std::find(b.options.keys.begin(), b.options.keys.end(), kGpusPerProcess) != b.options.keys.end())
+      names += (names.empty() ? "" : " or ") + b.name;
+  return names;
+}
+
 }  // namespace
 
 LaunchCommand launch_command(const Platform& platform, const std::string& mpi_library, int np,
@@ -118,9 +131,12 @@ LaunchCommand launcher_prefix(const Platform& platform, const std::string& mpi_l
     if (!launcher.cpu_bind.empty()) cmd.argv.push_back("--cpu-bind=" + launcher.cpu_bind);
   } else {
     cmd.argv.insert(cmd.argv.end(), {launcher.command, "-np", std::to_string(np)});
-    const bool open_mpi = mpi_library == "openmpi" || mpi_library == "unknown";
-    if (open_mpi && launcher.allow_run_as_root && host.is_root) cmd.argv.push_back("--allow-run-as-root");
-    if (open_mpi && launcher.oversubscribe && np > host.cores) cmd.argv.push_back("--oversubscribe");
+    // The library's own flags (configs/mpi_libraries.yaml): Open MPI's; MPICH's Hydra needs none.
+    const MpiLibraryEntry& library = launched_as(mpi_library);
+    if (!library.run_as_root_flag.empty() && launcher.allow_run_as_root && host.is_root)
+      cmd.argv.push_back(library.run_as_root_flag);
+    if (!library.oversubscribe_flag.empty() && launcher.oversubscribe && np > host.cores)
+      cmd.argv.push_back(library.oversubscribe_flag);
     if (!launcher.cpu_bind.empty()) cmd.argv.insert(cmd.argv.end(), {"--bind-to", mpirun_binding(launcher.cpu_bind)});
   }
   cmd.argv.insert(cmd.argv.end(), launcher.args.begin(), launcher.args.end());
@@ -139,8 +155,9 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
                         fmt::format("launcher kind direct starts one process per launch, but a launch of this "
                                     "experiment needs {}",
                                     np),
-                        "run processes: [1], give the nccl backend gpus_per_process equal to processes, "
-                        "or use a platform with kind: mpirun");
+                        fmt::format("run processes: [1], give the {} backend {} equal to processes, or use a "
+                                    "platform with kind: mpirun",
+                                    gpu_process_backends(), kGpusPerProcess));
 }
 
 std::string worker_path(const Platform& platform, const std::string& mpi_library) {
@@ -148,7 +165,8 @@ std::string worker_path(const Platform& platform, const std::string& mpi_library
   // workers, looked for beside pico like the default ones, never on PATH.
   if (!platform.worker.empty() && platform.worker.find('/') != std::string::npos) return platform.worker;
   const bool named = !platform.worker.empty();
-  const std::string name = named ? platform.worker : mpi_library == "mpich" ? "pico-worker-mpich" : "pico-worker";
+  const MpiLibraryEntry& library = launched_as(mpi_library);
+  const std::string name = named ? platform.worker : library.worker;
   const std::filesystem::path dir = this_program_dir();
   if (!dir.empty() && is_executable_file(dir / name)) return (dir / name).string();
   // The bare name would make mpirun search PATH: whatever program of that name is found there would run as the
@@ -159,12 +177,7 @@ std::string worker_path(const Platform& platform, const std::string& mpi_library
                                name, dir.empty() ? std::string("its directory unreadable") : dir.string(), mpi_library),
                    named ? "build it (cmake -DPICO_EXTRA_MPI=NAME=PREFIX, docs/openmpi5.md), see which workers pico has "
                            "(pico list libraries), or give `worker:` a path"
-                   : mpi_library == "mpich"
-                       ? "build it with MPICH installed (cmake -DPICO_WITH_MPICH=ON finds it by pkg-config and builds "
-                         "pico-worker-mpich), or "
-                         "give the platform's `worker:` its path"
-                       : "build it (cmake --build BUILD --target pico-worker), or give the platform's `worker:` its "
-                         "path");
+                         : library.worker_build + ", or give the platform's `worker:` its path");
 }
 
 std::string shell_quote(const std::string& s) {

@@ -22,7 +22,7 @@ struct HostFacts {
 HostFacts this_host();
 
 // mpirun -np N [--allow-run-as-root] [--oversubscribe] [--bind-to B] ARGS... WORKER --launch FILE --out DIR
-// The two flags are Open MPI's; other libraries run as root and oversubscribe without them.
+// The two flags are the library's own (configs/mpi_libraries.yaml): Open MPI's; MPICH's Hydra needs neither.
 // Inside a Slurm allocation with launcher kind srun:
 // srun --nodes=NODES --ntasks=N --kill-on-bad-exit=1 [--cpu-bind=B] ARGS... WORKER --launch FILE --out DIR
 // With kind direct (N = 1): ARGS... WORKER --launch FILE --out DIR, the worker an MPI singleton.
@@ -45,7 +45,8 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
                         const HostFacts& host = this_host());
 
 // The platform's worker path, or the worker built for the library next to
-// the running pico executable (pico-worker for Open MPI, pico-worker-mpich).
+// the running pico executable (its `worker` in configs/mpi_libraries.yaml:
+// pico-worker for Open MPI, pico-worker-mpich).
 std::string worker_path(const Platform& platform, const std::string& mpi_library);
 
 std::string shell_quote(const std::string& s);

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "config/emulated_cluster.hpp"
+#include "config/mpi_libraries.hpp"
 #include "launch/launcher.hpp"
 
 namespace pico {
@@ -14,9 +15,8 @@ namespace fs = std::filesystem;
 
 MpiIdentity parse_launcher_version(const std::string& output) {
   std::smatch m;
-  if (std::regex_search(output, m, std::regex(R"(\(Open MPI\)\s+(\d+(\.\d+)*))"))) return {"openmpi", m[1]};
-  if (std::regex_search(output, m, std::regex(R"(HYDRA build details:[\s\S]*?Version:\s+(\d+(\.\d+)*))")))
-    return {"mpich", m[1]};
+  for (const MpiLibraryEntry& library : mpi_libraries())
+    if (std::regex_search(output, m, std::regex(library.launcher_version))) return {library.name, m[1]};
   return {};
 }
 

@@ -11,7 +11,8 @@
 
 namespace pico {
 
-// "mpirun (Open MPI) 4.1.4" -> openmpi 4.1.4; MPICH's Hydra "Version: 4.0.2" -> mpich 4.0.2.
+// "mpirun (Open MPI) 4.1.4" -> openmpi 4.1.4; MPICH's Hydra "Version: 4.0.2" -> mpich 4.0.2: the first
+// library whose launcher_version matches (configs/mpi_libraries.yaml), else unknown.
 MpiIdentity parse_launcher_version(const std::string& output);
 
 // The platform's mpi setting; for `auto`, or a library named without a

@@ -23,6 +23,12 @@ TEST_CASE("mpirun command lines", "[launch]") {
   CHECK(user.argv == std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "core", "/w", "--launch", "f",
                                               "--out", "d"});
   CHECK(shell_join({"a b", "it's", "plain"}) == "'a b' 'it'\\''s' plain");
+  // The two flags are Open MPI's (configs/mpi_libraries.yaml); a library pico cannot name starts as Open MPI.
+  CHECK(launch_command(p, "mpich", 4, "/w", "f", "d", HostFacts{true, 2}).argv ==
+        std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "core", "/w", "--launch", "f", "--out", "d"});
+  CHECK(launch_command(p, "unknown", 4, "/w", "f", "d", HostFacts{true, 2}).argv ==
+        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "core",
+                                 "/w", "--launch", "f", "--out", "d"});
 }
 
 TEST_CASE("a direct launch starts the worker alone, one process per launch", "[launch]") {
@@ -37,6 +43,7 @@ TEST_CASE("a direct launch starts the worker alone, one process per launch", "[l
   } catch (const InputError& e) {
     CHECK(e.file == "d.yaml");
     CHECK_THAT(e.message, Catch::Matchers::Contains("one process per launch, but a launch of this experiment needs 2"));
+    CHECK_THAT(e.hint, Catch::Matchers::Contains("give the nccl backend gpus_per_process equal to processes"));
   }
   CHECK(test::platform_error("name: d\nscheduler: slurm\nslurm: {partition: p}\nlauncher: {kind: direct}\n")
             .message.find("launcher kind direct starts the worker on this host") != std::string::npos);
