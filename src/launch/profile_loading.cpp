@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "launch/profile_loading.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -18,13 +20,25 @@ namespace pico {
 
 namespace {
 
+// The libraries pico run loads a profile into, those of the formats that say how: "openmpi and mpich".
+std::string loading_libraries() {
+  std::vector<std::string_view> libraries;
+  for (const ExportFormat* f : export_formats())
+    if (f->loading && std::find(libraries.begin(), libraries.end(), f->library) == libraries.end())
+      libraries.push_back(f->library);
+  std::string out;
+  for (std::size_t i = 0; i < libraries.size(); ++i)
+    out += fmt::format("{}{}", i == 0 ? "" : i + 1 == libraries.size() ? " and " : ", ", libraries[i]);
+  return out;
+}
+
 // The formats the profile loads through (export/export_format.hpp: each
 // format's ProfileLoading says its versions, file and variables), or
 // InputError where pico run loads no format of its library.
 std::vector<const ExportFormat*> formats_for(const TunedProfile& profile, const std::string& path) {
   std::vector<const ExportFormat*> formats = loading_formats(profile);
   if (formats.empty())
-    throw InputError(path, fmt::format("pico run loads profiles into Open MPI and MPICH; this one is for {}",
+    throw InputError(path, fmt::format("pico run loads profiles into {}; this one is for {}", loading_libraries(),
                                        profile.library.name),
                      fmt::format("export it yourself: pico export {} --format ...", path));
   return formats;
@@ -54,8 +68,8 @@ ProfileLoad prepare_profile_load(const std::string& path, const std::string& sou
       throw InputError(source, fmt::format("the experiment forces {} {} (case {}), but a run with a profile "
                                            "measures the library's default with the profile loaded",
                                            name(c.collective), c.algorithm, c.case_id),
-                       "run only `default` for the library (algorithms: [default]); a loaded Open MPI rules file "
-                       "overrides forced algorithms");
+                       "run only `default` for the library (algorithms: [default]); a loaded profile can override "
+                       "a forced algorithm, whose label would then be wrong");
   // The library formats pico loads are single files that need no flag.
   for (const ExportFormat* format : formats_for(load.profile, path)) {
     load.files.push_back({std::string(format->name), std::string(format->loading->file_name),
