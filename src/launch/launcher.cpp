@@ -98,7 +98,7 @@ void check_local_process_counts(const Platform& platform, const std::vector<int>
                         "lower processes (or --np), or set launcher: {max_processes: N} in the platform to allow it");
 }
 
-// The backends that run several GPUs per process (their descriptors take gpus_per_process): "nccl".
+// The backends that run several GPUs per process (their descriptors take gpus_per_process): nccl.
 std::string gpu_process_backends() {
   std::string names;
   for (const BackendDescriptor& b : known_backends())

@@ -20,7 +20,7 @@ namespace pico {
 
 namespace {
 
-// The libraries pico run loads a profile into, those of the formats that say how: "openmpi and mpich".
+// The libraries pico run loads a profile into, those of the formats that say how: openmpi and mpich.
 std::string loading_libraries() {
   std::vector<std::string_view> libraries;
   for (const ExportFormat* f : export_formats())

@@ -44,7 +44,7 @@ struct ProfileLoad {
   // every launch group.
   std::map<std::string, std::string> launch_env;
 
-  std::string formats() const;  // "ompi-rules", "ompi-rules + ompi-han-rules", "mpich-json + mpich-ch4-json"
+  std::string formats() const;  // ompi-rules, ompi-rules + ompi-han-rules, mpich-json + mpich-ch4-json
 };
 
 // Reads and exports the profile for the run's library. InputError when the

@@ -13,7 +13,7 @@ namespace pico {
 struct WorkerFound {
   std::string name;            // pico-worker, pico-worker-mpich, pico-worker-openmpi5
   std::filesystem::path path;
-  std::string mpi;             // "Open MPI v5.0.7", "MPICH Version: 4.0.2"; empty when `failure` says why
+  std::string mpi;             // Open MPI v5.0.7, MPICH Version: 4.0.2; empty when `failure` says why
   std::string failure;         // why the worker could not say (it did not run, printed no MPI line)
 };
 
