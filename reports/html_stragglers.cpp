@@ -112,12 +112,14 @@ json html_stragglers(const json& report) {
                      {"share_low", n.pooled.low},
                      {"share_high", n.pooled.high},
                      {"excess_s", n.excess_s}});
-  // The cases a straggler was named in, each once, in the order named.
+  // The cases a straggler was named in, each once, in the order named; then those of the names within
+  // chance, which the page lets a reader judge by eye (a run of one case can name no host for the run).
   std::map<std::string, const StragglerCase*> wanted;
   std::vector<std::string> order;
-  for (const NamedStraggler& n : f.named)
-    for (const StragglerCase& c : n.cases)
-      if (wanted.try_emplace(c.case_id, &c).second) order.push_back(c.case_id);
+  for (const auto* list : {&f.named, &f.within_chance})
+    for (const NamedStraggler& n : *list)
+      for (const StragglerCase& c : n.cases)
+        if (wanted.try_emplace(c.case_id, &c).second) order.push_back(c.case_id);
   std::map<std::string, CaseResult> with_samples;
   for (CaseResult& r : case_results_of(report))
     if (r.rank_samples && wanted.contains(r.c.case_id)) with_samples.emplace(r.c.case_id, std::move(r));

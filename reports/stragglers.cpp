@@ -24,6 +24,19 @@ std::string case_text(const StragglerCase& c) {
                      c.kind == kLateArrival ? "late arrival" : "slow progress", c.share.value() * 100);
 }
 
+// How likely chance alone names it this often (the run-level test, core/run_stragglers.hpp).
+std::string chance_text(double p) { return p < 0.001 ? "by chance p < 0.001" : fmt::format("by chance p = {:.3f}", p); }
+
+// "; named in a few cases, no more often than chance (...): host n2 in 14 of 400 case(s), ..."
+std::string within_chance_text(const StragglerFindings& f) {
+  if (f.within_chance.empty()) return "";
+  std::vector<std::string> who;
+  for (const NamedStraggler& n : f.within_chance)
+    who.push_back(fmt::format("{} in {} of {}", straggler_who(n), n.cases.size(), n.eligible_cases));
+  return fmt::format("; named in a few cases, no more often than on a uniform run ({:.0f}% of cases): {}",
+                     kChanceCaseShare * 100, fmt::join(who, ", "));
+}
+
 }  // namespace
 
 std::string straggler_who(const NamedStraggler& n) {
@@ -46,19 +59,21 @@ std::string stragglers_text(const StragglerFindings& f) {
     left_out += fmt::format("; {} case(s) not measured (timing.rank_timing: false)", f.unmeasured_cases);
   // In 100 columns, as the tables above them (core/wrapped_text.hpp).
   if (f.named.empty())
-    return wrapped(fmt::format("stragglers: none in {} case(s) with per-rank timing{}", f.judged_cases, left_out),
+    return wrapped(fmt::format("stragglers: none in {} case(s) with per-rank timing{}{}", f.judged_cases, left_out,
+                               within_chance_text(f)),
                    kProseWidth, "  ");
-  std::string out =
-      wrapped(fmt::format("stragglers ({} case(s) with per-rank timing{}):", f.judged_cases, left_out), kProseWidth, "  ");
+  std::string out = wrapped(fmt::format("stragglers ({} case(s) with per-rank timing{}{}):", f.judged_cases, left_out,
+                                        within_chance_text(f)),
+                            kProseWidth, "  ");
   for (const NamedStraggler& n : f.named) {
     std::vector<std::string> kinds;
     for (const auto& k : n.kinds) kinds.push_back(kind_text(k));
     std::vector<std::string> cases;
     for (const StragglerCase& c : n.cases) cases.push_back(case_text(c));
-    out += wrapped(fmt::format("  {} {} in {} of {} case(s), in {:.0f}% of their calls ([{:.0f}%, {:.0f}%] at 95% "
-                               "confidence), by a median {}: {}",
-                               straggler_who(n), fmt::join(kinds, " and "), n.cases.size(), f.judged_cases,
-                               n.pooled.value() * 100, n.pooled.low * 100, n.pooled.high * 100,
+    out += wrapped(fmt::format("  {} {} in {} of {} case(s) ({}), in {:.0f}% of their calls ([{:.0f}%, {:.0f}%] at "
+                               "95% confidence), by a median {}: {}",
+                               straggler_who(n), fmt::join(kinds, " and "), n.cases.size(), n.eligible_cases,
+                               chance_text(n.p_chance), n.pooled.value() * 100, n.pooled.low * 100, n.pooled.high * 100,
                                duration_text(n.excess_s), fmt::join(cases, "; ")),
                    kProseWidth, "    ");
   }

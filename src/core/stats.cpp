@@ -152,4 +152,24 @@ double median_of(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
+double binomial_upper_tail(std::int64_t k, std::int64_t n, double p) {
+  if (k <= 0) return 1;
+  if (k > n || p <= 0) return 0;
+  if (p >= 1) return 1;
+  const auto nd = static_cast<double>(n);
+  const double log_p = std::log(p), log_q = std::log1p(-p);
+  // Past the mode the terms only fall: once one is e^-40 of the largest, the
+  // rest (a falling geometric series) change nothing a double holds.
+  double sum = 0, peak = -std::numeric_limits<double>::infinity();
+  for (std::int64_t i = k; i <= n; ++i) {
+    const auto id = static_cast<double>(i);
+    const double log_term =
+        std::lgamma(nd + 1) - std::lgamma(id + 1) - std::lgamma(nd - id + 1) + id * log_p + (nd - id) * log_q;
+    peak = std::max(peak, log_term);
+    if (id > nd * p && log_term < peak - 40) break;
+    sum += std::exp(log_term);
+  }
+  return std::min(1.0, sum);
+}
+
 }  // namespace pico

@@ -36,6 +36,12 @@ double median_of(std::vector<double> v);
 // Half-width of the CI relative to the median: max(median-low, high-median)/median.
 double relative_ci_halfwidth(const MedianCi& ci);
 
+// P(X >= k) for X ~ Binomial(n, p): the chance of k or more successes in n
+// independent trials of chance p each, summed in log space (exact to double
+// rounding for any n pico meets; written here, there is no such function in
+// the standard library and Boost.Math is not a dependency). 1 for k <= 0.
+double binomial_upper_tail(std::int64_t k, std::int64_t n, double p);
+
 // Copies and sorts internally; samples may be in any order. Empty input gives zeros.
 TimingStats compute_stats(std::span<const double> samples);
 

@@ -71,6 +71,8 @@ def test_stragglers(tmp):
     rank1 = run["named"][0]
     expect(rank1["host"] is None and rank1["ranks"] == [1] and len(rank1["cases"]) == 3, str(rank1))
     expect(rank1["kinds"] == ["late_arrival", "slow_progress"] and rank1["share"]["ci95_low"] >= 0.5, str(rank1))
+    # Named for the run: 3 of its 4 cases, where chance names a rank in 5% of them (P 4.8e-4, below 0.01).
+    expect(rank1["eligible_cases"] == 4 and rank1["p_chance"] < 1e-3 and run["within_chance"] == [], str(run))
     expect({c["algorithm"] for c in rank1["cases"]} == {"late", "slow"}, str(rank1["cases"]))
 
     for fmt in ("table", "term"):
@@ -101,7 +103,8 @@ def test_no_false_stragglers(tmp):
             expect(c["rank_timing"]["stragglers"] == [],
                    f"run {run}: {c['collective']} {c['bytes']} B named {c['rank_timing']['stragglers']}")
         expect(report["stragglers"] == {"judged_cases": 24, "oversubscribed_cases": 0, "unmeasured_cases": 0,
-                                        "named": []},
+                                        "test": {"chance_case_share": 0.05, "alpha": 0.01},
+                                        "named": [], "within_chance": []},
                f"run {run}: {report['stragglers']}")
         out = pico("report", report_path(proc))
         expect("stragglers: none in 24 case(s) with per-rank timing" in out.stdout, out.stdout)
@@ -132,7 +135,8 @@ def test_rank_timing_off(tmp):
     expect(report["slow_links"]["verdict"] == "not_measured" and "per-rank timing off" in report["slow_links"]["reason"],
            str(report["slow_links"]))
     expect(report["stragglers"] == {"judged_cases": 0, "oversubscribed_cases": 0, "unmeasured_cases": 4,
-                                    "named": []}, str(report["stragglers"]))
+                                    "test": {"chance_case_share": 0.05, "alpha": 0.01},
+                                    "named": [], "within_chance": []}, str(report["stragglers"]))
     for fmt in ("table", "term"):
         out = pico("report", report_path(proc), "--format", fmt)
         text = " ".join(out.stdout.split())

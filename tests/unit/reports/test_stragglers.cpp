@@ -15,6 +15,7 @@
 
 #include "core/rank_samples.hpp"
 #include "core/rank_timing.hpp"
+#include "core/stats.hpp"
 #include "reports/html_stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/stragglers.hpp"
@@ -71,21 +72,25 @@ json summary(int late, const std::vector<std::string>& hosts) {
   return to_json(summarize_rank_times(t, hosts, basis));
 }
 
-// The example report's first case as allreduce, bcast and allgather, each
-// with its rank_timing; its launch 0 on the given hosts (each with `cores`).
-json report_with(int late, const std::vector<std::string>& rank_hosts, int cores = 8) {
+// The example report's first case repeated, as allreduce, bcast and
+// allgather in turn, one case per entry of `late` (the rank that enters late
+// in it, -1 for none), each with its rank_timing; its launch 0 on the given
+// hosts (each with `cores`).
+json report_of(const std::vector<int>& late, const std::vector<std::string>& rank_hosts, int cores = 8) {
   std::ifstream in(PICO_TEST_DATA_DIR "/report-example.json");
   REQUIRE(in.good());
   json report = json::parse(in);
   const json model = report["cases"][0];
   report["cases"] = json::array();
-  for (const char* collective : {"allreduce", "bcast", "allgather"}) {
+  const std::vector<json> summaries{summary(-1, rank_hosts), summary(0, rank_hosts), summary(1, rank_hosts),
+                                    summary(2, rank_hosts), summary(3, rank_hosts)};
+  for (const int l : late) {
     json c = model;
     c["index"] = report["cases"].size();
     c["case_id"] = fmt::format("{:016x}", report["cases"].size() + 1);
-    c["collective"] = collective;
+    c["collective"] = std::vector<std::string>{"allreduce", "bcast", "allgather"}[report["cases"].size() % 3];
     c["launch"] = 0;
-    c["rank_timing"] = summary(late, rank_hosts);
+    c["rank_timing"] = summaries.at(static_cast<std::size_t>(l + 1));
     report["cases"].push_back(c);
   }
   json hosts = json::array();
@@ -99,6 +104,11 @@ json report_with(int late, const std::vector<std::string>& rank_hosts, int cores
   }
   report["provenance"]["launches"] = json::array({{{"launch", 0}, {"hosts", hosts}, {"ranks", json::array()}}});
   return report;
+}
+
+// Three cases (allreduce, bcast, allgather), each with rank `late` late.
+json report_with(int late, const std::vector<std::string>& rank_hosts, int cores = 8) {
+  return report_of({late, late, late}, rank_hosts, cores);
 }
 
 const std::vector<std::string> kTwoHosts{"n0", "n0", "n1", "n1"};
@@ -119,6 +129,10 @@ TEST_CASE("stragglers: a host slow across collectives is named once, as a host",
   // Pooled over its cases: 300 calls, and the interval of all of them.
   CHECK(n.pooled.of == 300);
   CHECK(n.pooled.low > 0.95);
+  // The run-level test: 3 of 3 cases, where chance names a host in 5%: 0.05^3.
+  CHECK(n.eligible_cases == 3);
+  CHECK(n.p_chance == Approx(1.25e-4).epsilon(1e-9));
+  CHECK(f.within_chance.empty());
   // report.json's `stragglers` says the same.
   const json j = to_json(f);
   CHECK(j["judged_cases"] == 3);
@@ -132,7 +146,7 @@ TEST_CASE("stragglers: a host slow across collectives is named once, as a host",
   std::string text = stragglers_text(f);
   for (const std::string& line : split_lines(text)) CHECK(line.size() <= 100);  // wrapped as the tables above
   text = unwrapped(text);
-  CHECK_THAT(text, Contains("host n1 (rank 2) arrives late in 3 of 3 case(s)"));
+  CHECK_THAT(text, Contains("host n1 (rank 2) arrives late in 3 of 3 case(s) (by chance p < 0.001)"));
   CHECK_THAT(text, Contains("at 95% confidence"));
   CHECK_THAT(text, Contains("allgather"));
   // The table says it too.
@@ -245,4 +259,49 @@ TEST_CASE("stragglers: a heat map past its bounds is binned and keeps the named 
   bool shown = false;
   for (const json& l : heat["labels"]) shown = shown || l == "rank 70 (vm)";
   CHECK(shown);
+}
+
+TEST_CASE("stragglers: the binomial tail the run-level test uses", "[stragglers]") {
+  // Against exact sums (Python's math.comb): P(X >= k) for X ~ Binomial(n, p).
+  CHECK(binomial_upper_tail(3, 4, 0.05) == Approx(4.8125e-4).epsilon(1e-9));
+  CHECK(binomial_upper_tail(14, 400, 0.05) == Approx(0.9386381002496992).epsilon(1e-9));
+  CHECK(binomial_upper_tail(40, 400, 0.05) == Approx(3.130289282791374e-05).epsilon(1e-7));
+  CHECK(binomial_upper_tail(200, 1000, 0.05) == Approx(7.860594399783909e-63).epsilon(1e-6));
+  CHECK(binomial_upper_tail(1, 1, 0.05) == Approx(0.05));
+  CHECK(binomial_upper_tail(0, 10, 0.05) == 1);
+  CHECK(binomial_upper_tail(11, 10, 0.05) == 0);
+}
+
+TEST_CASE("stragglers: a host named in a few cases of many is within chance, not the run's straggler", "[stragglers]") {
+  // 400 cases on two hosts, host n1's rank 2 late in 14 of them (as a uniform emulated 2-node run named one
+  // host): no more often than the 5% a uniform run gives, so none is named for the run, and it is said apart.
+  std::vector<int> late(400, -1);
+  for (int i = 0; i < 14; ++i) late[static_cast<std::size_t>(i * 28)] = 2;
+  const StragglerFindings f = find_stragglers(report_of(late, kTwoHosts));
+  CHECK(f.judged_cases == 400);
+  CHECK(f.named.empty());
+  REQUIRE(f.within_chance.size() == 1);
+  CHECK(f.within_chance.front().host == "n1");
+  CHECK(f.within_chance.front().cases.size() == 14);
+  CHECK(f.within_chance.front().eligible_cases == 400);
+  CHECK(f.within_chance.front().p_chance == Approx(0.9386381002496992).epsilon(1e-9));
+  const std::string text = stragglers_text(f);
+  for (const std::string& line : split_lines(text)) CHECK(line.size() <= 100);
+  CHECK(unwrapped(text) ==
+        "stragglers: none in 400 case(s) with per-rank timing; named in a few cases, no more often than on a "
+        "uniform run (5% of cases): host n1 (rank 2) in 14 of 400");
+  const json j = to_json(f);
+  CHECK(j["named"].empty());
+  REQUIRE(j["within_chance"].size() == 1);
+  CHECK(j["within_chance"][0]["host"] == "n1");
+  CHECK(j["test"]["alpha"] == Approx(0.01));
+  CHECK(j["test"]["chance_case_share"] == Approx(0.05));
+  // Named in 40 of the 400 (10%): more than chance gives (p 3e-5, below 0.01), so named for the run.
+  std::fill(late.begin(), late.end(), -1);
+  for (int i = 0; i < 40; ++i) late[static_cast<std::size_t>(i * 10)] = 2;
+  const StragglerFindings more = find_stragglers(report_of(late, kTwoHosts));
+  REQUIRE(more.named.size() == 1);
+  CHECK(more.named.front().cases.size() == 40);
+  CHECK(more.named.front().p_chance == Approx(3.130289282791374e-05).epsilon(1e-7));
+  CHECK(more.within_chance.empty());
 }
