@@ -54,7 +54,9 @@ void add_run(CLI::App& app, int& exit_code) {
                   "Load this tuned profile (pico tune) into the library and measure its default with it");
   cmd->add_flag("--no-wait", opts->no_wait, "Slurm: return once the job is submitted (pico collect DIR finishes)");
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress line and no table");
-  cmd->add_flag("--wide", opts->wide, "Print the table in full width (default: fitted to 100 columns)");
+  cmd->add_flag("--wide", opts->wide,
+                "Print the table (--dry-run: its cases and launch commands) in full width (default: fitted to 100 "
+                "columns)");
   cmd->callback([opts, platform, race, &exit_code] {
     const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
     // Before any results directory is made or resumed (core/results_file.hpp).
@@ -69,7 +71,7 @@ void add_run(CLI::App& app, int& exit_code) {
         if (is_application_run(opts->resume))
           throw InputError("--dry-run", 0, 0, "an application run's resume has no dry run",
                            "its launches are the variants' rounds without a result: pico report DIR lists them");
-        fmt::print("{}", resume_dry_run_text(opts->resume));
+        fmt::print("{}", resume_dry_run_text(opts->resume, width));
         return;
       }
       if (is_application_run(opts->resume)) {

@@ -39,12 +39,13 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
       std::vector<std::string> files;
       for (const LoadedFile& f : load.files) files.push_back("RESULTS_DIR/" + f.file_name);
       for (const auto& [k, v] : profile_variables(load, files)) platform.env[k] = v;
-      loads = fmt::format("\nprofile: {} loaded as {} ({}) on every launch\n", profile, load.formats(),
-                          fmt::join(files, ", "));
+      loads = "\n" + wrapped(fmt::format("profile: {} loaded as {} ({}) on every launch", profile, load.formats(),
+                                         fmt::join(files, ", ")),
+                             kProseWidth, "  ");
     }
     const std::string text = dry_run_text(plan, platform, target,
                                           request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
-                                          request.experiment.name, 0, request.output_base);
+                                          request.experiment.name, 0, request.output_base, width);
     // Ranks that would wait for cores, said before anything runs (the run says it again as it starts), and
     // after every refusal: a warning ahead of an error would break the one error format.
     std::fputs(crowding_warnings(request.platform, process_counts(plan), load_average_1min()).c_str(), stderr);

@@ -14,6 +14,7 @@
 #include "config/data_files.hpp"
 #include "core/counted.hpp"
 #include "core/input_error.hpp"
+#include "core/wrapped_text.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "launch/mpi_detect.hpp"
@@ -80,8 +81,8 @@ void add_validate(CLI::App& app, int& exit_code) {
           const Plan plan = make_plan(experiment, *target);
           // Every process count must be one the platform can start (Slurm allocation, direct launch).
           check_launches_fit(*target_platform, process_counts(plan));
-          fmt::print("{}: ok (experiment, {} in {} launch group(s))\n  {}\n", f, counted(plan.cases.size(), "case"),
-                     plan.groups.size(), plan_duration_text(plan));
+          fmt::print("{}: ok (experiment, {} in {} launch group(s))\n{}", f, counted(plan.cases.size(), "case"),
+                     plan.groups.size(), wrapped("  " + plan_duration_text(plan), kProseWidth, "    "));
         }
       } catch (const InputError& e) {
         std::cerr << e.what() << "\n";

@@ -42,6 +42,25 @@ std::string wrapped(std::string_view text, std::size_t width, std::string_view i
   return out;
 }
 
+std::string wrapped_command(std::string_view first, const std::vector<std::string>& words, std::size_t width,
+                            std::string_view indent) {
+  std::string out, line(first);
+  std::size_t prefix = first.size();  // what of `line` is not the command's
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const std::string& word = words[w];
+    // Room for the " \" that a line goes on with, if a word comes after this one.
+    const std::size_t room = w + 1 < words.size() ? 2 : 0;
+    if (line.size() > prefix && line.size() + 1 + word.size() + room > width) {
+      out += line + " \\\n";
+      line.assign(indent);
+      prefix = indent.size();
+    }
+    if (line.size() > prefix) line += ' ';
+    line += word;
+  }
+  return out + line + '\n';
+}
+
 std::string warning_text(std::string_view text) {
   return wrapped(std::string("pico: warning: ") + std::string(text), kProseWidth, "  ");
 }

@@ -2,6 +2,7 @@
 #include "launch/run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -35,6 +36,7 @@
 #include "launch/run_record.hpp"
 #include "launch/slurm_run.hpp"
 #include "launch/slurm_script.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/render.hpp"
 
 namespace pico {
@@ -160,12 +162,13 @@ RunResult run_experiment(const RunRequest& request) {
   if (request.progress)
     fmt::print(stderr, "{}", crowding_warnings(request.platform, process_counts(plan), load_average_1min()));
   // A race spends a budget rather than measuring every case: say how much before it starts.
-  if (request.progress && plan.timing.race) fmt::print(stderr, "{}\n", plan_duration_text(plan));
+  if (request.progress && plan.timing.race)
+    fmt::print(stderr, "{}", wrapped(plan_duration_text(plan), kProseWidth, "  "));
   if (request.progress && !plan.timing.race && request.output_dir.empty())
     if (const std::string history =
             history_estimate_text(plan, request.output_base, request.platform.name, request.experiment.name);
         !history.empty())
-      fmt::print(stderr, "{}\n", history);
+      fmt::print(stderr, "{}", wrapped(history, kProseWidth, "  "));
   return run_in_dir(dir, plan, request.experiment, platform, target, std::move(run), request.progress,
                     request.wait, 0);
 }
@@ -236,15 +239,16 @@ RunResult resume_run(const std::string& dir, bool progress, bool wait) {
                     launches_in(dir));
 }
 
-std::string resume_dry_run_text(const std::string& dir) {
+std::string resume_dry_run_text(const std::string& dir, std::size_t width) {
   check_resumable(dir);
   // Read only: no lock taken, nothing written; the same refusals as the resume itself.
   check_results_dir(dir);
   const ResumeInputs in = read_resume_inputs(dir, read_run_record(dir));
   if (in.rest.cases.empty()) return fmt::format("resume: every case of {} is already ok or skipped\n", dir);
-  return fmt::format("resume of {}: {} of {} case(s) left to run, from launch {} on\n\n", dir,
-                     in.rest.cases.size(), in.plan.cases.size(), launches_in(dir)) +
-         dry_run_text(in.rest, in.platform, in.target, dir, in.experiment.name, launches_in(dir));
+  return wrapped(fmt::format("resume of {}: {} of {} case(s) left to run, from launch {} on", dir,
+                             in.rest.cases.size(), in.plan.cases.size(), launches_in(dir)),
+                 kProseWidth, "  ") +
+         "\n" + dry_run_text(in.rest, in.platform, in.target, dir, in.experiment.name, launches_in(dir), "", width);
 }
 
 std::string crowding_warnings(const Platform& platform, const std::vector<int>& process_counts,
@@ -264,27 +268,51 @@ std::string crowding_warnings(const Platform& platform, const std::vector<int>& 
   return out;
 }
 
+namespace {
+
+// A dry run's case table: the run table's algorithm names (parameters, call form, alltoallv's counts), fitted as
+// the run table is (reports/fitted_table.hpp: issue 65, its lines took 103-182 columns).
+constexpr std::array<TextColumn, 9> kDryRunColumns = {{
+    {"case_id", false},
+    {"collective", false},
+    {"backend/algorithm", false},
+    {"dtype", false},
+    {"op", false},
+    {"count", true},
+    {"size", true},
+    {"np", true},
+    {"in_place", false},
+}};
+constexpr std::size_t kDryRunNameColumn = 2, kDryRunCountColumn = 5;
+static_assert(kDryRunColumns[kDryRunNameColumn].header == "backend/algorithm" &&
+              kDryRunColumns[kDryRunCountColumn].header == "count");
+
+std::string dry_run_table(const Plan& plan, std::size_t width) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : plan.cases)
+    rows.push_back({c.case_id, std::string(name(c.collective)), algorithm_label(c), std::string(name(c.dtype)),
+                    std::string(name(c.op)), fmt::format("{}", c.count), format_size(c.bytes), fmt::format("{}", c.np),
+                    c.in_place ? "yes" : "no"});
+  // The count, which the size and dtype say, is the column given up first.
+  return fitted_table(kDryRunColumns, rows, width, {}, {kDryRunNameColumn}, {kDryRunCountColumn});
+}
+
+}  // namespace
+
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name,
-                         int first_launch, const std::string& results_base) {
-  std::string out = fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})\n\n",
-                                counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(), platform.name,
-                                target.mpi_library, target.mpi_version);
-  out += plan_duration_text(plan) + "\n";
+                         int first_launch, const std::string& results_base, std::size_t width) {
+  // The lines around the table are wrapped as all pico's prose is, --wide or not (core/wrapped_text.hpp).
+  const auto prose = [](const std::string& text) { return wrapped(text, kProseWidth, "  "); };
+  std::string out = prose(fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})",
+                                      counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(),
+                                      platform.name, target.mpi_library, target.mpi_version)) +
+                    "\n" + prose(plan_duration_text(plan));
   if (!results_base.empty())
     if (const std::string history = history_estimate_text(plan, results_base, platform.name, experiment_name);
         !history.empty())
-      out += history + "\n";
-  out += "\n";
-  out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", "case_id", "collective",
-                     "backend", "algorithm", "dtype", "op", "count", "bytes", "np", "in_place");
-  for (const auto& c : plan.cases) {
-    const std::string params = params_text(c.params);
-    out += fmt::format("{:<16} {:<14} {:<10} {:<15} {:<8} {:<5} {:>10} {:>10} {:>4} {}\n", c.case_id,
-                       name(c.collective), c.backend, params.empty() ? c.algorithm : c.algorithm + "[" + params + "]",
-                       name(c.dtype), name(c.op), c.count,
-                       format_size(c.bytes), c.np, c.in_place ? "yes" : "no");
-  }
+      out += prose(history);
+  out += "\n" + dry_run_table(plan, width);
   out += skipped_text(plan.skipped);
   if (platform.scheduler == "slurm") {
     const auto job = slurm_job_script(plan, platform, target.mpi_library, slurm_job_name(platform, experiment_name),
@@ -299,9 +327,12 @@ std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanT
                               fmt::format("{}/launch-{}.json", dir, first_launch + static_cast<int>(k)), dir,
                               this_host());
     for (const auto& [key, value] : g.env) cmd.env[key] = value;
-    std::string env;
-    for (const auto& [key, value] : cmd.env) env += fmt::format("{}={} ", key, shell_quote(value));
-    out += fmt::format("  [{}, np={}] {}{}\n", counted(g.cases.size(), "case"), g.np, env, shell_join(cmd.argv));
+    std::vector<std::string> words;
+    for (const auto& [key, value] : cmd.env) words.push_back(fmt::format("{}={}", key, shell_quote(value)));
+    for (const auto& arg : cmd.argv) words.push_back(shell_quote(arg));
+    // Broken between words with " \" in `width`: the lines still paste as the one command.
+    out += wrapped_command(fmt::format("  [{}, np={}] ", counted(g.cases.size(), "case"), g.np), words, width,
+                           "      ");
   }
   return out;
 }

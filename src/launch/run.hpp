@@ -4,6 +4,7 @@
 // (launch/slurm_run.hpp) that this follows and collects.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,7 @@
 
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "core/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
 #include "plan/plan.hpp"
 
 namespace pico {
@@ -44,8 +46,8 @@ RunResult run_experiment(const RunRequest& request);
 RunResult resume_run(const std::string& dir, bool progress, bool wait);
 
 // What `--resume DIR --dry-run` prints: the cases left and the launch commands the resume would run (the
-// ones a new run's dry run prints), after the same checks; reads DIR only.
-std::string resume_dry_run_text(const std::string& dir);
+// ones a new run's dry run prints, in `width` as there), after the same checks; reads DIR only.
+std::string resume_dry_run_text(const std::string& dir, std::size_t width = kProseWidth);
 
 // report.json from what DIR holds now.
 RunResult report_run(const std::string& dir);
@@ -60,9 +62,13 @@ std::string crowding_warnings(const Platform& platform, const std::vector<int>& 
 
 // What --dry-run prints: every case and the exact launch commands (or, on
 // Slurm, the job script); with `results_base`, the wall time earlier runs
-// there predict (launch/estimate_history.hpp).
+// there predict (launch/estimate_history.hpp). The case table is fitted to
+// `width` as the run's table is and the launch commands are broken into lines
+// of `width` (--wide: kUnlimitedWidth, each whole); the lines around them are
+// wrapped to 100 columns (docs/report.md#width).
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name = "",
-                         int first_launch = 0, const std::string& results_base = "");
+                         int first_launch = 0, const std::string& results_base = "",
+                         std::size_t width = kProseWidth);
 
 }  // namespace pico

@@ -470,7 +470,9 @@ std::string skipped_text(const std::vector<SkippedCase>& skipped) {
     const std::vector<std::string>& cases = ids[reason];
     std::string shown;
     for (std::size_t i = 0; i < std::min(cases.size(), kShownIds); ++i) shown += (i == 0 ? "" : ", ") + cases[i];
-    out += fmt::format("  {:>4} x {} ({}{})\n", cases.size(), reason, shown, cases.size() > kShownIds ? ", ..." : "");
+    // Wrapped, its further lines under the reason's first word (a reason with its condition took 375 columns).
+    const std::string more = cases.size() > kShownIds ? ", ..." : "";
+    out += wrapped(fmt::format("  {:>4} x {} ({}{})", cases.size(), reason, shown, more), kProseWidth, "         ");
   }
   return out;
 }

@@ -82,8 +82,8 @@ std::string plan_duration_text(const Plan& p);
 std::string warnings_text(const Plan& p);
 // The skipped cases grouped by reason, most frequent first, with counts and
 // the first case ids: a sweep skips many cases for a few reasons, and one line
-// per case repeated each reason (issue 65: 117 lines, 9 reasons).
-// "" when nothing is skipped.
+// per case repeated each reason (issue 65: 117 lines, 9 reasons); each
+// reason wrapped to 100 columns. "" when nothing is skipped.
 std::string skipped_text(const std::vector<SkippedCase>& skipped);
 // The processes each launch group starts, in group order.
 std::vector<int> process_counts(const Plan& p);

@@ -103,11 +103,27 @@ def json_lines(path):
 
 
 def case_rows(dry_run_stdout):
-    """The rows, split into fields, of the case table `pico run --dry-run` prints (each starts with its
-    16-digit case id; the np is field 8)."""
-    rows = [line.split() for line in dry_run_stdout.splitlines() if re.match(r"[0-9a-f]{16} ", line)]
+    """The rows, split into cells, of the case table `pico run --dry-run` prints (each starts with its
+    16-digit case id; cells are two or more spaces apart, and one may hold a space: "mpi/ring (nonblocking)")."""
+    rows = [re.split(r" {2,}", line.strip()) for line in dry_run_stdout.splitlines()
+            if re.match(r"[0-9a-f]{16} ", line)]
     expect(rows, f"no case table in the dry run's output:\n{dry_run_stdout[:2000]}")
     return rows
+
+
+def case_table(dry_run_stdout):
+    """The dry run's case rows, each a dict by the table's headers. Fitted to 100 columns, a column with one value
+    is said above the table instead ("np: 3, in_place: no"): read `--dry-run --wide` for every column."""
+    header = next((re.split(r" {2,}", line.strip()) for line in dry_run_stdout.splitlines()
+                   if line.startswith("case_id ")), None)
+    expect(header, f"no case table header in the dry run's output:\n{dry_run_stdout[:2000]}")
+    return [dict(zip(header, row)) for row in case_rows(dry_run_stdout)]
+
+
+def unfolded(dry_run_stdout):
+    """A dry run's launch commands one line each: the lines a command is broken into, each but its last ended by
+    " \\" (core/wrapped_text.hpp: wrapped_command), joined as the shell joins them."""
+    return re.sub(r" \\\n +", " ", dry_run_stdout)
 
 
 def dry_run_cases(*args, cwd=None):

@@ -14,7 +14,7 @@ import os
 import re
 import subprocess
 
-from e2e import expect, expect_bad_input, load, pico, report_path, write
+from e2e import case_table, expect, expect_bad_input, load, pico, report_path, write
 
 APP = "pico-collective-app"
 FIGURE = "figure_of_merit: {pattern: 'Loop time of ([0-9.eE+-]+)', unit: s}"
@@ -133,10 +133,10 @@ def test_application_variants(tmp):
     expect(sweep.returncode == 0, sweep.stderr)
     expect(re.search(r"^collectives: \[allreduce(, bcast)?\]$", sweep.stdout, re.M), sweep.stdout)
     expect("\n  allreduce: [262144B]\n" in sweep.stdout and "processes: [2]" in sweep.stdout, sweep.stdout)
-    dry = pico("run", write(tmp, "sweep.yaml", sweep.stdout), "--dry-run")
+    dry = pico("run", write(tmp, "sweep.yaml", sweep.stdout), "--dry-run", "--wide")
     expect(dry.returncode == 0 and "launch commands:" in dry.stdout, f"the sweep runs as written: {dry.stderr}")
     # Each collective at its own sizes only.
-    planned = set(re.findall(r"^\S+\s+(allreduce|bcast)\s+mpi\s+\S+\s+\S+\s+\S+\s+\d+\s+(\S+)", dry.stdout, re.M))
+    planned = {(row["collective"], row["size"]) for row in case_table(dry.stdout)}
     expect(("allreduce", "256KiB") in planned and planned <= {("allreduce", "256KiB"), ("bcast", "1KiB")},
            f"sizes by collective: {sorted(planned)}")
 

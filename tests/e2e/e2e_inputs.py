@@ -24,6 +24,7 @@ from e2e import (
     pico,
     report_path,
     run_experiment,
+    unwrapped,
     write,
 )
 
@@ -286,7 +287,7 @@ def test_results_dir_attacks(tmp):
     results = tampered("dry", lambda d: None)
     before = {f: open(os.path.join(results, f), "rb").read() for f in os.listdir(results)}
     dry = pico("run", "--resume", results, "--dry-run")
-    expect(dry.returncode == 0 and "1 of 2 case(s) left to run, from launch 1 on" in dry.stdout
+    expect(dry.returncode == 0 and "1 of 2 case(s) left to run, from launch 1 on" in unwrapped(dry.stdout)
            and "launch commands:" in dry.stdout and "/launch-1.json" in dry.stdout, f"exit {dry.returncode}\n"
            f"{dry.stdout}{dry.stderr}")
     expect({f: open(os.path.join(results, f), "rb").read() for f in os.listdir(results)} == before,

@@ -19,6 +19,7 @@ from e2e import (
     PICO,
     SRC,
     case_rows,
+    case_table,
     check_schema,
     checked_report,
     expect,
@@ -31,6 +32,7 @@ from e2e import (
     pico,
     report_path,
     run_experiment,
+    unfolded,
     unwrapped,
     wait_until,
     write,
@@ -309,15 +311,25 @@ def test_list_backends(tmp):
 
 
 def test_dry_run(tmp):
-    proc = pico("run", os.path.join(SRC, "configs", "quickstart.yaml"), "--dry-run", "--np", "3", cwd=tmp)
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    proc = pico("run", quickstart, "--dry-run", "--np", "3", cwd=tmp)
     expect(proc.returncode == 0, proc.stderr)
-    # The count it states is its table's (test_quickstart: and the run's), every case on the 3 ranks asked for.
+    # The count it states is its table's (test_quickstart: and the run's), every case on the 3 ranks asked for:
+    # said once above the fitted table, in every row of the whole one (--wide).
     rows = case_rows(proc.stdout)
     expect(f"{len(rows)} cases (0 skipped) in 1 launch group(s)" in proc.stdout, proc.stdout[:300])
-    elsewhere = [row for row in rows if row[8] != "3"]
-    expect(not elsewhere, f"{len(elsewhere)} cases not on np 3: {elsewhere[:3]}")
-    expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", proc.stdout)
-           or re.search(r"mpirun -np 3 .*pico-worker --launch", proc.stdout), "launch command shown")
+    expect(re.search(r"^(.*, )?np: 3(,|$)", proc.stdout, re.M), f"np 3 said above the table:\n{proc.stdout[:600]}")
+    wide = pico("run", quickstart, "--dry-run", "--np", "3", "--wide", cwd=tmp)
+    expect(wide.returncode == 0, wide.stderr)
+    whole = case_table(wide.stdout)
+    elsewhere = [row for row in whole if row["np"] != "3"]
+    expect(len(whole) == len(rows) and not elsewhere, f"{len(elsewhere)} cases not on np 3: {elsewhere[:3]}")
+    commands = unfolded(proc.stdout)
+    expect(re.search(r"mpirun -np 3 .*--oversubscribe.*pico-worker --launch RESULTS_DIR/launch-0.json", commands)
+           or re.search(r"mpirun -np 3 .*pico-worker --launch", commands), "launch command shown")
+    # Broken into lines of 100 columns, the command is the one --wide prints on one line.
+    one_line = [line for line in wide.stdout.splitlines() if "mpirun" in line]
+    expect(one_line and one_line[0] in commands.splitlines(), f"{one_line} not in\n{commands}")
     expect(not os.path.exists(os.path.join(tmp, "results")), "dry run writes nothing")
 
 
@@ -332,7 +344,7 @@ def test_dry_run_profile(tmp):
         """ + FAST_TIMING)
     dry = pico("run", exp, "--profile", profile, "--dry-run", cwd=tmp)
     expect(dry.returncode == 0, dry.stderr)
-    line = next((ln for ln in dry.stdout.splitlines() if "mpirun" in ln), "")
+    line = next((ln for ln in unfolded(dry.stdout).splitlines() if "mpirun" in ln), "")
     real = pico("run", exp, "--profile", profile, "-o", os.path.join(tmp, "results"), "-q", cwd=tmp)
     env = checked_report(real)["provenance"]["profile"]["env"]
     expect(env, "the real run records the profile's variables")

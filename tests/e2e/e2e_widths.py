@@ -8,13 +8,14 @@ of 243): over real runs with every algorithm of three collectives (long
 parameterised names, cases skipped at plan time, alltoallv's default
 "default (counts uniform) (ran pairwise)"), a case that fails its
 validation, a tuned profile loaded, an application run with a long variant
-name, and the views of each.
+name, and the views of each; and the dry run of every example experiment.
 """
 
+import glob
 import os
 import re
 
-from e2e import FAST_TIMING, TEST_BACKENDS, expect, pico, report_path, run_experiment
+from e2e import FAST_TIMING, SRC, TEST_BACKENDS, case_rows, expect, pico, report_path, run_experiment, unfolded, write
 from e2e_applications import experiment
 
 WIDTH = 100
@@ -98,3 +99,36 @@ def test_table_widths(tmp):
     expect_fits("application report", pico("report", run_dir))
     expect_fits("application term", pico("report", run_dir, "--format", "term", env={"COLUMNS": str(WIDTH)}))
     expect_fits("tune --for-application", pico("tune", a, "--for-application", run_dir))
+
+
+def test_dry_run_widths(tmp):
+    # Issue 65: `pico run --dry-run` printed a case table of 103-182 columns, skip reasons of up to 375 and launch
+    # commands of 191. Every example experiment's dry run, each line of it in 100 columns unless --wide.
+    examples = sorted(glob.glob(os.path.join(SRC, "configs", "examples", "*.yaml")))
+    examples.append(os.path.join(SRC, "configs", "quickstart.yaml"))
+    results = os.path.join(tmp, "results")
+    widest_wide = 0
+    for path in examples:
+        name = os.path.basename(path)
+        fitted = expect_fits(f"dry run of {name}", pico("run", path, "--dry-run", "-o", results, cwd=tmp))
+        wide = pico("run", path, "--dry-run", "--wide", "-o", results, cwd=tmp)
+        expect(wide.returncode == 0, f"{name} --wide: exit {wide.returncode}\n{wide.stderr[-2000:]}")
+        widest_wide = max(widest_wide, widest(wide.stdout))
+        # Nothing lost: every case is a row of both, no algorithm cut ("mpi/split_bin.."; the parameters' initials
+        # are said under the table), and the fitted commands, joined, are --wide's.
+        rows = case_rows(fitted.stdout)
+        expect(len(rows) == len(case_rows(wide.stdout)), f"{name}: rows differ")
+        cut = [row for row in rows if any(".." in cell for cell in row)]
+        expect(not cut, f"{name}: {len(cut)} rows cut, such as {cut[:2]}")
+        commands = [line for line in wide.stdout.splitlines() if line.startswith("  [")]
+        expect(commands == [line for line in unfolded(fitted.stdout).splitlines() if line.startswith("  [")],
+               f"{name}: the fitted launch commands are not --wide's:\n" + "\n".join(commands))
+    # Without fitting these are wider, so the checks above hold only because they are fitted.
+    expect(widest_wide > WIDTH, f"--wide: {widest_wide} columns")
+    # Ranks that would outnumber the cores are said before anything runs, in 100 columns too.
+    crowded = write(tmp, "crowded.yaml", "collectives: [allreduce]\nsizes: [8B]\n")
+    np = str(len(os.sched_getaffinity(0)) + 1)
+    proc = expect_fits("crowded dry run", pico("run", crowded, "--dry-run", "--np", np, "-o", results, cwd=tmp))
+    expect(re.search(rf"^pico: warning: oversubscribed \({np} ranks on host \S+ with \d+ cores\)", proc.stderr, re.M),
+           f"no oversubscription warning:\n{proc.stderr}")
+    expect(not os.path.exists(results), "a dry run wrote results")
