@@ -95,7 +95,7 @@ void add_run(CLI::App& app, int& exit_code) {
                                     opts->output, opts->output_dir, !opts->quiet};
       if (!opts->np.empty()) request.experiment.processes = opts->np;
       if (opts->dry_run) {
-        fmt::print("{}", application_dry_run_text(request));
+        fmt::print("{}", application_dry_run_text(request, width));
         return;
       }
       exit_code = print_application_result(run_application(request), opts->quiet);

@@ -24,6 +24,7 @@
 #include "core/json_file.hpp"
 #include "core/jsonl.hpp"
 #include "core/results_file.hpp"
+#include "core/wrapped_text.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/application_report.hpp"
 #include "launch/application_report_check.hpp"
@@ -564,16 +565,19 @@ ApplicationRunResult resume_application(const std::string& dir, bool progress) {
   return run_launches(LaunchContext{s.experiment, s.platform, s.target, s.env, dir}, progress);
 }
 
-std::string application_dry_run_text(const ApplicationRunRequest& request) {
+std::string application_dry_run_text(const ApplicationRunRequest& request, std::size_t width) {
   const ApplicationExperiment& e = request.experiment;
   const PlanTarget target = plan_target_for(request.platform);
   check_launches_fit(request.platform, e.processes);
   const std::vector<PreparedVariant> variants = prepare_variants(e, target);
   const auto plan = plan_application(e);
-  std::string out = fmt::format("application '{}': {} launch(es) of {} variant(s) x {} round(s) x {} repetition(s) on "
-                                "platform '{}' ({} {}), each at most {:.0f} s\n\n",
-                                e.name, plan.size(), e.variants.size(), e.rounds, e.repetitions,
-                                request.platform.name, target.mpi_library, target.mpi_version, e.timeout_s);
+  // In 100 columns as a run's dry run (launch/run.hpp): the prose wrapped, each command broken between its words.
+  std::string out = wrapped(fmt::format("application '{}': {} launch(es) of {} variant(s) x {} round(s) x {} "
+                                        "repetition(s) on platform '{}' ({} {}), each at most {:.0f} s",
+                                        e.name, plan.size(), e.variants.size(), e.rounds, e.repetitions,
+                                        request.platform.name, target.mpi_library, target.mpi_version, e.timeout_s),
+                            kProseWidth, "  ") +
+                    "\n";
   std::map<std::string, std::map<std::string, std::string>> env;
   for (const PreparedVariant& p : variants) env[p.variant.name] = p.env;
   const LaunchContext ctx{e, request.platform, target, env, "DIR"};
@@ -581,14 +585,30 @@ std::string application_dry_run_text(const ApplicationRunRequest& request) {
     std::map<std::string, std::string> launcher_env;
     const PlannedLaunch first{0, e.processes.front(), 0, 0, p.variant.name};
     const auto argv = launch_argv(ctx, first, "DIR/launches/N", launcher_env);
-    std::string prefix;
-    for (const auto& [k, v] : launcher_env) prefix += fmt::format("{}={} ", k, shell_quote(v));
-    out += fmt::format("variant {}{}:\n  {}{}\n", p.variant.name,
-                       p.profile ? fmt::format(" (profile {}, loaded as {})", p.variant.profile, p.profile->formats()) : "",
-                       prefix, shell_join(argv));
+    std::vector<std::string> words;
+    for (const auto& [k, v] : launcher_env) words.push_back(fmt::format("{}={}", k, shell_quote(v)));
+    for (const auto& arg : argv) words.push_back(shell_quote(arg));
+    out += wrapped(fmt::format("variant {}{}:", p.variant.name,
+                               p.profile ? fmt::format(" (profile {}, loaded as {})", p.variant.profile,
+                                                       p.profile->formats())
+                                         : ""),
+                   kProseWidth, "  ") +
+           wrapped_command("  ", words, width, "      ");
   }
+  // Six launches a line, fewer where their names would take more than the width.
   out += "\norder (np round variant):";
-  for (const auto& l : plan) out += fmt::format("{}{} {} {}", l.index % 6 == 0 ? "\n  " : "; ", l.np, l.round + 1, l.variant);
+  std::string line;
+  std::size_t on_line = 0;
+  for (const auto& l : plan) {
+    const std::string entry = fmt::format("{} {} {}", l.np, l.round + 1, l.variant);
+    if (on_line == 6 || (on_line > 0 && line.size() + 2 + entry.size() > width)) {
+      out += "\n" + line;
+      on_line = 0;
+    }
+    line = on_line == 0 ? "  " + entry : line + "; " + entry;
+    ++on_line;
+  }
+  if (on_line > 0) out += "\n" + line;
   return out + "\n";
 }
 

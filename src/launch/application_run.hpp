@@ -11,6 +11,7 @@
 // the lock, resume and report of a sweep's.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 
 #include "config/application.hpp"
 #include "config/platform.hpp"
+#include "core/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
 
 namespace pico {
 
@@ -67,7 +69,8 @@ ApplicationRunResult report_application(const std::string& dir);
 // Writes nothing.
 nlohmann::json pooled_application_report(const std::vector<std::string>& dirs);
 
-// What --dry-run prints: the launches and the exact command of each variant.
-std::string application_dry_run_text(const ApplicationRunRequest& request);
+// What --dry-run prints: the launches and the exact command of each variant, each command broken into lines of
+// `width` as a run's dry run's are (launch/run.hpp; --wide: kUnlimitedWidth, whole).
+std::string application_dry_run_text(const ApplicationRunRequest& request, std::size_t width = kProseWidth);
 
 }  // namespace pico

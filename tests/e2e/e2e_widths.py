@@ -125,6 +125,18 @@ def test_dry_run_widths(tmp):
                f"{name}: the fitted launch commands are not --wide's:\n" + "\n".join(commands))
     # Without fitting these are wider, so the checks above hold only because they are fitted.
     expect(widest_wide > WIDTH, f"--wide: {widest_wide} columns")
+    # An application experiment's dry run: its variants' commands (328 columns) and the launch order.
+    app_dir = os.path.join(tmp, "app")
+    os.makedirs(app_dir)
+    app = experiment(app_dir, """\
+        {name: default}
+        {name: ring_for_every_allreduce_of_the_application, algorithms: {allreduce: ring}}""")
+    fitted = expect_fits("application dry run", pico("run", app, "--dry-run", cwd=app_dir))
+    wide = pico("run", app, "--dry-run", "--wide", cwd=app_dir)
+    expect(wide.returncode == 0 and widest(wide.stdout) > WIDTH, f"application --wide: {widest(wide.stdout)} columns")
+    whole = [line for line in wide.stdout.splitlines() if "mpirun" in line]
+    expect(whole and all(line in unfolded(fitted.stdout).splitlines() for line in whole),
+           f"the fitted commands are not --wide's:\n{fitted.stdout}")
     # Ranks that would outnumber the cores are said before anything runs, in 100 columns too.
     crowded = write(tmp, "crowded.yaml", "collectives: [allreduce]\nsizes: [8B]\n")
     np = str(len(os.sched_getaffinity(0)) + 1)
