@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Fails when a source file includes a header from a layer it may not use.
+"""Fails when a source file includes a header from a layer it may not use, or
+when a layer may use one it never includes (an allowance nothing uses hides
+what a layer really stands on: each cell is what its layer uses).
 
 The layers and what each may include are cmake/layers.txt, the one table:
 CMakeLists.txt reads it too (pico_layer refuses a DEPENDS it does not list),
@@ -54,7 +56,9 @@ def resolve(include, including_file, root):
 
 
 def violations(root):
+    """Includes up (or across) the layer order, and allowances nothing includes."""
     found = []
+    used = {layer: set() for layer in LAYERS}  # layer -> the other layers its files include
     for layer, (folders, _) in LAYERS.items():
         for folder in folders:
             for directory, _, files in os.walk(os.path.join(root, folder)):
@@ -71,9 +75,15 @@ def violations(root):
                                 continue
                             target = resolve(m.group(1), path, root)
                             target_layer = layer_of(target) if target else None
+                            if target_layer and target_layer != owner:
+                                used[owner].add(target_layer)
                             if target_layer and target_layer not in allowed:
                                 found.append(f"{path}:{number}: layer '{owner}' includes \"{m.group(1)}\" "
                                              f"from layer '{target_layer}' (allowed: {', '.join(sorted(allowed))})")
+    for layer, (_, lower) in LAYERS.items():
+        for unused in (lower_layer for lower_layer in lower if lower_layer not in used[layer]):
+            found.append(f"cmake/layers.txt: layer '{layer}' may use '{unused}', but none of its files includes "
+                         f"it: take '{unused}' out of its cell")
     return found
 
 
@@ -101,7 +111,7 @@ def main():
         print(v)
     files = sum(1 for folders, _ in LAYERS.values() for folder in folders
                 for _, _, fs in os.walk(os.path.join(root, folder)) for f in fs if f.endswith(SOURCE_SUFFIXES))
-    print(f"layers: {files} files checked, {len(found)} include(s) against the layer order")
+    print(f"layers: {files} files checked, {len(found)} include(s) against the layer order or unused allowance(s)")
     return 1 if found else 0
 
 

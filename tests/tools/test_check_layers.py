@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """check_layers.py's failing branches on a small tree of its own: an include
-that runs back up a layer, and a docs/architecture.md "may use" cell that
-disagrees with cmake/layers.txt, each reported with file and line and exit 1;
-the same tree put right passes.
+that runs back up a layer, a docs/architecture.md "may use" cell that
+disagrees with cmake/layers.txt, and an allowance no file uses, each reported
+with file and line and exit 1; the same tree put right passes.
 
     test_check_layers.py SOURCE_DIR
 """
@@ -40,7 +40,7 @@ with tempfile.TemporaryDirectory() as root:
     write(root, "src/core/vocabulary.hpp", "#pragma once\n")
     write(root, "src/cli/main.cpp", '#include "core/vocabulary.hpp"\n')
     clean = check(root)
-    expect(clean.returncode == 0 and "2 files checked, 0 include(s)" in clean.stdout, clean.stdout + clean.stderr)
+    expect(clean.returncode == 0 and "2 files checked, 0 include(s) against the layer order or unused" in clean.stdout, clean.stdout + clean.stderr)
 
     write(root, "src/core/vocabulary.hpp", '#pragma once\n\n#include "cli/main.cpp"\n')
     up = check(root)
@@ -55,6 +55,22 @@ with tempfile.TemporaryDirectory() as root:
     docs = check(root)
     expect(docs.returncode == 1, f"a disagreeing table: exit {docs.returncode}")
     expect("docs/architecture.md:3: layer 'core' may use cli there, — in cmake/layers.txt" in docs.stdout, docs.stdout)
+
+with tempfile.TemporaryDirectory() as root:
+    # reports may use core, but includes nothing of it.
+    write(root, "cmake/layers.txt", "core: src/core |\nreports: reports | core\n")
+    write(root, "docs/architecture.md", "| layer | folder | library | may use |\n|---|---|---|---|\n"
+                                        "| core | `src/core/` | `pico_core` | — |\n"
+                                        "| reports | `reports/` | `pico_reports` | core |\n")
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n")
+    write(root, "reports/render.cpp", "int render() { return 0; }\n")
+    unused = check(root)
+    expect(unused.returncode == 1, f"an unused allowance: exit {unused.returncode}")
+    expect("cmake/layers.txt: layer 'reports' may use 'core', but none of its files includes it" in unused.stdout,
+           unused.stdout)
+    write(root, "reports/render.cpp", '#include "core/vocabulary.hpp"\nint render() { return 0; }\n')
+    used = check(root)
+    expect(used.returncode == 0, f"the allowance used: exit {used.returncode}\n{used.stdout}")
 
 for f in failures:
     print("FAIL:", f)
