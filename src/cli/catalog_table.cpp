@@ -24,7 +24,7 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 // "MPI_T VAR=ID" or "env VAR=VALUE"; where MPI_T takes an id apart from the
 // name the environment takes (MPICH), both, in one word: "MPI_T VAR=3(recursive_doubling)".
 std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const AlgorithmEntry* a) {
-  if (cat.mechanism == "builtin") return "built in";
+  if (cat.mechanism == SelectionMechanism::builtin) return "built in";
   if (a != nullptr && !a->component.empty()) {  // another component, raised at launch
     const ComponentSelection& component = cat.components.at(a->component);
     // A file beside the catalogue by the name it gives, not this machine's path.
@@ -35,7 +35,7 @@ std::string selection_of(const Catalog& cat, const CollectiveCatalog& cc, const 
     return text;
   }
   if (cc.variable.empty()) return "(the library's only form)";
-  if (cat.mechanism == "mpi_t") {
+  if (cat.mechanism == SelectionMechanism::mpi_t) {
     const std::string& value = a == nullptr ? cat.default_value : a->value;
     const std::string& id = a == nullptr ? cat.default_readback : a->readback;
     if (id.empty() || id == value) return fmt::format("MPI_T {}={}", cc.variable, value);
@@ -56,8 +56,8 @@ void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm
   auto it = of_form.find(c);
   // A library that runs a collective without any choice of algorithm (MPI_Sendrecv) has no entry for it but
   // still runs it as `default`; a built-in catalogue has no default, and an unsupported collective no case.
-  const bool default_only = form == CallForm::blocking && it == of_form.end() && cat.mechanism != "builtin" &&
-                            !cat.unsupported.contains(c);
+  const bool default_only = form == CallForm::blocking && it == of_form.end() &&
+                            cat.mechanism != SelectionMechanism::builtin && !cat.unsupported.contains(c);
   if (it == of_form.end() && !default_only) return;
   const auto& cc = default_only ? kNoChoice : it->second;
   const std::string call(name(form));
@@ -65,7 +65,7 @@ void add_rows(const std::string& lib, const Catalog& cat, Collective c, CallForm
   for (const auto& k : cc.constraints) for_all.push_back(k.require.expression());
   std::vector<std::string> common = for_all;
   for (const auto& k : cat.constraints) common.push_back(k.require.expression());
-  if (cat.mechanism != "builtin")
+  if (cat.mechanism != SelectionMechanism::builtin)
     out.push_back(
         {lib, std::string(name(c)), call, "default", selection_of(cat, cc, nullptr), "", "", join(for_all, "; ")});
   for (const auto& a : cc.algorithms) {

@@ -65,7 +65,7 @@ void add_list(CLI::App& app, int& /*exit_code: errors throw InputError*/) {
         const Catalog& cat = catalog_for(lib);
         const std::string where =
             cat.mpi_t_versions.empty() ? "" : fmt::format(" (MPI_T on {}, else env)", cat.mpi_t_versions);
-        fmt::print("{:<{}} selection: {:<8} {}{}\n", lib, width, cat.mechanism, cat.description, where);
+        fmt::print("{:<{}} selection: {:<8} {}{}\n", lib, width, name(cat.mechanism), cat.description, where);
       }
       // Which MPI each built worker runs on: a platform picks one by its `mpi: library` or `worker:`.
       const auto workers = workers_beside_pico();

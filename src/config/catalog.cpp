@@ -2,6 +2,7 @@
 #include "config/catalog.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -9,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -40,7 +42,9 @@ const std::vector<std::string> kActualKeys{"source", "why"};
 const std::vector<std::string> kActualSources{"interposer", "none"};
 const std::vector<std::string> kVerifyChoices{"mpi_t", "environment"};
 const std::vector<std::string> kRuntimes{"mpi", "nccl"};
-const std::vector<std::string> kMechanisms{"mpi_t", "env", "builtin"};
+// Each mechanism and its name in a catalogue's `selection.mechanism` (and a case's Selection::mechanism).
+constexpr std::array<std::pair<SelectionMechanism, std::string_view>, 3> kMechanisms{
+    {{SelectionMechanism::mpi_t, "mpi_t"}, {SelectionMechanism::env, "env"}, {SelectionMechanism::builtin, "builtin"}}};
 const std::vector<std::string> kCollectiveKeys{"variable", "parameters", "algorithms", "constraints"};
 const std::vector<std::string> kAlgorithmKeys{"name", "value", "readback", "parameters", "constraints",
                                               "versions", "description", "cost", "env", "function",
@@ -157,7 +161,7 @@ AlgorithmEntry parse_algorithm(const Value& v, const CollectiveCatalog& coll) {
 }
 
 CollectiveCatalog parse_collective_entry(const Value& v, const Catalog& cat) {
-  const std::string& mechanism = cat.mechanism;
+  const SelectionMechanism mechanism = cat.mechanism;
   const Map m = v.as_map("a collective", kCollectiveKeys);
   CollectiveCatalog c;
   if (auto x = m.get("variable")) c.variable = x->as_nonempty_string("variable");
@@ -165,11 +169,11 @@ CollectiveCatalog parse_collective_entry(const Value& v, const Catalog& cat) {
   if (auto x = m.get("constraints")) c.constraints = parse_constraints(*x);
   const auto algorithms = m.get("algorithms");
   if (!algorithms && c.constraints.empty()) m.self().fail("a collective needs its 'algorithms' (or 'constraints')");
-  if (algorithms && mechanism != "builtin" && c.variable.empty())
+  if (algorithms && mechanism != SelectionMechanism::builtin && c.variable.empty())
     m.self().fail("a collective needs the 'variable' that selects its algorithm");
   if (algorithms) for (const auto& a : algorithms->as_list("algorithms")) {
     AlgorithmEntry entry = parse_algorithm(a, c);
-    if (mechanism != "builtin" && entry.value.empty() && entry.component.empty())
+    if (mechanism != SelectionMechanism::builtin && entry.value.empty() && entry.component.empty())
       a.fail(fmt::format("algorithm '{}' needs a 'value'", entry.name));
     if (!entry.component.empty() && !entry.value.empty())
       a.fail(fmt::format("algorithm '{}' runs in component '{}': its component is its selection, not a 'value'",
@@ -177,8 +181,8 @@ CollectiveCatalog parse_collective_entry(const Value& v, const Catalog& cat) {
     if (!entry.component.empty() && !cat.components.contains(entry.component))
       a.fail(fmt::format("algorithm '{}' names component '{}', which selection.components does not define",
                          entry.name, entry.component));
-    if (mechanism != "env" && entry.component.empty() && !entry.env.empty())
-      a.fail(fmt::format("algorithm '{}' has 'env' but the catalogue's mechanism is {}", entry.name, mechanism),
+    if (mechanism != SelectionMechanism::env && entry.component.empty() && !entry.env.empty())
+      a.fail(fmt::format("algorithm '{}' has 'env' but the catalogue's mechanism is {}", entry.name, name(mechanism)),
              "'env' variables are set at launch: use mechanism env, or a component");
     for (const auto& existing : c.algorithms)
       if (existing.name == entry.name && existing.versions == entry.versions)
@@ -189,7 +193,7 @@ CollectiveCatalog parse_collective_entry(const Value& v, const Catalog& cat) {
 }
 
 RanAlgorithmSource parse_ran_algorithm(const std::optional<Value>& v, const Catalog& cat) {
-  if (cat.mechanism == "builtin") {
+  if (cat.mechanism == SelectionMechanism::builtin) {
     if (v) v->fail("a built-in catalogue runs pico's own code: nothing to say how its algorithm is seen");
     return {"pico", ""};
   }
@@ -325,10 +329,17 @@ const AlgorithmEntry* Catalog::find(Collective c, const std::string& algorithm, 
   return nullptr;
 }
 
-std::string Catalog::mechanism_for(const std::string& version) const {
-  if (mechanism != "mpi_t" || mpi_t_versions.empty()) return mechanism;
+std::string_view name(SelectionMechanism m) {
+  for (const auto& [mechanism, text] : kMechanisms)
+    if (mechanism == m) return text;
+  return "env";
+}
+
+SelectionMechanism Catalog::mechanism_for(const std::string& version) const {
+  if (mechanism != SelectionMechanism::mpi_t || mpi_t_versions.empty()) return mechanism;
   // An unknown version matches every range, but the ids may not be its own.
-  return !version.empty() && version_in_range(version, mpi_t_versions) ? "mpi_t" : "env";
+  return !version.empty() && version_in_range(version, mpi_t_versions) ? SelectionMechanism::mpi_t
+                                                                       : SelectionMechanism::env;
 }
 
 std::vector<std::string> Catalog::algorithm_names(Collective c, const std::string& version, CallForm form) const {
@@ -382,13 +393,17 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     for (const auto& d : v->as_list("dtypes")) cat.dtypes.push_back(*parse_dtype(d.as_choice("dtype", dtype_names)));
   }
   const Map sel = top.require("selection").as_map("selection", kSelectionKeys);
-  cat.mechanism = sel.require("mechanism").as_choice("mechanism", kMechanisms);
+  std::vector<std::string> mechanism_names;
+  for (const auto& [mechanism, text] : kMechanisms) mechanism_names.emplace_back(text);
+  const std::string chosen = sel.require("mechanism").as_choice("mechanism", mechanism_names);
+  for (const auto& [mechanism, text] : kMechanisms)
+    if (text == chosen) cat.mechanism = mechanism;
   if (auto v = sel.get("default_value")) cat.default_value = v->as_string("default_value");
   if (auto v = sel.get("default_readback")) cat.default_readback = v->as_string("default_readback");
   if (auto v = sel.get("env_prefix")) cat.env_prefix = v->as_string("env_prefix");
   for (const char* key : {"default_value", "default_readback", "mpi_t_versions", "takes_effect"})
-    if (cat.mechanism != "mpi_t" && sel.get(key))
-      sel.key(key)->fail(fmt::format("'{}' is for mechanism mpi_t, not {}", key, cat.mechanism));
+    if (cat.mechanism != SelectionMechanism::mpi_t && sel.get(key))
+      sel.key(key)->fail(fmt::format("'{}' is for mechanism mpi_t, not {}", key, name(cat.mechanism)));
   if (auto v = sel.get("mpi_t_versions")) {
     check_versions(*v);
     cat.mpi_t_versions = v->as_nonempty_string("mpi_t_versions");
@@ -398,7 +413,8 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
   if (auto v = sel.get("constraints")) cat.constraints = parse_constraints(*v);
   if (auto v = sel.get("verify")) cat.verify = v->as_choice("verify", kVerifyChoices);
   if (auto v = sel.get("components")) {
-    if (cat.mechanism == "builtin") sel.key("components")->fail("a built-in catalogue runs pico's own code: no components");
+    if (cat.mechanism == SelectionMechanism::builtin)
+      sel.key("components")->fail("a built-in catalogue runs pico's own code: no components");
     for (const auto& [key, value] : v->as_entries("components")) {
       const Map m = value.as_map("a component", kComponentKeys);
       ComponentSelection& c = cat.components[key.as_nonempty_string("component")];
@@ -430,7 +446,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     for (const auto& [key, value] : v->as_entries("unsupported"))
       cat.unsupported[*parse_collective(key.as_choice("collective", names))] = value.as_string("unsupported");
   if (auto v = top.get("default_only")) {
-    if (cat.mechanism == "builtin")
+    if (cat.mechanism == SelectionMechanism::builtin)
       top.key("default_only")->fail("a built-in catalogue has no default to run",
                                     "list the collective under 'collectives' or 'unsupported'");
     for (const auto& [key, value] : v->as_entries("default_only")) {
@@ -446,7 +462,7 @@ Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_
     cat.collectives[c] = parse_collective_entry(value, cat);
   }
   if (auto v = top.get("nonblocking")) {
-    if (cat.mechanism == "builtin" || cat.runtime != "mpi")
+    if (cat.mechanism == SelectionMechanism::builtin || cat.runtime != "mpi")
       top.key("nonblocking")->fail("only an MPI library's catalogue has non-blocking calls to choose algorithms for");
     for (const auto& [key, value] : v->as_entries("nonblocking")) {
       const Collective c = *parse_collective(key.as_choice("collective", names));

@@ -86,10 +86,17 @@ struct VersionedEnv {
   bool forced_only = false;
 };
 
+// How a catalogue's algorithms are put in force: written through MPI_T at run
+// time (mpi_t), set in the environment at launch (env), or pico's own code
+// run directly (builtin). A case's Selection::mechanism is its name() once
+// planned (or "none", where nothing is forced).
+enum class SelectionMechanism { mpi_t, env, builtin };
+std::string_view name(SelectionMechanism m);
+
 struct Catalog {
   std::string library;
   std::string description;
-  std::string mechanism;                    // mpi_t | env | builtin
+  SelectionMechanism mechanism = SelectionMechanism::env;
   std::string default_value;                // mpi_t: value that restores the library's own choice
   std::string default_readback;             // what MPI_T reports for it, where that differs (MPICH: 0 for auto)
   std::string env_prefix;                   // env fallback for mpi_t: OMPI_MCA_ + variable
@@ -133,7 +140,7 @@ struct Catalog {
   const AlgorithmEntry* find(Collective c, const std::string& algorithm, CallForm form = CallForm::blocking) const;
   // How algorithms are selected on `version` of the library: `mechanism`,
   // but env where mpi_t_versions leaves the version out.
-  std::string mechanism_for(const std::string& version) const;
+  SelectionMechanism mechanism_for(const std::string& version) const;
   bool has_dtype(Dtype d) const;
   // Algorithms of a collective available in `version` ("" = any), default first.
   std::vector<std::string> algorithm_names(Collective c, const std::string& version,

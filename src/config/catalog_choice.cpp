@@ -23,16 +23,16 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
   const auto coll_it = of_form.find(coll);
   const CollectiveCatalog* cc = coll_it == of_form.end() ? nullptr : &coll_it->second;
   if (cc != nullptr) r.parameter_variables = cc->parameter_variables;
-  const std::string mechanism = cat.mechanism_for(version);
+  const SelectionMechanism mechanism = cat.mechanism_for(version);
   if (algorithm == "default") {
-    if (mechanism == "mpi_t" && cc != nullptr) {
-      r.selection.mechanism = "mpi_t";
+    if (mechanism == SelectionMechanism::mpi_t && cc != nullptr) {
+      r.selection.mechanism = name(mechanism);
       r.selection.variable = cc->variable;
       r.selection.value = cat.default_value;
       r.selection.readback = cat.default_readback;
       r.selection.takes_effect = cat.takes_effect;
-    } else if (mechanism == "env") {
-      r.selection.mechanism = "env";  // nothing set: the library's own choice
+    } else if (mechanism == SelectionMechanism::env) {
+      r.selection.mechanism = name(mechanism);  // nothing set: the library's own choice
       r.selection.verify = cat.verify;
     }
     return r;
@@ -54,7 +54,7 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
     // composition named by a selection file): set at launch, one launch per
     // component and parameter values; the catalogue's own variable stays unset.
     const ComponentSelection& component = cat.components.at(r.entry->component);
-    r.selection.mechanism = "env";
+    r.selection.mechanism = name(SelectionMechanism::env);
     r.selection.verify = component.verify;
     r.selection.variable = component.variable;
     r.selection.value = component.value;
@@ -62,9 +62,9 @@ CatalogChoice choose(const Catalog& cat, Collective coll, const std::string& alg
     for (const auto& [variable, value] : r.entry->env) r.selection.parameters[variable] = value;
     return r;
   }
-  r.selection.mechanism = mechanism;
+  r.selection.mechanism = name(mechanism);
   r.selection.verify = cat.verify;
-  if (mechanism == "mpi_t") r.selection.takes_effect = cat.takes_effect;
+  if (mechanism == SelectionMechanism::mpi_t) r.selection.takes_effect = cat.takes_effect;
   if (cc != nullptr) r.selection.variable = cc->variable;
   r.selection.value = r.entry->value;
   r.selection.readback = r.entry->readback;

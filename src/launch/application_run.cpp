@@ -86,7 +86,8 @@ std::map<std::string, std::string> forcing_env(const ApplicationVariant& v, Coll
   const CatalogChoice choice = choose(catalog, c, algorithm, CallForm::blocking, target.mpi_version,
                                       fmt::format("{} {}", target.mpi_library, target.mpi_version));
   if (!choice.skip_reason.empty()) throw variant_error(v, choice.skip_reason, yaml::suggest(algorithm, names, "algorithms"));
-  if (!choice.entry->component.empty() || catalog.mechanism == "builtin" || choice.selection.variable.empty())
+  if (!choice.entry->component.empty() || catalog.mechanism == SelectionMechanism::builtin ||
+      choice.selection.variable.empty())
     throw variant_error(v, fmt::format("{} is chosen by a component or at run time only; a variant cannot force it",
                                        algorithm),
                         "tune a profile that chooses it and give the variant that profile");

@@ -74,7 +74,7 @@ const Catalog* catalog_of(const BackendDescriptor& backend, const PlanTarget& ta
 }
 
 std::string library_label(const Catalog& cat, const PlanTarget& target) {
-  if (cat.mechanism == "builtin") return cat.library;
+  if (cat.mechanism == SelectionMechanism::builtin) return cat.library;
   const std::string& version = target.version_for(cat);
   return fmt::format("{} {}", cat.library, version.empty() ? "(version unknown)" : version);
 }
@@ -174,13 +174,13 @@ struct PlanBuilder {
   std::map<std::string, std::string> launch_env(const Catalog* cat, const Selection& s, bool forced) const {
     // Backends without a library selection share the library's launch, so a
     // mixed experiment still needs one launch per process count.
-    if (cat == nullptr || cat->mechanism == "builtin") {
+    if (cat == nullptr || cat->mechanism == SelectionMechanism::builtin) {
       cat = platform_mpi_catalog(target);
       forced = false;  // the library runs its own default under them
     }
     if (cat == nullptr) return {};
     auto env = cat->launch_env_for(target.version_for(*cat), forced);
-    if (s.mechanism == "env") {  // an mpi_t catalogue's variables keep their prefix there (OMPI_MCA_)
+    if (s.mechanism == name(SelectionMechanism::env)) {  // an mpi_t catalogue's keep their prefix there (OMPI_MCA_)
       if (!s.variable.empty()) env[cat->env_prefix + s.variable] = s.value;
       for (const auto& [k, v] : s.parameters) env[cat->env_prefix + k] = v;
     }
@@ -339,7 +339,8 @@ struct PlanBuilder {
       const AlgorithmEntry* entry = cat->find(coll, name, form);
       if (entry == nullptr || entry->component.empty()) names.push_back(std::move(name));
     }
-    if (cat->mechanism == "builtin") names.erase(names.begin());  // no library default to fall back on
+    if (cat->mechanism == SelectionMechanism::builtin)
+      names.erase(names.begin());  // no library default to fall back on
     for (auto it = backend.algorithms.begin() + 1; it != backend.algorithms.end(); ++it)
       if (std::find(names.begin(), names.end(), *it) == names.end()) names.push_back(*it);
     return names;

@@ -97,7 +97,7 @@ TEST_CASE("every library catalogue says what it does with every collective", "[s
       const int listed = static_cast<int>(cat.collectives.contains(c)) + static_cast<int>(cat.unsupported.contains(c)) +
                          static_cast<int>(cat.default_only.contains(c));
       // A built-in catalogue lists what the backend has; the rest has no case.
-      if (cat.mechanism == "builtin") {
+      if (cat.mechanism == SelectionMechanism::builtin) {
         CHECK(listed <= 1);
         continue;
       }

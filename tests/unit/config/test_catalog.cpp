@@ -57,7 +57,7 @@ TEST_CASE("the shipped catalogues load and name a value or a component for every
     }
   }
   const Catalog& ompi = catalog_for("openmpi");
-  CHECK(ompi.mechanism == "mpi_t");
+  CHECK(ompi.mechanism == SelectionMechanism::mpi_t);
   CHECK(ompi.find(Collective::allreduce, "ring")->value == "4");
   CHECK(ompi.collectives.at(Collective::reduce_scatter).variable == "coll_tuned_reduce_scatter_block_algorithm");
   CHECK(ompi.launch_env_for("4.1.4") == std::map<std::string, std::string>{{"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}});
@@ -318,11 +318,11 @@ TEST_CASE("mpi_t_versions, takes_effect and default_readback belong to an mpi_t 
   const std::string body = "collectives:\n  allreduce:\n    variable: v\n    algorithms: [{name: ring, value: ring, readback: '4'}]\n";
   const Catalog cat = parse_catalog("library: x\nselection: {mechanism: mpi_t, default_value: auto, default_readback: '0', "
                                     "mpi_t_versions: '>=4.0,<4.1', takes_effect: next_call}\n" + body, "c.yaml");
-  CHECK(cat.mechanism_for("4.0.2") == "mpi_t");
-  CHECK(cat.mechanism_for("4.1.0") == "env");
-  CHECK(cat.mechanism_for("") == "env");  // unknown: the ids may not be its own
+  CHECK(cat.mechanism_for("4.0.2") == SelectionMechanism::mpi_t);
+  CHECK(cat.mechanism_for("4.1.0") == SelectionMechanism::env);
+  CHECK(cat.mechanism_for("") == SelectionMechanism::env);  // unknown: the ids may not be its own
   CHECK(cat.takes_effect == "next_call");
-  CHECK(catalog_for("openmpi").mechanism_for("") == "mpi_t");  // its ids are not version-bound
+  CHECK(catalog_for("openmpi").mechanism_for("") == SelectionMechanism::mpi_t);  // its ids are not version-bound
   CHECK(catalog_for("openmpi").takes_effect == "new_communicator");
   CHECK_THROWS_WITH(parse_catalog("library: x\nselection: {mechanism: env, mpi_t_versions: '==4.0.2'}\n" + body, "c.yaml"),
                     Catch::Matchers::Contains("'mpi_t_versions' is for mechanism mpi_t, not env"));

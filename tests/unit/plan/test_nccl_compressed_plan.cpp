@@ -41,7 +41,7 @@ PlanTarget nccl_target(const std::string& nccl_version) {
 TEST_CASE("the nccl_compressed catalogue: NCCL runtime, builtin, dense + Global-QSGD + Top-k", "[nccl][compressed][catalog]") {
   const Catalog& cat = catalog_for("nccl_compressed");
   CHECK(cat.runtime == "nccl");
-  CHECK(cat.mechanism == "builtin");
+  CHECK(cat.mechanism == SelectionMechanism::builtin);
   CHECK_FALSE(cat.has_dtype(Dtype::int16));
   for (const char* name : {"dense", "global_qsgd", "topk"}) CHECK(cat.find(Collective::allreduce, name) != nullptr);
   CHECK(cat.find(Collective::allreduce, "global_qsgd_ring") == nullptr);

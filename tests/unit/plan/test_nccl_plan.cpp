@@ -46,7 +46,7 @@ std::string skip_reason(const Plan& plan, Collective coll, const std::string& al
 
 TEST_CASE("the NCCL catalogue: env selection verified as environment, NCCL's datatypes", "[nccl][catalog]") {
   const Catalog& cat = catalog_for("nccl");
-  CHECK(cat.mechanism == "env");
+  CHECK(cat.mechanism == SelectionMechanism::env);
   CHECK(cat.verify == "environment");
   CHECK(cat.runtime == "nccl");
   CHECK(cat.has_dtype(Dtype::bfloat16));
