@@ -20,7 +20,7 @@
 // liballprof records no status contents (a wildcard receive's source and
 // tag) and no new communicator's handle (MPI_Comm_split prints the address of
 // its output variable, and MPI_Comm_free the address of the variable it
-// frees): simulation/trace_builder.cpp works them out.
+// frees): simulation/trace_matcher.cpp and trace_communicators.cpp work them out.
 // docs/simulation.md#traces lists the calls pico replays and how.
 #pragma once
 
