@@ -8,28 +8,16 @@ with file and line and exit 1; the same tree put right passes.
     test_check_layers.py SOURCE_DIR
 """
 import os
-import subprocess
 import sys
 import tempfile
 
+from scratch_tree import expect, finish, run_checker, write
+
 script = os.path.join(sys.argv[1], "tests", "tools", "check_layers.py")
-failures = []
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 def check(root):
-    return subprocess.run([sys.executable, script, root], capture_output=True, text=True)
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+    return run_checker(script, root)
 
 
 with tempfile.TemporaryDirectory() as root:
@@ -72,6 +60,4 @@ with tempfile.TemporaryDirectory() as root:
     used = check(root)
     expect(used.returncode == 0, f"the allowance used: exit {used.returncode}\n{used.stdout}")
 
-for f in failures:
-    print("FAIL:", f)
-sys.exit(1 if failures else 0)
+sys.exit(finish("check_layers"))

@@ -9,28 +9,16 @@ glued to a digit (docs/openmpi5.md) and another folder's literals pass.
     test_check_library_names.py SOURCE_DIR
 """
 import os
-import subprocess
 import sys
 import tempfile
 
+from scratch_tree import expect, finish, run_checker, write
+
 script = os.path.join(sys.argv[1], "tests", "tools", "check_library_names.py")
-failures = []
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 def check(root):
-    return subprocess.run([sys.executable, script, root], capture_output=True, text=True)
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+    return run_checker(script, root)
 
 
 CLEAN = """// Open MPI's mpirun, MPICH's Hydra: comments may name them.
@@ -60,7 +48,4 @@ with tempfile.TemporaryDirectory() as root:
         expect(f"src/launch/launcher.cpp:{line}: " in found.stdout and f"names the library '{name}'" in found.stdout,
                f"{text.strip()}: {found.stdout}")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"check_library_names: {len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(finish("check_library_names"))
