@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "collectives/philox_core.hpp"
-#include "core/input_error.hpp"
-#include "core/whole_file.hpp"
+#include "support/input_error.hpp"
+#include "support/whole_file.hpp"
 
 namespace pico {
 namespace {

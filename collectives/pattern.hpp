@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/host_device.hpp"
 #include "core/types.hpp"
+#include "support/host_device.hpp"
 
 namespace pico::pattern {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "core/host_device.hpp"
+#include "support/host_device.hpp"
 
 namespace pico::compressed::detail {
 

@@ -10,7 +10,7 @@ namespace pico {
 
 // Environment variables that change how MPI, NCCL, the network stack or the
 // scheduler behave: OMPI_*, MPICH_*, MPIR_CVAR_*, NCCL_*, UCX_*, FI_*, SLURM_*, PMIX_*, PICO_*.
-// InputError naming the variable when one is not UTF-8 (core/plain_text.hpp):
+// InputError naming the variable when one is not UTF-8 (support/plain_text.hpp):
 // pico run and --resume ask first, before a results directory is touched.
 nlohmann::json relevant_environment();
 bool is_relevant_env_name(const std::string& name);

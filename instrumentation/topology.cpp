@@ -11,7 +11,7 @@
 #ifdef PICO_WITH_HWLOC
 #include <hwloc.h>
 
-#include "core/results_file.hpp"
+#include "support/results_file.hpp"
 #endif
 
 namespace pico {

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "core/printable_json.hpp"
 #include "reports/application_texts.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/text_table.hpp"
+#include "support/printable_json.hpp"
 
 namespace pico {
 namespace {

@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 #include "collectives/count_matrix.hpp"
-#include "reports/render.hpp"
+#include "core/observation.hpp"
 #include "core/speedup.hpp"
+#include "reports/render.hpp"
 
 namespace pico {
 

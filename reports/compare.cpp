@@ -10,15 +10,16 @@
 
 #include <fmt/format.h>
 
-#include "core/bootstrap.hpp"
 #include "core/case_result.hpp"
 #include "core/compression_bound.hpp"
-#include "core/input_error.hpp"
-#include "core/printable_json.hpp"
+#include "core/observation.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
+#include "stats/bootstrap.hpp"
+#include "support/input_error.hpp"
+#include "support/printable_json.hpp"
 
 namespace pico {
 namespace {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/counted.hpp"
+#include "support/counted.hpp"
 
 namespace pico {
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/wrapped_text.hpp"  // wrapped: the fitted tables' prose wraps as all pico's does
 #include "reports/text_table.hpp"
+#include "support/wrapped_text.hpp"  // wrapped: the fitted tables' prose wraps as all pico's does
 
 namespace pico {
 

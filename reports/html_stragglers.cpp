@@ -11,13 +11,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/stats.hpp"
 #include "core/case_result.hpp"
 #include "core/rank_samples.hpp"
 #include "core/run_stragglers.hpp"
-#include "core/size_text.hpp"
 #include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
+#include "stats/stats.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/size_text.hpp"
 #include "reports/render.hpp"
 #include "reports/text_table.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

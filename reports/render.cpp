@@ -18,9 +18,7 @@
 
 #include "collectives/count_matrix.hpp"
 #include "core/case_result.hpp"
-#include "core/counted.hpp"
 #include "core/noise_guard.hpp"
-#include "core/printable_json.hpp"
 #include "core/report_facts.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/fitted_table.hpp"
@@ -29,6 +27,8 @@
 #include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
 #include "reports/text_table.hpp"
+#include "support/counted.hpp"
+#include "support/printable_json.hpp"
 
 namespace pico {
 

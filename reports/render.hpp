@@ -24,7 +24,7 @@ enum class TableStyle { cases, benchmark, nccl_tests };
 // cell, followed by a "N cases: A ok, B failed, C skipped" summary line.
 // Times are shown in microseconds; null timing or bandwidth shows as "-".
 // colour: status and validation cells in green (ok, passed), red (failed) or
-// yellow (skipped), for a terminal (core/terminal.hpp decides).
+// yellow (skipped), for a terminal (support/terminal.hpp decides).
 // width: the table fitted to it (reports/fitted_table.hpp), where wider: a
 // failed or skipped case's reason becomes a note under the table ("skipped
 // [1]" and "[1] 6 cases skipped: REASON", each reason once, said whole), then

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "core/size_text.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/size_text.hpp"
-#include "core/wrapped_text.hpp"
+#include "support/size_text.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico {
 namespace {
@@ -57,7 +57,7 @@ std::string stragglers_text(const StragglerFindings& f) {
                         f.oversubscribed_cases);
   if (f.unmeasured_cases > 0)
     left_out += fmt::format("; {} case(s) not measured (timing.rank_timing: false)", f.unmeasured_cases);
-  // In 100 columns, as the tables above them (core/wrapped_text.hpp).
+  // In 100 columns, as the tables above them (support/wrapped_text.hpp).
   if (f.named.empty())
     return wrapped(fmt::format("stragglers: none in {} case(s) with per-rank timing{}{}", f.judged_cases, left_out,
                                within_chance_text(f)),

@@ -13,19 +13,19 @@
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
-#include "core/oversubscription.hpp"
-#include "core/placement_mismatch.hpp"
-#include "core/printable_json.hpp"
 #include "core/compression_bound.hpp"
 #include "core/noise_guard.hpp"
+#include "core/oversubscription.hpp"
+#include "core/placement_mismatch.hpp"
 #include "reports/best_algorithm.hpp"
 #include "reports/compare.hpp"
+#include "reports/fitted_table.hpp"
 #include "reports/html_data.hpp"
+#include "reports/render.hpp"
 #include "reports/slow_links.hpp"
 #include "reports/stragglers.hpp"
-#include "reports/render.hpp"
-#include "reports/fitted_table.hpp"
 #include "reports/text_table.hpp"
+#include "support/printable_json.hpp"
 
 namespace pico {
 namespace {

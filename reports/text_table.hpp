@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/size_text.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 
@@ -27,7 +27,7 @@ using CellColour = std::function<std::string_view(std::size_t row, std::size_t c
 std::string aligned_table(std::span<const TextColumn> columns, const std::vector<std::vector<std::string>>& rows,
                           const CellColour& colour = {});
 
-// size_text (core/size_text.hpp) formats the sizes the tables print.
+// size_text (support/size_text.hpp) formats the sizes the tables print.
 
 // A number for a table: four significant digits, never an exponent (20250, not 2.025e+04):
 // the application, terminal and text views all print times with it.

@@ -4,8 +4,8 @@
 #include <array>
 #include <cstdlib>
 
-#include "core/input_error.hpp"
-#include "core/whole_file.hpp"
+#include "support/input_error.hpp"
+#include "support/whole_file.hpp"
 
 namespace pico {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CUDA handles the NCCL backend owns (core/cuda_resources.hpp)
+// The CUDA handles the NCCL backend owns (support/cuda_resources.hpp)
 // and the check that turns an NCCL error code into an exception with NCCL's message.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include <nccl.h>
 
-#include "core/cuda_resources.hpp"
+#include "support/cuda_resources.hpp"
 
 namespace pico::nccl {
 

@@ -7,8 +7,8 @@
 
 #include "compression/options/options.hpp"
 #include "core/compression_metrics.hpp"
-#include "core/hash.hpp"
 #include "harness/harness.hpp"
+#include "support/hash.hpp"
 
 namespace pico::compressed {
 

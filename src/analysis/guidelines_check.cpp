@@ -7,9 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "core/bootstrap.hpp"
 #include "core/guidelines.hpp"
-#include "core/size_text.hpp"
+#include "core/observation.hpp"
+#include "stats/bootstrap.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

@@ -18,15 +18,15 @@
 
 #include "core/case.hpp"
 #include "core/case_result.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
 #include "core/link_probe.hpp"
 #include "core/oversubscription.hpp"
 #include "core/placement_mismatch.hpp"
-#include "core/results_file.hpp"
 #include "core/run_stragglers.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
+#include "support/results_file.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_file.hpp"
+#include "support/json_file.hpp"
 
 namespace pico {
 
@@ -18,7 +18,7 @@ inline constexpr const char* kReportSchema = "pico-report/1";
 nlohmann::json build_report(const std::string& dir);
 
 // Writes to a temporary file in the same directory, then renames over the
-// target. Throws WriteError (core/file_io.hpp) naming the file and the reason,
+// target. Throws WriteError (support/file_io.hpp) naming the file and the reason,
 // and leaves no temporary file behind.
 void write_json_atomically(const std::string& path, const nlohmann::json& j);
 

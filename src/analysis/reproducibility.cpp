@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "core/json_file.hpp"
-#include "core/stats.hpp"
-#include "core/wrapped_text.hpp"
+#include "stats/stats.hpp"
+#include "support/json_file.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico {
 

@@ -26,10 +26,10 @@
 #include "config/platform.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
 #include "core/types.hpp"
 #include "launch/mpi_detect.hpp"
 #include "plan/plan.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 namespace {

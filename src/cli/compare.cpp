@@ -8,11 +8,11 @@
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
-#include "core/input_error.hpp"
 #include "reports/application_table.hpp"
 #include "reports/compare.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/html_data.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "core/build_info.hpp"
-#include "core/external_error.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "launch/command_output.hpp"
+#include "support/command_output.hpp"
+#include "support/external_error.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 namespace {

@@ -10,13 +10,13 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/read_report.hpp"
 #include "cli/format_flags.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
+#include "cli/read_report.hpp"
 #include "export/export_format.hpp"
-#include "launch/launcher.hpp"
 #include "simulation/simulator_exports.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/shell_words.hpp"
 
 namespace pico::cli {
 namespace {

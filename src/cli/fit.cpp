@@ -10,11 +10,12 @@
 #include "analysis/report_builder.hpp"
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "launch/executor.hpp"
 #include "simulation/fit.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/interrupt.hpp"
 
 namespace pico::cli {
 

@@ -17,7 +17,7 @@
 #include <fmt/ranges.h>
 
 #include "core/format_args.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 

@@ -6,14 +6,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/catalog_table.hpp"
 #include "cli/commands.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/platform.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
-#include "cli/catalog_table.hpp"
 #include "launch/worker_inventory.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
 #include "core/build_info.hpp"
+#include "support/input_error.hpp"
 
 namespace {
 

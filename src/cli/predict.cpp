@@ -15,13 +15,14 @@
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
-#include "core/counted.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "launch/executor.hpp"
 #include "simulation/predict.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/workload.hpp"
+#include "support/counted.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/interrupt.hpp"
 #include "tuning/exported_choice.hpp"
 
 namespace pico::cli {

@@ -9,9 +9,9 @@
 #include "analysis/report_builder.hpp"
 #include "core/oversubscription.hpp"
 #include "core/placement_mismatch.hpp"
-#include "core/wrapped_text.hpp"
 #include "launch/application_report_check.hpp"
 #include "launch/application_run.hpp"
+#include "support/wrapped_text.hpp"
 #include "tuning/default_ran_check.hpp"
 
 namespace pico::cli {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_file.hpp"
+#include "support/json_file.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico::cli {

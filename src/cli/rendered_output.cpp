@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "core/size_text.hpp"
-#include "core/terminal.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/size_text.hpp"
+#include "support/terminal.hpp"
 
 namespace pico::cli {
 

@@ -28,7 +28,7 @@ void emit(const RenderedOutput& out, const std::string& text);
 
 // Runs make_text and emits what it returns; an InputError it throws (a report
 // that cannot be read, nothing to compare) is printed in the one error format
-// (core/input_error.hpp) and sets exit_code to 2. Any other exception is no
+// (support/input_error.hpp) and sets exit_code to 2. Any other exception is no
 // bad input and goes on to main(), which says what it is (cli/exit_codes.hpp).
 void emit_or_complain(const RenderedOutput& out, const std::function<std::string()>& make_text, int& exit_code);
 

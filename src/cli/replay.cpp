@@ -17,12 +17,12 @@
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "config/units.hpp"
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "simulation/loggopsim.hpp"
 #include "simulation/replay_format.hpp"
 #include "simulation/replay_source.hpp"
 #include "simulation/trace_reader.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 namespace {

@@ -10,11 +10,9 @@
 #include "cli/commands.hpp"
 #include "cli/read_report.hpp"
 #include "cli/rendered_output.hpp"
-#include "core/input_error.hpp"
 #include "reports/application_html.hpp"
 #include "reports/application_sweep.hpp"
 #include "reports/application_table.hpp"
-#include "core/terminal.hpp"
 #include "reports/compare.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/guidelines_table.hpp"
@@ -22,6 +20,8 @@
 #include "reports/html_report.hpp"
 #include "reports/render.hpp"
 #include "reports/terminal_view.hpp"
+#include "support/input_error.hpp"
+#include "support/terminal.hpp"
 
 namespace pico::cli {
 

@@ -9,14 +9,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
-#include "core/input_error.hpp"
-#include "core/results_file.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "config/units.hpp"
 #include "launch/application_run.hpp"
 #include "launch/run.hpp"
 #include "reports/application_table.hpp"
+#include "support/input_error.hpp"
+#include "support/results_file.hpp"
 
 namespace pico::cli {
 namespace {
@@ -59,7 +59,7 @@ void add_run(CLI::App& app, int& exit_code) {
                 "columns)");
   cmd->callback([opts, platform, race, &exit_code] {
     const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
-    // Before any results directory is made or resumed (core/results_file.hpp).
+    // Before any results directory is made or resumed (support/results_file.hpp).
     keep_results_unwritable_by_others();
     if (!opts->resume.empty()) {
       if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || !opts->profile.empty() ||

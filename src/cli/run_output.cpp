@@ -11,12 +11,13 @@
 #include "cli/read_report.hpp"
 #include "core/host_load.hpp"
 #include "core/report_facts.hpp"
-#include "core/terminal.hpp"
-#include "core/wrapped_text.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "launch/profile_loading.hpp"
 #include "reports/render.hpp"
+#include "support/load_average.hpp"
+#include "support/terminal.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico::cli {
 

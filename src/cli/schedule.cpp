@@ -15,15 +15,15 @@
 
 #include "cli/commands.hpp"
 #include "cli/format_flags.hpp"
-#include "collectives/reference/algorithms.hpp"
-#include "collectives/goal_writer.hpp"
-#include "collectives/schedule_export.hpp"
 #include "collectives/count_matrix.hpp"
+#include "collectives/goal_writer.hpp"
+#include "collectives/reference/algorithms.hpp"
+#include "collectives/schedule_export.hpp"
 #include "collectives/spec.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "simulation/loggp_model.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::cli {
 namespace {

@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 
 #include "cli/read_report.hpp"
-#include "core/input_error.hpp"
-#include "core/size_text.hpp"
 #include "core/speedup.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/text_table.hpp"
+#include "support/input_error.hpp"
+#include "support/size_text.hpp"
 #include "tuning/call_site_saving.hpp"
 #include "tuning/exported_choice.hpp"
 

@@ -12,14 +12,14 @@
 
 #include "cli/commands.hpp"
 #include "config/data_files.hpp"
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
-#include "core/wrapped_text.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
-#include "launch/mpi_detect.hpp"
 #include "launch/launcher.hpp"
+#include "launch/mpi_detect.hpp"
 #include "plan/plan.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico::cli {
 namespace {

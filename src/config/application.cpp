@@ -12,8 +12,8 @@
 #include "config/env_names.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/executable_search.hpp"
-#include "core/input_error.hpp"
+#include "support/executable_search.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -17,10 +17,10 @@
 #include "config/data_files.hpp"
 #include "config/env_names.hpp"
 #include "config/units.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/whole_file.hpp"
 #include "config/yaml_reader.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/whole_file.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "core/build_info.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/whole_file.hpp"
+#include "support/whole_file.hpp"
 
 namespace pico {
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
-#include "core/input_error.hpp"
-#include "core/jsonl.hpp"
+#include "support/input_error.hpp"
+#include "support/jsonl.hpp"
 
 namespace pico {
 namespace {

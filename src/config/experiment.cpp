@@ -14,14 +14,14 @@
 
 #include <fmt/format.h>
 
+#include "collectives/spec.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/count_patterns.hpp"
-#include "collectives/spec.hpp"
-#include "core/case.hpp"
-#include "core/input_error.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/case.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

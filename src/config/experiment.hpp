@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/race.hpp"
 #include "core/types.hpp"
+#include "stats/race.hpp"
 
 namespace pico {
 
@@ -115,7 +115,8 @@ struct Experiment {
 
 // The keys the parser takes at an experiment's top level, in its timing and
 // in its instrumentation: what report.json's experiment must record
-// (config/to_json.hpp; tests/unit/config/test_experiment_json.cpp holds it to them).
+// (config/to_json.hpp; tests/unit/config/test_experiment_json.cpp holds it to them),
+// and docs/configuration.md's tables (tests/unit/config/test_keys_documented.cpp).
 const std::vector<std::string>& experiment_keys();
 const std::vector<std::string>& timing_keys();
 const std::vector<std::string>& instrumentation_keys();

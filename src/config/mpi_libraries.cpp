@@ -8,7 +8,7 @@
 
 #include "config/data_files.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

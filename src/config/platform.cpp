@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/build_info.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {
@@ -106,6 +106,10 @@ bool looks_like_path(const std::string& s) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& platform_keys() { return kPlatformKeys; }
+const std::vector<std::string>& launcher_keys() { return kLauncherKeys; }
+const std::vector<std::string>& platform_mpi_keys() { return kMpiKeys; }
 
 Platform parse_platform(const std::string& yaml_text, const std::string& file_for_messages) {
   const Value doc = Value::parse_document(yaml_text, file_for_messages);

@@ -57,6 +57,13 @@ struct Platform {
   std::string source_text;
 };
 
+// The keys a platform file, its `launcher` and its `mpi` map take, as the parser
+// checks them: docs/configuration.md's tables must name exactly these
+// (tests/unit/config/test_keys_documented.cpp).
+const std::vector<std::string>& platform_keys();
+const std::vector<std::string>& launcher_keys();
+const std::vector<std::string>& platform_mpi_keys();
+
 Platform parse_platform(const std::string& yaml_text, const std::string& file_for_messages);
 Platform load_platform(const std::string& path);
 // A name ("local") is looked up as platforms/<name>.yaml under the current

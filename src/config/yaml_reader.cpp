@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
-#include "core/plain_text.hpp"
+#include "support/input_error.hpp"
+#include "support/plain_text.hpp"
 
 namespace pico::yaml {
 namespace {

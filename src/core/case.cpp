@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "core/hash.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
+#include "support/hash.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
 
 namespace pico {
 

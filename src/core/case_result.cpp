@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "core/json_file.hpp"
 #include "core/rank_timing.hpp"
-#include "core/jsonl.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
 
 namespace pico {
 namespace {

@@ -15,8 +15,8 @@
 
 #include "core/case.hpp"
 #include "core/compression_metrics.hpp"
-#include "core/race.hpp"
-#include "core/stats.hpp"
+#include "stats/race.hpp"
+#include "stats/stats.hpp"
 
 namespace pico {
 
@@ -95,7 +95,7 @@ struct RaceRecord {
   int race_rounds = 0;     // rounds its race ran
   int entrants = 0;        // candidates that started the race
   std::string winner;      // the winning candidate ("chain segment_size=8192"); "" when none survived
-  std::string stop;        // why the race ended (core/race.hpp's RaceOutcome::stop)
+  std::string stop;        // why the race ended (stats/race.hpp's RaceOutcome::stop)
   double budget_s = 0;     // what the race could spend
   double spent_s = 0;      // what it spent, every entrant's rounds with their set-up
 };
@@ -107,7 +107,7 @@ struct RaceRecord {
 // different moments. Round k of every candidate of one choice in one launch
 // ran back to back.
 struct RoundsRecord {
-  std::uint64_t seed = 0;          // the choice's order seed (core/race.hpp's round_order)
+  std::uint64_t seed = 0;          // the choice's order seed (stats/race.hpp's round_order)
   std::vector<int> order;          // its place in each round's order (0: measured first)
   std::vector<double> median_s;    // each round's median sample
   std::vector<std::int64_t> samples;  // each round's sample count (samples_s, when kept, in this split)

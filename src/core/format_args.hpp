@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

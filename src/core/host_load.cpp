@@ -3,16 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 namespace pico {
-
-std::optional<double> load_average_1min() {
-  std::ifstream in("/proc/loadavg");
-  double load = -1;
-  if (!(in >> load) || !std::isfinite(load) || load < 0) return std::nullopt;
-  return load;
-}
 
 double HostLoad::beside(int ranks) const {
   // The kernel's exponential average with a 60 s time constant: over wall_s,

@@ -14,9 +14,6 @@
 
 namespace pico {
 
-// /proc/loadavg's first figure; nullopt where the file is not there (not Linux) or not a number.
-std::optional<double> load_average_1min();
-
 struct HostLoad {
   std::string host;              // the front end's host name: the figures hold for ranks on it only
   int cores = 0;                 // that host's cores

@@ -28,7 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/case_result.hpp"
-#include "core/stats.hpp"
+#include "stats/stats.hpp"
 
 namespace pico {
 

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "core/rank_placement.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/base64.hpp"
+#include "support/base64.hpp"
 
 namespace pico {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/case_result.hpp"
 #include "core/oversubscription.hpp"
-#include "core/stats.hpp"
+#include "stats/stats.hpp"
 
 namespace pico {
 namespace {

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bootstrap.hpp"
-#include "core/stats.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/stats.hpp"
 
 namespace pico {
 
@@ -37,7 +37,7 @@ struct MeasuredSpeedup {
 };
 
 // The speedup of `candidate` over `baseline`: the hierarchical bootstrap
-// (core/bootstrap.hpp; paired round by round where both were measured in the
+// (stats/bootstrap.hpp; paired round by round where both were measured in the
 // same rounds), else the envelope of the launches' intervals. Deterministic:
 // the bootstrap's generator is seeded from the data's shape.
 MeasuredSpeedup speedup_of(const std::vector<Observation>& baseline, const std::vector<Observation>& candidate,

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
-#include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
-#include "core/json_file.hpp"
-#include "core/whole_file.hpp"
 #include "export/export_support.hpp"
+#include "support/json_file.hpp"
+#include "support/whole_file.hpp"
 
 namespace pico {
 
@@ -63,7 +63,7 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
       which == MpichTree::mpir ? "maint/tuning/coll/mpir/generic.json" : "maint/tuning/coll/ch4/generic.json";
   MpichDefaults d;
   if (!defaults_file.empty()) {
-    // The one JSON reader (core/json_file.hpp): a syntax error with its line and column, nesting bounded.
+    // The one JSON reader (support/json_file.hpp): a syntax error with its line and column, nesting bounded.
     auto tree = parse_ordered_json_text(read_bytes(defaults_file), defaults_file,
                                         fmt::format("give MPICH's {} of your release", tree_file));
     if (!tree.is_object() || !tree.contains("collective=allreduce"))

@@ -12,10 +12,10 @@
 
 #include "config/catalog.hpp"
 #include "config/mpi_libraries.hpp"
-#include "core/bootstrap.hpp"
 #include "core/speedup.hpp"
-#include "core/stats.hpp"
 #include "instrumentation/interposer_probe.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/stats.hpp"
 #include "tuning/call_site_saving.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning/profile.hpp"

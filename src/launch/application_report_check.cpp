@@ -11,10 +11,10 @@
 #include <fmt/format.h>
 
 #include "config/mpi_libraries.hpp"
-#include "core/input_error.hpp"
 #include "core/mpi_identity.hpp"
 #include "core/types.hpp"
 #include "launch/application_report.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

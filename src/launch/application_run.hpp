@@ -20,7 +20,7 @@
 
 #include "config/application.hpp"
 #include "config/platform.hpp"
-#include "core/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
+#include "support/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
 
 namespace pico {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/units.hpp"
-#include "core/json_file.hpp"
+#include "support/json_file.hpp"
 
 namespace pico {
 

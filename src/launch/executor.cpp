@@ -16,22 +16,19 @@
 
 #include <fmt/format.h>
 
-#include "config/units.hpp"
 #include "config/catalog.hpp"
+#include "config/units.hpp"
 #include "core/case_result.hpp"
-#include "core/file_io.hpp"
-#include "core/jsonl.hpp"
-#include "core/results_file.hpp"
 #include "launch/launcher.hpp"
-#include "launch/process.hpp"
 #include "launch/progress.hpp"
+#include "support/file_io.hpp"
+#include "support/interrupt.hpp"
+#include "support/jsonl.hpp"
+#include "support/process.hpp"
+#include "support/results_file.hpp"
 
 namespace pico {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void on_termination_signal(int) { g_interrupted = true; }
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -218,15 +215,6 @@ class GroupRunner {
 };
 
 }  // namespace
-
-void install_interrupt_handlers() {
-  struct sigaction action {};
-  action.sa_handler = on_termination_signal;
-  sigemptyset(&action.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(sig, &action, nullptr);
-}
-
-bool interrupt_requested() { return g_interrupted; }
 
 std::string crash_detail_from_log(const std::string& log_text) {
   std::smatch m;

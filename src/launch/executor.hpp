@@ -31,14 +31,6 @@ struct ExecutorOptions {
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,
                           const ExecutorOptions& options);
 
-// SIGINT, SIGTERM, SIGHUP and SIGPIPE (whoever read pico's output went away,
-// e.g. `pico run X 2>&1 | head -1`) stop the run cleanly: the worker is
-// killed, the case in flight and the cases not run are recorded failed, the
-// report is written. (The worker runs in its own process group, so a terminal's Ctrl-C
-// reaches only pico, which then stops it.)
-void install_interrupt_handlers();
-bool interrupt_requested();
-
 // "rank 0 exited on signal 11 (Segmentation fault)" from an mpirun log, or "".
 std::string crash_detail_from_log(const std::string& log_text);
 

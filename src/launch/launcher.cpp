@@ -14,9 +14,9 @@
 #include "config/backends.hpp"
 #include "config/mpi_libraries.hpp"
 #include "core/case.hpp"
-#include "core/input_error.hpp"
-#include "core/executable_search.hpp"
 #include "launch/slurm_placement.hpp"
+#include "support/executable_search.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 
@@ -178,21 +178,6 @@ std::string worker_path(const Platform& platform, const std::string& mpi_library
                    named ? "build it (cmake -DPICO_EXTRA_MPI=NAME=PREFIX, docs/openmpi5.md), see which workers pico has "
                            "(pico list libraries), or give `worker:` a path"
                          : library.worker_build + ", or give the platform's `worker:` its path");
-}
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-                        std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string shell_join(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
-  return out;
 }
 
 }  // namespace pico

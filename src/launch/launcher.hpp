@@ -49,7 +49,4 @@ void check_launches_fit(const Platform& platform, const std::vector<int>& proces
 // pico-worker for Open MPI, pico-worker-mpich).
 std::string worker_path(const Platform& platform, const std::string& mpi_library);
 
-std::string shell_quote(const std::string& s);
-std::string shell_join(const std::vector<std::string>& argv);
-
 }  // namespace pico

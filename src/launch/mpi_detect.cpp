@@ -9,6 +9,7 @@
 #include "config/emulated_cluster.hpp"
 #include "config/mpi_libraries.hpp"
 #include "launch/launcher.hpp"
+#include "support/shell_words.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

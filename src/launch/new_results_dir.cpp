@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "instrumentation/provenance.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "core/results_file.hpp"
 #include "export/export_format.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/results_file.hpp"
 #include "tuning/profile_hash.hpp"
 
 namespace fs = std::filesystem;

@@ -14,10 +14,10 @@
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
 #include "reports/render.hpp"
-#include "core/json_file.hpp"
-#include "core/results_file.hpp"
-#include "core/terminal.hpp"
-#include "core/wrapped_text.hpp"
+#include "support/json_file.hpp"
+#include "support/results_file.hpp"
+#include "support/terminal.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico {
 

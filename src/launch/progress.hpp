@@ -18,7 +18,7 @@ namespace pico {
 using Clock = std::chrono::steady_clock;
 
 // Reads the complete lines appended to a results file since the last call
-// (opened as core/results_file.hpp opens them: never through a link).
+// (opened as support/results_file.hpp opens them: never through a link).
 class JsonLinesTail {
  public:
   // from_start: read what the file already holds too (a job followed after it started).

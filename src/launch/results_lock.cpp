@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "core/external_error.hpp"
-#include "core/input_error.hpp"
-#include "core/results_file.hpp"
+#include "support/external_error.hpp"
+#include "support/input_error.hpp"
+#include "support/results_file.hpp"
 
 namespace pico {
 namespace {

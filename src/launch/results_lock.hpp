@@ -8,14 +8,14 @@
 
 #include <string>
 
-#include "core/file_io.hpp"
+#include "support/file_io.hpp"
 
 namespace pico {
 
 class ResultsDirLock {
  public:
   // Throws InputError (exit code 2) naming the holder's pid when another pico holds DIR,
-  // or when DIR/.lock is a link or not a regular file (core/results_file.hpp).
+  // or when DIR/.lock is a link or not a regular file (support/results_file.hpp).
   explicit ResultsDirLock(const std::string& dir);
   ResultsDirLock(const ResultsDirLock&) = delete;
   ResultsDirLock& operator=(const ResultsDirLock&) = delete;

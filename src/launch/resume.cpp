@@ -10,10 +10,10 @@
 
 #include "config/env_names.hpp"
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
-#include "core/results_file.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
+#include "support/results_file.hpp"
 
 namespace pico {
 

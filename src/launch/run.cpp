@@ -14,23 +14,17 @@
 
 #include "analysis/report_builder.hpp"
 #include "config/emulated_cluster.hpp"
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "config/units.hpp"
-#include "core/file_io.hpp"
 #include "core/host_load.hpp"
 #include "core/noise_guard.hpp"
 #include "core/oversubscription.hpp"
-#include "core/json_file.hpp"
-#include "core/results_file.hpp"
-#include "core/wrapped_text.hpp"
 #include "instrumentation/provenance.hpp"
-#include "launch/profile_loading.hpp"
 #include "launch/estimate_history.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "launch/new_results_dir.hpp"
+#include "launch/profile_loading.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "launch/run_record.hpp"
@@ -38,6 +32,15 @@
 #include "launch/slurm_script.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/render.hpp"
+#include "support/counted.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/interrupt.hpp"
+#include "support/json_file.hpp"
+#include "support/load_average.hpp"
+#include "support/results_file.hpp"
+#include "support/shell_words.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;
@@ -302,7 +305,7 @@ std::string dry_run_table(const Plan& plan, std::size_t width) {
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name,
                          int first_launch, const std::string& results_base, std::size_t width) {
-  // The lines around the table are wrapped as all pico's prose is, --wide or not (core/wrapped_text.hpp).
+  // The lines around the table are wrapped as all pico's prose is, --wide or not (support/wrapped_text.hpp).
   const auto prose = [](const std::string& text) { return wrapped(text, kProseWidth, "  "); };
   std::string out = prose(fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})",
                                       counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(),

@@ -12,8 +12,8 @@
 
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
-#include "core/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
 #include "plan/plan.hpp"
+#include "support/wrapped_text.hpp"  // kProseWidth: the width a dry run fits by default
 
 namespace pico {
 
@@ -42,7 +42,7 @@ RunResult run_experiment(const RunRequest& request);
 // --resume DIR: runs the cases whose latest record in DIR is not ok, with the
 // experiment, platform and plan saved in DIR, numbering launches on.
 // Every file of DIR that says what starts processes is checked as a new run's input, and DIR must be
-// writable only by this user (launch/resume.hpp, core/results_file.hpp).
+// writable only by this user (launch/resume.hpp, support/results_file.hpp).
 RunResult resume_run(const std::string& dir, bool progress, bool wait);
 
 // What `--resume DIR --dry-run` prints: the cases left and the launch commands the resume would run (the

@@ -10,9 +10,9 @@
 #include "analysis/report_builder.hpp"
 #include "config/catalog.hpp"
 #include "config/to_json.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
 #include "instrumentation/provenance.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
 
 namespace pico {
 namespace {

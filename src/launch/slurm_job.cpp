@@ -9,10 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "core/external_error.hpp"
-#include "launch/command_output.hpp"
 #include "launch/executor.hpp"
 #include "launch/progress.hpp"
+#include "support/command_output.hpp"
+#include "support/external_error.hpp"
+#include "support/interrupt.hpp"
 
 namespace pico {
 namespace {

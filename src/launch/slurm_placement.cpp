@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "core/rank_placement.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

@@ -10,17 +10,18 @@
 
 #include "analysis/report_builder.hpp"
 #include "core/case_result.hpp"
-#include "core/file_io.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
-#include "core/results_file.hpp"
 #include "instrumentation/provenance.hpp"
 #include "launch/executor.hpp"
-#include "launch/process.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/run_record.hpp"
 #include "launch/slurm_job.hpp"
 #include "launch/slurm_script.hpp"
+#include "support/file_io.hpp"
+#include "support/interrupt.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
+#include "support/process.hpp"
+#include "support/results_file.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -3,9 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "core/build_info.hpp"
 #include "launch/launcher.hpp"
+#include "support/input_error.hpp"
+#include "support/shell_words.hpp"
 
 namespace pico {
 namespace {

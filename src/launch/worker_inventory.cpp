@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "core/executable_search.hpp"
-#include "launch/command_output.hpp"
+#include "support/command_output.hpp"
+#include "support/executable_search.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -12,16 +12,16 @@
 
 #include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
-#include "core/checked_math.hpp"
-#include "core/counted.hpp"
-#include "core/guidelines.hpp"
-#include "core/json_file.hpp"
-#include "core/wrapped_text.hpp"
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/catalog_choice.hpp"
 #include "config/data_files.hpp"
 #include "config/units.hpp"
+#include "core/guidelines.hpp"
+#include "support/checked_math.hpp"
+#include "support/counted.hpp"
+#include "support/json_file.hpp"
+#include "support/wrapped_text.hpp"
 
 namespace pico {
 namespace {

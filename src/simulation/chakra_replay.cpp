@@ -12,12 +12,12 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
-#include "core/input_error.hpp"
-#include "core/plain_text.hpp"
-#include "launch/launcher.hpp"
 #include "simulation/chakra_writer.hpp"
 #include "simulation/simulator_exports.hpp"
 #include "simulation/trace_replay.hpp"
+#include "support/input_error.hpp"
+#include "support/plain_text.hpp"
+#include "support/shell_words.hpp"
 
 namespace pico {
 namespace {

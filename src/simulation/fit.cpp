@@ -20,10 +20,10 @@
 
 #include "collectives/reference/algorithms.hpp"
 #include "config/units.hpp"
-#include "core/input_error.hpp"
-#include "launch/command_output.hpp"
 #include "simulation/evaluator_budget.hpp"
 #include "simulation/size_bands.hpp"
+#include "support/command_output.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
-#include "core/checked_math.hpp"
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "simulation/workload.hpp"
+#include "support/checked_math.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::liballprof {
 namespace {

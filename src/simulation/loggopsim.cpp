@@ -15,11 +15,11 @@
 #include <fmt/format.h>
 
 #include "collectives/schedule_export.hpp"
-#include "core/external_error.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "launch/command_output.hpp"
-#include "core/executable_search.hpp"
+#include "support/command_output.hpp"
+#include "support/executable_search.hpp"
+#include "support/external_error.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/plain_text.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/plain_text.hpp"
 
 namespace pico {
 namespace {
@@ -140,7 +140,7 @@ LogGPModel model_from_json(const nlohmann::json& j, const std::string& where) {
   m.scope = optional_field<std::string>(j, "scope", "unknown", where);
   m.source = optional_field<std::string>(j, "source", "", where);
   // Free text that the simulator exports write (ASTRA-sim's network.yml names the platform in a comment):
-  // one line of printable UTF-8 (core/plain_text.hpp), or a line break there would add keys.
+  // one line of printable UTF-8 (support/plain_text.hpp), or a line break there would add keys.
   for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"platform", m.platform},
                                   {"library", m.library}, {"scope", m.scope}, {"source", m.source}})
     if (const auto problem = one_line_problem(text))

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "simulation/trace_format.hpp"
+#include "support/input_error.hpp"
 
 #ifdef PICO_WITH_OTF2
 #include <algorithm>

@@ -13,9 +13,9 @@
 #include "collectives/reference/table.hpp"
 #include "config/units.hpp"
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
 #include "simulation/evaluator_budget.hpp"
 #include "simulation/fit.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

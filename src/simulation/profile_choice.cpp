@@ -11,7 +11,7 @@
 #include "collectives/reference/algorithms.hpp"
 #include "config/data_files.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 #include "tuning/exported_choice.hpp"
 
 namespace pico {

@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "collectives/goal_writer.hpp"
-#include "collectives/spec.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/reference/table.hpp"
 #include "collectives/schedule_ordered.hpp"
-#include "core/input_error.hpp"
+#include "collectives/spec.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
-#include "core/size_text.hpp"
 #include "simulation/profile_choice.hpp"
 #include "simulation/replay_format.hpp"
+#include "support/input_error.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 

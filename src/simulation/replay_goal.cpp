@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "core/size_text.hpp"
 #include "simulation/replay_format.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

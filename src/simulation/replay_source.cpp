@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/counted.hpp"
-#include "core/size_text.hpp"
+#include "support/counted.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 

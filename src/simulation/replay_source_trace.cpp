@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/counted.hpp"
-#include "core/size_text.hpp"
 #include "simulation/replay_source.hpp"
 #include "simulation/trace_replay.hpp"
+#include "support/counted.hpp"
+#include "support/size_text.hpp"
 
 namespace pico {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "launch/command_output.hpp"
+#include "support/command_output.hpp"
 
 namespace pico {
 namespace {

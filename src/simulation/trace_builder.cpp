@@ -13,13 +13,13 @@
 
 #include <fmt/format.h>
 
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "simulation/trace_clock.hpp"
 #include "simulation/trace_communicators.hpp"
 #include "simulation/trace_library.hpp"
 #include "simulation/trace_matcher.hpp"
 #include "simulation/trace_requests.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "simulation/trace_format.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace fs = std::filesystem;

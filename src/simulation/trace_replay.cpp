@@ -14,7 +14,7 @@
 #include "collectives/goal_writer.hpp"
 #include "collectives/reference/algorithms.hpp"
 #include "collectives/schedule_ordered.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

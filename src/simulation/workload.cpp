@@ -11,7 +11,7 @@
 #include "config/data_files.hpp"
 #include "config/units.hpp"
 #include "config/yaml_reader.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 namespace {

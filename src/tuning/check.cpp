@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "core/report_facts.hpp"
-#include "core/size_text.hpp"
 #include "reports/fitted_table.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
+#include "support/size_text.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning/run_evidence.hpp"
 

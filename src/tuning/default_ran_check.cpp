@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "config/catalog.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 #include "tuning/export_refusal.hpp"
 #include "tuning/ompi_comm_size_blocks.hpp"
 #include "tuning/ompi_rank_distribution.hpp"

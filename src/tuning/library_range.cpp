@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "core/checked_math.hpp"
+#include "support/checked_math.hpp"
 #include "tuning/export_refusal.hpp"
 
 namespace pico {

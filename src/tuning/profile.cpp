@@ -11,11 +11,11 @@
 
 #include <fmt/format.h>
 
-#include "core/checked_math.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
-#include "core/plain_text.hpp"
+#include "support/checked_math.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
+#include "support/plain_text.hpp"
 
 namespace pico {
 namespace {
@@ -78,7 +78,7 @@ class Reader {
     if (it == j.end()) fail(path, fmt::format("no \"{}\" member", key));
     return *it;
   }
-  // Every string of a profile is one line of printable UTF-8 (core/plain_text.hpp): the exports write
+  // Every string of a profile is one line of printable UTF-8 (support/plain_text.hpp): the exports write
   // the platform and version into comments, and a line break there would start a rule.
   std::string string(const json& j, const std::string& path, const char* key) const {
     const json& v = member(j, path, key);

@@ -178,7 +178,7 @@ TunedProfile load_profile(const std::filesystem::path& path, std::string* text =
 // contiguous, first at 0, last unbounded, sizes below 2^63; parameters within
 // what the library takes (segment_size and fan-outs 0 to 2^31-1, channels 1
 // to 64); speedup intervals ordered. Reading a profile also refuses any
-// string that is not one line of printable UTF-8 (core/plain_text.hpp).
+// string that is not one line of printable UTF-8 (support/plain_text.hpp).
 void check_profile(const TunedProfile& p, const std::string& where);
 
 }  // namespace pico

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "core/hash.hpp"
+#include "support/hash.hpp"
 
 namespace pico {
 

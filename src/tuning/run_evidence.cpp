@@ -8,9 +8,9 @@
 #include <fmt/ranges.h>
 
 #include "core/case_result.hpp"
-#include "core/counted.hpp"
-#include "core/input_error.hpp"
 #include "core/report_facts.hpp"
+#include "support/counted.hpp"
+#include "support/input_error.hpp"
 
 namespace pico {
 

@@ -58,7 +58,7 @@ struct SizeChoice {
   std::map<std::string, double> fastest_params;
   MeasuredSpeedup fastest_speedup;     // its speedup over default
   // The probability that the choice is within kNearFastest of the fastest
-  // candidate (core/bootstrap.hpp); nullopt where the data allow no bootstrap.
+  // candidate (stats/bootstrap.hpp); nullopt where the data allow no bootstrap.
   std::optional<double> near_fastest;
   // near_fastest below decide_from: the default is kept, and `considered` is
   // what the speedup test alone would have chosen.

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "collectives/spec.hpp"
-#include "core/hash.hpp"
-#include "core/stats.hpp"
 #include "harness/harness.hpp"
+#include "stats/stats.hpp"
+#include "support/hash.hpp"
 
 namespace pico {
 namespace {

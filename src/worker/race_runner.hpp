@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A launch's cases raced (timing.race; docs/tuning.md#racing) instead of each
 // measured to the end. The cases that differ only in algorithm and parameters
-// are one choice; each choice is a race (core/race.hpp) run through
+// are one choice; each choice is a race (stats/race.hpp) run through
 // run_case, one short round at a time, its rounds pooled into one record per
 // case. The budget is the launch's, shared by the choices still to race.
 // With refine, each series (a collective with its datatype, op, ... over
@@ -15,7 +15,7 @@
 
 #include "core/case.hpp"
 #include "core/case_result.hpp"
-#include "core/race.hpp"
+#include "stats/race.hpp"
 #include "worker/case_runner.hpp"
 
 namespace pico {

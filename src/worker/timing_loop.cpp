@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/stats.hpp"
 #include "harness/harness.hpp"
+#include "stats/stats.hpp"
 
 namespace pico {
 namespace {

@@ -30,7 +30,7 @@
 #include "compression/kernels/kernels.hpp"
 #include "compression/kernels/philox_batch.hpp"
 #include "compression/kernels/quantize_paths.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace pc = pico::compressed;
 

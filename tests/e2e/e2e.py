@@ -48,7 +48,7 @@ def pico(*args, env=None, cwd=None):
 
 def unwrapped(text):
     """pico's lines as written before wrapping to 100 columns: each further line of a wrapped one (begun by two
-    spaces: core/wrapped_text.hpp) joined to it by one space, so a message reads whole wherever it broke."""
+    spaces: support/wrapped_text.hpp) joined to it by one space, so a message reads whole wherever it broke."""
     return re.sub(r"\n  +(?=\S)", " ", text)
 
 
@@ -122,7 +122,7 @@ def case_table(dry_run_stdout):
 
 def unfolded(dry_run_stdout):
     """A dry run's launch commands one line each: the lines a command is broken into, each but its last ended by
-    " \\" (core/wrapped_text.hpp: wrapped_command), joined as the shell joins them."""
+    " \\" (support/wrapped_text.hpp: wrapped_command), joined as the shell joins them."""
     return re.sub(r" \\\n +", " ", dry_run_stdout)
 
 

@@ -228,7 +228,7 @@ def check_readable(dom, charts):
 
 
 def size_text(n):
-    """A byte count as pico writes it (core/size_text.hpp): 2B, 1KiB, 64KiB, 1.5MiB."""
+    """A byte count as pico writes it (support/size_text.hpp): 2B, 1KiB, 64KiB, 1.5MiB."""
     units = ["B", "KiB", "MiB", "GiB", "TiB"]
     unit, value = 0, float(n)
     while unit + 1 < len(units) and value >= 1024:

@@ -31,6 +31,11 @@ def read_layers(root):
 
 
 LAYERS = {}  # read_layers(root), set by main for the tree it checks
+# core is the vocabulary only: the system headers of files, processes, signals
+# and terminals belong in support (issue 69), where every layer finds them.
+CORE_FORBIDDEN_HEADERS = ("fstream", "cstdio", "stdio.h", "filesystem", "unistd.h", "fcntl.h", "signal.h",
+                          "csignal", "termios.h", "spawn.h", "dirent.h", "poll.h")
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -70,6 +75,11 @@ def violations(root):
                     allowed = {owner, *LAYERS[owner][1]}
                     with open(os.path.join(root, path), encoding="utf-8") as text:
                         for number, line in enumerate(text, 1):
+                            system = SYSTEM_INCLUDE.match(line)
+                            if owner == "core" and system and (system.group(1) in CORE_FORBIDDEN_HEADERS
+                                                               or system.group(1).startswith("sys/")):
+                                found.append(f"{path}:{number}: core includes <{system.group(1)}>: file, process "
+                                             "and terminal code belongs in src/support/")
                             m = INCLUDE.match(line)
                             if not m:
                                 continue

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """check_layers.py's failing branches on a small tree of its own: an include
 that runs back up a layer, a docs/architecture.md "may use" cell that
-disagrees with cmake/layers.txt, and an allowance no file uses, each reported
+disagrees with cmake/layers.txt, an allowance no file uses, and file or
+process code in core, each reported
 with file and line and exit 1; the same tree put right passes.
 
     test_check_layers.py SOURCE_DIR
@@ -59,5 +60,16 @@ with tempfile.TemporaryDirectory() as root:
     write(root, "reports/render.cpp", '#include "core/vocabulary.hpp"\nint render() { return 0; }\n')
     used = check(root)
     expect(used.returncode == 0, f"the allowance used: exit {used.returncode}\n{used.stdout}")
+
+    # core is the vocabulary: a file reader in it is refused, a standard container is not.
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n#include <vector>\n#include <fstream>\n")
+    reader = check(root)
+    expect(reader.returncode == 1, f"file code in core: exit {reader.returncode}")
+    expect("src/core/vocabulary.hpp:3: core includes <fstream>: file, process and terminal code belongs in "
+           "src/support/" in reader.stdout, reader.stdout)
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n#include <sys/wait.h>\n")
+    expect(check(root).returncode == 1, "a process header in core passed")
+    write(root, "src/core/vocabulary.hpp", "#pragma once\n#include <vector>\n")
+    expect(check(root).returncode == 0, "a standard container in core was refused")
 
 sys.exit(finish("check_layers"))

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
+#include "support/input_error.hpp"
 
 namespace pico::test {
 

@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "compression/kernels/kernels.hpp"
-#include "core/cuda_resources.hpp"
+#include "support/cuda_resources.hpp"
 
 namespace pico::compressed::gpu {
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/cuda_resources.hpp"
+#include "support/cuda_resources.hpp"
 
 namespace pico::compressed::gpu::detail {
 

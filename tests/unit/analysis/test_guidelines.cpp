@@ -12,9 +12,10 @@
 #include "analysis/guidelines_check.hpp"
 #include "config/experiment.hpp"
 #include "core/guidelines.hpp"
-#include "core/input_error.hpp"
+#include "core/observation.hpp"
 #include "plan/plan.hpp"
 #include "reports/guidelines_table.hpp"
+#include "support/input_error.hpp"
 #include "tuning/tune.hpp"
 #include "tuning_fixtures.hpp"
 

@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 
 #include "analysis/report_builder.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "file_size_limit.hpp"
 #include "scratch_dir.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 using pico::test::FileSizeLimit;
 using pico::test::ScratchDir;

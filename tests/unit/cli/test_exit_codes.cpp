@@ -9,10 +9,10 @@
 #include <string>
 
 #include "cli/exit_codes.hpp"
-#include "core/external_error.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
-#include "launch/command_output.hpp"
+#include "support/command_output.hpp"
+#include "support/external_error.hpp"
+#include "support/file_io.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;

@@ -19,11 +19,11 @@
 #include "collectives/element_ops.hpp"
 #include "collectives/reference/recording.hpp"
 #include "collectives/spec.hpp"
-#include "config_errors.hpp"
 #include "config/experiment.hpp"
-#include "core/input_error.hpp"
+#include "config_errors.hpp"
 #include "plan/plan.hpp"
 #include "simulation/workload.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -8,11 +8,11 @@
 #include <numeric>
 #include <vector>
 
-#include "compression/kernels/kernels.hpp"
 #include "compression/kernels/kernel_isa.hpp"
+#include "compression/kernels/kernels.hpp"
 #include "compression/kernels/philox_batch.hpp"
 #include "compression/kernels/quantize_paths.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 
 #if __has_include(<Random123/philox.h>)
 #include <Random123/philox.h>

@@ -11,10 +11,10 @@
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/constraint.hpp"
-#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "launch/mpi_detect.hpp"
 #include "plan/plan.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

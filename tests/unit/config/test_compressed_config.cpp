@@ -4,11 +4,11 @@
 // mistakes reported at their line and column.
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
 #include "config/experiment.hpp"
+#include "config_errors.hpp"
 #include "core/case.hpp"
 #include "plan/plan.hpp"
-#include "config_errors.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;

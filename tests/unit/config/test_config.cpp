@@ -12,13 +12,13 @@
 #include <fmt/format.h>
 
 #include "config/data_files.hpp"
-#include "core/input_error.hpp"
 #include "config/experiment.hpp"
 #include "config/platform.hpp"
 #include "config/to_json.hpp"
-#include "core/case.hpp"
-#include "core/build_info.hpp"
 #include "config_errors.hpp"
+#include "core/build_info.hpp"
+#include "core/case.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "config/emulated_cluster.hpp"
-#include "core/input_error.hpp"
 #include "config/platform.hpp"
 #include "config_errors.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;

@@ -9,8 +9,8 @@
 
 #include "config/backends.hpp"
 #include "config/mpi_libraries.hpp"
-#include "core/input_error.hpp"
 #include "core/mpi_identity.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "core/base64.hpp"
 #include "core/case_result.hpp"
 #include "core/clock_offset.hpp"
 #include "core/rank_samples.hpp"
 #include "core/rank_timing.hpp"
+#include "support/base64.hpp"
 
 using namespace pico;
 

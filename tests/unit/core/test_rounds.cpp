@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bootstrap.hpp"
-#include "core/race.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/race.hpp"
 
 using pico::EntrantOutcome;
 using pico::Observation;

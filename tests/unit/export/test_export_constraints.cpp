@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/input_error.hpp"
 #include "export/export_format.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

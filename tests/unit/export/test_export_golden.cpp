@@ -13,13 +13,13 @@
 #include <sstream>
 #include <vector>
 
-#include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/mpich_defaults.hpp"
 #include "export/ompi_han_rules.hpp"
 #include "export/ompi_sizes.hpp"
 #include "simulation/simulator_exports.hpp"
+#include "support/input_error.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning/ompi_rank_distribution.hpp"
 

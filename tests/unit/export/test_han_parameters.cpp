@@ -7,10 +7,10 @@
 
 #include <cmath>
 
-#include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/export_support.hpp"
 #include "export/ompi_han_rules.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;

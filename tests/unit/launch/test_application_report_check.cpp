@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/read_report.hpp"
-#include "core/input_error.hpp"
-#include "core/results_file.hpp"
 #include "launch/application_report.hpp"
 #include "launch/application_report_check.hpp"
 #include "launch/application_run.hpp"
 #include "scratch_dir.hpp"
+#include "support/input_error.hpp"
+#include "support/results_file.hpp"
 
 using namespace pico;
 using nlohmann::json;

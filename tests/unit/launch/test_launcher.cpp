@@ -4,9 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "config/platform.hpp"
+#include "config_errors.hpp"
 #include "launch/executor.hpp"
 #include "launch/launcher.hpp"
-#include "config_errors.hpp"
+#include "support/shell_words.hpp"
 
 using namespace pico;
 

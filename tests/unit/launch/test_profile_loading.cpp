@@ -2,11 +2,11 @@
 // What pico run --profile sets at launch besides the exported files.
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
 #include "export/export_format.hpp"
 #include "export/ompi_han_rules.hpp"
 #include "launch/profile_loading.hpp"
 #include "plan/plan.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -14,14 +14,14 @@
 #include <fmt/format.h>
 
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
-#include "core/json_file.hpp"
-#include "core/jsonl.hpp"
-#include "core/results_file.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "launch/run_record.hpp"
 #include "scratch_dir.hpp"
+#include "support/input_error.hpp"
+#include "support/json_file.hpp"
+#include "support/jsonl.hpp"
+#include "support/results_file.hpp"
 
 namespace fs = std::filesystem;
 using pico::InputError;

@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "core/input_error.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "scratch_dir.hpp"
+#include "support/input_error.hpp"
 
 using pico::ResultsDirLock;
 using pico::test::ScratchDir;

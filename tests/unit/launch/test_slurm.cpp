@@ -5,13 +5,13 @@
 
 #include <string>
 
-#include "core/input_error.hpp"
 #include "config/platform.hpp"
 #include "config_errors.hpp"
 #include "launch/slurm_job.hpp"
 #include "launch/slurm_placement.hpp"
 #include "launch/slurm_script.hpp"
 #include "plan/plan.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "config/catalog.hpp"
-#include "core/input_error.hpp"
 #include "config/experiment.hpp"
-#include "plan/plan.hpp"
 #include "config_errors.hpp"
+#include "plan/plan.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/html_report.hpp"
-#include "core/input_error.hpp"
 #include "scratch_dir.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using nlohmann::json;

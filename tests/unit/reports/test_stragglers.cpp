@@ -15,10 +15,10 @@
 
 #include "core/rank_samples.hpp"
 #include "core/rank_timing.hpp"
-#include "core/stats.hpp"
 #include "reports/html_stragglers.hpp"
 #include "reports/render.hpp"
 #include "reports/stragglers.hpp"
+#include "stats/stats.hpp"
 
 using namespace pico;
 using nlohmann::json;

@@ -11,11 +11,11 @@
 #include <fmt/format.h>
 
 #include "collectives/reference/recording.hpp"
-#include "core/input_error.hpp"
 #include "simulation/evaluator_budget.hpp"
 #include "simulation/loggopsim.hpp"
 #include "simulation/predict.hpp"
 #include "simulation/workload.hpp"
+#include "support/input_error.hpp"
 #include "tuning/profile.hpp"
 
 using namespace pico;

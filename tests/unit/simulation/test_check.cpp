@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/input_error.hpp"
 #include "simulation/predict.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

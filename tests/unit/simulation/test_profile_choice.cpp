@@ -4,8 +4,8 @@
 // (--baseline default).
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
 #include "simulation/profile_choice.hpp"
+#include "support/input_error.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning_fixtures.hpp"
 

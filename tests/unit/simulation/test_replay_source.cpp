@@ -7,11 +7,11 @@
 #include <set>
 #include <sstream>
 
-#include "core/input_error.hpp"
 #include "simulation/replay_format.hpp"
 #include "simulation/replay_source.hpp"
 #include "simulation/trace_replay.hpp"
 #include "simulation/workload_program.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -2,10 +2,10 @@
 // A tuned profile as Schedgen2's --ptrn-config and as ASTRA-sim's inputs.
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
-#include "tuning_fixtures.hpp"
 #include "simulation/simulator_exports.hpp"
+#include "support/input_error.hpp"
 #include "tuning/exported_choice.hpp"
+#include "tuning_fixtures.hpp"
 
 using namespace pico;
 

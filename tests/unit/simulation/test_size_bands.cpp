@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/pair_exchange.hpp"
-#include "core/input_error.hpp"
 #include "simulation/loggp_evaluator.hpp"
 #include "simulation/size_bands.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

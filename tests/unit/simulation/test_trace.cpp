@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/input_error.hpp"
 #include "simulation/trace_builder.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using liballprof::parse_line;

@@ -2,8 +2,8 @@
 // A rank's traced times as compute gaps (simulation/trace_clock.hpp).
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
 #include "simulation/trace_clock.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 using liballprof::Record;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/input_error.hpp"
 #include "simulation/trace_matcher.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

@@ -3,8 +3,8 @@
 // built-in LLM step's calls per the model in docs/simulation.md.
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
 #include "simulation/workload.hpp"
+#include "support/input_error.hpp"
 
 using namespace pico;
 

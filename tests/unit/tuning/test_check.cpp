@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
-#include "tuning_fixtures.hpp"
+#include "support/input_error.hpp"
 #include "tuning/check.hpp"
 #include "tuning/exported_choice.hpp"
+#include "tuning_fixtures.hpp"
 
 using namespace pico;
 using nlohmann::json;

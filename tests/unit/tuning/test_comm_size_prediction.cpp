@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 #include "tuning/comm_size_prediction.hpp"
 #include "tuning/profile.hpp"
 #include "tuning_fixtures.hpp"

@@ -4,7 +4,7 @@
 // taken by predict).
 #include <catch2/catch.hpp>
 
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 #include "tuning/default_ran_check.hpp"
 #include "tuning_fixtures.hpp"
 

@@ -3,10 +3,10 @@
 
 #include <fstream>
 
-#include "core/input_error.hpp"
 #include "scratch_dir.hpp"
-#include "tuning_fixtures.hpp"
+#include "support/input_error.hpp"
 #include "tuning/profile.hpp"
+#include "tuning_fixtures.hpp"
 
 using namespace pico;
 using nlohmann::json;

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
+#include "support/input_error.hpp"
 #include "tuning/check.hpp"
 #include "tuning/run_evidence.hpp"
 #include "tuning/tune.hpp"

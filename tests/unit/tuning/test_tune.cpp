@@ -11,9 +11,9 @@
 #include <random>
 
 #include "core/case_result.hpp"
-#include "core/input_error.hpp"
-#include "tuning_fixtures.hpp"
+#include "support/input_error.hpp"
 #include "tuning/tune.hpp"
+#include "tuning_fixtures.hpp"
 
 using namespace pico;
 using nlohmann::json;
