@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--race BUDGET] [--dry-run] [--no-wait]
+// pico run EXPERIMENT [-p PLATFORM] [-o DIR] [--np N] [--race BUDGET] [--dry-run] [--estimate] [--no-wait]
 // pico run --resume DIR [--dry-run] [--no-wait]
 #include <cstdio>
 #include <iostream>
@@ -34,7 +34,7 @@ void add_run(CLI::App& app, int& exit_code) {
   struct Options {
     std::string experiment, platform = "local", output = "results", output_dir, resume, profile, race;
     std::vector<int> np;
-    bool dry_run = false, quiet = false, no_wait = false, wide = false;
+    bool dry_run = false, quiet = false, no_wait = false, wide = false, estimate = false;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("experiment", opts->experiment, "Experiment YAML file (not with --resume)");
@@ -48,6 +48,9 @@ void add_run(CLI::App& app, int& exit_code) {
                   "Race each choice's algorithms within this budget per launch (e.g. 10m) instead of measuring every "
                   "case to the end (the experiment's timing.race)");
   cmd->add_flag("--dry-run", opts->dry_run, "Print the cases and launch commands (Slurm: the job script), run nothing");
+  cmd->add_flag("--estimate", opts->estimate,
+                "A dry run whose wall-time estimate a pilot calibrates: a few of its cases run now on the platform, "
+                "a few seconds of MPI (docs/configuration.md#run-time-estimate)");
   cmd->add_option("--resume", opts->resume,
                   "Finish the run in DIR: run only the cases without an ok result, with DIR's experiment and platform");
   cmd->add_option("--profile", opts->profile,
@@ -61,6 +64,12 @@ void add_run(CLI::App& app, int& exit_code) {
     const std::size_t width = opts->wide ? kUnlimitedWidth : kDefaultTableWidth;
     // Before any results directory is made or resumed (support/results_file.hpp).
     keep_results_unwritable_by_others();
+    if (opts->estimate &&
+        (!opts->resume.empty() || (!opts->experiment.empty() && is_application_experiment(opts->experiment))))
+      throw InputError("--estimate", 0, 0,
+                       !opts->resume.empty() ? "a resume's dry run has no pilot"
+                                             : "an application experiment's dry run has no pilot",
+                       "leave out --estimate: --dry-run prints the uncalibrated estimate");
     if (!opts->resume.empty()) {
       if (!opts->experiment.empty() || platform->count() > 0 || !opts->np.empty() || !opts->profile.empty() ||
           race->count() > 0)
@@ -120,7 +129,8 @@ void add_run(CLI::App& app, int& exit_code) {
     request.progress = !opts->quiet;
     request.wait = !opts->no_wait;
     request.profile = opts->profile;
-    exit_code = execute_and_print(request, opts->dry_run, opts->quiet, TableStyle::cases, width);
+    request.estimate = opts->estimate;
+    exit_code = execute_and_print(request, opts->dry_run || opts->estimate, opts->quiet, TableStyle::cases, width);
   });
 }
 

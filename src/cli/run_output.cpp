@@ -13,6 +13,7 @@
 #include "core/report_facts.hpp"
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
+#include "launch/pilot.hpp"
 #include "launch/profile_loading.hpp"
 #include "reports/render.hpp"
 #include "support/load_average.hpp"
@@ -29,6 +30,9 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
     // A dry run shows what a run would do, so it refuses what a run would refuse.
     check_launches_fit(request.platform, process_counts(plan));
     worker_path(request.platform, target.mpi_library);
+    // Before the profile's variables: they name files of a results directory the pilot does not have.
+    std::optional<PilotOutcome> pilot;
+    if (request.estimate) pilot = run_pilot(plan, request.platform, target, request.progress);
     const std::string profile = !request.profile.empty() ? request.profile : request.platform.tuning_profile;
     std::string loads;
     // The launch commands shown carry what the real launch sets, the profile's variables included.
@@ -44,9 +48,9 @@ int execute_and_print(const RunRequest& request, bool dry_run, bool quiet, Table
                                          fmt::join(files, ", ")),
                              kProseWidth, "  ");
     }
-    const std::string text = dry_run_text(plan, platform, target,
-                                          request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
-                                          request.experiment.name, 0, request.output_base, width);
+    const std::string text =
+        dry_run_text(plan, platform, target, request.output_dir.empty() ? "RESULTS_DIR" : request.output_dir,
+                     request.experiment.name, 0, request.output_base, width, pilot ? &*pilot : nullptr);
     // Ranks that would wait for cores, said before anything runs (the run says it again as it starts), and
     // after every refusal: a warning ahead of an error would break the one error format.
     std::fputs(crowding_warnings(request.platform, process_counts(plan), load_average_1min()).c_str(), stderr);

@@ -41,6 +41,7 @@ struct LaunchOutcome {
   bool timed_out = false;
   bool startup_timed_out = false;
   bool interrupted = false;
+  bool stopped = false;  // at options.stop_at
   double wall_s = 0;
 };
 
@@ -68,8 +69,10 @@ class GroupRunner {
         }
         next.push_back(c);
       }
-      if (out.interrupted) {
-        for (const auto& c : next) record_failure(c, "not run: pico was interrupted", launch, 0);
+      if (out.interrupted || out.stopped) {
+        for (const auto& c : next)
+          record_failure(c, out.stopped ? "not run: the pilot's time was up" : "not run: pico was interrupted", launch,
+                         0);
         next.clear();
       }
       // Without a case in flight the launch itself is broken: relaunching would fail the same way.
@@ -122,6 +125,7 @@ class GroupRunner {
     for (const auto& c : cases) by_id[c.case_id] = &c;
     JsonLinesTail results(dir_ + "/cases.jsonl"), starts(dir_ + "/progress.jsonl");
     LaunchOutcome out;
+    LaunchTimes times;
     const auto launch_start = Clock::now();
     Clock::time_point case_start = launch_start;
     bool any_started = false;
@@ -133,6 +137,7 @@ class GroupRunner {
         if (!by_id.contains(id)) continue;
         out.in_flight = id;
         case_start = Clock::now();
+        if (!any_started) times.first_start_s = seconds_since(launch_start);
         any_started = true;
         const auto round = s.find("race_round");
         progress_.show(describe_case(*by_id[id]) +
@@ -141,6 +146,7 @@ class GroupRunner {
       for (const auto& line : results.read_new()) {
         const CaseResult r = case_result_from_json(line);
         const std::string& id = r.c.case_id;
+        if (by_id.contains(id)) times.results_s.emplace_back(id, seconds_since(launch_start));
         if (!by_id.contains(id) || !out.finished.insert(id).second) continue;
         if (out.in_flight == id) out.in_flight.reset();
         case_start = Clock::now();
@@ -170,6 +176,11 @@ class GroupRunner {
         out.exit = child.terminate(5.0);
         break;
       }
+      if (options_.stop_at && Clock::now() >= *options_.stop_at) {
+        out.stopped = true;
+        out.exit = child.terminate(5.0);
+        break;
+      }
       if (!any_started && seconds_since(launch_start) > options_.startup_timeout_s) {
         out.startup_timed_out = true;
         out.exit = child.terminate(5.0);
@@ -180,6 +191,9 @@ class GroupRunner {
     consume();
     out.in_flight_s = out.in_flight ? seconds_since(case_start) : 0;
     out.wall_s = seconds_since(launch_start);
+    times.wall_s = out.wall_s;
+    times.stopped = out.stopped;
+    log_.times.push_back(std::move(times));
     log_.launch_log.push_back({{"launch", launch},
                                {"np", np},
                                {"command", cmd.argv},
@@ -193,6 +207,7 @@ class GroupRunner {
 
   std::string in_flight_reason(const LaunchOutcome& out, int launch) const {
     if (out.interrupted) return "interrupted: pico received a termination signal during this case";
+    if (out.stopped) return "stopped: the pilot's time was up during this case";
     if (out.timed_out)
       return fmt::format("timeout: the case ran longer than case_timeout {}s and was killed", plan_.timing.case_timeout_s);
     const std::string detail = crash_detail_from_log(read_results_file(fmt::format("{}/launch-{}.log", dir_, launch)).value_or(""));

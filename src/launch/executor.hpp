@@ -5,20 +5,33 @@
 // relaunches the rest of the group so one bad case never costs a sweep.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/platform.hpp"
+#include "launch/progress.hpp"  // Clock
 #include "plan/plan.hpp"
 
 namespace pico {
+
+// When a launch's events came, seconds from its start (the pilot's
+// calibration, launch/pilot.hpp: a launch's own cost and that between cases).
+struct LaunchTimes {
+  double first_start_s = -1;                              // the first case (or round) started; -1: none did
+  std::vector<std::pair<std::string, double>> results_s;  // each result line read (case_id, when), in order
+  double wall_s = 0;                                      // the launcher exited
+  bool stopped = false;                                   // killed at ExecutorOptions::stop_at
+};
 
 struct ExecutionLog {
   int launches = 0;  // the next launch number: launches in the directory, earlier runs' included
   nlohmann::json launch_log = nlohmann::json::array();       // one object per launch
   nlohmann::json launch_commands = nlohmann::json::array();  // argv of each launch
+  std::vector<LaunchTimes> times;                            // one per launch, as launch_log
 };
 
 struct ExecutorOptions {
@@ -26,6 +39,8 @@ struct ExecutorOptions {
   double finalize_timeout_s = 60;  // from the last case's result to the worker's exit
   bool progress = true;            // progress line on stderr
   int first_launch = 0;            // launches already in the directory (a resumed run numbers on)
+  // The pilot's bound: the launch in flight is stopped then, and the cases left are recorded not run.
+  std::optional<Clock::time_point> stop_at{};
 };
 
 ExecutionLog execute_plan(const Plan& plan, const Platform& platform, const PlanTarget& target, const std::string& dir,

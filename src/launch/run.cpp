@@ -24,12 +24,14 @@
 #include "launch/launcher.hpp"
 #include "launch/mpi_detect.hpp"
 #include "launch/new_results_dir.hpp"
+#include "launch/pilot.hpp"
 #include "launch/profile_loading.hpp"
 #include "launch/results_lock.hpp"
 #include "launch/resume.hpp"
 #include "launch/run_record.hpp"
 #include "launch/slurm_run.hpp"
 #include "launch/slurm_script.hpp"
+#include "plan/wall_estimate.hpp"
 #include "reports/fitted_table.hpp"
 #include "reports/render.hpp"
 #include "support/counted.hpp"
@@ -303,14 +305,19 @@ std::string dry_run_table(const Plan& plan, std::size_t width) {
 }  // namespace
 
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
-                         const std::string& dir_placeholder, const std::string& experiment_name,
-                         int first_launch, const std::string& results_base, std::size_t width) {
+                         const std::string& dir_placeholder, const std::string& experiment_name, int first_launch,
+                         const std::string& results_base, std::size_t width, const PilotOutcome* pilot) {
   // The lines around the table are wrapped as all pico's prose is, --wide or not (support/wrapped_text.hpp).
   const auto prose = [](const std::string& text) { return wrapped(text, kProseWidth, "  "); };
   std::string out = prose(fmt::format("{} ({} skipped) in {} launch group(s) on platform '{}' ({} {})",
                                       counted(plan.cases.size(), "case"), plan.skipped.size(), plan.groups.size(),
                                       platform.name, target.mpi_library, target.mpi_version)) +
                     "\n" + prose(plan_duration_text(plan));
+  if (!plan.timing.race) {  // a race's line says what it spends
+    const Calibration* calibration = pilot != nullptr && pilot->calibration ? &*pilot->calibration : nullptr;
+    out += prose(wall_estimate_text(estimate_wall(plan, calibration), calibration, platform.name,
+                                    pilot != nullptr ? pilot->why_not : ""));
+  }
   if (!results_base.empty())
     if (const std::string history = history_estimate_text(plan, results_base, platform.name, experiment_name);
         !history.empty())

@@ -17,6 +17,8 @@
 
 namespace pico {
 
+struct PilotOutcome;  // launch/pilot.hpp
+
 struct RunRequest {
   Experiment experiment;
   Platform platform;
@@ -25,6 +27,7 @@ struct RunRequest {
   bool progress = true;
   bool wait = true;  // Slurm: follow the job to its end; false returns once it is submitted
   std::string profile;  // --profile: a tuned profile loaded into the library (launch/profile_loading.hpp)
+  bool estimate = false;  // --estimate: the dry run's wall-time estimate calibrated by a pilot (launch/pilot.hpp)
 };
 
 struct RunResult {
@@ -61,14 +64,15 @@ std::string crowding_warnings(const Platform& platform, const std::vector<int>& 
                               std::optional<double> load_now);
 
 // What --dry-run prints: every case and the exact launch commands (or, on
-// Slurm, the job script); with `results_base`, the wall time earlier runs
-// there predict (launch/estimate_history.hpp). The case table is fitted to
+// Slurm, the job script); the wall time estimated (plan/wall_estimate.hpp),
+// from `pilot` where one ran, else uncalibrated; with `results_base`, the
+// wall time earlier runs there predict (launch/estimate_history.hpp). The case table is fitted to
 // `width` as the run's table is and the launch commands are broken into lines
 // of `width` (--wide: kUnlimitedWidth, each whole); the lines around them are
 // wrapped to 100 columns (docs/report.md#width).
 std::string dry_run_text(const Plan& plan, const Platform& platform, const PlanTarget& target,
                          const std::string& dir_placeholder, const std::string& experiment_name = "",
-                         int first_launch = 0, const std::string& results_base = "",
-                         std::size_t width = kProseWidth);
+                         int first_launch = 0, const std::string& results_base = "", std::size_t width = kProseWidth,
+                         const PilotOutcome* pilot = nullptr);
 
 }  // namespace pico

@@ -353,6 +353,40 @@ def test_dry_run_profile(tmp):
         expect(f"{key}={shown} " in line, f"{key}={shown} not in the dry run's launch:\n{line}")
 
 
+def test_dry_run_estimate(tmp):
+    # The dry run states its wall time as a range: uncalibrated without a pilot (no MPI started), and with
+    # --estimate calibrated by a pilot of a few of the experiment's own cases, run in a scratch directory that
+    # goes with it. What the figures are is not asserted (no timing assertions): that they are said, and how.
+    quickstart = os.path.join(SRC, "configs", "quickstart.yaml")
+    plain = pico("run", quickstart, "--dry-run", cwd=tmp)
+    expect(plain.returncode == 0, plain.stderr)
+    text = unwrapped(plain.stdout)
+    expect(re.search(r"^about \S+-\S+ of wall time, uncalibrated \(no pilot: --estimate runs", text, re.M),
+           f"an uncalibrated range line in the dry run:\n{plain.stdout[:800]}")
+    expect("pilot:" not in plain.stderr, f"no pilot without --estimate:\n{plain.stderr}")
+    exp = write(tmp, "estimated.yaml", """\
+        collectives: [allreduce, bcast]
+        sizes: [8B, 1KiB, 64KiB]
+        processes: [2]
+        backends: [{library: mpi, algorithms: [default]}]
+        """ + FAST_TIMING)
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    piloted = pico("run", exp, "--estimate", cwd=tmp, env={"TMPDIR": scratch})
+    expect(piloted.returncode == 0, piloted.stderr)
+    expect(re.search(r"pilot: running \d+ of its cases on 'local'", unwrapped(piloted.stderr)),
+           f"the dry run says it starts MPI:\n{piloted.stderr}")
+    line = re.search(r"^about (\S+)-(\S+) of wall time \((\S+) at its middle\), from a pilot of (\d+) of its "
+                     r"cases just run on 'local' \(one launch of np 2, ", unwrapped(piloted.stdout), re.M)
+    expect(line, f"a calibrated range line:\n{piloted.stdout[:1200]}")
+    expect(1 <= int(line.group(4)) <= 6, f"a few cases piloted: {line.group(0)}")
+    expect(case_rows(piloted.stdout), "--estimate is a dry run: its case table")
+    left = [name for name in os.listdir(scratch) if name.startswith("pico-pilot-")]
+    expect(not left, f"the pilot's scratch directory removed: {left}")
+    expect(not os.path.exists(os.path.join(tmp, "results")), "a dry run with --estimate writes no results")
+    expect_bad_input(r"--estimate: a resume's dry run has no pilot", "run", "--resume", tmp, "--estimate")
+
+
 def test_resume(tmp):
     # A local run stopped mid-sweep (SIGTERM), then --resume: only what is not ok runs again.
     # 200000 iterations make every case last 0.1-0.2 s here, so the signal lands mid-sweep.
