@@ -60,7 +60,8 @@ run_step() {
   launch=$1
   shift
   if [ -n "$stop_reason" ]; then
-    printf '{"launch":%d,"exit_code":-1,"stopped":"%s","started":0,"ended":0}\n' "$launch" "$stop_reason" >>steps.jsonl
+    printf '{"launch":%d,"exit_code":-1,"stopped":"%s","started":0,"ended":0}\n' \
+      "$launch" "$stop_reason" >>steps.jsonl
     return
   fi
   started=$(date +%s.%N)
@@ -143,7 +144,8 @@ std::string sbatch_script_text(const SlurmJobScript& job, const Platform& platfo
     argv.insert(argv.end(), step.argv.begin(), step.argv.end());
     out += fmt::format("# launch {}: {} case(s), np={} on {} node(s)\n", step.launch, step.cases, step.placement.np,
                        step.placement.nodes);
-    out += fmt::format("run_step {} {}\n", step.launch, shell_join(argv));
+    // Within 100 columns (issue 65: a step's line was 194), continued with " \\".
+    out += shell_join_wrapped(fmt::format("run_step {}", step.launch), argv) + "\n";
   }
   out += "\nexit \"$any_failed\"\n";
   return out;

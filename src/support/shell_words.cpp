@@ -18,4 +18,25 @@ std::string shell_join(const std::vector<std::string>& argv) {
   return out;
 }
 
+std::string shell_join_wrapped(const std::string& head, const std::vector<std::string>& argv, std::size_t width) {
+  constexpr const char* kContinuation = " \\\n    ";
+  constexpr std::size_t kIndent = 4, kBackslash = 2;  // "    " opens a continued line, " \\" closes one
+  std::string out = head;
+  std::size_t line = head.size();
+  for (const auto& a : argv) {
+    const std::string word = shell_quote(a);
+    // The word, a space before it and room for a closing " \\" (a next word may follow).
+    if (line > kIndent && line + 1 + word.size() + kBackslash > width) {
+      out += kContinuation;
+      line = kIndent;
+    } else if (!out.empty()) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+  }
+  return out;
+}
+
 }  // namespace pico

@@ -3,6 +3,7 @@
 // commands in a Slurm script and in report.json, which a user pastes.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,10 @@ namespace pico {
 std::string shell_quote(const std::string& s);
 // argv as one line of shell words.
 std::string shell_join(const std::vector<std::string>& argv);
+// `head` then argv's words, as shell_join quotes them, over as many lines as
+// keep each within `width` columns: a line ends in " \" and the next starts
+// with four spaces, so the shell reads one command. A word wider than a line
+// has one to itself. For scripts a user reads (the Slurm job script).
+std::string shell_join_wrapped(const std::string& head, const std::vector<std::string>& argv, std::size_t width = 100);
 
 }  // namespace pico

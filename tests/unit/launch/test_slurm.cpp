@@ -3,6 +3,7 @@
 // script (options, quoting, one step per launch group).
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <string>
 
 #include "config/platform.hpp"
@@ -143,7 +144,15 @@ TEST_CASE("the job script has one step per launch group and the platform's optio
   CHECK(job.steps[1].launch == 4);
   CHECK(job.steps[1].placement.nodes == 2);
   CHECK(job.allocation.nodes == 4);
-  const std::string text = sbatch_script_text(job, p);
+  const std::string wrapped = sbatch_script_text(job, p);
+  // A step's command is continued over lines of at most 100 columns; read as the shell joins them.
+  std::istringstream lines(wrapped);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(line.size() <= 100);
+  }
+  std::string text = wrapped;
+  for (std::size_t at; (at = text.find(" \\\n    ")) != std::string::npos;) text.replace(at, 7, " ");
   CHECK(text.starts_with("#!/bin/bash\n"));
   for (const char* line :
        {"#SBATCH --job-name='pico-test'\n", "#SBATCH --partition='batch'\n", "#SBATCH --account='proj42'\n",
