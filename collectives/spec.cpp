@@ -10,7 +10,8 @@
 namespace pico {
 namespace spec {
 extern const CollectiveSpec allreduce_spec, bcast_spec, reduce_spec, allgather_spec, gather_spec, scatter_spec,
-    alltoall_spec, alltoallv_spec, reduce_scatter_spec, scan_spec, exscan_spec, sendrecv_spec, barrier_spec;
+    alltoall_spec, alltoallv_spec, reduce_scatter_spec, reduce_scatterv_spec, scan_spec, exscan_spec, sendrecv_spec,
+    barrier_spec;
 }
 
 namespace {
@@ -26,6 +27,7 @@ constexpr CollectiveRows<const CollectiveSpec*> kSpecs{{
     {Collective::alltoall, &spec::alltoall_spec},
     {Collective::alltoallv, &spec::alltoallv_spec},
     {Collective::reduce_scatter, &spec::reduce_scatter_spec},
+    {Collective::reduce_scatterv, &spec::reduce_scatterv_spec},
     {Collective::scan, &spec::scan_spec},
     {Collective::exscan, &spec::exscan_spec},
     {Collective::sendrecv, &spec::sendrecv_spec},

@@ -78,6 +78,11 @@ struct ToolNames {
   std::string_view mpich_csel = {};
   std::string_view mpich_size_key = {};
   SizeBasis mpich_size = SizeBasis::untuned;
+  // The test that keeps a call pico did not tune on the library's own choice
+  // (a reduction's user ops): csel.c asks is_op_built_in of allreduce and
+  // reduce only (any other collective asserts there); reduce_scatter's tree
+  // asks is_commutative.
+  std::string_view mpich_op_guard = "is_op_built_in=no";
   std::string_view intel_mpi_adjust = {};  // Intel MPI's I_MPI_ADJUST_<X> variable
   // NCCL's tuner plugin CSV names (lowercase ncclFunc) and the nBytes it passes.
   std::string_view nccl_tuner = {};
@@ -111,6 +116,12 @@ struct CollectiveSpec {
   // the case's count matrix (collectives/count_matrix.hpp, the `counts`
   // option), and the case's count is the matrix's mean block.
   bool count_matrix = false;
+  // The elements of the result rank `rank` receives, where they differ by rank
+  // (reduce_scatterv: MPI_Reduce_scatter's recvcounts, an array every rank
+  // passes whole); null where each rank's is the case's count or a count
+  // matrix's. A descriptor with one sets the buffers, fill and check from it;
+  // the MPI backend passes the array.
+  std::uint64_t (*rank_count)(const Case& c, int rank) = nullptr;
   bool has_op = false;      // combines data with a reduction operation (the case's op)
   bool has_payload = true;  // moves data: has a datatype, counts and validation (all but barrier)
   RootRole root = RootRole::none;

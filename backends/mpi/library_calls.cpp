@@ -40,6 +40,10 @@ int alltoallv(const MpiCallArgs& a) {
 int reduce_scatter(const MpiCallArgs& a) {
   return MPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
 }
+// recv_counts: MPI_Reduce_scatter's recvcounts, one per rank (the descriptor's rank_count).
+int reduce_scatterv(const MpiCallArgs& a) {
+  return MPI_Reduce_scatter(a.send, a.recv, a.recv_counts, a.type, a.op, a.comm);
+}
 int scan(const MpiCallArgs& a) { return MPI_Scan(a.send, a.recv, a.count, a.type, a.op, a.comm); }
 int exscan(const MpiCallArgs& a) { return MPI_Exscan(a.send, a.recv, a.count, a.type, a.op, a.comm); }
 // Send to the next rank and receive from the previous one in one call, so the
@@ -87,6 +91,10 @@ int ialltoallv(const MpiCallArgs& a, MpiRequests& r) {
 int ireduce_scatter(const MpiCallArgs& a, MpiRequests& r) {
   r.count = 1;
   return MPI_Ireduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm, &r.requests[0]);
+}
+int ireduce_scatterv(const MpiCallArgs& a, MpiRequests& r) {
+  r.count = 1;
+  return MPI_Ireduce_scatter(a.send, a.recv, a.recv_counts, a.type, a.op, a.comm, &r.requests[0]);
 }
 int iscan(const MpiCallArgs& a, MpiRequests& r) {
   r.count = 1;
@@ -159,6 +167,11 @@ int reduce_scatter_init(const MpiCallArgs& a, MpiRequests& p) {
   return PICO_PERSISTENT(Reduce_scatter_block)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL,
                                                &p.requests[0]);
 }
+int reduce_scatterv_init(const MpiCallArgs& a, MpiRequests& p) {
+  p.count = 1;
+  return PICO_PERSISTENT(Reduce_scatter)(a.send, a.recv, a.recv_counts, a.type, a.op, a.comm, MPI_INFO_NULL,
+                                         &p.requests[0]);
+}
 int scan_init(const MpiCallArgs& a, MpiRequests& p) {
   p.count = 1;
   return PICO_PERSISTENT(Scan)(a.send, a.recv, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, &p.requests[0]);
@@ -172,10 +185,10 @@ int barrier_init(const MpiCallArgs& a, MpiRequests& p) {
   return PICO_PERSISTENT(Barrier)(a.comm, MPI_INFO_NULL, &p.requests[0]);
 }
 #else
-constexpr MpiStartCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr,
-                      allgather_init = nullptr, gather_init = nullptr, scatter_init = nullptr,
-                      alltoall_init = nullptr, alltoallv_init = nullptr, reduce_scatter_init = nullptr,
-                      scan_init = nullptr, exscan_init = nullptr, barrier_init = nullptr;
+constexpr MpiStartCall allreduce_init = nullptr, bcast_init = nullptr, reduce_init = nullptr, allgather_init = nullptr,
+                       gather_init = nullptr, scatter_init = nullptr, alltoall_init = nullptr, alltoallv_init = nullptr,
+                       reduce_scatter_init = nullptr, reduce_scatterv_init = nullptr, scan_init = nullptr,
+                       exscan_init = nullptr, barrier_init = nullptr;
 #endif
 
 struct MpiCalls {
@@ -195,6 +208,7 @@ constexpr CollectiveRows<MpiCalls> kCalls{{
     {Collective::alltoall, {alltoall, ialltoall, alltoall_init}},
     {Collective::alltoallv, {alltoallv, ialltoallv, alltoallv_init}},
     {Collective::reduce_scatter, {reduce_scatter, ireduce_scatter, reduce_scatter_init}},
+    {Collective::reduce_scatterv, {reduce_scatterv, ireduce_scatterv, reduce_scatterv_init}},
     {Collective::scan, {scan, iscan, scan_init}},
     {Collective::exscan, {exscan, iexscan, exscan_init}},
     {Collective::sendrecv, {sendrecv, isendrecv, sendrecv_init}},

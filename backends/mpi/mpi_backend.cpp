@@ -70,6 +70,7 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   };
   if (spec_for(c.collective).count_matrix) set_vector_args(c);
   else layout_ = VectorLayout{};
+  if (spec_for(c.collective).rank_count != nullptr) set_rank_counts(c, np);
   call_ = library_call(c.collective);
   form_ = call_form(c);
   start_ = nonblocking_call(c.collective);
@@ -90,6 +91,15 @@ void MpiBackend::set_vector_args(const Case& c) {
   args_.send_displs = vector_args_[1].data();
   args_.recv_counts = vector_args_[2].data();
   args_.recv_displs = vector_args_[3].data();
+}
+
+// Every rank passes the whole array (MPI_Reduce_scatter's recvcounts); each entry is below count, an int.
+void MpiBackend::set_rank_counts(const Case& c, int np) {
+  std::vector<int>& counts = vector_args_[2];
+  counts.resize(static_cast<std::size_t>(np));
+  for (int q = 0; q < np; ++q)
+    counts[static_cast<std::size_t>(q)] = static_cast<int>(spec_for(c.collective).rank_count(c, q));
+  args_.recv_counts = counts.data();
 }
 
 void MpiBackend::run_once() {

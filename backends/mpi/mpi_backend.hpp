@@ -43,6 +43,7 @@ class MpiBackend : public Backend {
 
  private:
   void set_vector_args(const Case& c);
+  void set_rank_counts(const Case& c, int np);
 
   Case case_;
   int rank_ = 0;
@@ -52,7 +53,8 @@ class MpiBackend : public Backend {
   MpiCallArgs args_;
   // alltoallv: this rank's layout, and its counts and displacements as MPI's
   // ints (send counts, send displacements, receive counts, receive
-  // displacements; args_ points into them).
+  // displacements; args_ points into them). reduce_scatterv: every rank's
+  // receive count, in the third.
   VectorLayout layout_;
   std::array<std::vector<int>, 4> vector_args_;
   MpiCall call_ = nullptr;

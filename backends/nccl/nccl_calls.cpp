@@ -93,7 +93,7 @@ ncclResult_t sendrecv(const NcclCallArgs& a) {
   });
 }
 
-// The call (null for scan, exscan and barrier: NCCL has none) and the in-place layout, one row
+// The call (null for reduce_scatterv, scan, exscan and barrier: NCCL has none) and the in-place layout, one row
 // per collective in declaration order (checked at compile time).
 struct NcclRow {
   NcclCall call;
@@ -110,6 +110,7 @@ constexpr CollectiveRows<NcclRow> kRows{{
     {Collective::alltoall, {alltoall, kAtStart}},
     {Collective::alltoallv, {alltoallv, kAtStart}},
     {Collective::reduce_scatter, {reduce_scatter, {.input_at_own_block = false, .result_at_own_block = true}}},
+    {Collective::reduce_scatterv, {nullptr, kAtStart}},
     {Collective::scan, {nullptr, kAtStart}},
     {Collective::exscan, {nullptr, kAtStart}},
     {Collective::sendrecv, {sendrecv, kAtStart}},

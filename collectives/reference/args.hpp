@@ -20,7 +20,9 @@ struct CallArgs {
   // the receive buffer.
   const void* send = nullptr;
   void* recv = nullptr;  // bcast's single buffer is recv
-  std::size_t count = 0;  // elements per rank block, as MPI's count argument
+  // Elements per rank block, as MPI's count argument; reduce_scatterv's whole
+  // vector (MPI_Reduce_scatter's sum of recvcounts).
+  std::size_t count = 0;
   int root = 0;
   bool in_place = false;
   std::size_t segment = 0;  // elements per pipeline segment; 0 = one segment

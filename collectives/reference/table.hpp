@@ -50,6 +50,7 @@ constexpr std::size_t all_thrice(std::size_t n, int p, std::size_t) { return 3 *
 constexpr std::size_t ring_block(std::size_t n, int p, std::size_t) {
   return ceil_div(n, static_cast<std::size_t>(p));
 }
+constexpr std::size_t two_ring_blocks(std::size_t n, int p, std::size_t) { return 2 * ring_block(n, p, 0); }
 constexpr std::size_t two_segments(std::size_t n, int p, std::size_t seg) {
   const std::size_t block = ring_block(n, p, 0);
   return 2 * (seg == 0 || seg > block ? block : seg);
@@ -73,9 +74,11 @@ inline constexpr AlgorithmEntry<T> kAlgorithms[] = {
     {{Collective::allgather, "recursive_doubling", scratch::none, false}, allgather_recursive_doubling<T>},
     {{Collective::allgather, "bruck", scratch::all, false}, allgather_bruck<T>},
     {{Collective::reduce_scatter, "ring", scratch::two, false}, reduce_scatter_ring<T>},
-    {{Collective::reduce_scatter, "recursive_halving", scratch::all_twice, false},
-     reduce_scatter_recursive_halving<T>},
+    {{Collective::reduce_scatter, "recursive_halving", scratch::all_twice, false}, reduce_scatter_recursive_halving<T>},
     {{Collective::reduce_scatter, "pairwise", scratch::two, false}, reduce_scatter_pairwise<T>},
+    {{Collective::reduce_scatterv, "ring", scratch::two_ring_blocks, false}, reduce_scatterv_ring<T>},
+    {{Collective::reduce_scatterv, "recursive_halving", scratch::two, false}, reduce_scatterv_recursive_halving<T>},
+    {{Collective::reduce_scatterv, "pairwise", scratch::two_ring_blocks, false}, reduce_scatterv_pairwise<T>},
     {{Collective::scan, "linear", scratch::one, false}, scan_linear<T>},
     {{Collective::scan, "recursive_doubling", scratch::two, false}, scan_recursive_doubling<T>},
     {{Collective::exscan, "linear", scratch::one, false}, exscan_linear<T>},

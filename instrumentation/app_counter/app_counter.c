@@ -13,7 +13,8 @@
  * call's (collective, communicator size, bytes). Without the interposer (not
  * Open MPI, or not x86-64) it still counts calls and time per size. Bytes are
  * pico's case bytes, one rank's block (collectives/spec.hpp): count x type
- * size of the send side, the receive side for an in-place call. The table is
+ * size of the send side, the receive side for an in-place call; for
+ * MPI_Reduce_scatter (reduce_scatterv) the whole vector. The table is
  * fixed in size, so a call allocates nothing; keys past it are counted as
  * overflow. Cost per call: one reset of the slots (24 bytes each), one scan
  * of them and two clock reads, well under a microsecond. Single-threaded use,
@@ -42,14 +43,29 @@
 enum { kMaxEntered = 8, kTableSize = 4096 };
 
 enum collective {
-  c_allreduce, c_bcast, c_reduce, c_allgather, c_gather, c_scatter, c_alltoall, c_alltoallv,
-  c_reduce_scatter, c_scan, c_exscan, c_barrier, c_allgatherv, c_gatherv, c_scatterv, c_reduce_scatter_v,
+  c_allreduce,
+  c_bcast,
+  c_reduce,
+  c_allgather,
+  c_gather,
+  c_scatter,
+  c_alltoall,
+  c_alltoallv,
+  c_reduce_scatter,
+  c_reduce_scatterv,
+  c_scan,
+  c_exscan,
+  c_barrier,
+  c_allgatherv,
+  c_gatherv,
+  c_scatterv,
   c_count
 };
 /* pico's names (core/types.cpp) where pico has the collective; the v-forms it has no case of keep MPI's. */
-static const char* const kCollectiveNames[c_count] = {
-    "allreduce", "bcast",   "reduce", "allgather", "gather",     "scatter", "alltoall", "alltoallv",
-    "reduce_scatter", "scan", "exscan", "barrier", "allgatherv", "gatherv", "scatterv", "reduce_scatter_v"};
+static const char* const kCollectiveNames[c_count] = {"allreduce",      "bcast",           "reduce",   "allgather",
+                                                      "gather",         "scatter",         "alltoall", "alltoallv",
+                                                      "reduce_scatter", "reduce_scatterv", "scan",     "exscan",
+                                                      "barrier",        "allgatherv",      "gatherv",  "scatterv"};
 
 struct entry {
   uint8_t used, collective, entered_count;
@@ -240,9 +256,13 @@ WRAP(MPI_Reduce_scatter_block, (const void* s, void* r, int n, MPI_Datatype t, M
 }
 WRAP(MPI_Reduce_scatter, (const void* s, void* r, const int* n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)) {
   REAL(PMPI_Reduce_scatter, const void*, void*, const int*, MPI_Datatype, MPI_Op, MPI_Comm);
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  COUNTED(c_reduce_scatter_v, comm, type_bytes(n[rank], t), real(s, r, n, t, op, comm));
+  /* pico's reduce_scatterv bytes are the whole vector (collectives/reduce_scatterv.cpp): every rank's count. */
+  int size = 0, type_size = 0;
+  PMPI_Comm_size(comm, &size);
+  uint64_t elements = 0;
+  for (int q = 0; q < size; ++q) elements += n[q] > 0 ? (uint64_t)n[q] : 0;
+  if (t != MPI_DATATYPE_NULL) PMPI_Type_size(t, &type_size);
+  COUNTED(c_reduce_scatterv, comm, elements * (uint64_t)type_size, real(s, r, n, t, op, comm));
 }
 /* The block-moving collectives: the send block, the receive block when in place. */
 #define BLOCK(s, sn, st, rn, rt) ((s) == MPI_IN_PLACE ? type_bytes(rn, rt) : type_bytes(sn, st))

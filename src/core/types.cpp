@@ -18,6 +18,7 @@ constexpr CollectiveRows<std::string_view> kCollectives{{
     {Collective::alltoall, "alltoall"},
     {Collective::alltoallv, "alltoallv"},
     {Collective::reduce_scatter, "reduce_scatter"},
+    {Collective::reduce_scatterv, "reduce_scatterv"},
     {Collective::scan, "scan"},
     {Collective::exscan, "exscan"},
     {Collective::sendrecv, "sendrecv"},

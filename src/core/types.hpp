@@ -18,10 +18,24 @@ namespace pico {
 
 // sendrecv is nccl-tests' point-to-point ring exchange: rank r sends to r+1 and
 // receives from r-1 (mod np) at once; no operation, no in-place form.
+// reduce_scatter is MPI_Reduce_scatter_block (NCCL's ncclReduceScatter: one
+// block size), reduce_scatterv MPI_Reduce_scatter (a count per rank).
 // Adding one: a word here (barrier stays last: it ends the count), its name in
 // types.cpp, and its descriptor (collectives/spec.hpp), which holds the rest.
 enum class Collective {
-  allreduce, bcast, reduce, allgather, gather, scatter, alltoall, alltoallv, reduce_scatter, scan, exscan, sendrecv,
+  allreduce,
+  bcast,
+  reduce,
+  allgather,
+  gather,
+  scatter,
+  alltoall,
+  alltoallv,
+  reduce_scatter,
+  reduce_scatterv,
+  scan,
+  exscan,
+  sendrecv,
   barrier
 };
 inline constexpr std::size_t kCollectiveCount = static_cast<std::size_t>(Collective::barrier) + 1;

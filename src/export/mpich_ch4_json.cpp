@@ -143,7 +143,7 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
   // A collective without compositions: ch4 hands it to MPIR as the library does.
   std::erase_if(rules, [&](const ProfileRule* rule) { return !has_compositions(catalog, profile, rule->collective); });
   swap_tuned_subtrees(
-      defaults, rules, "is_commutative=no",
+      defaults, rules, [](Collective) { return std::string_view("is_commutative=no"); },
       [&](const ProfileRule& rule, const nlohmann::ordered_json& default_intra) {
         return tuned_chain(catalog, profile, rule, default_intra, defaults);
       },

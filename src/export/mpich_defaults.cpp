@@ -2,6 +2,7 @@
 #include "export/mpich_defaults.hpp"
 
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -109,16 +110,23 @@ MpichDefaults load_mpich_defaults(const std::string& defaults_file, const std::s
   return d;
 }
 
-void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules,
-                         std::string_view op_guard, const MpichTunedChain& chain, std::string_view hint) {
+std::string mpich_tree_collective(Collective c) {
+  const std::string_view csel = spec_for(c).names.mpich_csel;
+  std::string out(csel.empty() ? name(c) : csel);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules, MpichOpGuard op_guard,
+                         const MpichTunedChain& chain, std::string_view hint) {
   for (std::size_t i = 0; i < rules.size();) {
     const Collective c = rules[i]->collective;
-    const std::string coll_key = fmt::format("collective={}", name(c));
+    const std::string coll_key = fmt::format("collective={}", mpich_tree_collective(c));
     if (!defaults.tree.contains(coll_key) || !defaults.tree[coll_key].contains("comm_type=intra"))
       throw ExportRefusal(fmt::format("{} has no {} intra subtree", defaults.source, coll_key), std::string(hint));
     const nlohmann::ordered_json default_intra = defaults.tree[coll_key]["comm_type=intra"];
     nlohmann::ordered_json intra = nlohmann::ordered_json::object();
-    if (spec_for(c).has_op) intra[std::string(op_guard)] = default_intra;
+    if (spec_for(c).has_op) intra[std::string(op_guard(c))] = default_intra;
     for (; i < rules.size() && rules[i]->collective == c; ++i) {
       const ProfileRule& rule = *rules[i];
       require_covering(rule);

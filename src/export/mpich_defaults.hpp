@@ -50,10 +50,17 @@ using MpichTunedChain =
 // Gives each collective of `rules` (ordered by collective, then comm size, as
 // rules_by_collective gives them) its tuned comm_type=intra subtree in
 // defaults.tree, the same shape in both trees:
-//   OP_GUARD: <default>          (collectives with an op: pico tuned built-in, commutative ones)
+//   op_guard(c): <default>       (collectives with an op: pico tuned built-in, commutative ones)
 //   "comm_size<N": <default>, "comm_size<=N": chain(rule, <default>), ..., "comm_size=any": <default>
-// ExportRefusal (with `hint`) where the tree has no intra subtree for one.
-void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules,
-                         std::string_view op_guard, const MpichTunedChain& chain, std::string_view hint);
+// under the tree's "collective=<MPICH's name>". ExportRefusal (with `hint`)
+// where the tree has no intra subtree for one.
+using MpichOpGuard = std::string_view (*)(Collective c);
+void swap_tuned_subtrees(MpichDefaults& defaults, const std::vector<const ProfileRule*>& rules, MpichOpGuard op_guard,
+                         const MpichTunedChain& chain, std::string_view hint);
+
+// MPICH's name of the collective in its trees: the descriptor's mpich_csel in
+// lower case where it has one (reduce_scatterv is MPICH's reduce_scatter),
+// else pico's name.
+std::string mpich_tree_collective(Collective c);
 
 }  // namespace pico

@@ -3,7 +3,8 @@
 // (a file replaces it entirely; a missing collective aborts that collective)
 // with each tuned collective's intra-communicator subtree swapped for
 //
-//   "is_op_built_in=no": <default>      (reductions: user ops keep the default; some algorithms assert on them)
+//   "is_op_built_in=no": <default>      (reductions: user ops keep the default; some algorithms assert on them;
+//                                        reduce_scatter's "is_commutative=no": csel.c has no is_op_built_in for it)
 //   "comm_size<N": <default>            (other communicator sizes keep it)
 //   "comm_size<=N": {"avg_msg_size<=HI": {algorithm or <default>}, ..., "avg_msg_size=any": {...}}
 //   "comm_size=any": <default>
@@ -101,7 +102,8 @@ std::string write(const TunedProfile& profile, const FormatArgs& args) {
     });
   });
   swap_tuned_subtrees(
-      defaults, rules, "is_op_built_in=no",  // some algorithms assert on user ops
+      defaults, rules,  // some algorithms assert on user ops; csel.c asks reduce_scatter only is_commutative
+      [](Collective c) { return spec_for(c).names.mpich_op_guard; },
       [&](const ProfileRule& rule, const nlohmann::ordered_json& default_intra) {
         return tuned_chain(profile, rule, default_intra, defaults);
       },

@@ -142,7 +142,7 @@ void if_present(const json& object, const char* key, Check&& check) {
 // The collectives the app counter files calls under (instrumentation/app_counter/app_counter.c's
 // kCollectiveNames): pico's names, and MPI's for the v-forms pico has no case of.
 bool counted_collective(const std::string& name) {
-  static const std::set<std::string> v_forms = {"allgatherv", "gatherv", "scatterv", "reduce_scatter_v"};
+  static const std::set<std::string> v_forms = {"allgatherv", "gatherv", "scatterv"};
   return parse_collective(name).has_value() || v_forms.count(name) > 0;
 }
 

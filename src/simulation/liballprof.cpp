@@ -61,9 +61,10 @@ const std::vector<CollectivePair>& collective_layouts() {
     for (const Collective c : all_collectives()) {
       const CollectiveSpec& spec = spec_for(c);
       // A count-matrix collective (MPI_Alltoallv) passes arrays, which this
-      // reader does not take (no trace at hand records one): it stays unknown,
-      // and a trace holding it is refused.
-      if (spec.point_to_point || spec.count_matrix) continue;
+      // reader does not take (no trace at hand records one), and liballprof
+      // prints MPI_Reduce_scatter's recvcounts as an address only: they stay
+      // unknown, and a trace holding one is refused.
+      if (spec.point_to_point || spec.count_matrix || spec.rank_count != nullptr) continue;
       const MpiBinding& m = spec.mpi;
       const Layout l{.name = m.function, .role = Role::collective, .args = static_cast<std::uint8_t>(m.args),
                      .collective = c, .count = m.count, .type = m.type, .comm = m.comm, .root = m.root,

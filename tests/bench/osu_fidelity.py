@@ -16,16 +16,16 @@ per-rank arrivals and exits (rank_samples): each rank's mean of exit - arrival, 
 (ratio); pico's own mean (ratio_max) and median (ratio_med) beside it. Nothing of OSU's is built into pico: build it
 yourself (docs/benchmarks.md says how) and name the directory of its binaries.
 
-Size conventions: both use the per-rank block for allgather, alltoall, gather and scatter; OSU's
-reduce_scatter size is the whole vector (MPI_Reduce_scatter, equal counts), pico's the block
-(MPI_Reduce_scatter_block), so pico runs size / np there.
+Size conventions: both use the per-rank block for allgather, alltoall, gather and scatter.
+osu_reduce_scatter calls MPI_Reduce_scatter on the whole vector (-m), split count / np per rank with
+the remainder on the first ranks: pico's reduce_scatterv, whose size is that vector and whose split is
+OSU's (collectives/reduce_scatterv.cpp), so both run the same call on the same counts.
 
 Usage: PICO_OSU_DIR=/path/to/osu/binaries tests/bench/osu_fidelity.py [--np 2,4] [--rounds 4]
            [--sizes 4B:4MiB] [--collectives allreduce,bcast] [--time-budget 200ms] [--pico build/pico]
            [--pico-args='--algorithm butterfly'] [--osu-mca KEY=VALUE,...]
-Same algorithm on both sides (reduce_scatter: OSU's MPI_Reduce_scatter and pico's
-MPI_Reduce_scatter_block have different Open MPI algorithm lists and default tables; both have
-butterfly and recursive_halving):
+Same algorithm on both sides (Open MPI's butterfly for MPI_Reduce_scatter, id 4 of
+coll_tuned_reduce_scatter_algorithm):
   --collectives reduce_scatter --pico-args='--algorithm butterfly' \
   --osu-mca coll_tuned_use_dynamic_rules=1,coll_tuned_reduce_scatter_algorithm=4
 Exits 77 (skipped) with a reason when PICO_OSU_DIR is not given or holds no OSU binary.
@@ -45,6 +45,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BLOCKING = ["allreduce", "reduce", "reduce_scatter", "allgather", "alltoall", "bcast", "gather", "scatter",
             "barrier"]
 NONBLOCKING = ["iallreduce", "ireduce", "iallgather", "ialltoall", "ibcast", "igather", "iscatter", "ibarrier"]
+# pico's collective for an OSU binary where their names differ (osu_<name>; the non-blocking
+# osu_i<name> as the blocking one's).
+PICO_COLLECTIVE = {"reduce_scatter": "reduce_scatterv"}
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2}
 SKIP = 77
 
@@ -96,15 +99,15 @@ def rank_mean_us(case):
 
 def pico_times(pico, coll, np, sizes, budget, tmp, extra=()):
     """{size: (osu_like_us, mean_us, median_us)} for one pico launch over all sizes."""
-    base = coll[1:] if coll in NONBLOCKING else coll
+    osu_base = coll[1:] if coll in NONBLOCKING else coll
+    base = PICO_COLLECTIVE.get(osu_base, osu_base)
     args = [pico, "bench", base, "--np", str(np), "--time-budget", budget, "--keep-samples", "-q", "-o", tmp]
     if coll in NONBLOCKING:
         args += ["--call", "nonblocking"]
     args += list(extra)
     pico_sizes = {}
     if base != "barrier":
-        for s in sizes:
-            pico_sizes[(s // np) if base == "reduce_scatter" else s] = s
+        pico_sizes = {s: s for s in sizes}
         args += ["--sizes", ",".join(f"{b}B" for b in pico_sizes)]
     out = subprocess.run(args, capture_output=True, text=True, timeout=1800)
     m = re.search(r"^report: (.+)$", out.stdout, re.M)

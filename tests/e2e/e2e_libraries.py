@@ -31,7 +31,7 @@ from e2e import (
 
 
 # sendrecv has no algorithm to choose: the sweep must plan it as `default` only.
-SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, scan, exscan, sendrecv]"
+SWEEP_COLLECTIVES = "[allreduce, bcast, allgather, alltoall, reduce, reduce_scatter, reduce_scatterv, scan, exscan, sendrecv]"
 
 
 def catalogue_names(library, collective, call="blocking"):
@@ -46,7 +46,8 @@ def catalogue_names(library, collective, call="blocking"):
 
 def check_sweep(report, library):
     expect(report["run"]["mpi_target"]["library"] == library, f"planned for {report['run']['mpi_target']}")
-    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "scan", "exscan", "sendrecv"]:
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "reduce_scatterv", "scan",
+                 "exscan", "sendrecv"]:
         seen = {c["algorithm"] for c in report["cases"] if c["collective"] == coll}
         every, versioned = catalogue_names(library, coll)
         expect(seen <= every and every - seen <= versioned, f"{coll}: {sorted(seen)} vs catalogue {sorted(every)}")
@@ -345,8 +346,8 @@ def test_mpich_mpi_t_fallback(tmp):
         s = c["selection"]
         expect(s["mechanism"] == "env" and s["verified"] and s["applied"] == s["readback"], str(s))
     checked = {(c["collective"], c["algorithm"]) for c in fell_back}
-    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "scan", "exscan", "gather",
-                 "scatter", "barrier"]:
+    for coll in ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "reduce_scatterv", "scan",
+                 "exscan", "gather", "scatter", "barrier"]:
         every = catalogue_names("mpich", coll)[0]
         expect({a for (cl, a) in checked if cl == coll} == every, f"{coll}: ids of {sorted(every)} checked")
     launches = {c["selection"]["variable"] + "=" + c["selection"]["value"] for c in fell_back}

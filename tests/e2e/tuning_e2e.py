@@ -297,6 +297,47 @@ def test_comm_sizes(tmp):
     expect(seen == len(SCALED) * 2 * 4, f"{seen} cases")
 
 
+def test_reduce_scatterv(tmp):
+    # MPI_Reduce_scatter (pico's reduce_scatterv): Open MPI's tuned compares the whole vector, pico's
+    # bytes, so a boundary in a rules file falls at pico's size on every communicator size. Exported
+    # and loaded, each side of it runs what the profile chose there, as the interposer sees.
+    template = load(os.path.join(SRC, "tests", "data", "export", "openmpi-4.1.4.profile.json"))
+    base = template["rules"][0]
+    profile = copy.deepcopy(template)
+    profile["rules"] = []
+    boundary = 1000
+    choice = {2: ("recursive_halving", "butterfly"), 4: ("butterfly", "non-overlapping")}  # not its defaults (ring)
+    for np, (below, above) in choice.items():
+        r = copy.deepcopy(base)
+        r.update({"collective": "reduce_scatterv", "comm_size": np, "nodes": 1, "ppn": np})
+        low = copy.deepcopy(base["ranges"][0])
+        low.update({"min_bytes": 0, "max_bytes": boundary - 1, "algorithm": below})
+        high = copy.deepcopy(low)
+        high.update({"min_bytes": boundary, "max_bytes": None, "algorithm": above})
+        r["ranges"] = [low, high]
+        profile["rules"].append(r)
+    path = os.path.join(tmp, "rsv.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(profile, f)
+    tuning_formats.parse_ompi_rules(export(tmp, path, "ompi-rules")[0])
+    proc = run(tmp, "rsv.yaml", """\
+        collectives: [reduce_scatterv]
+        sizes: [996B, 1000B]
+        processes: [2, 4]
+        backends: [{library: mpi, algorithms: [default]}]
+        """, "--profile", path)
+    seen = 0
+    for case in checked_report(proc)["cases"]:
+        below, above = choice[case["np"]]
+        want = below if case["bytes"] < boundary else above
+        got = case.get("selection", {}).get("actual", {}).get("algorithm")
+        expect(case["status"] == "ok" and got == want,
+               f"np {case['np']} {case['bytes']} B: ran {got}, the profile chooses {want}\n"
+               + json.dumps(case.get("selection"))[:600])
+        seen += 1
+    expect(seen == 4, f"{seen} cases")
+
+
 def trap_profile(template, boundary):
     """allgather on 3 ranks: [0, boundary) default, [boundary, inf) MPICH's
     recursive_doubling, which asserts that the communicator size is a power of two."""

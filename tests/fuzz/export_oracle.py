@@ -66,7 +66,7 @@ def sample_sizes(rule):
 
 # How each library measures a collective's message, per pico byte (one rank's block).
 def ompi_factor(coll, n):
-    return {"allreduce": 1, "bcast": 1, "reduce": 1, "barrier": 0}.get(coll, n)
+    return {"allreduce": 1, "bcast": 1, "reduce": 1, "reduce_scatterv": 1, "barrier": 0}.get(coll, n)
 
 
 def ucc_factor(coll, n):
@@ -81,7 +81,9 @@ NCCL_NAMES = {"allreduce": "allreduce", "bcast": "broadcast", "reduce": "reduce"
               "reduce_scatter": "reducescatter"}
 INTEL_VARS = {"allreduce": "ALLREDUCE", "bcast": "BCAST", "reduce": "REDUCE", "allgather": "ALLGATHER",
               "alltoall": "ALLTOALL", "gather": "GATHER", "scatter": "SCATTER",
-              "reduce_scatter": "REDUCE_SCATTER_BLOCK", "barrier": "BARRIER"}
+              "reduce_scatter": "REDUCE_SCATTER_BLOCK", "reduce_scatterv": "REDUCE_SCATTER", "barrier": "BARRIER"}
+# Open MPI 6.0's JSON keys where they are not pico's names (MPI_Reduce_scatter_block, MPI_Reduce_scatter).
+OMPI_JSON_KEYS = {"reduce_scatter": "reduce_scatter_block", "reduce_scatterv": "reduce_scatter"}
 
 
 def ompi_rules_lookup(text):
@@ -153,7 +155,7 @@ def disagreement(profile_text, fmt, text):
             tf.check_ompi_json(doc)
 
             def pick(rule, s, np):
-                coll = "reduce_scatter_block" if rule["collective"] == "reduce_scatter" else rule["collective"]
+                coll = OMPI_JSON_KEYS.get(rule["collective"], rule["collective"])
                 key = s * ompi_factor(rule["collective"], np)
                 if key > MAX_KEY:
                     return None

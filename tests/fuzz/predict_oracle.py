@@ -75,8 +75,8 @@ FAMILIES = ("tuned", "han", "ch4")
 MAX_KEY = (1 << 63) - 1
 # coll/tuned's message size per pico byte (collectives/*.cpp ompi_size): block, comm_total (x np), none (0).
 FACTOR = {"allreduce": "block", "bcast": "block", "reduce": "block", "allgather": "total", "gather": "total",
-          "scatter": "total", "alltoall": "total", "reduce_scatter": "total", "barrier": "none",
-          "alltoallv": "none"}
+          "scatter": "total", "alltoall": "total", "reduce_scatter": "total", "reduce_scatterv": "block",
+          "barrier": "none", "alltoallv": "none"}
 # The collectives 4.1's han serves (mca_coll_han_<coll>_intra_dynamic), as ompi-han-rules writes them.
 HAN_COLLECTIVES = ("allgather", "allreduce", "barrier", "bcast", "gather", "reduce", "scatter")
 # The collectives MPICH 4.0.2's ch4 device composes (and predict has reference algorithms for).

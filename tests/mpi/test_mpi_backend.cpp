@@ -173,8 +173,8 @@ TEST_CASE("the library's scan and exscan validate on any number of ranks", "[mpi
 
 TEST_CASE("validation counts exactly the corrupted element", "[mpi]") {
   for (Collective coll : {Collective::allreduce, Collective::bcast, Collective::reduce, Collective::allgather,
-                          Collective::gather, Collective::alltoall, Collective::reduce_scatter, Collective::scan,
-                          Collective::exscan, Collective::sendrecv}) {
+                          Collective::gather, Collective::alltoall, Collective::reduce_scatter,
+                          Collective::reduce_scatterv, Collective::scan, Collective::exscan, Collective::sendrecv}) {
     if (coll == Collective::exscan && world_size() == 1) continue;  // rank 0's exscan result is not checked
     FaultBackend backend("corrupt");
     Case c = make_case(coll, Dtype::float32, spec_for(coll).has_op ? Op::sum : Op::none, 100, false);

@@ -168,16 +168,22 @@ def check_mpich_chain(node, path, leaf="algorithm=", prefixes=("algorithm=MPIR_"
 def check_mpich_tree(tree):
     """MPICH's selection tree: a whole tree (every collective MPICH selects for), each
     comparison chain ending in =any, every path reaching one algorithm, and reductions
-    tuned by pico guarded for user ops."""
+    tuned by pico guarded for user ops (reduce_scatter, MPI_Reduce_scatter, for non-commutative ones:
+    csel.c 4.0.2 defines is_op_built_in for allreduce and reduce only and asserts on any other)."""
     for coll in ("bcast", "allreduce", "reduce", "allgather", "alltoall", "barrier", "gather", "scatter",
-                 "reduce_scatter_block"):
+                 "reduce_scatter", "reduce_scatter_block"):
         need(f"collective={coll}" in tree, f"collective={coll} missing: MPICH would abort it")
+    guards = {"collective=allreduce": "is_op_built_in=no", "collective=reduce": "is_op_built_in=no",
+              "collective=reduce_scatter": "is_commutative=no"}
     for key, sub in tree.items():
         need(key.startswith("collective="), key)
         check_mpich_chain(sub, key)
         intra = sub.get("comm_type=intra", {})
-        if any(k.startswith("comm_size<=") for k in intra) and key in ("collective=allreduce", "collective=reduce"):
-            need(list(intra)[0] == "is_op_built_in=no", f"{key}: tuned without the is_op_built_in=no guard first")
+        if any(k.startswith("comm_size<=") for k in intra) and key in guards:
+            need(list(intra)[0] == guards[key], f"{key}: tuned without the {guards[key]} guard first")
+        need(key in ("collective=allreduce", "collective=iallreduce", "collective=reduce", "collective=ireduce")
+             or "is_op_built_in=no" not in intra,
+             f"{key}: MPICH asserts on is_op_built_in for this collective")
 
 
 # MPICH 4.0.2's ch4 compositions that split a call by node (src/mpid/ch4/src/ch4_coll_impl.h):

@@ -158,8 +158,8 @@ TEST_CASE("spec: each descriptor is its collective's, with its MPI binding and t
 
 TEST_CASE("spec: help texts list the collectives from the descriptors") {
   CHECK(collective_names() ==
-        "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, alltoallv, reduce_scatter, scan, exscan, "
-        "sendrecv or barrier");
+        "allreduce, bcast, reduce, allgather, gather, scatter, alltoall, alltoallv, reduce_scatter, reduce_scatterv, "
+        "scan, exscan, sendrecv or barrier");
   CHECK(collective_names([](const CollectiveSpec& s) { return s.point_to_point; }) == "sendrecv");
   CHECK(collective_names([](const CollectiveSpec& s) { return s.rooted(); }, "and") == "bcast, reduce, gather and scatter");
 }

@@ -110,6 +110,12 @@ U expected_elements(Collective c, const std::string& alg, int p, U n, int r, int
     case Collective::reduce_scatter:
       if (alg == "recursive_halving" && folded_out(p, r)) return P * n;
       return (P - 1) * n;
+    case Collective::reduce_scatterv: {  // n is the whole vector, in p blocks: each rank gives away all but its own
+      if (alg != "recursive_halving") return n - block(n, p, r);
+      if (folded_out(p, r)) return n;
+      const int cv = core(p, r);
+      return n - blocks(n, p, first_real(p, cv), first_real(p, cv + 1)) + (folded_in(p, r) ? block(n, p, r - 1) : 0);
+    }
     case Collective::alltoall:
       if (alg == "bruck") {
         U s = 0;
