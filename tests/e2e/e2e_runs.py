@@ -91,8 +91,9 @@ def test_np_sweep(tmp):
     path = report_path(proc)
     check_schema(path, "--expect-status", "ok")
     report = load(path)
-    # Per np: 4 dtypes x 3 counts x (5 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 50 + 1.
-    expect(len(report["cases"]) == 4 * (12 * 50 + 1 + 3 * 4),  # alltoallv: no in-place form, no op
+    # Per np: 4 dtypes x 3 counts x (6 reducing x 4 ops x 2 + 4 x 2 + bcast, sendrecv 1 each) + 1 barrier = 12 x 58 + 1
+    # (the reducing ones: allreduce, reduce, reduce_scatter, reduce_scatterv, scan, exscan).
+    expect(len(report["cases"]) == 4 * (12 * 58 + 1 + 3 * 4),  # alltoallv: no in-place form, no op
            f"{len(report['cases'])} cases")
     expect(report["run"]["launches"] == 4, "one launch per process count")
     expect({c["np"] for c in report["cases"]} == {1, 2, 3, 4}, "all process counts")
