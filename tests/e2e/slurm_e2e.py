@@ -82,8 +82,9 @@ def test_quickstart(tmp):
     expect(job_field(job["job_id"], "JobName") == "pico-quickstart", "job name")
     results_dir = os.path.dirname(path)
     script = open(os.path.join(results_dir, "job.sbatch"), encoding="utf-8").read()
-    widest = max(script.splitlines(), key=len)
-    expect(len(widest) <= 100, f"job script lines within 100 columns: {widest}")
+    # A word wider than a line (a long results path) has a line of its own.
+    wide = [line for line in script.splitlines() if len(line) > 100 and len(line.rstrip(" \\").split()) > 1]
+    expect(not wide, f"job script lines within 100 columns: {wide}")
     script = script.replace(" \\\n    ", " ")  # a step's command, continued over lines, as bash reads it
     expect("#SBATCH --signal=B:USR1@30" in script and "run_step 0 " in script and "srun --nodes=1 --ntasks=2" in script,
            "job script with one srun step")
