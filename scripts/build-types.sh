@@ -3,9 +3,13 @@
 # Builds pico in every CMake build type with warnings as errors, so that no
 # build type a user may pick (Release, Debug, RelWithDebInfo) is broken by a
 # warning only its flags bring out. Tests are not built: scripts/test.sh runs
-# them on the RelWithDebInfo build. Usage: scripts/build-types.sh [TYPE...]
+# them on the RelWithDebInfo build. Not run by .ci/run (docs/development.md
+# says why); by hand before a change to build flags or the optimiser's
+# warnings. Usage: scripts/build-types.sh [TYPE...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib-ccache.sh
+source scripts/lib-ccache.sh
 types=("$@")
 ((${#types[@]})) || types=(Release Debug RelWithDebInfo)
 for type in "${types[@]}"; do
@@ -22,7 +26,7 @@ for type in "${types[@]}"; do
   # mpi.h (245 of 1,942 CPU s of the test build, docs/development.md), which the test build already
   # compiles with -Werror; a build type changes the optimiser's warnings, not what mpi.h declares.
   cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF -DPICO_PCH=OFF \
-    -DPICO_WITH_MPICH=OFF "${extra[@]}" >/dev/null
+    -DPICO_WITH_MPICH=OFF "${extra[@]}" "${ccache_args[@]}" >/dev/null
   cmake --build "${dir}" -j "$(nproc)" >"${dir}.log" 2>&1 || { tail -n 40 "${dir}.log"; echo "build-types: ${type} failed (log: ${dir}.log)" >&2; exit 1; }
 done
 echo "build-types: ${types[*]} built with -Werror"

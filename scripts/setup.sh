@@ -12,6 +12,9 @@ packages=(
   libpapi-dev papi-tools
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2 libfmt-dev
   python3 python3-jsonschema python3-yaml
+  # clang-format 14 and git-clang-format, for scripts/format-check.sh (the lines
+  # a change touches against .clang-format; .ci/run checks every commit's).
+  clang-format
   # Random123's Philox, the reference the compressed kernels' Philox is tested
   # against (tests/unit/compression/test_compression_kernels.cpp); header-only.
   librandom123-dev
