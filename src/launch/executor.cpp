@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "launch/executor.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <atomic>
-
 #include <chrono>
 #include <iostream>
 #include <map>
