@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "launch/pilot.hpp"
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -15,31 +12,11 @@
 #include "launch/executor.hpp"
 #include "support/interrupt.hpp"
 #include "support/jsonl.hpp"
+#include "support/temp_dir.hpp"
 #include "support/wrapped_text.hpp"
 
 namespace pico {
-namespace fs = std::filesystem;
-
 namespace {
-
-// A scratch results directory (mode 0700, as mkdtemp makes it), removed with its contents when done.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string templ = (fs::temp_directory_path() / "pico-pilot-XXXXXX").string();
-    if (mkdtemp(templ.data()) != nullptr) path_ = templ;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // A case's last record is its whole record. An interleaved case's record goes out after each of its rounds but
 // its last, and once more when its rounds end (after all of them, or settled after three or more): one stopped
@@ -131,18 +108,19 @@ PilotOutcome run_pilot(const Plan& plan, const Platform& platform, const PlanTar
                                    "{} at most)",
                                    pilot.cases.size(), platform.name, format_duration(kPilotSeconds)),
                        kProseWidth, "  "));
-  const ScratchDir dir;
-  if (dir.path().empty()) return {std::nullopt, "the pilot did not run: no scratch directory could be made"};
   // Ctrl-C stops the pilot's worker as it stops a run's (its process group is its own), not pico alone.
   install_interrupt_handlers();
   try {
+    // Its results directory: a scratch one, removed with what the launch wrote.
+    const TempDir scratch("pico-pilot");
+    const std::string dir = scratch.path().string();
     const ExecutionLog log =
-        execute_plan(pilot, platform, target, dir.path(),
+        execute_plan(pilot, platform, target, dir,
                      ExecutorOptions{.progress = false,
                                      .stop_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                                    std::chrono::duration<double>(kPilotSeconds))});
     if (interrupt_requested()) return {std::nullopt, "the pilot was interrupted"};
-    return calibrate(pilot, plan.timing.time_budget_s, dir.path(), log);
+    return calibrate(pilot, plan.timing.time_budget_s, dir, log);
   } catch (const std::exception& e) {
     return {std::nullopt, fmt::format("the pilot did not run: {}", e.what())};
   }

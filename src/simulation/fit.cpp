@@ -24,6 +24,7 @@
 #include "simulation/size_bands.hpp"
 #include "support/command_output.hpp"
 #include "support/input_error.hpp"
+#include "support/temp_dir.hpp"
 
 namespace pico {
 namespace {
@@ -132,7 +133,7 @@ std::vector<double> simulate_all(const std::optional<LogGOPSimTools>& tools, con
     // Everything that can throw is caught here: an exception leaving a thread would terminate pico.
     try {
       std::optional<TempDir> dir;  // LogGOPSim's files, one directory per thread
-      if (tools) dir.emplace();
+      if (tools) dir.emplace("pico-sim");
       for (std::size_t i; (i = next++) < cases.size();) {
         throw_if_interrupted();
         out[i] = static_cast<double>(tools ? simulate_request(*tools, cases[i].request, p, dir->path())

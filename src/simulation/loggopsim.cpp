@@ -2,13 +2,10 @@
 #include "simulation/loggopsim.hpp"
 #include "simulation/size_bands.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <charconv>
+#include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -109,23 +106,6 @@ std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::Sch
     if (!out) throw WriteError(goal.string(), errno != 0 ? errno : EIO);
   }
   return simulate_goal(tools, goal, params_for(req, p));
-}
-
-TempDir::TempDir() {
-  std::error_code ec;
-  const fs::path base = fs::temp_directory_path(ec);
-  if (ec) throw InputError("TMPDIR", fmt::format("no temporary directory: {}", ec.message()),
-                           "set TMPDIR to a directory that exists, or unset it");
-  std::string pattern = (base / "pico-sim-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
-    throw InputError(base.string(), fmt::format("cannot create a temporary directory: {}", std::strerror(errno)),
-                     "set TMPDIR to a writable directory");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
 }
 
 }  // namespace pico

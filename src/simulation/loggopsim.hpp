@@ -40,17 +40,4 @@ std::optional<std::uint64_t> finishing_time(std::string_view output);
 std::uint64_t simulate_request(const LogGOPSimTools& tools, const reference::ScheduleRequest& req,
                                const LogGPParams& p, const std::filesystem::path& work_dir);
 
-// A fresh directory under the system's temporary directory, removed with its contents.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 }  // namespace pico

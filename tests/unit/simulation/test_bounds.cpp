@@ -16,6 +16,7 @@
 #include "simulation/predict.hpp"
 #include "simulation/workload.hpp"
 #include "support/input_error.hpp"
+#include "support/temp_dir.hpp"
 #include "tuning/profile.hpp"
 
 using namespace pico;
@@ -34,7 +35,7 @@ TEST_CASE("a missing TMPDIR is an input error, not a terminate", "[bounds]") {
   const char* old = std::getenv("TMPDIR");
   const std::string saved = old ? old : "";
   ::setenv("TMPDIR", "/nonexistent/pico-tmp", 1);
-  CHECK_THROWS_AS(TempDir(), InputError);
+  CHECK_THROWS_AS(TempDir("pico-sim"), InputError);
   if (old) ::setenv("TMPDIR", saved.c_str(), 1);
   else ::unsetenv("TMPDIR");
 }
