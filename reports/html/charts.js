@@ -469,9 +469,9 @@
       const variantOf = (b) => fields.map((f) => b[f]).join(' ');
       if (!several) {
         for (const b of rows) {
-          const row = addRow(b, [[b.collective], [variantOf(b)], [b.np], [b.size], [b.best], [us(b.best_median_s)],
-            [b.reference === null ? '-' : b.reference], [us(b.reference_median_s)], [b.ratio === null ? '-' : b.ratio_text, loses(b)],
-            [b.reference_ran === null ? '-' : b.reference_ran], [b.best_rel_l2_error === null ? '-' : readable(b.best_rel_l2_error, 3)]]);
+          const row = addRow(b, [[b.collective], [variantOf(b)], [b.np], [b.size], [b.best, 'name'], [us(b.best_median_s)],
+            [b.reference === null ? '-' : b.reference, 'name'], [us(b.reference_median_s)], [b.ratio === null ? '-' : b.ratio_text, loses(b)],
+            [b.reference_ran === null ? '-' : b.reference_ran, 'name'], [b.best_rel_l2_error === null ? '-' : readable(b.best_rel_l2_error, 3)]]);
           row.dataset.bestS = b.best_median_s;
           if (b.reference_median_s !== null) row.dataset.referenceS = b.reference_median_s;
           if (b.noise) row.title = 'measured too noisily to support a verdict: ' + b.noise;
@@ -495,7 +495,7 @@
             cells.push(...(i === 0 ? [['-'], ['-'], ['-']] : [['-'], ['-'], ['-'], ['-']]));
             return;
           }
-          cells.push([fastestText(b)], [us(b.best_median_s)]);
+          cells.push([fastestText(b), 'name'], [us(b.best_median_s)]);
           if (i > 0) cells.push(b.speedup === null ? ['-'] : [speedupText(b), b.beyond_error_bound ? '' : verdictClass(b)]);
           cells.push([b.ratio === null ? '-' : b.ratio_text, loses(b)]);
         });

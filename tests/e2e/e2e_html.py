@@ -455,6 +455,7 @@ def test_html_variants(tmp):
             expect(float(m.group(2)) <= speedup <= float(m.group(3)), f"{row}: the estimate inside its interval")
         expect(label_of(a) in row["cells"][4] and label_of(b) in row["cells"][7], f"{row}: the fastest of each")
     chromium_dump(page, f"--screenshot={os.path.join(shots, 'html_two.png')}")
+    check_longest_winners_fit(tmp, report, second)
 
     # `pico compare` names the baseline report first, by the label given; a label too many is refused.
     compared = pico("compare", *runs, "--label", "run A", "--label", "run B")
@@ -471,6 +472,38 @@ def test_html_variants(tmp):
                  ["report", runs[0], "--format", "html", "-o", os.path.join(tmp, "x.html"), "--label", "a", "--label", "b"]):
         refused = pico(*args)
         expect(refused.returncode == 2 and refused.stderr.startswith("pico: error: --label: "), f"{args}: {refused.stderr}")
+
+
+def check_longest_winners_fit(tmp, first, second):
+    """The widest two-run summary this sweep can give still fits 1,400 px: the variant with the longest
+    name (no space to wrap at) the fastest of both runs at every size, the later run the faster, so the
+    speedup cell is coloured (not wrapped). Which variant won was left to the measurement before, and
+    CI's winners once made the page 1,411 px wide (stop 78)."""
+    ok = [c for c in first["cases"] if c["status"] == "ok"]
+    longest = max((label_of(c) for c in ok), key=len)
+    dirs = []
+    for name, report, scale in (("long-a", first, 1e-3), ("long-b", second, 5e-4)):
+        edited = json.loads(json.dumps(report))
+        for c in edited["cases"]:
+            if c["status"] == "ok" and label_of(c) == longest:
+                for key in list(c["timing"]):
+                    if key.endswith("_s"):
+                        c["timing"][key] *= scale
+                if "rounds" in c:
+                    c["rounds"]["median_s"] = [t * scale for t in c["rounds"]["median_s"]]
+        os.makedirs(os.path.join(tmp, name))
+        with open(os.path.join(tmp, name, "report.json"), "w", encoding="utf-8") as f:
+            json.dump(edited, f)
+        dirs.append(os.path.join(tmp, name))
+    page = os.path.join(tmp, "long.html")
+    made = pico("report", *dirs, "--format", "html", "-o", page, "--label", "run A", "--label", "run B")
+    expect(made.returncode == 0, made.stderr)
+    dom, _ = chromium_dump(page, "--dump-dom")
+    expect(re.search(r'<div id="pico-errors" hidden="">', dom), "the longest-winners page drawn without error")
+    rows = summary_rows(dom)
+    expect(rows and all(r["cells"][4] == longest and r["cells"][7] == longest and r["cells"][9].endswith(" faster")
+                        for r in rows), f"{longest} the fastest of both, the later faster: {[r['cells'] for r in rows]}")
+    check_readable(dom, chart_divs(dom))
 
 
 def label_of(c):
