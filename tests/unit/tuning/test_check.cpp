@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico tune --check: runs with a profile loaded against the sweep, per size,
 // and whether the library ran the profile's algorithm where selection.actual says.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "core/case_result.hpp"
+#include "core/speedup.hpp"
 #include "support/input_error.hpp"
 #include "tuning/check.hpp"
 #include "tuning/exported_choice.hpp"
@@ -105,6 +107,30 @@ TEST_CASE("check: a profile that changes nothing says there is nothing to check,
   const auto sweep8 = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
   CHECK_THAT(render_check(check_profile_against(profile(), "p.json", kHash, {sweep8, unseen}, {}), {}),
              Catch::Matchers::Contains("  not seen\n"));
+}
+
+TEST_CASE("check: a tuned run thousands of times slower still fits 100 columns (issue 65)") {
+  // Seen under load (e2e: table_widths): both speedups "0.0000313x [0.0000281, 0.0000350]", 123 columns.
+  std::vector<double> spread;
+  for (int i = 0; i < 21; ++i) spread.push_back((58 + 0.6 * i) * 1e-3);  // 58-70 ms against 2 us
+  CaseResult stalled = timed("default", 8, 64e-3, "recursive_doubling");
+  stalled.timing = compute_stats(spread);
+  stalled.samples_s = spread;
+  const auto sweep = report_of("sweep", {timed("default", 8, 2e-6), timed("recursive_doubling", 8, 1e-6)}, false);
+  const CheckResult r = check_profile_against(profile(), "p.json", kHash, {sweep, report_of("t", {stalled}, true)}, {});
+  REQUIRE(r.rows.size() == 1);
+  REQUIRE(r.rows[0].vs_default.estimate < 1e-4);
+  const std::string text = render_check(r, {});
+  std::size_t longest = 0;
+  for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    longest = std::max(longest, end - at);
+  }
+  CHECK(longest <= 100);
+  CHECK_THAT(text, Catch::Matchers::Contains(speedup_estimate_text(r.rows[0].vs_default)));  // vs default kept
+  CHECK_THAT(text, Catch::Matchers::Contains("vs best"));  // named as left out, under the table
+  CHECK_THAT(render_check(r, {}, kUnlimitedWidth), Catch::Matchers::Contains(speedup_estimate_text(r.rows[0].vs_best)));
 }
 
 TEST_CASE("check: the library ran something else than the profile's algorithm") {
