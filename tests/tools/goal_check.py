@@ -8,6 +8,7 @@ receive done once a send from its peer with its tag has started, matched first-p
 The check the tests run where the real LogGOPSim is absent (CI); with LogGOPSim at hand they run both.
 Usage: goal_check.py FILE.goal   (prints a summary; exit 1 naming the first problems)"""
 import collections
+import heapq
 import re
 import sys
 
@@ -59,50 +60,79 @@ def parse(text):
 
 
 def run(ranks):
-    """Returns (operations, problems)."""
-    started, finished = set(), set()
+    """Returns (operations, problems).
+
+    Starts operations in the order a sweep would: rank by rank, each rank's ready operations in label
+    order, one that becomes ready behind the sweep's position waiting for the next sweep, until a sweep
+    starts nothing. Each operation counts its unmet dependencies and is woken by the start (irequires) or
+    finish (requires) it waits for, so a run costs its operations, not operations x sweeps: LAMMPS's
+    33,358-operation trace took 103 s with a rescan of every label per sweep, under a second so."""
+    index = [{label: i for i, label in enumerate(order)} for _, _, _, order in ranks]
+    unmet = [[len(deps[label]) for label in order] for _, _, deps, order in ranks]
+    on_start = [collections.defaultdict(list) for _ in ranks]   # rank -> op -> ops waiting for it to start
+    on_finish = [collections.defaultdict(list) for _ in ranks]  # ... to finish
+    for rank, _, deps, order in ranks:
+        for i, label in enumerate(order):
+            for dep, kind in deps[label]:
+                (on_finish if kind == "requires" else on_start)[rank][index[rank][dep]].append(i)
+    ready = [[i for i, n in enumerate(counts) if n == 0] for counts in unmet]  # heaps, already sorted
+    finished = 0
+
+    def wake(rank, waiting):
+        for i in waiting:
+            unmet[rank][i] -= 1
+            if unmet[rank][i] == 0:
+                heapq.heappush(ready[rank], i)
+
+    def finish(rank, i):
+        nonlocal finished
+        finished += 1
+        wake(rank, on_finish[rank].pop(i, ()))
+
     sends = collections.defaultdict(collections.deque)  # (src, dst, tag) -> started, unmatched sends
     recvs = collections.defaultdict(collections.deque)  # (src, dst, tag) -> posted, unmatched receives
     total = sum(len(r[3]) for r in ranks)
     progress = True
     while progress:
         progress = False
-        for rank, ops, deps, order in ranks:
-            for label in order:
-                key = (rank, label)
-                if key in started:
+        for rank, ops, _, order in ranks:
+            position, behind = -1, []
+            while ready[rank]:
+                i = heapq.heappop(ready[rank])
+                if i < position:  # became ready behind the sweep: the next sweep starts it
+                    behind.append(i)
                     continue
-                if not all(((rank, d) in finished) if k == "requires" else ((rank, d) in started)
-                           for d, k in deps[label]):
-                    continue
-                started.add(key)
+                position = i
                 progress = True
-                kind, size, peer, tag = ops[label]
+                wake(rank, on_start[rank].pop(i, ()))
+                kind, size, peer, tag = ops[order[i]]
                 if kind == "calc":
-                    finished.add(key)
+                    finish(rank, i)
                 elif kind == "send":
-                    finished.add(key)
+                    finish(rank, i)
                     channel = (rank, peer, tag)
                     if recvs[channel]:
-                        finished.add(recvs[channel].popleft())
+                        finish(*recvs[channel].popleft())
                     else:
-                        sends[channel].append(key)
+                        sends[channel].append((rank, i))
                 else:
                     channel = (peer, rank, tag)
                     if sends[channel]:
                         sends[channel].popleft()
-                        finished.add(key)
+                        finish(rank, i)
                     else:
-                        recvs[channel].append(key)
+                        recvs[channel].append((rank, i))
+            heapq.heapify(behind)
+            ready[rank] = behind
     problems = []
     for channel, left in recvs.items():
-        for rank, label in left:
-            problems.append(f"rank {rank} {label}: receive from {channel[0]} tag {channel[2]} never matched")
+        for rank, i in left:
+            problems.append(f"rank {rank} {ranks[rank][3][i]}: receive from {channel[0]} tag {channel[2]} never matched")
     for channel, left in sends.items():
-        for rank, label in left:
-            problems.append(f"rank {rank} {label}: send to {channel[1]} tag {channel[2]} never received")
-    if len(finished) != total and not problems:
-        problems.append(f"{total - len(finished)} operations never started (a dependency cycle)")
+        for rank, i in left:
+            problems.append(f"rank {rank} {ranks[rank][3][i]}: send to {channel[1]} tag {channel[2]} never received")
+    if finished != total and not problems:
+        problems.append(f"{total - finished} operations never started (a dependency cycle)")
     return total, problems
 
 
