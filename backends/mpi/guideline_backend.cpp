@@ -35,14 +35,14 @@ void GuidelineBackend::prepare(const Case& c, MPI_Comm comm) {
   std::size_t scratch = 0;
   if (c.algorithm == "guideline:allreduce") scratch = c.count;
   if (c.algorithm == "guideline:allgather" || c.algorithm == "guideline:reduce+scatterv") scratch = all_blocks;
-  scratch_.assign(std::max<std::size_t>(scratch * element_, 1), std::byte{0});
+  scratch_ = PageBuffer(scratch * element_);
   block_counts_.assign(static_cast<std::size_t>(np_), static_cast<int>(c.count));
   block_displs_.resize(static_cast<std::size_t>(np_));
   for (int q = 0; q < np_; ++q) block_displs_[static_cast<std::size_t>(q)] = q * static_cast<int>(c.count);
 }
 
 void GuidelineBackend::release() {
-  std::vector<std::byte>().swap(scratch_);
+  scratch_ = PageBuffer();
   compose_ = nullptr;
   MpiBackend::release();
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/mpi/mpi_backend.hpp"
+#include "support/page_buffer.hpp"
 
 namespace pico {
 
@@ -40,7 +41,7 @@ class GuidelineBackend : public MpiBackend {
   std::size_t element_ = 1;
   // Where a mock-up's call leaves more than the collective's result (the
   // allreduce of a reduce on a non-root, reduce's p blocks at the root).
-  std::vector<std::byte> scratch_;
+  PageBuffer scratch_;                            // as the case's buffers (support/page_buffer.hpp)
   std::vector<int> block_counts_, block_displs_;  // scatterv: count elements per rank
 };
 

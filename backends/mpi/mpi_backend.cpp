@@ -53,8 +53,8 @@ void MpiBackend::prepare(const Case& c, MPI_Comm comm) {
   // At least a byte each, so that no buffer is null: Open MPI 4.1's
   // MPIX_Reduce_init refuses send == recv (two nulls at count 0) as aliased.
   recv_bytes_ = sizes.recv * element;
-  send_.assign(std::max<std::size_t>(sizes.send * element, 1), std::byte{0});
-  recv_.assign(std::max<std::size_t>(recv_bytes_, 1), std::byte{0});
+  send_ = PageBuffer(sizes.send * element);
+  recv_ = PageBuffer(recv_bytes_);
 
   const InPlaceSide side = in_place_side(c, rank_);
   args_ = MpiCallArgs{
@@ -131,8 +131,8 @@ std::uint64_t MpiBackend::validate() {
 
 void MpiBackend::release() {
   persistent_ = PersistentCall();
-  std::vector<std::byte>().swap(send_);
-  std::vector<std::byte>().swap(recv_);
+  send_ = PageBuffer();  // its pages kept mapped for the next case
+  recv_ = PageBuffer();
   call_ = nullptr;
 }
 

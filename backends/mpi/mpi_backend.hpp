@@ -12,6 +12,7 @@
 #include "backends/mpi/persistent_call.hpp"
 #include "collectives/count_matrix.hpp"
 #include "collectives/spec.hpp"
+#include "support/page_buffer.hpp"
 
 namespace pico {
 
@@ -33,7 +34,7 @@ class MpiBackend : public Backend {
   void fill_inputs();
   std::uint64_t count_mismatches();
   // This rank's result bytes (the receive buffer).
-  std::span<std::byte> result_bytes() { return std::span<std::byte>(recv_).first(recv_bytes_); }
+  std::span<std::byte> result_bytes() { return {recv_.data(), recv_bytes_}; }
   const Case& current_case() const { return case_; }
   // The resolved call arguments (buffers or MPI_IN_PLACE, count, type, op, root, comm).
   const MpiCallArgs& call_args() const { return args_; }
@@ -47,9 +48,10 @@ class MpiBackend : public Backend {
 
   Case case_;
   int rank_ = 0;
-  std::vector<std::byte> send_;
-  std::vector<std::byte> recv_;
-  std::size_t recv_bytes_ = 0;  // the receive buffer's size; the vector holds at least a byte
+  // Mapped pages of their own, not the heap (support/page_buffer.hpp says why: issue 64).
+  PageBuffer send_;
+  PageBuffer recv_;
+  std::size_t recv_bytes_ = 0;  // the receive buffer's size; the buffer holds at least a byte
   MpiCallArgs args_;
   // alltoallv: this rank's layout, and its counts and displacements as MPI's
   // ints (send counts, send displacements, receive counts, receive

@@ -23,8 +23,10 @@ void CompressedBackend::prepare(const Case& c, MPI_Comm comm) {
   MPI_Comm_rank(comm, &setup_.rank);
   MPI_Comm_size(comm, &setup_.np);
   algorithm_ = compressed::make_compressed_allreduce(c.algorithm, setup_);
-  input_.resize(c.count);
-  output_.assign(c.count, 0.0f);
+  input_bytes_ = PageBuffer(c.count * sizeof(float));
+  output_bytes_ = PageBuffer(c.count * sizeof(float));
+  input_ = {reinterpret_cast<float*>(input_bytes_.data()), c.count};
+  output_ = {reinterpret_cast<float*>(output_bytes_.data()), c.count};
   compressed::generate_input(inputs_, setup_.rank, input_);
   call_ = 0;
   reference_.reset();
@@ -79,6 +81,8 @@ void CompressedBackend::release() {
   kernel_threads_.reset();
   input_ = {};
   output_ = {};
+  input_bytes_ = PageBuffer();  // its pages kept mapped for the next case
+  output_bytes_ = PageBuffer();
 }
 
 }  // namespace pico

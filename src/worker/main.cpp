@@ -6,11 +6,9 @@
 //   pico-worker --mpi-t-enums PREFIX     (the library's enumerated MPI_T variables, as JSON)
 #include <cstdio>
 #include <cstdlib>
-#include <malloc.h>
-#include <limits>
+#include <iostream>
 #include <memory>
 #include <optional>
-#include <iostream>
 #include <string>
 #include <string_view>
 
@@ -192,19 +190,6 @@ int run(const Args& args, const std::string& preload_status) {
   return 0;
 }
 
-// Every case (and every round of an interleaved sweep) allocates its buffers
-// afresh. glibc gives memory freed at the top of the heap back to the kernel
-// (and maps buffers past its threshold, then unmaps them), so the next case
-// touches new pages: on this project's VMs a page fault costs about 12 us, and
-// preparing a 4 MiB allreduce took 24-90 ms, as long as the call on 1 Gbit/s.
-// Keeping freed memory mapped (buffers up to 32 MiB, glibc's largest mmap
-// threshold, from the heap; the heap never trimmed) makes a case's first
-// touch of its buffers a write to pages already there.
-void keep_freed_buffers() {
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -219,7 +204,6 @@ int main(int argc, char** argv) {
 #else
   const std::string preload_status = "this worker was built without the Open MPI interposer";
 #endif
-  keep_freed_buffers();
   pico::MpiSession mpi(&argc, &argv);
   if (!args.mpi_t_enums.empty()) return print_mpi_t_enums(args.mpi_t_enums);
   try {
