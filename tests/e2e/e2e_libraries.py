@@ -203,8 +203,8 @@ def test_call_forms(tmp):
                         expect(bool(ran) == (form == "blocking"), f"allreduce {form}: {ran}")
 
 
-NONBLOCKING_COLLECTIVES = ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "gather",
-                           "scatter", "scan", "exscan", "barrier"]
+NONBLOCKING_COLLECTIVES = ["allreduce", "bcast", "allgather", "alltoall", "reduce", "reduce_scatter", "reduce_scatterv",
+                           "gather", "scatter", "scan", "exscan", "barrier"]
 
 
 def test_nonblocking_algorithms(tmp):
