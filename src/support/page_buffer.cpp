@@ -8,8 +8,11 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include "support/checked_math.hpp"
 
 namespace pico {
 namespace {
@@ -65,14 +68,21 @@ class Pool {
   std::size_t bytes_ = 0;
 };
 
+// Built at the first buffer, so destroyed after every buffer made after it; no
+// PageBuffer lives in a static object (the backends are the case runner's).
+// What it keeps at exit ends with the process.
 Pool& pool() {
-  static Pool p;  // never destroyed before the buffers of static objects: leaked mappings end with the process
+  static Pool p;
   return p;
 }
 
+// `bytes` rounded up to whole pages. Within a page of 2^64 the sum would wrap
+// to 0, which the pool would answer with any kept mapping: refused instead.
 std::size_t whole_pages(std::size_t bytes) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
+  const std::optional<std::uint64_t> padded = checked_add(std::max<std::size_t>(bytes, 1), page - 1);
+  if (!padded) throw std::bad_alloc();
+  return *padded / page * page;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <new>
 #include <utility>
 
 #include "support/page_buffer.hpp"
@@ -60,4 +61,9 @@ TEST_CASE("page buffer: a move hands the mapping over once") {
   CHECK(c.size() == 5000);
   c = PageBuffer();
   CHECK(c.data() == nullptr);
+}
+
+TEST_CASE("page buffer: a size no mapping can hold is refused, not wrapped to a small one") {
+  CHECK_THROWS_AS(PageBuffer(~std::size_t{0}), std::bad_alloc);
+  CHECK_THROWS_AS(PageBuffer(~std::size_t{0} - 100), std::bad_alloc);
 }
