@@ -1,27 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <array>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "reports/fitted_table.hpp"
+#include "widest_line.hpp"
 
 using namespace pico;
 
-namespace {
-
-std::size_t widest_line(const std::string& text) {
-  std::istringstream in(text);
-  std::size_t widest = 0;
-  for (std::string line; std::getline(in, line);) widest = std::max(widest, line.size());
-  return widest;
-}
-
-}  // namespace
+using pico::test::widest_line;
 
 TEST_CASE("shortened abbreviates parameter names in both spellings", "[reports][fitted_table]") {
   std::map<std::string, std::string> abbreviated;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico tune --check: runs with a profile loaded against the sweep, per size,
 // and whether the library ran the profile's algorithm where selection.actual says.
-#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "core/case_result.hpp"
@@ -10,6 +9,7 @@
 #include "tuning/check.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning_fixtures.hpp"
+#include "widest_line.hpp"
 
 using namespace pico;
 using nlohmann::json;
@@ -121,13 +121,7 @@ TEST_CASE("check: a tuned run thousands of times slower still fits 100 columns (
   REQUIRE(r.rows.size() == 1);
   REQUIRE(r.rows[0].vs_default.estimate < 1e-4);
   const std::string text = render_check(r, {});
-  std::size_t longest = 0;
-  for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
-    end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    longest = std::max(longest, end - at);
-  }
-  CHECK(longest <= 100);
+  CHECK(test::widest_line(text) <= 100);
   CHECK_THAT(text, Catch::Matchers::Contains(speedup_estimate_text(r.rows[0].vs_default)));  // vs default kept
   CHECK_THAT(text, Catch::Matchers::Contains("vs best"));  // named as left out, under the table
   CHECK_THAT(render_check(r, {}, kUnlimitedWidth), Catch::Matchers::Contains(speedup_estimate_text(r.rows[0].vs_best)));
