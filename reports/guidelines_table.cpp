@@ -12,7 +12,7 @@
 namespace pico {
 namespace {
 
-constexpr std::array<TextColumn, 8> kColumns = {{
+constexpr std::array<TextColumn, 8> kGuidelineColumns = {{
     {"collective", false},
     {"mock-up", false},
     {"np", true},
@@ -48,7 +48,7 @@ std::string render_guidelines(const nlohmann::json& report) {
     if (k.at("verdict") == "violated")
       violations += fmt::format("  {} (sizes: {})\n", k.at("text").get<std::string>(), k.at("sizes").get<std::string>());
   }
-  if (!rows.empty()) out += aligned_table(kColumns, rows);
+  if (!rows.empty()) out += aligned_table(kGuidelineColumns, rows);
   if (!violations.empty()) out += "violations:\n" + violations;
   for (const nlohmann::json& u : g.at("unchecked")) out += fmt::format("  not checked: {}\n", u.get<std::string>());
   if (const int skipped = g.at("skipped").get<int>(); skipped > 0)

@@ -12,7 +12,7 @@
 namespace pico {
 namespace {
 
-constexpr std::array<TextColumn, 10> kColumns = {{
+constexpr std::array<TextColumn, 10> kOverlapColumns = {{
     {"collective", false},
     {"backend/algorithm", false},
     {"np", true},
@@ -40,7 +40,7 @@ std::string render_overlap_table(const std::vector<CaseResult>& cases) {
   }
   if (rows.empty()) return "";
   return "\nnon-blocking calls with computation between start and wait (OSU 7.4's overlap):\n" +
-         aligned_table(kColumns, rows) +
+         aligned_table(kOverlapColumns, rows) +
          "overlap = max(0, 100 - (overall - compute) / pure comm x 100); each time the mean per call, averaged over "
          "ranks; compute calibrated on each rank to its pure comm time, no MPI_Test during it\n";
 }

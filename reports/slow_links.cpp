@@ -3,15 +3,11 @@
 
 #include <fmt/format.h>
 
+#include "reports/text_table.hpp"
 #include "support/size_text.hpp"
 
 namespace pico {
 namespace {
-
-std::string duration_text(double s) {
-  if (s >= 1e-3) return fmt::format("{:.2f} ms", s * 1e3);
-  return fmt::format("{:.1f} us", s * 1e6);
-}
 
 // An exchange moves `bytes` each way in `s`: the rate one direction had.
 std::string rate_text(std::int64_t bytes, double s) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "reports/text_table.hpp"
 #include "support/size_text.hpp"
 #include "support/wrapped_text.hpp"
 
@@ -12,11 +13,6 @@ namespace {
 
 std::string kind_text(const std::string& kind) {
   return kind == kLateArrival ? "arrives late" : "leaves late after arriving on time";
-}
-
-std::string duration_text(double s) {
-  if (s >= 1e-3) return fmt::format("{:.2f} ms", s * 1e3);
-  return fmt::format("{:.1f} us", s * 1e6);
 }
 
 std::string case_text(const StragglerCase& c) {

@@ -72,6 +72,11 @@ std::string number_text(double v) {
 
 std::string csv_number(double v) { return fmt::format("{:.9g}", v); }
 
+std::string duration_text(double seconds) {
+  if (seconds >= 1e-3) return fmt::format("{:.2f} ms", seconds * 1e3);
+  return fmt::format("{:.1f} us", seconds * 1e6);
+}
+
 std::string csv_record(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {

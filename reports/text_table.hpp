@@ -33,6 +33,10 @@ std::string aligned_table(std::span<const TextColumn> columns, const std::vector
 // the application, terminal and text views all print times with it.
 std::string number_text(double v);
 
+// A time in seconds as the straggler and slow-link lines print it: "1.25 ms" from a
+// millisecond on, "12.5 us" below.
+std::string duration_text(double seconds);
+
 // One CSV record: fields quoted where they hold , " CR or LF; CRLF at the end.
 std::string csv_record(const std::vector<std::string>& fields);
 

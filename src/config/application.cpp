@@ -22,15 +22,15 @@ namespace fs = std::filesystem;
 using yaml::Map;
 using yaml::Value;
 
-const std::vector<std::string> kTopKeys{"name",   "description", "application", "processes",
-                                        "rounds", "repetitions", "seed",        "variants"};
+const std::vector<std::string> kApplicationExperimentKeys{"name",   "description", "application", "processes",
+                                                          "rounds", "repetitions", "seed",        "variants"};
 const std::vector<std::string> kApplicationKeys{"command", "inputs", "figure_of_merit", "timeout", "trace"};
 const std::vector<std::string> kFigureKeys{"pattern", "file", "better", "unit"};
 const std::vector<std::string> kVariantKeys{"name", "profile", "algorithms", "env"};
 const std::vector<std::string> kBetter{"lower", "higher"};
 
-constexpr int kMaxRounds = 1000;
-constexpr int kMaxRepetitions = 100;
+constexpr int kMaxApplicationRounds = 1000;
+constexpr int kMaxApplicationRepetitions = 100;
 
 // A program path relative to the experiment file, else on PATH, else one of
 // pico's own programs beside the running pico (the test application).
@@ -135,7 +135,7 @@ bool is_application_experiment(const std::string& path) {
 
 ApplicationExperiment parse_application_experiment(const std::string& yaml_text, const std::string& file) {
   const Value doc = Value::parse_document(yaml_text, file);
-  const Map top = doc.as_map("the application experiment", kTopKeys);
+  const Map top = doc.as_map("the application experiment", kApplicationExperimentKeys);
   const fs::path base = fs::absolute(fs::path(file)).parent_path();
   ApplicationExperiment e;
   e.name = top.has("name") ? top.get("name")->as_path_component("name") : fs::path(file).stem().string();
@@ -167,8 +167,9 @@ ApplicationExperiment parse_application_experiment(const std::string& yaml_text,
     }
     if (e.processes.empty()) v->fail("processes is empty", "e.g. processes: [4]");
   }
-  if (auto v = top.get("rounds")) e.rounds = static_cast<int>(v->as_int("rounds", 1, kMaxRounds));
-  if (auto v = top.get("repetitions")) e.repetitions = static_cast<int>(v->as_int("repetitions", 1, kMaxRepetitions));
+  if (auto v = top.get("rounds")) e.rounds = static_cast<int>(v->as_int("rounds", 1, kMaxApplicationRounds));
+  if (auto v = top.get("repetitions"))
+    e.repetitions = static_cast<int>(v->as_int("repetitions", 1, kMaxApplicationRepetitions));
   if (auto v = top.get("seed")) e.seed = static_cast<std::uint64_t>(v->as_int("seed", 0, INT64_MAX));
   const Value variants = top.require("variants");
   std::set<std::string> names;

@@ -29,9 +29,9 @@ using yaml::Value;
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"library",     "description",  "runtime",     "dtypes",        "unsupported",
-                                        "default_only", "selection",   "collectives", "nonblocking",   "parameter_grid",
-                                        "parameter_types"};
+const std::vector<std::string> kCatalogKeys{"library",     "description",    "runtime",        "dtypes",
+                                            "unsupported", "default_only",   "selection",      "collectives",
+                                            "nonblocking", "parameter_grid", "parameter_types"};
 const std::vector<std::string> kSelectionKeys{"mechanism",      "default_value",         "default_readback",
                                               "env_prefix",     "launch_env",            "launch_env_by_version",
                                               "constraints",    "verify",                "actual",
@@ -381,7 +381,7 @@ AlgorithmFunctions Catalog::algorithm_functions(const std::string& version) cons
 
 Catalog parse_catalog(const std::string& yaml_text, const std::string& file_for_messages) {
   const Value doc = Value::parse_document(yaml_text, file_for_messages);
-  const Map top = doc.as_map("the catalogue", kTopKeys);
+  const Map top = doc.as_map("the catalogue", kCatalogKeys);
   Catalog cat;
   cat.source_path = file_for_messages;
   cat.library = top.require("library").as_nonempty_string("library");

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"unknown_as", "libraries"};
+const std::vector<std::string> kLibrariesKeys{"unknown_as", "libraries"};
 const std::vector<std::string> kLibraryKeys{"launcher_version", "run_as_root_flag", "oversubscribe_flag", "worker",
                                             "worker_build",     "interposer",       "counter"};
 constexpr const char* kFile = "configs/mpi_libraries.yaml";
@@ -47,7 +47,7 @@ MpiLibraryTable read_table() {
 
 MpiLibraryTable parse_mpi_libraries(const std::string& yaml_text, const std::string& file_for_messages) {
   const yaml::Value doc = yaml::Value::parse_document(yaml_text, file_for_messages);
-  const yaml::Map top = doc.as_map("the MPI library table", kTopKeys);
+  const yaml::Map top = doc.as_map("the MPI library table", kLibrariesKeys);
   MpiLibraryTable table;
   for (const auto& [key, value] : top.require("libraries").as_entries("libraries")) {
     const yaml::Map m = value.as_map("an MPI library", kLibraryKeys);

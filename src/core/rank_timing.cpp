@@ -29,10 +29,6 @@ std::size_t most_often(const std::vector<std::int64_t>& counts) {
   return static_cast<std::size_t>(std::max_element(counts.begin(), counts.end()) - counts.begin());
 }
 
-json share_json(const Share& s) {
-  return {{"calls", s.calls}, {"of", s.of}, {"share", s.value()}, {"ci95_low", s.low}, {"ci95_high", s.high}};
-}
-
 Share share_from_json(const json& j) {
   return {.calls = j.at("calls").get<std::int64_t>(),
           .of = j.at("of").get<std::int64_t>(),
@@ -41,6 +37,10 @@ Share share_from_json(const json& j) {
 }
 
 }  // namespace
+
+json share_json(const Share& s) {
+  return {{"calls", s.calls}, {"of", s.of}, {"share", s.value()}, {"ci95_low", s.low}, {"ci95_high", s.high}};
+}
 
 Share wilson_share(std::int64_t calls, std::int64_t of) {
   Share s{.calls = calls, .of = of};

@@ -36,6 +36,8 @@ struct Share {
   double value() const { return of > 0 ? static_cast<double>(calls) / static_cast<double>(of) : 0; }
 };
 Share wilson_share(std::int64_t calls, std::int64_t of);
+// A share as report.json writes it: calls, of, share and its interval's ends.
+nlohmann::json share_json(const Share& s);
 
 // The two ways a rank holds a call up.
 inline constexpr std::string_view kLateArrival = "late_arrival";    // it entered after the others

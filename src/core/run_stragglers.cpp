@@ -11,14 +11,6 @@
 #include "stats/stats.hpp"
 
 namespace pico {
-namespace {
-
-nlohmann::json share_json(const Share& s) {
-  return {{"calls", s.calls}, {"of", s.of}, {"share", s.value()}, {"ci95_low", s.low}, {"ci95_high", s.high}};
-}
-
-}  // namespace
-
 StragglerFindings find_stragglers(const nlohmann::json& report) {
   StragglerFindings f;
   std::set<int> crowded;  // oversubscribed launches

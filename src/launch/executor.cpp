@@ -16,6 +16,7 @@
 #include "core/case_result.hpp"
 #include "launch/launcher.hpp"
 #include "launch/progress.hpp"
+#include "support/elapsed.hpp"
 #include "support/file_io.hpp"
 #include "support/interrupt.hpp"
 #include "support/jsonl.hpp"
@@ -24,8 +25,6 @@
 
 namespace pico {
 namespace {
-
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct LaunchOutcome {
   ExitStatus exit;

@@ -14,6 +14,7 @@
 #include "collectives/spec.hpp"
 #include "config/units.hpp"
 #include "reports/render.hpp"
+#include "support/elapsed.hpp"
 #include "support/json_file.hpp"
 #include "support/results_file.hpp"
 #include "support/terminal.hpp"
@@ -58,7 +59,6 @@ std::string describe_case(const Case& c) {
 }
 
 namespace {
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Progress is a courtesy: once its reader is gone (SIGPIPE, handled as an
 // interruption) a failed write must not end the run before its report is written.

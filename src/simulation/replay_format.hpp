@@ -16,10 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "simulation/loggp_model.hpp"
 #include "simulation/loggopsim.hpp"
+#include "simulation/loggp_model.hpp"
 #include "simulation/replay.hpp"
 #include "simulation/replay_source.hpp"
+#include "support/elapsed.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {
@@ -62,7 +63,6 @@ const std::vector<const ReplayFormat*>& replay_formats();
 // The format named (InputError at --format where none is).
 const ReplayFormat& replay_format(std::string_view name);
 
-double seconds_since(std::chrono::steady_clock::time_point t);
 // Refuses writing `what`, about `estimate` bytes, past --max-output (InputError).
 void check_output_size(const std::string& what, std::uint64_t estimate, std::optional<std::uint64_t> cap);
 

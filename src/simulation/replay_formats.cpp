@@ -43,10 +43,6 @@ void set_replay_choices(ReplaySettings& s, const TunedProfile* profile, const st
   }
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 void check_output_size(const std::string& what, std::uint64_t estimate, std::optional<std::uint64_t> cap) {
   if (cap && estimate > *cap)
     throw InputError("--max-output", fmt::format("{} would be about {}, over the cap of {}", what, size_text(estimate), size_text(*cap)),

@@ -33,7 +33,7 @@ class BusyCompute {
   volatile double sink_ = 0;
 };
 
-struct RankTimes {  // sums over the timed calls on this rank, in seconds
+struct OverlapTimes {  // sums over the timed calls on this rank, in seconds
   double pure = 0, overall = 0, compute = 0, init = 0, wait = 0;
 };
 
@@ -47,7 +47,7 @@ std::int64_t overlap_iterations(std::uint64_t bytes) {
 Overlap measure_overlap(Backend& backend, std::int64_t max_iterations, std::int64_t skip, double budget_s,
                         MPI_Comm harness) {
   BusyCompute compute;
-  RankTimes t;
+  OverlapTimes t;
   // After each call, every rank learns the slowest rank's elapsed time, so
   // that all stop together; then the barrier OSU has, which releases the
   // ranks together (a reduction leaves them skewed by its tree, and that

@@ -16,10 +16,10 @@
 #include "compression_test_inputs.hpp"
 
 namespace pc = pico::compressed;
+// Rank 0's input of the seeded generator, normally distributed.
+using pc::testing::generated_input;
 
 namespace {
-
-std::vector<float> normal_input(std::size_t n, std::uint64_t seed) { return pc::testing::generated_input(n, seed); }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
 
@@ -31,7 +31,7 @@ TEST_CASE("hard threshold: sends exactly |x + r| >= threshold, keeps the rest bi
     std::vector<std::uint32_t> indices(n);
     std::vector<float> values(n);
     for (std::uint64_t call = 0; call < 20; ++call) {
-      const std::vector<float> x = normal_input(n, 100 + call);
+      const std::vector<float> x = generated_input(n, 100 + call);
       before = residual;
       const std::size_t k = pc::threshold_select_with_residual(x, residual, 1.5f, indices, values);
       std::size_t j = 0;
@@ -73,7 +73,7 @@ TEST_CASE("error feedback: sum sent + final residual == sum of inputs, over many
     std::vector<float> values(n);
     std::vector<unsigned char> bits((n + 7) / 8);
     for (int c = 0; c < calls; ++c) {
-      const std::vector<float> x = normal_input(n, seed * 1000 + static_cast<std::uint64_t>(c));
+      const std::vector<float> x = generated_input(n, seed * 1000 + static_cast<std::uint64_t>(c));
       for (std::size_t i = 0; i < n; ++i) {
         given[i] += x[i];
         magnitude[i] += std::fabs(x[i]);
@@ -100,8 +100,8 @@ TEST_CASE("error feedback: sum sent + final residual == sum of inputs, over many
 
 TEST_CASE("scaled sign: the l1 scale, the signs of x + r, and the residual p - s sign(p)", "[compression]") {
   const std::size_t n = 1003;  // not a multiple of 8
-  const std::vector<float> x = normal_input(n, 3);
-  std::vector<float> residual = normal_input(n, 4);
+  const std::vector<float> x = generated_input(n, 3);
+  std::vector<float> residual = generated_input(n, 4);
   std::vector<float> corrected(n);
   for (std::size_t i = 0; i < n; ++i) corrected[i] = x[i] + residual[i];
   std::vector<unsigned char> bits((n + 7) / 8), expected_bits((n + 7) / 8);
@@ -139,7 +139,7 @@ TEST_CASE("low rank: the matrix view of n elements", "[compression]") {
 
 TEST_CASE("low rank: products against plain loops, QR orthonormal and spanning", "[compression]") {
   const pc::LowRankShape s = pc::low_rank_shape(1000, 3);  // 31 x 33
-  const std::vector<float> m = normal_input(s.rows * s.cols, 5), q = normal_input(s.cols * s.rank, 6);
+  const std::vector<float> m = generated_input(s.rows * s.cols, 5), q = generated_input(s.cols * s.rank, 6);
   std::vector<float> p(s.rows * s.rank), back(s.cols * s.rank), out(s.rows * s.cols, 2.0f);
   pc::low_rank_project(s, m, q, p);
   for (std::size_t a = 0; a < s.rows; ++a)

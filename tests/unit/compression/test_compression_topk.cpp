@@ -13,6 +13,8 @@
 #include "compression_test_inputs.hpp"
 
 namespace pc = pico::compressed;
+// Rank 0's input of the seeded generator, normally distributed.
+using pc::testing::generated_input;
 
 namespace {
 
@@ -26,8 +28,6 @@ std::vector<std::uint32_t> reference_topk(const std::vector<float>& x, std::size
   std::sort(order.begin(), order.end());
   return order;
 }
-
-std::vector<float> normal_input(std::size_t n, std::uint64_t seed) { return pc::testing::generated_input(n, seed); }
 
 void check_against_reference(const std::vector<float>& x, std::size_t k, pc::TopkScratch& scratch) {
   std::vector<std::uint32_t> indices(k);
@@ -46,7 +46,7 @@ TEST_CASE("topk_select equals a sort-based reference", "[compressed]") {
   pc::TopkScratch scratch;  // shared across calls: reuse must not leak state
   SECTION("random normal inputs, every kind of k") {
     for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{1237}, std::size_t{100003}}) {
-      const auto x = normal_input(n, n);
+      const auto x = generated_input(n, n);
       for (const std::size_t k : {std::size_t{0}, std::size_t{1}, n / 100, n / 2, n - 1, n}) {
         if (k <= n) {
           check_against_reference(x, k, scratch);
@@ -94,8 +94,8 @@ TEST_CASE("topk_select rejects k beyond the input", "[compressed]") {
 
 TEST_CASE("error feedback conserves mass exactly", "[compressed]") {
   const std::size_t n = 20011;
-  const auto x = normal_input(n, 3);
-  std::vector<float> residual = normal_input(n, 4);
+  const auto x = generated_input(n, 3);
+  std::vector<float> residual = generated_input(n, 4);
   std::transform(residual.begin(), residual.end(), residual.begin(), [](float r) { return 0.3f * r; });
   pc::TopkScratch scratch;
   for (int step = 0; step < 3; ++step) {
@@ -132,7 +132,7 @@ TEST_CASE("the sampled threshold gives the exact top-k, and falls back when the 
   const std::size_t n = 262147;  // large enough for the sampled path
   pc::TopkScratch scratch;
   SECTION("normal inputs: the estimate holds, no fallback") {
-    const auto x = normal_input(n, 11);
+    const auto x = generated_input(n, 11);
     for (const std::size_t k : {n / 1000, n / 100, n / 20}) {
       check_against_reference(x, k, scratch);
     }
@@ -165,8 +165,8 @@ TEST_CASE("the sampled threshold gives the exact top-k, and falls back when the 
 
 TEST_CASE("fused top-k with error feedback equals the three separate kernels bit for bit", "[compressed]") {
   for (const std::size_t n : {std::size_t{5003}, std::size_t{262147}}) {  // exact path and sampled path
-    const auto x = normal_input(n, 21);
-    std::vector<float> residual_fused = normal_input(n, 22);
+    const auto x = generated_input(n, 21);
+    std::vector<float> residual_fused = generated_input(n, 22);
     std::transform(residual_fused.begin(), residual_fused.end(), residual_fused.begin(),
                    [](float r) { return 0.3f * r; });
     std::vector<float> residual_separate = residual_fused;
@@ -194,7 +194,7 @@ TEST_CASE("merge_mean equals zeroing, scatter_add in rank order and scaling, bit
     std::vector<pc::SparseList> lists;
     pc::TopkScratch scratch;
     for (int r = 0; r < ranks; ++r) {
-      auto x = normal_input(n, 100 + static_cast<std::uint64_t>(r));
+      auto x = generated_input(n, 100 + static_cast<std::uint64_t>(r));
       x[7] = -0.0f;  // a signed zero, and shared large entries so ranks' indices overlap
       x[9] = 50.0f + static_cast<float>(r);
       const std::size_t k = n / 20;

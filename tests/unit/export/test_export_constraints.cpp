@@ -7,21 +7,14 @@
 #include <string>
 
 #include "export/export_format.hpp"
+#include "export_fixtures.hpp"
 #include "support/input_error.hpp"
 
 using namespace pico;
+using test::kExportDir;
+using test::mpich_options;
 
 namespace {
-
-const std::string kDir = std::string(PICO_TEST_DATA_DIR) + "/export/";
-
-FormatArgs mpich_options(const std::string& mpir_tree = "mpich-4.0.2-defaults.json",
-                         const std::string& ch4_tree = "mpich-4.0.2-ch4-defaults.json") {
-  FormatArgs o;
-  o.set("mpich-defaults", kDir + mpir_tree);
-  o.set("mpich-ch4-defaults", kDir + ch4_tree);
-  return o;
-}
 
 // The message of the InputError the export throws ("" when it exports).
 std::string refusal(const TunedProfile& p, const std::string& format, const FormatArgs& args = {}) {
@@ -51,7 +44,7 @@ void place(ProfileRule& rule, int nodes, int ppn) {
 }  // namespace
 
 TEST_CASE("mpich-ch4-json refuses a version the catalogue's compositions do not cover, as mpich-json does") {
-  TunedProfile p = load_profile(kDir + "mpich-4.0.2-ch4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "mpich-4.0.2-ch4.profile.json");
   REQUIRE(refusal(p, "mpich-ch4-json", mpich_options()).empty());
   p.library.version = "4.1.2";  // compositions are catalogued for >=4.0,<4.1
   CHECK_THAT(refusal(p, "mpich-ch4-json", mpich_options()), Catch::Contains("no ch4 compositions for MPICH 4.1.2"));
@@ -64,7 +57,7 @@ TEST_CASE("mpich-ch4-json refuses a version the catalogue's compositions do not 
 }
 
 TEST_CASE("mpich-ch4-json keeps to the catalogue's placement constraints of each composition") {
-  TunedProfile p = load_profile(kDir + "mpich-4.0.2-ch4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "mpich-4.0.2-ch4.profile.json");
   SECTION("gamma's allreduce runs the shared-memory module: one node only") {
     ProfileRule& allreduce = rule_of(p, Collective::allreduce);
     allreduce.ranges[1].algorithm = "composition_gamma";  // the rule is 2 nodes x 2
@@ -85,7 +78,7 @@ TEST_CASE("mpich-ch4-json keeps to the catalogue's placement constraints of each
 }
 
 TEST_CASE("ompi-han-rules keeps to han's constraints: several nodes, several ranks on one") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4-han.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4-han.profile.json");
   REQUIRE(refusal(p, "ompi-han-rules").empty());
   ProfileRule& reduce = rule_of(p, Collective::reduce);  // han_simple, 2 nodes x 2
   SECTION("one node") {
@@ -106,7 +99,7 @@ TEST_CASE("ompi-han-rules keeps to han's constraints: several nodes, several ran
 }
 
 TEST_CASE("MPICH's two trees are not taken for each other") {
-  const TunedProfile p = load_profile(kDir + "mpich-4.0.2-ch4.profile.json");
+  const TunedProfile p = load_profile(kExportDir + "mpich-4.0.2-ch4.profile.json");
   const FormatArgs swapped = mpich_options("mpich-4.0.2-ch4-defaults.json", "mpich-4.0.2-defaults.json");
   CHECK_THAT(refusal(p, "mpich-json", swapped),
              Catch::Contains("is the ch4 device's composition tree where MPICH's MPIR tree is expected"));

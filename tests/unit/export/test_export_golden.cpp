@@ -18,16 +18,17 @@
 #include "export/mpich_defaults.hpp"
 #include "export/ompi_han_rules.hpp"
 #include "export/ompi_sizes.hpp"
+#include "export_fixtures.hpp"
 #include "simulation/simulator_exports.hpp"
 #include "support/input_error.hpp"
 #include "tuning/exported_choice.hpp"
 #include "tuning/ompi_rank_distribution.hpp"
 
 using namespace pico;
+using test::kExportDir;
+using test::mpich_options;
 
 namespace {
-
-const std::string kDir = std::string(PICO_TEST_DATA_DIR) + "/export/";
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -37,7 +38,7 @@ std::string read(const std::string& path) {
 }
 
 std::string exported(const std::string& profile, const std::string& format, const FormatArgs& args = {}) {
-  const ExportOutput out = export_profile(load_profile(kDir + profile), profile, export_format(format), args);
+  const ExportOutput out = export_profile(load_profile(kExportDir + profile), profile, export_format(format), args);
   REQUIRE(out.files.size() == 1);
   CHECK(out.files.front().first.empty());
   return out.files.front().second;
@@ -45,18 +46,11 @@ std::string exported(const std::string& profile, const std::string& format, cons
 
 void check_golden(const std::string& text, const std::string& golden) {
   if (std::getenv("PICO_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(kDir + golden) << text;
+    std::ofstream(kExportDir + golden) << text;
     return;
   }
   INFO(golden);
-  CHECK(text == read(kDir + golden));
-}
-
-FormatArgs mpich_options() {
-  FormatArgs o;
-  o.set("mpich-defaults", kDir + "mpich-4.0.2-defaults.json");
-  o.set("mpich-ch4-defaults", kDir + "mpich-4.0.2-ch4-defaults.json");
-  return o;
+  CHECK(text == read(kExportDir + golden));
 }
 
 }  // namespace
@@ -80,9 +74,9 @@ TEST_CASE("golden: every format") {
 }
 
 TEST_CASE("han's rules: what Open MPI 4.1.4 can load, and nothing else") {
-  const TunedProfile han = load_profile(kDir + "openmpi-4.1.4-han.profile.json");
+  const TunedProfile han = load_profile(kExportDir + "openmpi-4.1.4-han.profile.json");
   CHECK(chooses_component(han));
-  CHECK_FALSE(chooses_component(load_profile(kDir + "openmpi-4.1.4.profile.json")));
+  CHECK_FALSE(chooses_component(load_profile(kExportDir + "openmpi-4.1.4.profile.json")));
   const auto vars = han_rules_variables(han, "/r/han-rules.txt");
   CHECK(vars.at("coll_han_priority") == "100");
   CHECK(vars.at("coll_han_dynamic_rules_filename") == "/r/han-rules.txt");
@@ -149,7 +143,7 @@ TEST_CASE("export refuses a profile of another library, naming both") {
 }
 
 TEST_CASE("export refuses what the library would ignore or abort on") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4.profile.json");
   auto refuses = [&](const TunedProfile& bad, const std::string& format, const std::string& why) {
     try {
       export_profile(bad, "bad.json", export_format(format), {});
@@ -193,7 +187,7 @@ TEST_CASE("export refuses what the library would ignore or abort on") {
 }
 
 TEST_CASE("intel-mpi names scan and exscan by their own variables") {
-  TunedProfile p = load_profile(kDir + "intelmpi.profile.json");
+  TunedProfile p = load_profile(kExportDir + "intelmpi.profile.json");
   ProfileRule& rule = p.rules.front();
   for (Collective c : {Collective::scan, Collective::exscan}) {
     rule.collective = c;
@@ -204,7 +198,7 @@ TEST_CASE("intel-mpi names scan and exscan by their own variables") {
 }
 
 TEST_CASE("nccl exports refuse what NCCL would read otherwise") {
-  TunedProfile p = load_profile(kDir + "nccl.profile.json");
+  TunedProfile p = load_profile(kExportDir + "nccl.profile.json");
   SECTION("no channel count") {
     CHECK_THROWS_WITH(export_profile(p, "p.json", export_format("nccl-tuner"), {}),
                       Catch::Matchers::Contains("no channel count"));
@@ -232,12 +226,12 @@ TEST_CASE("MPICH's default tree from the installed library, when there is one") 
   // The ch4 device's tree beside it: compositions, the same as the golden's copy.
   const MpichDefaults ch4 = load_mpich_defaults("", lib, MpichTree::ch4);
   CHECK(ch4.tree["collective=allreduce"].dump().find("MPIDI_Allreduce_intra_composition_alpha") != std::string::npos);
-  CHECK(ch4.tree.dump() == nlohmann::ordered_json::parse(read(kDir + "mpich-4.0.2-ch4-defaults.json")).dump());
+  CHECK(ch4.tree.dump() == nlohmann::ordered_json::parse(read(kExportDir + "mpich-4.0.2-ch4-defaults.json")).dump());
 }
 
 // Issue 35, finding 3: a library's size key is checked arithmetic, never a wrapped one.
 TEST_CASE("export refuses a range whose library size would pass 2^63-1 instead of wrapping") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4.profile.json");
   // allgather keys on the total (x comm size 4): 2^62 x 4 wrapped to 0, a second rule at 0.
   for (ProfileRule& rule : p.rules)
     if (rule.collective == Collective::allgather) {
@@ -249,7 +243,7 @@ TEST_CASE("export refuses a range whose library size would pass 2^63-1 instead o
 }
 
 TEST_CASE("intel-mpi refuses a range starting past its largest size rather than write min > max") {
-  TunedProfile p = load_profile(kDir + "intelmpi.profile.json");
+  TunedProfile p = load_profile(kExportDir + "intelmpi.profile.json");
   ProfileRule& rule = p.rules.front();
   rule.ranges.back().min_bytes = std::uint64_t{1} << 32;
   (rule.ranges.end() - 2)->max_bytes = (std::uint64_t{1} << 32) - 1;
@@ -259,7 +253,7 @@ TEST_CASE("intel-mpi refuses a range starting past its largest size rather than 
 }
 
 TEST_CASE("ucc-tune never writes an empty range 0-0 for the largest sizes") {
-  TunedProfile p = load_profile(kDir + "ucc.profile.json");
+  TunedProfile p = load_profile(kExportDir + "ucc.profile.json");
   const std::string text = export_profile(p, "p.json", export_format("ucc-tune"), {}).files.front().second;
   CHECK_THAT(text, !Catch::Matchers::Contains(":0-0:"));
   ProfileRule& rule = p.rules.front();
@@ -270,7 +264,7 @@ TEST_CASE("ucc-tune never writes an empty range 0-0 for the largest sizes") {
 }
 
 TEST_CASE("Open MPI's rules choose alltoallv by communicator size alone: a per-size choice is refused") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4.profile.json");
   for (ProfileRule& rule : p.rules) {
     if (rule.collective != Collective::alltoallv) continue;
     ProfileRange small = rule.ranges.front();
@@ -344,7 +338,7 @@ struct RulesFile {
 // while Open MPI multiplies by the communicator's, so at np 2 a profile tuned
 // on 4 ran ring where pico chose bruck.
 TEST_CASE("ompi-rules: Open MPI runs pico's choice or its own default at every communicator size, never another") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4.profile.json");
   ProfileRule two;
   for (const ProfileRule& rule : p.rules)
     if (rule.collective == Collective::allgather) two = rule;
@@ -382,7 +376,7 @@ TEST_CASE("ompi-rules: Open MPI runs pico's choice or its own default at every c
 // block and Open MPI runs its own decision. predict reads exported_rule, which is checked here against what Open
 // MPI reads from the written file at every communicator size, below the smallest rule and past a rule's reach.
 TEST_CASE("exported_rule is what Open MPI reads from the ompi-rules file at every communicator size") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4.profile.json");
   ProfileRule four;
   for (const ProfileRule& rule : p.rules)
     if (rule.collective == Collective::allgather) four = rule;
@@ -423,7 +417,7 @@ TEST_CASE("exported_rule is what Open MPI reads from the ompi-rules file at ever
 // The same blocks in han's rules: below allgather's smallest rule han hands the call to tuned, whose default
 // block then runs Open MPI's own decision; before, han's first configuration applied the rule for 4 there.
 TEST_CASE("ompi-han-rules follows tuned's comm-size blocks below the smallest rule and past a rule's reach") {
-  TunedProfile p = load_profile(kDir + "openmpi-4.1.4-han.profile.json");
+  TunedProfile p = load_profile(kExportDir + "openmpi-4.1.4-han.profile.json");
   ProfileRule allgather = p.rules.front();
   allgather.collective = Collective::allgather;
   allgather.comm_size = 4;
@@ -476,7 +470,7 @@ std::string json_runs(const nlohmann::json& file, const std::string& coll, int n
 // placement, and exported_rule (what pico predict, replay and tune --check say runs) must agree with what the
 // library reads from the file at every placement, not only at the one measured.
 TEST_CASE("ompi-json: each rule for the placement it was measured on, as exported_rule says") {
-  const TunedProfile p = load_profile(kDir + "openmpi-6.0.0.profile.json");
+  const TunedProfile p = load_profile(kExportDir + "openmpi-6.0.0.profile.json");
   const nlohmann::json file =
       nlohmann::json::parse(export_profile(p, "p.json", export_format("ompi-json"), {}).files.front().second);
   std::map<std::string, int> distributions;

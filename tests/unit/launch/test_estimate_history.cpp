@@ -37,7 +37,7 @@ void write_run(const fs::path& dir, int cases, double elapsed, int launches, dou
 }
 
 // 40 blocking cases at a 0.1 s budget (4 s of timed loops) in 2 launches.
-Plan plan() {
+Plan forty_case_plan() {
   Plan p;
   p.timing.time_budget_s = 0.1;
   p.groups.resize(2);
@@ -58,7 +58,7 @@ TEST_CASE("history estimate: the range the platform's earlier runs give", "[laun
   fs::create_directories(tmp.path / "local" / "d");
   std::ofstream(tmp.path / "local" / "d" / "report.json") << "{not json";
   write_run(tmp.path / "local" / "e", 2, 0.1, 1, 50);
-  const auto e = estimate_from_history(plan(), tmp.path.string(), "local");
+  const auto e = estimate_from_history(forty_case_plan(), tmp.path.string(), "local");
   REQUIRE(e);
   CHECK(e->runs == 2);
   // a: 2 x 4 s + 2 x 5 s = 18 s; b: 3 x 4 s + 2 x 2 s = 16 s.
@@ -66,7 +66,7 @@ TEST_CASE("history estimate: the range the platform's earlier runs give", "[laun
   CHECK(e->high_s == Approx(18));
   CHECK(e->loops_ratio_low == Approx(2));
   CHECK(e->loops_ratio_high == Approx(3));
-  const std::string text = history_estimate_text(plan(), tmp.path.string(), "local");
+  const std::string text = history_estimate_text(forty_case_plan(), tmp.path.string(), "local");
   CHECK_THAT(text, Catch::Matchers::StartsWith("expect 16s-18s of wall time, from 2 earlier run(s) on 'local'"));
   CHECK_THAT(text, Catch::Matchers::Contains("2.0-3.0x their time budgets"));
 }
@@ -78,29 +78,29 @@ TEST_CASE("history estimate: runs of the same experiment first, others only wher
   write_run(tmp.path / "local" / "q", 100, 0.02, 1, 3, "quickstart");  // 0.2x, 1 s per launch
   // 1.5x, 1 s per launch: the 20 cases skipped at plan time spent no budget (counted, they made it 1.25x).
   write_run(tmp.path / "local" / "s", 100, 0.15, 1, 16, "sweep", 20);
-  const auto sweep = estimate_from_history(plan(), tmp.path.string(), "local", "sweep");
+  const auto sweep = estimate_from_history(forty_case_plan(), tmp.path.string(), "local", "sweep");
   REQUIRE(sweep);
   CHECK(sweep->runs == 1);
   CHECK(sweep->same_experiment);
   CHECK(sweep->loops_ratio_low == Approx(1.5));
   CHECK(sweep->low_s == Approx(1.5 * 4 + 2 * 1));
-  CHECK_THAT(history_estimate_text(plan(), tmp.path.string(), "local", "sweep"),
+  CHECK_THAT(history_estimate_text(forty_case_plan(), tmp.path.string(), "local", "sweep"),
              Catch::Matchers::StartsWith("expect 8.0s of wall time, from 1 earlier run(s) of 'sweep' on 'local'"));
   // An experiment not run before: every run, said as others'.
-  const auto fresh = estimate_from_history(plan(), tmp.path.string(), "local", "fresh");
+  const auto fresh = estimate_from_history(forty_case_plan(), tmp.path.string(), "local", "fresh");
   REQUIRE(fresh);
   CHECK(fresh->runs == 2);
   CHECK_FALSE(fresh->same_experiment);
   CHECK(fresh->loops_ratio_low == Approx(0.2));
   CHECK(fresh->loops_ratio_high == Approx(1.5));
-  CHECK_THAT(history_estimate_text(plan(), tmp.path.string(), "local", "fresh"),
+  CHECK_THAT(history_estimate_text(forty_case_plan(), tmp.path.string(), "local", "fresh"),
              Catch::Matchers::Contains("from 2 earlier run(s) of other experiments on 'local'"));
   // No name asked for: every run, as before.
-  CHECK(estimate_from_history(plan(), tmp.path.string(), "local")->runs == 2);
+  CHECK(estimate_from_history(forty_case_plan(), tmp.path.string(), "local")->runs == 2);
 }
 
 TEST_CASE("history estimate: none without earlier runs, and no error for a base that is not there", "[launch]") {
   TempDir tmp;
-  CHECK_FALSE(estimate_from_history(plan(), (tmp.path / "absent").string(), "local"));
-  CHECK(history_estimate_text(plan(), tmp.path.string(), "local").empty());
+  CHECK_FALSE(estimate_from_history(forty_case_plan(), (tmp.path / "absent").string(), "local"));
+  CHECK(history_estimate_text(forty_case_plan(), tmp.path.string(), "local").empty());
 }

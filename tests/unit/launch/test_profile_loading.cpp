@@ -4,21 +4,21 @@
 
 #include "export/export_format.hpp"
 #include "export/ompi_han_rules.hpp"
+#include "export_fixtures.hpp"
 #include "launch/profile_loading.hpp"
 #include "plan/plan.hpp"
 #include "support/input_error.hpp"
 
 using namespace pico;
+using test::kExportDir;
 
 namespace {
-
-const std::string kDir = std::string(PICO_TEST_DATA_DIR) + "/export/";
 
 ProfileLoad loaded(const std::string& profile, const std::string& version, const std::string& library = "openmpi") {
   PlanTarget target;
   target.mpi_library = library;
   target.mpi_version = version;
-  return prepare_profile_load(kDir + profile, "--profile", target, Plan{});
+  return prepare_profile_load(kExportDir + profile, "--profile", target, Plan{});
 }
 
 // The variables with the files at "F0", "F1", ... (one per exported file).
@@ -40,7 +40,7 @@ TEST_CASE("a profile of tuned's algorithms keeps Open MPI 5's han out, as its al
   CHECK(loaded("openmpi-4.1.4.profile.json", "4.1.4").launch_env.empty());
   // pico export tells a user the same, where it applies.
   CHECK_THAT(han_excluded_line(five.profile), Catch::Contains("add --mca coll ^han as pico measured"));
-  CHECK(han_excluded_line(load_profile(kDir + "openmpi-4.1.4.profile.json")).empty());
+  CHECK(han_excluded_line(load_profile(kExportDir + "openmpi-4.1.4.profile.json")).empty());
 }
 
 // A profile that chooses han at some sizes loads han's rules, which hand the other sizes to tuned: ^han would
@@ -105,7 +105,7 @@ TEST_CASE("profile loading: each library's files and variables, from the formats
 // The how-to-load text is rendered from the same descriptor: it names every variable the run sets.
 TEST_CASE("every loadable format's how-to-load text names the variables pico run sets") {
   for (const char* name : {"openmpi-4.1.4", "openmpi-4.1.4-han", "openmpi-6.0.0", "mpich-4.0.2", "mpich-4.0.2-ch4"}) {
-    const TunedProfile profile = load_profile(kDir + name + ".profile.json");
+    const TunedProfile profile = load_profile(kExportDir + name + ".profile.json");
     const std::vector<const ExportFormat*> formats = loading_formats(profile);
     REQUIRE_FALSE(formats.empty());
     for (const ExportFormat* f : formats) {

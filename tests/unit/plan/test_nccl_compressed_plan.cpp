@@ -9,10 +9,12 @@
 #include "config/backends.hpp"
 #include "config/catalog.hpp"
 #include "config/experiment.hpp"
+#include "nccl_plan_target.hpp"
 #include "plan/plan.hpp"
 
 using namespace pico;
 using Catch::Matchers::Contains;
+using test::nccl_target;
 
 namespace {
 
@@ -28,12 +30,6 @@ Experiment nccl_compressed_experiment(const std::string& processes = "[4]") {
                           "    params: {bits: [8, 16], topk_ratio: [1%], error_feedback: [0, 1]}\n"
                           "    inputs: {distribution: normal, seed: 7}\n",
                           "nccl_compressed.yaml");
-}
-
-PlanTarget nccl_target(const std::string& nccl_version) {
-  PlanTarget t{"openmpi", "4.1.4"};
-  t.nccl_version = nccl_version;
-  return t;
 }
 
 }  // namespace

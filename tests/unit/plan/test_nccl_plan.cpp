@@ -11,10 +11,12 @@
 #include "config/catalog.hpp"
 #include "config/experiment.hpp"
 #include "config_errors.hpp"
+#include "nccl_plan_target.hpp"
 #include "plan/plan.hpp"
 #include "support/input_error.hpp"
 
 using namespace pico;
+using test::nccl_target;
 
 namespace {
 
@@ -27,12 +29,6 @@ Experiment nccl_experiment(const std::string& algorithms, const std::string& dty
                           "processes: " + processes + "\n"
                           "backends: [{library: nccl, algorithms: " + algorithms + "}]\n",
                           "nccl.yaml");
-}
-
-PlanTarget nccl_target(const std::string& nccl_version) {
-  PlanTarget t{"openmpi", "4.1.4"};
-  t.nccl_version = nccl_version;
-  return t;
 }
 
 std::string skip_reason(const Plan& plan, Collective coll, const std::string& algorithm, Dtype dtype, bool in_place) {

@@ -24,7 +24,7 @@ Case sized(std::uint64_t bytes, const std::string& algorithm = "default") {
 }
 
 // Two launch groups: 8 B, 516 B and 1024 B in the first, 1024 B in the second; blocking, a 0.1 s budget.
-Plan plan() {
+Plan two_group_plan() {
   Plan p;
   p.timing.time_budget_s = 0.1;
   p.timing.rounds = 1;
@@ -49,7 +49,7 @@ Calibration calibration() {
 }  // namespace
 
 TEST_CASE("wall estimate: without a pilot, the budgets' range, said uncalibrated", "[plan]") {
-  const Plan p = plan();  // 4 cases of 0.1 s: 0.4 s of timed loops, 2 launches
+  const Plan p = two_group_plan();  // 4 cases of 0.1 s: 0.4 s of timed loops, 2 launches
   const WallEstimate e = estimate_wall(p, nullptr);
   CHECK_FALSE(e.calibrated);
   CHECK(e.low_s == Approx(0.25 * 0.4 + 0.5 * 2));
@@ -67,7 +67,7 @@ TEST_CASE("wall estimate: without a pilot, the budgets' range, said uncalibrated
 }
 
 TEST_CASE("wall estimate: the pilot's case times spread over the plan's sizes, and a launch's cost", "[plan]") {
-  const Plan p = plan();
+  const Plan p = two_group_plan();
   const Calibration c = calibration();
   const WallEstimate e = estimate_wall(p, &c);
   REQUIRE(e.calibrated);

@@ -58,11 +58,6 @@ struct Bench {
   }
 };
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return pico::median_ci95_sorted(v).median;
-}
-
 RaceOutcome run(Bench& bench, const std::vector<RaceEntrant>& entrants, double budget_s) {
   bench.round_of.assign(entrants.size(), 0);
   const RaceSettings settings{.budget_s = budget_s, .min_samples = 5, .target_ci = 0.02, .order_seed = 1, .drop = true};
@@ -111,7 +106,8 @@ TEST_CASE("racing never drops the fastest candidate or the default, and keeps to
         CHECK(e.reason.find("lies above") != std::string::npos);
         CHECK(e.rounds <= out.entrants[default_at].rounds);
       }
-      if (e.fate == RaceFate::survived) CHECK(median_of(e.samples) >= median_of(out.entrants[*out.winner].samples));
+      if (e.fate == RaceFate::survived)
+        CHECK(pico::median_of(e.samples) >= pico::median_of(out.entrants[*out.winner].samples));
     }
     if (out.stop == "settled") ++settled;
   }

@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kRun = "20261124-000000-aaaa";
 
-CaseResult measured(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed) {
+CaseResult evidence_record(const std::string& algorithm, std::uint64_t bytes, double centre, unsigned seed) {
   CaseResult r = test::allreduce_record(algorithm, bytes);
   std::mt19937 rng(seed);
   std::normal_distribution<double> noise(0, 0.1 * centre);
@@ -41,8 +41,9 @@ json sweep_report(const std::string& run = kRun) {
             {"run", {{"results_dir", "results/local/" + run}}},
             {"provenance", {{"mpi", {{"library", "openmpi"}, {"version", "4.1.4"}}}}},
             {"cases", json::array()}};
-  for (const CaseResult& c : {measured("default", 8, 2e-6, 1), measured("ring", 8, 3e-6, 2),
-                              measured("default", 1048576, 1.15e-3, 3), measured("ring", 1048576, 1e-3, 4)})
+  for (const CaseResult& c :
+       {evidence_record("default", 8, 2e-6, 1), evidence_record("ring", 8, 3e-6, 2),
+        evidence_record("default", 1048576, 1.15e-3, 3), evidence_record("ring", 1048576, 1e-3, 4)})
     j["cases"].push_back(to_json(c));
   return j;
 }
@@ -82,7 +83,7 @@ TEST_CASE("evidence: a report without results_dir is named by its path, DIR and 
 
 TEST_CASE("evidence: two different reports of one run id are refused, naming both") {
   json later = sweep_report();
-  later["cases"].push_back(to_json(measured("ring", 65536, 1e-6, 9)));
+  later["cases"].push_back(to_json(evidence_record("ring", 65536, 1e-6, 9)));
   try {
     distinct_runs({{"a", sweep_report()}, {"b", later}});
     FAIL("no error");
