@@ -25,8 +25,10 @@ for type in "${types[@]}"; do
   # Without the MPICH worker: its MPI layers are the same sources compiled a second time against MPICH's
   # mpi.h (245 of 1,942 CPU s of the test build, docs/development.md), which the test build already
   # compiles with -Werror; a build type changes the optimiser's warnings, not what mpi.h declares.
+  # Without the unity build too: each file compiles alone, from its own includes, so a file
+  # that builds only because a header came before it in its batch (or in the PCH) fails here.
   cmake -S . -B "${dir}" -DCMAKE_BUILD_TYPE="${type}" -DPICO_WERROR=ON -DPICO_BUILD_TESTS=OFF -DPICO_PCH=OFF \
-    -DPICO_WITH_MPICH=OFF "${extra[@]}" "${ccache_args[@]}" >/dev/null
+    -DCMAKE_UNITY_BUILD=OFF -DPICO_WITH_MPICH=OFF "${extra[@]}" "${ccache_args[@]}" >/dev/null
   cmake --build "${dir}" -j "$(nproc)" >"${dir}.log" 2>&1 || { tail -n 40 "${dir}.log"; echo "build-types: ${type} failed (log: ${dir}.log)" >&2; exit 1; }
 done
 echo "build-types: ${types[*]} built with -Werror"

@@ -7,11 +7,16 @@
 # scripts/test.sh (docs/development.md has its times); run it by hand before a
 # change to memory handling, parsing or the worker's buffers.
 #
-#   scripts/sanitize.sh [CTEST_REGEX]   (default: the set below)
+#   scripts/sanitize.sh [--build-only | --tests-only] [CTEST_REGEX]   (default: the set below)
+#
+# --build-only builds and stops; --tests-only runs the tests of an earlier
+# build: .ci/run builds beside the test command, at the lowest priority, and
+# tests after it (docs/development.md#what-ci-runs).
 #
 # Debug (assertions on) at -O1: ASan's advice, fast enough for the e2e tests.
-# Without precompiled headers (PICO_PCH=OFF), so a file that compiles only
-# because the PCH included something for it fails here. Warnings are not
+# In unity batches, as the test build (CMakeLists.txt), and without precompiled
+# headers (PICO_PCH=OFF); scripts/build-types.sh is the build that compiles each
+# file alone, from its own includes (docs/development.md#unity-build). Warnings are not
 # errors: GCC 12 warns falsely on ASan's instrumentation, and the other builds
 # hold the warnings. CUDA and MPICH are left out: NCCL's and MPICH's runtimes
 # are not built with ASan, and their code paths are the same C++ as Open MPI's.
@@ -20,14 +25,22 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib-ccache.sh
 source scripts/lib-ccache.sh
 dir=build-sanitize
+step=all
+case "${1:-}" in
+  --build-only) step=build; shift ;;
+  --tests-only) step=tests; shift ;;
+esac
 tests=${1:-'^(unit:|mpi: np=[12]$|e2e: (quickstart|np_sweep|bad_input|dry_run|corrupt|repetitions|compressed|list)$|fuzz: inputs$)'}
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DPICO_WERROR=OFF -DPICO_PCH=OFF -DPICO_WITH_NCCL=OFF \
-  -DPICO_WITH_MPICH=OFF -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-  -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-  "${ccache_args[@]}" >/dev/null
-cmake --build "$dir" -j "$(nproc)" --target pico pico-worker pico-programs pico-unit-tests pico-mpi-tests
+if [[ $step != tests ]]; then
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DPICO_WERROR=OFF -DPICO_PCH=OFF -DPICO_WITH_NCCL=OFF \
+    -DPICO_WITH_MPICH=OFF -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+    -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    "${ccache_args[@]}" >/dev/null
+  cmake --build "$dir" -j "$(nproc)" --target pico pico-worker pico-programs pico-unit-tests pico-mpi-tests
+fi
+[[ $step == build ]] && exit 0
 # Open MPI, PMIx and hwloc keep allocations to exit on purpose (tests/sanitize/lsan.supp names
 # them); the worker's LD_PRELOADed interposer loads before the ASan runtime, which is fine here.
 supp=$PWD/tests/sanitize
