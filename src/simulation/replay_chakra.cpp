@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // pico replay --format chakra: ASTRA-sim 2.x's inputs, a Chakra trace per
 // rank and the system files (src/simulation/chakra_replay.hpp).
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "simulation/chakra_replay.hpp"
 #include "simulation/replay_format.hpp"
+#include "support/elapsed.hpp"
 
 namespace pico {
 namespace {

@@ -8,7 +8,6 @@
 // its file, its row there, its tests and docs.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -16,11 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include "simulation/loggopsim.hpp"
 #include "simulation/loggp_model.hpp"
+#include "simulation/loggopsim.hpp"
 #include "simulation/replay.hpp"
 #include "simulation/replay_source.hpp"
-#include "support/elapsed.hpp"
 #include "tuning/profile.hpp"
 
 namespace pico {

@@ -4,11 +4,13 @@
 // (ATLAHS's fixed algorithms, or the default the profile recorded) simulated
 // and compared.
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "simulation/replay_format.hpp"
+#include "support/elapsed.hpp"
 #include "support/file_io.hpp"
 #include "support/input_error.hpp"
 #include "support/size_text.hpp"
